@@ -1,0 +1,35 @@
+import { defineConfig } from 'vitest/config';
+
+// Files named *.temporal.test.ts start a Temporal server each, so they run one at a time in their
+// own project; everything else runs in parallel beside them. The forks pool is required by the
+// Temporal SDK's native bridge (threads break it).
+const temporalFiles = 'test/**/*.temporal.test.ts';
+
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    teardownTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [temporalFiles],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'temporal',
+          include: [temporalFiles],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
