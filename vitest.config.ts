@@ -25,6 +25,7 @@ export default defineConfig({
         test: {
           name: 'temporal',
           include: [temporalFiles],
+          globalSetup: ['test/support/temporal-global-setup.ts'],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -1,0 +1,2 @@
+// The worker's workflow bundle: every workflow evalflow runs, and nothing that does I/O.
+export { evaluateRun } from './evaluate-run.js';
