@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+// Who sends a command. Actors are compared by participant id, never by display fields such as
+// `name`, so a user renamed between two ratings is still the same rater.
+export const UserActor = z.strictObject({
+  kind: z.literal('user'),
+  id: z.string().min(1),
+  name: z.string().optional(),
+});
+export const AgentActor = z.strictObject({
+  kind: z.literal('agent'),
+  thread_id: z.string().min(1),
+  name: z.string().optional(),
+});
+export const SystemActor = z.strictObject({
+  kind: z.literal('system'),
+  name: z.string().min(1).default('system'),
+});
+// Each version of an evaluator is its own participant, so verdicts of two versions never mix.
+export const EvaluatorActor = z.strictObject({
+  kind: z.literal('evaluator'),
+  name: z.string().min(1),
+  version: z.string().min(1),
+});
+export const ReviewerActor = z.strictObject({
+  kind: z.literal('reviewer'),
+  id: z.string().min(1),
+  name: z.string().optional(),
+});
+
+export const Actor = z.discriminatedUnion('kind', [
+  UserActor,
+  AgentActor,
+  SystemActor,
+  EvaluatorActor,
+  ReviewerActor,
+]);
+export type Actor = z.output<typeof Actor>;
+export type ActorKind = Actor['kind'];
+
+/** The participant id an actor is known by: `user:{id}`, `evaluator:{name}@{version}`, ... */
+export function participantOf(actor: Actor): string {
+  switch (actor.kind) {
+    case 'user':
+      return `user:${actor.id}`;
+    case 'agent':
+      return `agent:${actor.thread_id}`;
+    case 'system':
+      return `system:${actor.name}`;
+    case 'evaluator':
+      return `evaluator:${actor.name}@${actor.version}`;
+    case 'reviewer':
+      return `reviewer:${actor.id}`;
+  }
+}
+
+export function displayNameOf(actor: Actor): string {
+  switch (actor.kind) {
+    case 'user':
+    case 'reviewer':
+      return actor.name ?? actor.id;
+    case 'agent':
+      return actor.name ?? 'assistant';
+    case 'system':
+      return actor.name;
+    case 'evaluator':
+      return `${actor.name}@${actor.version}`;
+  }
+}
+
+export const systemActor: Actor = { kind: 'system', name: 'system' };

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { ScoreSource } from './sources.js';
+import { Target } from './targets.js';
+
+// Commands in their wire shape. Each may carry a `command_id`: executing the same id again
+// returns the first outcome and records nothing.
+const id = z.string().min(1);
+const commandId = { command_id: id.optional() };
+
+export const CreateThread = z.strictObject({
+  type: z.literal('create_thread'),
+  thread_id: id,
+  title: z.string().nullable().default(null),
+  ...commandId,
+});
+
+/** Starts a run, or resumes a paused run of the same thread (appending the trace id). */
+export const StartRun = z.strictObject({
+  type: z.literal('start_run'),
+  run_id: id,
+  thread_id: id,
+  trace_id: id.nullable().default(null),
+  ...commandId,
+});
+
+export const PauseRun = z.strictObject({
+  type: z.literal('pause_run'),
+  run_id: id,
+  reason: z.string().nullable().default(null),
+  ...commandId,
+});
+
+export const RunEndStatus = z.enum(['completed', 'stopped', 'failed']);
+export const EndRun = z.strictObject({
+  type: z.literal('end_run'),
+  run_id: id,
+  status: RunEndStatus,
+  ...commandId,
+});
+
+export const MessageRole = z.enum(['user', 'assistant', 'system', 'tool']);
+export type MessageRole = z.output<typeof MessageRole>;
+
+/**
+ * Posting is not a feedback path (seed 002): feedback sent along with a message is accepted on
+ * the wire and ignored. Without a `message_id` the store assigns one before deciding.
+ */
+export const PostMessage = z.strictObject({
+  type: z.literal('post_message'),
+  thread_id: id,
+  message_id: id.optional(),
+  role: MessageRole,
+  content: z.string(),
+  run_id: id.nullable().default(null),
+  feedback: z.unknown().optional(),
+  ...commandId,
+});
+
+/** Puts a new version of an artifact: the current version + 1 (or 1 for a new artifact). */
+export const PutArtifact = z.strictObject({
+  type: z.literal('put_artifact'),
+  artifact_id: id,
+  kind: id,
+  data: z.json().default(null),
+  trace_id: id.nullable().default(null),
+  ...commandId,
+});
+
+export const ArchiveArtifact = z.strictObject({
+  type: z.literal('archive_artifact'),
+  artifact_id: id,
+  ...commandId,
+});
+
+export const GiveFeedback = z.strictObject({
+  type: z.literal('give_feedback'),
+  feedback_type: id,
+  target: Target,
+  // Checked against the feedback type's schema by `decide`, after the type and target kind.
+  value: z.unknown().default({}),
+  /** An evaluator declares JUDGE (default) or HARNESS; the system may import EVAL scores. */
+  source: ScoreSource.optional(),
+  source_label: z.string().min(1).optional(),
+  ...commandId,
+});
+
+export const RateMessage = z.strictObject({
+  type: z.literal('rate_message'),
+  thread_id: id,
+  message_id: id,
+  feedback_type: id,
+  // Checked against the feedback type's schema by `decide`, after the type and target kind.
+  value: z.unknown().default({}),
+  ...commandId,
+});
+
+export const DeleteRating = z.strictObject({
+  type: z.literal('delete_rating'),
+  thread_id: id,
+  message_id: id,
+  feedback_type: id,
+  ...commandId,
+});
+
+export const Command = z.discriminatedUnion('type', [
+  CreateThread,
+  StartRun,
+  PauseRun,
+  EndRun,
+  PostMessage,
+  PutArtifact,
+  ArchiveArtifact,
+  GiveFeedback,
+  RateMessage,
+  DeleteRating,
+]);
+export type Command = z.output<typeof Command>;
+export type CommandInput = z.input<typeof Command>;
+export type CommandType = Command['type'];
+export type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;

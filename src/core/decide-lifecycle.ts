@@ -1,0 +1,142 @@
+import { type Actor, participantOf } from './actors.js';
+import type { CommandOf } from './commands.js';
+import { type Decision, recorded } from './decision.js';
+import { conflict, forbidden, invalidState, notFound, type Rejection } from './rejections.js';
+import { messageKey, type WorkspaceState } from './state.js';
+
+// Threads, runs, messages and artifacts: the facts the host reports.
+
+const mayRecordFor = (actor: Actor, thread_id: string) =>
+  actor.kind === 'system' || (actor.kind === 'agent' && actor.thread_id === thread_id);
+
+const notThreadsAgent = (thread_id: string, what: string): Rejection =>
+  forbidden(`only thread ${thread_id}'s agent or the system may record its ${what}`);
+
+export function createThread(state: WorkspaceState, command: CommandOf<'create_thread'>): Decision {
+  if (state.threads.has(command.thread_id)) {
+    return conflict(`thread ${command.thread_id} exists already`);
+  }
+  return recorded([{ type: 'thread_created', thread_id: command.thread_id, title: command.title }]);
+}
+
+export function startRun(
+  state: WorkspaceState,
+  actor: Actor,
+  command: CommandOf<'start_run'>,
+): Decision {
+  const { run_id, thread_id, trace_id } = command;
+  if (!mayRecordFor(actor, thread_id)) return notThreadsAgent(thread_id, 'runs');
+  if (!state.threads.has(thread_id)) return notFound('thread', thread_id);
+  const run = state.runs.get(run_id);
+  if (run !== undefined) {
+    if (run.thread_id !== thread_id) {
+      return invalidState(`run ${run_id} belongs to thread ${run.thread_id}`);
+    }
+    if (run.status !== 'paused') {
+      return invalidState(`run ${run_id} is ${run.status} and cannot start again`);
+    }
+  }
+  return recorded([
+    { type: 'run_started', run_id, thread_id, trace_id, resumed: run !== undefined },
+  ]);
+}
+
+export function pauseRun(
+  state: WorkspaceState,
+  actor: Actor,
+  command: CommandOf<'pause_run'>,
+): Decision {
+  const run = state.runs.get(command.run_id);
+  if (run === undefined) return notFound('run', command.run_id);
+  if (!mayRecordFor(actor, run.thread_id)) return notThreadsAgent(run.thread_id, 'runs');
+  if (run.status !== 'running') {
+    return invalidState(`run ${run.run_id} is ${run.status}, not running`);
+  }
+  return recorded([
+    { type: 'run_paused', run_id: run.run_id, thread_id: run.thread_id, reason: command.reason },
+  ]);
+}
+
+export function endRun(
+  state: WorkspaceState,
+  actor: Actor,
+  command: CommandOf<'end_run'>,
+): Decision {
+  const run = state.runs.get(command.run_id);
+  if (run === undefined) return notFound('run', command.run_id);
+  if (!mayRecordFor(actor, run.thread_id)) return notThreadsAgent(run.thread_id, 'runs');
+  if (run.status !== 'running' && run.status !== 'paused') {
+    return invalidState(`run ${run.run_id} is ${run.status} and has ended already`);
+  }
+  return recorded([
+    { type: 'run_ended', run_id: run.run_id, thread_id: run.thread_id, status: command.status },
+  ]);
+}
+
+/**
+ * Anyone but an evaluator may post; an assistant message speaks for the thread's agent, so only
+ * that agent or the system may post one. A message's run must be one of its thread's.
+ */
+export function postMessage(
+  state: WorkspaceState,
+  actor: Actor,
+  command: CommandOf<'post_message'> & { message_id: string },
+): Decision {
+  const { thread_id, message_id, run_id, role, content } = command;
+  if (role === 'assistant' && !mayRecordFor(actor, thread_id)) {
+    return notThreadsAgent(thread_id, 'assistant messages');
+  }
+  if (!state.threads.has(thread_id)) return notFound('thread', thread_id);
+  if (run_id !== null) {
+    const run = state.runs.get(run_id);
+    if (run === undefined) return notFound('run', run_id);
+    if (run.thread_id !== thread_id)
+      return invalidState(`run ${run_id} belongs to thread ${run.thread_id}`);
+  }
+  if (state.messages.has(messageKey(thread_id, message_id))) {
+    return conflict(`message ${message_id} exists already in thread ${thread_id}`);
+  }
+  return recorded([{ type: 'message_posted', message_id, thread_id, run_id, role, content }]);
+}
+
+/**
+ * Artifacts are workspace-scoped but belong to the thread whose agent created them: only that
+ * agent or the system records their versions. A new version is the current one + 1.
+ */
+export function putArtifact(
+  state: WorkspaceState,
+  actor: Actor,
+  command: CommandOf<'put_artifact'>,
+): Decision {
+  const { artifact_id, kind, data, trace_id } = command;
+  const artifact = state.artifacts.get(artifact_id);
+  const refused = mayRecordArtifact(actor, artifact?.thread_id ?? null);
+  if (refused) return refused;
+  if (artifact?.archived) return invalidState(`artifact ${artifact_id} is archived`);
+  if (artifact !== undefined && artifact.kind !== kind) {
+    return invalidState(`artifact ${artifact_id} is a ${artifact.kind}, not a ${kind}`);
+  }
+  const version = (artifact?.current_version ?? 0) + 1;
+  return recorded([{ type: 'artifact_put', artifact_id, kind, version, data, trace_id }]);
+}
+
+export function archiveArtifact(
+  state: WorkspaceState,
+  actor: Actor,
+  command: CommandOf<'archive_artifact'>,
+): Decision {
+  const artifact = state.artifacts.get(command.artifact_id);
+  if (artifact === undefined) return notFound('artifact', command.artifact_id);
+  const refused = mayRecordArtifact(actor, artifact.thread_id);
+  if (refused) return refused;
+  if (artifact.archived)
+    return invalidState(`artifact ${artifact.artifact_id} is archived already`);
+  return recorded([{ type: 'artifact_archived', artifact_id: artifact.artifact_id }]);
+}
+
+function mayRecordArtifact(actor: Actor, owner: string | null): Rejection | null {
+  if (owner !== null)
+    return mayRecordFor(actor, owner) ? null : notThreadsAgent(owner, 'artifacts');
+  if (actor.kind === 'system' || actor.kind === 'agent') return null;
+  return forbidden(`only an agent or the system may record artifacts, not ${participantOf(actor)}`);
+}

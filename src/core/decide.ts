@@ -1,0 +1,98 @@
+import { Actor } from './actors.js';
+import { Command } from './commands.js';
+import { giveFeedback } from './decide-feedback.js';
+import {
+  archiveArtifact,
+  createThread,
+  endRun,
+  pauseRun,
+  postMessage,
+  putArtifact,
+  startRun,
+} from './decide-lifecycle.js';
+import { deleteRating, rateMessage } from './decide-ratings.js';
+import type { DecideContext, Decision } from './decision.js';
+import { forbidden, issuesOf, type Rejection, validationFailed } from './rejections.js';
+import type { WorkspaceState } from './state.js';
+
+export type Admitted =
+  | { ok: true; actor: Actor; command: Command }
+  | { ok: false; rejection: Rejection };
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Parses an actor and a command off the wire. An evaluator may only give feedback, and that is
+ * refused before anything else, the command's shape included (ADR-0037).
+ */
+export function admit(actor: unknown, command: unknown): Admitted {
+  if (
+    isRecord(actor) &&
+    actor.kind === 'evaluator' &&
+    (!isRecord(command) || command.type !== 'give_feedback')
+  ) {
+    return { ok: false, rejection: forbidden('an evaluator can only give feedback') };
+  }
+  const parsedActor = Actor.safeParse(actor);
+  if (!parsedActor.success) {
+    return { ok: false, rejection: validationFailed('invalid actor', issuesOf(parsedActor.error)) };
+  }
+  const parsedCommand = Command.safeParse(command);
+  if (!parsedCommand.success) {
+    return {
+      ok: false,
+      rejection: validationFailed('invalid command', issuesOf(parsedCommand.error)),
+    };
+  }
+  return { ok: true, actor: parsedActor.data, command: parsedCommand.data };
+}
+
+/**
+ * Decides an admitted command against the entities it needs. Pure: time and ids are the store's,
+ * so a post_message must carry its `message_id` by now (the store assigns a missing one).
+ */
+export function decideCommand(
+  state: WorkspaceState,
+  actor: Actor,
+  command: Command,
+  context: DecideContext,
+): Decision {
+  switch (command.type) {
+    case 'create_thread':
+      return createThread(state, command);
+    case 'start_run':
+      return startRun(state, actor, command);
+    case 'pause_run':
+      return pauseRun(state, actor, command);
+    case 'end_run':
+      return endRun(state, actor, command);
+    case 'post_message':
+      if (command.message_id === undefined) {
+        return validationFailed('a message needs a message_id to be decided', []);
+      }
+      return postMessage(state, actor, { ...command, message_id: command.message_id });
+    case 'put_artifact':
+      return putArtifact(state, actor, command);
+    case 'archive_artifact':
+      return archiveArtifact(state, actor, command);
+    case 'give_feedback':
+      return giveFeedback(state, actor, command, context);
+    case 'rate_message':
+      return rateMessage(state, actor, command, context);
+    case 'delete_rating':
+      return deleteRating(state, actor, command);
+  }
+}
+
+/** `admit` then `decideCommand`: a wire command in, events or a rejection out. */
+export function decide(
+  state: WorkspaceState,
+  actor: unknown,
+  command: unknown,
+  context: DecideContext,
+): Decision {
+  const admitted = admit(actor, command);
+  if (!admitted.ok) return admitted.rejection;
+  return decideCommand(state, admitted.actor, admitted.command, context);
+}

@@ -1,0 +1,49 @@
+import type { Event } from './events.js';
+import type { FeedbackTypeRegistry } from './feedback-types.js';
+import type { Rejection } from './rejections.js';
+
+/** One rater's current rating, as a rated message lists it. */
+export interface RatingEntry {
+  rater: string;
+  feedback_type: string;
+  value: Record<string, unknown>;
+}
+
+export interface RatedMessage {
+  message_id: string;
+  thread_id: string;
+  run_id: string | null;
+  /** Every rater's current rating of the message, after this command. */
+  feedback: RatingEntry[];
+}
+
+/** Events to append, and for ratings what the caller is told (seed 002's isUpdate, ratedMessage). */
+export interface Recorded<E = Event> {
+  type: 'recorded';
+  events: E[];
+  is_update?: boolean;
+  rated_message?: RatedMessage;
+  removed?: boolean;
+}
+
+export type Decision = Recorded | Rejection;
+
+export interface ScoreConfigStatus {
+  archived: boolean;
+}
+
+/** What `decide` knows besides the workspace's entities. */
+export interface DecideContext {
+  feedbackTypes: FeedbackTypeRegistry;
+  /** The provider's score configs HUMAN feedback depends on; a name absent here is missing. */
+  scoreConfigs?: ReadonlyMap<string, ScoreConfigStatus>;
+}
+
+export const recorded = (
+  events: Event[],
+  extra: Omit<Recorded, 'type' | 'events'> = {},
+): Recorded => ({
+  type: 'recorded',
+  events,
+  ...extra,
+});

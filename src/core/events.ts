@@ -1,0 +1,133 @@
+import type { Actor } from './actors.js';
+import type { MessageRole } from './commands.js';
+import type { ScoreSource } from './sources.js';
+import type { Target } from './targets.js';
+
+// Event bodies, `{type, ...fields}`, in the seeds' wire names. Every run, message and feedback
+// event names its thread and run so a consumer never needs another event to place it.
+
+export type RunStatus = 'running' | 'paused' | 'completed' | 'stopped' | 'failed';
+
+export interface ThreadCreated {
+  type: 'thread_created';
+  thread_id: string;
+  title: string | null;
+}
+/** A new run, or a paused one resumed (`resumed: true`); `trace_id` is appended to its traces. */
+export interface RunStarted {
+  type: 'run_started';
+  run_id: string;
+  thread_id: string;
+  trace_id: string | null;
+  resumed: boolean;
+}
+export interface RunPaused {
+  type: 'run_paused';
+  run_id: string;
+  thread_id: string;
+  reason: string | null;
+}
+export interface RunEnded {
+  type: 'run_ended';
+  run_id: string;
+  thread_id: string;
+  status: 'completed' | 'stopped' | 'failed';
+}
+export interface MessagePosted {
+  type: 'message_posted';
+  message_id: string;
+  thread_id: string;
+  run_id: string | null;
+  role: MessageRole;
+  content: string;
+}
+export interface ArtifactPut {
+  type: 'artifact_put';
+  artifact_id: string;
+  kind: string;
+  version: number;
+  data: unknown;
+  /** The trace that produced this version: scores on it attach there. */
+  trace_id: string | null;
+}
+export interface ArtifactArchived {
+  type: 'artifact_archived';
+  artifact_id: string;
+}
+
+/** The identity a rating's scores keep across replacements: its first envelope's id and ts. */
+export interface ScoreIdentity {
+  id: string;
+  ts: string;
+}
+
+export interface FeedbackGiven {
+  type: 'feedback_given';
+  feedback_type: string;
+  target: Target;
+  /** The validated value: defaults filled in. */
+  value: Record<string, unknown>;
+  /** The scope: a turn's or message's thread and run, a thread, or neither for an artifact. */
+  thread_id: string | null;
+  run_id: string | null;
+  source: ScoreSource;
+  source_label?: string;
+  /**
+   * Present on message ratings. `replaces` is null for a first rating; a replacing rating names
+   * the first one's identity, which its scores keep so the mirror upserts them in place.
+   */
+  rating?: { replaces: ScoreIdentity | null };
+}
+
+/** A rater withdrew their rating; `rating` is the identity its scores were recorded under. */
+export interface RatingDeleted {
+  type: 'rating_deleted';
+  feedback_type: string;
+  message_id: string;
+  thread_id: string;
+  run_id: string | null;
+  rating: ScoreIdentity;
+}
+
+export type Event =
+  | ThreadCreated
+  | RunStarted
+  | RunPaused
+  | RunEnded
+  | MessagePosted
+  | ArtifactPut
+  | ArtifactArchived
+  | FeedbackGiven
+  | RatingDeleted;
+export type EventType = Event['type'];
+
+/** An event as stored and sent: `seq` is gap-free per workspace, `id` unique, `ts` ISO-8601. */
+export interface Envelope<E extends Event = Event> {
+  seq: number;
+  id: string;
+  ts: string;
+  workspace_id: string;
+  thread_id: string | null;
+  run_id: string | null;
+  actor: Actor;
+  event: E;
+}
+
+/** The thread and run an event belongs to, copied onto its envelope. */
+export function scopeOf(event: Event): { thread_id: string | null; run_id: string | null } {
+  switch (event.type) {
+    case 'thread_created':
+      return { thread_id: event.thread_id, run_id: null };
+    case 'run_started':
+    case 'run_paused':
+    case 'run_ended':
+      return { thread_id: event.thread_id, run_id: event.run_id };
+    case 'message_posted':
+    case 'feedback_given':
+    case 'rating_deleted':
+      return { thread_id: event.thread_id, run_id: event.run_id };
+    case 'artifact_put':
+    case 'artifact_archived':
+      return { thread_id: null, run_id: null };
+  }
+}

@@ -1,0 +1,164 @@
+import { participantOf } from './actors.js';
+import type { Envelope } from './events.js';
+import {
+  artifactVersionKey,
+  emptyState,
+  messageKey,
+  type ViewName,
+  type ViewValue,
+  type WorkspaceState,
+} from './state.js';
+import { targetKey } from './targets.js';
+
+// How each event changes the views. The store persists these changes in the transaction that
+// appends the event; a replay applies them to an empty state. One function serves both, so a
+// view can only differ from a replay of the log if the store loses or mangles a change.
+
+/** An entity written (or, with `value: null`, removed) under its key. */
+export type ViewChange = {
+  [V in ViewName]: { view: V; key: string; value: ViewValue<V> | null };
+}[ViewName];
+
+const put = <V extends ViewName>(view: V, key: string, value: ViewValue<V>) =>
+  ({ view, key, value }) as ViewChange;
+
+/** The changes one envelope makes, given the state before it (which must hold what it touches). */
+export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange[] {
+  const { event, ts, seq, actor } = envelope;
+  switch (event.type) {
+    case 'thread_created':
+      return [
+        put('threads', event.thread_id, {
+          thread_id: event.thread_id,
+          title: event.title,
+          created_at: ts,
+        }),
+      ];
+    case 'run_started': {
+      const run = state.runs.get(event.run_id);
+      const trace_ids = [
+        ...(run?.trace_ids ?? []),
+        ...(event.trace_id === null ? [] : [event.trace_id]),
+      ];
+      return [
+        put('runs', event.run_id, {
+          run_id: event.run_id,
+          thread_id: event.thread_id,
+          status: 'running',
+          trace_ids,
+          pause_reason: null,
+          started_at: run?.started_at ?? ts,
+          updated_at: ts,
+        }),
+      ];
+    }
+    case 'run_paused':
+    case 'run_ended': {
+      const run = state.runs.get(event.run_id);
+      if (run === undefined) return [];
+      const paused = event.type === 'run_paused';
+      return [
+        put('runs', run.run_id, {
+          ...run,
+          status: paused ? 'paused' : event.status,
+          pause_reason: paused ? event.reason : null,
+          updated_at: ts,
+        }),
+      ];
+    }
+    case 'message_posted': {
+      const { message_id, thread_id, run_id, role, content } = event;
+      return [
+        put('messages', messageKey(thread_id, message_id), {
+          message_id,
+          thread_id,
+          run_id,
+          role,
+          content,
+          author: participantOf(actor),
+          seq,
+          posted_at: ts,
+        }),
+      ];
+    }
+    case 'artifact_put': {
+      const artifact = state.artifacts.get(event.artifact_id);
+      const authorThread = actor.kind === 'agent' ? actor.thread_id : null;
+      return [
+        put('artifacts', event.artifact_id, {
+          artifact_id: event.artifact_id,
+          kind: event.kind,
+          current_version: event.version,
+          archived: artifact?.archived ?? false,
+          thread_id: artifact === undefined ? authorThread : artifact.thread_id,
+        }),
+        put('artifactVersions', artifactVersionKey(event.artifact_id, event.version), {
+          artifact_id: event.artifact_id,
+          version: event.version,
+          kind: event.kind,
+          data: event.data,
+          trace_id: event.trace_id,
+          author: participantOf(actor),
+          thread_id: authorThread,
+          created_at: ts,
+        }),
+      ];
+    }
+    case 'artifact_archived': {
+      const artifact = state.artifacts.get(event.artifact_id);
+      return artifact
+        ? [put('artifacts', artifact.artifact_id, { ...artifact, archived: true })]
+        : [];
+    }
+    case 'feedback_given': {
+      const replaced = event.rating?.replaces
+        ? state.feedback.get(event.rating.replaces.id)
+        : undefined;
+      const identity = replaced ?? { id: envelope.id, seq, ts };
+      return [
+        put('feedback', identity.id, {
+          id: identity.id,
+          seq: identity.seq,
+          ts: identity.ts,
+          feedback_type: event.feedback_type,
+          target: event.target,
+          target_key: targetKey(event.target),
+          value: event.value,
+          thread_id: event.thread_id,
+          run_id: event.run_id,
+          source: event.source,
+          source_label: event.source_label ?? null,
+          participant: participantOf(actor),
+          actor,
+          rating: event.rating !== undefined,
+          updated_seq: seq,
+          updated_at: ts,
+        }),
+      ];
+    }
+    case 'rating_deleted':
+      return [{ view: 'feedback', key: event.rating.id, value: null }];
+  }
+}
+
+export function applyChanges(
+  state: WorkspaceState,
+  changes: readonly ViewChange[],
+): WorkspaceState {
+  for (const change of changes) {
+    const view = state[change.view] as Map<string, unknown>;
+    if (change.value === null) view.delete(change.key);
+    else view.set(change.key, change.value);
+  }
+  return state;
+}
+
+export function evolve(state: WorkspaceState, envelope: Envelope): WorkspaceState {
+  return applyChanges(state, changesOf(state, envelope));
+}
+
+/** Every view, rebuilt from the log alone. */
+export function replay(envelopes: Iterable<Envelope>, state = emptyState()): WorkspaceState {
+  for (const envelope of envelopes) evolve(state, envelope);
+  return state;
+}

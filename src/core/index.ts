@@ -1,0 +1,111 @@
+// The core's public surface: pure values, schemas and functions (zod is its only import), so
+// workflow code can import it. Anything not named here is internal.
+
+export type { ActorKind } from './actors.js';
+export {
+  Actor,
+  AgentActor,
+  displayNameOf,
+  EvaluatorActor,
+  participantOf,
+  ReviewerActor,
+  SystemActor,
+  systemActor,
+  UserActor,
+} from './actors.js';
+export type { CommandInput, CommandOf, CommandType } from './commands.js';
+export {
+  ArchiveArtifact,
+  Command,
+  CreateThread,
+  DeleteRating,
+  EndRun,
+  GiveFeedback,
+  MessageRole,
+  PauseRun,
+  PostMessage,
+  PutArtifact,
+  RateMessage,
+  RunEndStatus,
+  StartRun,
+} from './commands.js';
+export type { Admitted } from './decide.js';
+export { admit, decide, decideCommand } from './decide.js';
+export type {
+  DecideContext,
+  Decision,
+  RatedMessage,
+  RatingEntry,
+  Recorded,
+  ScoreConfigStatus,
+} from './decision.js';
+export type {
+  ArtifactArchived,
+  ArtifactPut,
+  Envelope,
+  Event,
+  EventType,
+  FeedbackGiven,
+  MessagePosted,
+  RatingDeleted,
+  RunEnded,
+  RunPaused,
+  RunStarted,
+  RunStatus,
+  ScoreIdentity,
+  ThreadCreated,
+} from './events.js';
+export { scopeOf } from './events.js';
+export type { ViewChange } from './evolve.js';
+export { applyChanges, changesOf, evolve, replay } from './evolve.js';
+export type {
+  FeedbackType,
+  FeedbackTypeDefinition,
+  FeedbackTypeRegistry,
+} from './feedback-types.js';
+export {
+  createFeedbackTypeRegistry,
+  defineFeedbackType,
+  InvalidFeedbackType,
+} from './feedback-types.js';
+export type { Needs } from './needs.js';
+export { needsOf } from './needs.js';
+export type { Rejection, RejectionType } from './rejections.js';
+export {
+  conflict,
+  forbidden,
+  invalidState,
+  isRejection,
+  notFound,
+  rejectionTypes,
+  validationFailed,
+} from './rejections.js';
+export { ScoreSource, sourcesFor } from './sources.js';
+export type {
+  Artifact,
+  ArtifactVersion,
+  FeedbackRecord,
+  Message,
+  Run,
+  Thread,
+  ViewName,
+  ViewValue,
+  WorkspaceState,
+} from './state.js';
+export {
+  artifactVersionKey,
+  emptyState,
+  messageKey,
+  ratingsOn,
+  viewNames,
+} from './state.js';
+export type { TargetKind } from './targets.js';
+export {
+  ArtifactTarget,
+  MessageTarget,
+  Target,
+  ThreadTarget,
+  TurnTarget,
+  targetKey,
+  targetKinds,
+} from './targets.js';

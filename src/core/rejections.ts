@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+
+// Rejections are values, a union on `type`, never thrown. Messages state facts with ids in them.
+export type Rejection =
+  | { type: 'not_found'; entity: string; id: string; message: string }
+  | { type: 'invalid_state'; message: string }
+  | { type: 'validation_failed'; message: string; errors: unknown[] }
+  | { type: 'forbidden'; message: string }
+  | { type: 'conflict'; message: string };
+
+export type RejectionType = Rejection['type'];
+export const rejectionTypes: readonly RejectionType[] = [
+  'not_found',
+  'invalid_state',
+  'validation_failed',
+  'forbidden',
+  'conflict',
+];
+
+export const notFound = (entity: string, id: string): Rejection => ({
+  type: 'not_found',
+  entity,
+  id,
+  message: `${entity} ${id} does not exist`,
+});
+export const invalidState = (message: string): Rejection => ({ type: 'invalid_state', message });
+export const forbidden = (message: string): Rejection => ({ type: 'forbidden', message });
+export const conflict = (message: string): Rejection => ({ type: 'conflict', message });
+export const validationFailed = (message: string, errors: unknown[] = []): Rejection => ({
+  type: 'validation_failed',
+  message,
+  errors,
+});
+
+/** zod issues as plain JSON values, so a rejection can cross any wire unchanged. */
+export function issuesOf(error: z.ZodError): unknown[] {
+  return error.issues.map((issue) => JSON.parse(JSON.stringify(issue)) as unknown);
+}
+
+export function isRejection(value: { type: string }): value is Rejection {
+  return (rejectionTypes as readonly string[]).includes(value.type);
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import type { Actor } from './actors.js';
+
+// Score sources (seed 002): separate populations that must never be aggregated together.
+export const ScoreSource = z.enum(['USER', 'HUMAN', 'JUDGE', 'HARNESS', 'EVAL']);
+export type ScoreSource = z.output<typeof ScoreSource>;
+
+/**
+ * The sources each kind of actor may record, the first being its default. Users give USER
+ * feedback, reviewers HUMAN; an evaluator declares JUDGE or HARNESS; the system records harness
+ * results or EVAL scores imported from the provider; an agent's self-assessment is a harness one.
+ */
+const sourcesByActor: Record<Actor['kind'], readonly ScoreSource[]> = {
+  user: ['USER'],
+  reviewer: ['HUMAN'],
+  evaluator: ['JUDGE', 'HARNESS'],
+  system: ['HARNESS', 'EVAL'],
+  agent: ['HARNESS'],
+};
+
+export function sourcesFor(actor: Actor): readonly ScoreSource[] {
+  return sourcesByActor[actor.kind];
+}

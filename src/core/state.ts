@@ -1,0 +1,129 @@
+import type { Actor } from './actors.js';
+import type { MessageRole } from './commands.js';
+import type { RunStatus } from './events.js';
+import type { ScoreSource } from './sources.js';
+import { keyPart, type Target, targetKey } from './targets.js';
+
+// The workspace's entities, as `decide` reads them and the store's views serve them. `decide`
+// only ever sees the few entities a command needs (`needsOf`); a replay of the whole log builds
+// all of them, which is how tests prove the store's views right.
+
+export interface Thread {
+  thread_id: string;
+  title: string | null;
+  created_at: string;
+}
+
+export interface Run {
+  run_id: string;
+  thread_id: string;
+  status: RunStatus;
+  /** Oldest first: a resumed run appends its new trace, and scores attach to the latest. */
+  trace_ids: string[];
+  pause_reason: string | null;
+  started_at: string;
+  updated_at: string;
+}
+
+export interface Artifact {
+  artifact_id: string;
+  kind: string;
+  current_version: number;
+  archived: boolean;
+  /** The thread whose agent created it; null when the system did. */
+  thread_id: string | null;
+}
+
+export interface ArtifactVersion {
+  artifact_id: string;
+  version: number;
+  kind: string;
+  data: unknown;
+  trace_id: string | null;
+  /** The participant that put this version, and its thread when that was an agent. */
+  author: string;
+  thread_id: string | null;
+  created_at: string;
+}
+
+export interface Message {
+  message_id: string;
+  thread_id: string;
+  run_id: string | null;
+  role: MessageRole;
+  content: string;
+  author: string;
+  seq: number;
+  posted_at: string;
+}
+
+/**
+ * Current feedback, keyed by its identity (the envelope id that first recorded it). A replaced
+ * rating keeps its identity with the new value; a deleted rating is gone (the log keeps both).
+ */
+export interface FeedbackRecord {
+  id: string;
+  seq: number;
+  ts: string;
+  feedback_type: string;
+  target: Target;
+  target_key: string;
+  value: Record<string, unknown>;
+  thread_id: string | null;
+  run_id: string | null;
+  source: ScoreSource;
+  source_label: string | null;
+  participant: string;
+  actor: Actor;
+  rating: boolean;
+  updated_seq: number;
+  updated_at: string;
+}
+
+export interface WorkspaceState {
+  threads: Map<string, Thread>;
+  runs: Map<string, Run>;
+  artifacts: Map<string, Artifact>;
+  /** Keyed by `artifactVersionKey`. */
+  artifactVersions: Map<string, ArtifactVersion>;
+  /** Keyed by `messageKey`: message ids are the client's and only unique within a thread. */
+  messages: Map<string, Message>;
+  feedback: Map<string, FeedbackRecord>;
+}
+
+export type ViewName = keyof WorkspaceState;
+export type ViewValue<V extends ViewName> =
+  WorkspaceState[V] extends Map<string, infer T> ? T : never;
+
+export const viewNames: readonly ViewName[] = [
+  'threads',
+  'runs',
+  'artifacts',
+  'artifactVersions',
+  'messages',
+  'feedback',
+];
+
+export function emptyState(): WorkspaceState {
+  return {
+    threads: new Map(),
+    runs: new Map(),
+    artifacts: new Map(),
+    artifactVersions: new Map(),
+    messages: new Map(),
+    feedback: new Map(),
+  };
+}
+
+export const messageKey = (thread_id: string, message_id: string): string =>
+  `${keyPart(thread_id)}/${keyPart(message_id)}`;
+export const artifactVersionKey = (artifact_id: string, version: number): string =>
+  `${keyPart(artifact_id)}@${version}`;
+
+/** The current ratings on one message, every rater's, in a stable order. */
+export function ratingsOn(state: WorkspaceState, thread_id: string, message_id: string) {
+  const key = targetKey({ kind: 'message', thread_id, message_id, run_id: null });
+  return [...state.feedback.values()]
+    .filter((record) => record.rating && record.target_key === key)
+    .sort((a, b) => a.seq - b.seq);
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+// What feedback is given on (ADR-0037). Unknown keys are refused and `version` is checked here,
+// when the command is parsed, before any rule runs.
+export const ArtifactTarget = z.strictObject({
+  kind: z.literal('artifact'),
+  artifact_id: z.string().min(1),
+  version: z.int().min(1),
+});
+export const ThreadTarget = z.strictObject({
+  kind: z.literal('thread'),
+  thread_id: z.string().min(1),
+});
+/** A turn is an agent's run, which may span pauses. */
+export const TurnTarget = z.strictObject({
+  kind: z.literal('turn'),
+  run_id: z.string().min(1),
+});
+/** Messages are not entities: the target names its thread (checked) and optionally its run. */
+export const MessageTarget = z.strictObject({
+  kind: z.literal('message'),
+  message_id: z.string().min(1),
+  thread_id: z.string().min(1),
+  run_id: z.string().min(1).nullable().default(null),
+});
+
+export const Target = z.discriminatedUnion('kind', [
+  ArtifactTarget,
+  ThreadTarget,
+  TurnTarget,
+  MessageTarget,
+]);
+export type Target = z.output<typeof Target>;
+export type TargetKind = Target['kind'];
+export const targetKinds = ['artifact', 'message', 'thread', 'turn'] as const;
+
+/**
+ * Ids are the client's and may hold any character, so each part of a composite key escapes the
+ * separators (and `%` itself): two different pairs of ids never make the same key.
+ */
+export const keyPart = (id: string): string =>
+  id.replace(/[%/@:]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const part = keyPart;
+
+/**
+ * A target's identity as one string, for looking feedback up by target. A message's run is left
+ * out: the same message is the same target whether or not the client named its run.
+ */
+export function targetKey(target: Target): string {
+  switch (target.kind) {
+    case 'artifact':
+      return `artifact:${part(target.artifact_id)}@${target.version}`;
+    case 'thread':
+      return `thread:${part(target.thread_id)}`;
+    case 'turn':
+      return `turn:${part(target.run_id)}`;
+    case 'message':
+      return `message:${part(target.thread_id)}/${part(target.message_id)}`;
+  }
+}

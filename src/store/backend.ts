@@ -1,0 +1,22 @@
+// What an adapter provides: SQL over one connection (a transaction inside `transaction`). The
+// store's logic is written once against this; SQLite and Postgres differ only below it.
+
+export type Row = Record<string, unknown>;
+
+export interface Sql {
+  /** Rows of a query with `?` placeholders. */
+  all(text: string, params?: readonly unknown[]): Promise<Row[]>;
+  run(text: string, params?: readonly unknown[]): Promise<void>;
+}
+
+export interface Backend {
+  /** Appended to the statement that reads the workspace row in a transaction, to lock it. */
+  readonly lockClause: string;
+  read<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  /** Runs `work` in one transaction: committed if it returns, rolled back if it throws. */
+  transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export const asNumber = (value: unknown): number => Number(value);
+export const parseJson = <T>(value: unknown): T => JSON.parse(String(value)) as T;

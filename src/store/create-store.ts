@@ -1,0 +1,72 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { FeedbackTypeRegistry } from '../core/index.js';
+import type { Backend } from './backend.js';
+import { execute } from './execute.js';
+import type { ScoreConfigDirectory, Store } from './port.js';
+import {
+  readArtifact,
+  readConversation,
+  readCursor,
+  readEvents,
+  readFeedback,
+  readHead,
+  readMessage,
+  readRun,
+  readThread,
+  readViews,
+  writeCursor,
+} from './reads.js';
+import { staticScoreConfigs } from './score-configs.js';
+import { follow, Wakeups } from './subscription.js';
+
+export interface StoreOptions {
+  feedbackTypes: FeedbackTypeRegistry;
+  /** Where HUMAN feedback's score configs are looked up; by default none exist. */
+  scoreConfigs?: ScoreConfigDirectory;
+  /** The clock for envelope timestamps (default: the system clock). */
+  now?: () => Date;
+  /** Ids for envelopes and unnamed messages (default: UUIDv7, time-ordered). */
+  newId?: () => string;
+  /** How often a follower looks for events appended by other processes (default 1000 ms). */
+  pollMs?: number;
+}
+
+/** The store's behaviour over any backend; the adapters only supply SQL connections. */
+export function createStore(backend: Backend, options: StoreOptions): Store {
+  const deps = {
+    backend,
+    feedbackTypes: options.feedbackTypes,
+    scoreConfigs: options.scoreConfigs ?? staticScoreConfigs(),
+    now: options.now ?? (() => new Date()),
+    newId: options.newId ?? (() => uuidv7()),
+  };
+  const wakeups = new Wakeups();
+  const read = backend.read.bind(backend);
+  const store: Store = {
+    async execute(input) {
+      const outcome = await execute(deps, input);
+      if (outcome.type === 'recorded' && outcome.events.length > 0)
+        wakeups.wake(input.workspace_id);
+      return outcome;
+    },
+    events: (options) => read((sql) => readEvents(sql, options)),
+    subscribe: (subscribeOptions, listener) =>
+      follow(store.events, wakeups, options.pollMs ?? 1000, subscribeOptions, listener),
+    head: (workspace_id) => read((sql) => readHead(sql, workspace_id)),
+    thread: (workspace_id, thread_id) => read((sql) => readThread(sql, workspace_id, thread_id)),
+    run: (workspace_id, run_id) => read((sql) => readRun(sql, workspace_id, run_id)),
+    artifact: (workspace_id, artifact_id, version) =>
+      read((sql) => readArtifact(sql, workspace_id, artifact_id, version)),
+    message: (workspace_id, thread_id, message_id) =>
+      read((sql) => readMessage(sql, workspace_id, thread_id, message_id)),
+    conversation: (workspace_id, thread_id) =>
+      read((sql) => readConversation(sql, workspace_id, thread_id)),
+    feedback: (workspace_id, filter) => read((sql) => readFeedback(sql, workspace_id, filter)),
+    views: (workspace_id) => read((sql) => readViews(sql, workspace_id)),
+    cursor: (workspace_id, name) => read((sql) => readCursor(sql, workspace_id, name)),
+    saveCursor: (workspace_id, name, seq) =>
+      backend.transaction((sql) => writeCursor(sql, workspace_id, name, seq)),
+    close: () => backend.close(),
+  };
+  return store;
+}

@@ -1,0 +1,186 @@
+import {
+  admit,
+  applyChanges,
+  type Command,
+  changesOf,
+  conflict,
+  type DecideContext,
+  decideCommand,
+  type Envelope,
+  type FeedbackTypeRegistry,
+  needsOf,
+  participantOf,
+  type Rejection,
+  scopeOf,
+  type ViewChange,
+  validationFailed,
+} from '../core/index.js';
+import { asNumber, type Backend, parseJson, type Sql } from './backend.js';
+import { envelopeIdFor } from './envelope-ids.js';
+import { loadState } from './load-state.js';
+import type { ExecuteInput, Outcome, ScoreConfigDirectory } from './port.js';
+import { deleteStatement, upsertStatement } from './view-tables.js';
+
+export interface ExecuteDeps {
+  backend: Backend;
+  feedbackTypes: FeedbackTypeRegistry;
+  scoreConfigs: ScoreConfigDirectory;
+  now: () => Date;
+  newId: () => string;
+}
+
+/**
+ * Parses, decides and appends one command. Everything that can refuse the command without the
+ * workspace's entities runs before the transaction; inside it the workspace row is locked, so
+ * seq stays gap-free and a command id is looked up and recorded atomically with its events.
+ */
+export async function execute(deps: ExecuteDeps, input: ExecuteInput): Promise<Outcome> {
+  const { workspace_id } = input;
+  if (typeof workspace_id !== 'string' || workspace_id === '') {
+    return validationFailed('a command needs a non-empty workspace_id');
+  }
+  const admitted = admit(input.actor, input.command);
+  if (!admitted.ok) return admitted.rejection;
+  const { actor } = admitted;
+  const commandId = resolveCommandId(input.command_id, admitted.command.command_id);
+  if (typeof commandId === 'object') return commandId;
+  // The fingerprint is taken before the store fills in ids, so a replay of the same wire command
+  // matches it.
+  const fingerprint = JSON.stringify([participantOf(actor), withoutCommandId(admitted.command)]);
+  const command = withMessageId(admitted.command, deps.newId);
+  const needs = needsOf(actor, command, deps.feedbackTypes);
+  const context: DecideContext = {
+    feedbackTypes: deps.feedbackTypes,
+    scoreConfigs:
+      needs.scoreConfigs.length > 0
+        ? await deps.scoreConfigs.statusOf(needs.scoreConfigs)
+        : undefined,
+  };
+
+  return deps.backend.transaction(async (sql) => {
+    const head = await lockWorkspace(sql, deps.backend.lockClause, workspace_id);
+    if (commandId !== undefined) {
+      const first = await sql.all(
+        'SELECT fingerprint, outcome FROM commands WHERE workspace_id = ? AND command_id = ?',
+        [workspace_id, commandId],
+      );
+      if (first[0] !== undefined) {
+        if (first[0].fingerprint !== fingerprint) {
+          return conflict(`command ${commandId} was already used for a different command`);
+        }
+        return parseJson<Outcome>(first[0].outcome);
+      }
+    }
+    const state = await loadState(sql, workspace_id, needs);
+    const decision = decideCommand(state, actor, command, context);
+    if (decision.type !== 'recorded') return decision;
+
+    const now = deps.now().toISOString();
+    // ts never decreases, even when the clock steps back.
+    const ts = now < head.last_ts ? head.last_ts : now;
+    const envelopes: Envelope[] = decision.events.map((event, index) => ({
+      seq: head.last_seq + 1 + index,
+      id: commandId === undefined ? deps.newId() : envelopeIdFor(workspace_id, commandId, index),
+      ts,
+      workspace_id,
+      ...scopeOf(event),
+      actor,
+      event,
+    }));
+    const changes: ViewChange[] = [];
+    for (const envelope of envelopes) {
+      const made = changesOf(state, envelope);
+      applyChanges(state, made);
+      changes.push(...made);
+    }
+    const outcome: Outcome = { ...decision, events: envelopes };
+    await appendEvents(sql, envelopes);
+    await writeChanges(sql, workspace_id, changes);
+    if (envelopes.length > 0) {
+      await sql.run('UPDATE workspaces SET last_seq = ?, last_ts = ? WHERE workspace_id = ?', [
+        head.last_seq + envelopes.length,
+        ts,
+        workspace_id,
+      ]);
+    }
+    if (commandId !== undefined) {
+      await sql.run(
+        'INSERT INTO commands (workspace_id, command_id, fingerprint, outcome) VALUES (?, ?, ?, ?)',
+        [workspace_id, commandId, fingerprint, JSON.stringify(outcome)],
+      );
+    }
+    return outcome;
+  });
+}
+
+function resolveCommandId(
+  given: unknown,
+  inCommand: string | undefined,
+): string | undefined | Rejection {
+  if (given === undefined) return inCommand;
+  if (typeof given !== 'string' || given === '') {
+    return validationFailed('command_id must be a non-empty string');
+  }
+  if (inCommand !== undefined && inCommand !== given) {
+    return validationFailed(`command_id ${given} differs from the command's own ${inCommand}`);
+  }
+  return given;
+}
+
+function withoutCommandId(command: Command): Omit<Command, 'command_id'> {
+  const { command_id: _ignored, ...rest } = command;
+  return rest;
+}
+
+function withMessageId(command: Command, newId: () => string): Command {
+  if (command.type !== 'post_message' || command.message_id !== undefined) return command;
+  return { ...command, message_id: newId() };
+}
+
+async function lockWorkspace(sql: Sql, lockClause: string, workspace_id: string) {
+  await sql.run(
+    `INSERT INTO workspaces (workspace_id, last_seq, last_ts) VALUES (?, 0, '')
+     ON CONFLICT (workspace_id) DO NOTHING`,
+    [workspace_id],
+  );
+  const rows = await sql.all(
+    `SELECT last_seq, last_ts FROM workspaces WHERE workspace_id = ?${lockClause}`,
+    [workspace_id],
+  );
+  const row = rows[0] ?? { last_seq: 0, last_ts: '' };
+  return { last_seq: asNumber(row.last_seq), last_ts: String(row.last_ts) };
+}
+
+async function appendEvents(sql: Sql, envelopes: readonly Envelope[]) {
+  for (const e of envelopes) {
+    await sql.run(
+      `INSERT INTO events (workspace_id, seq, id, ts, type, thread_id, run_id, actor, event)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        e.workspace_id,
+        e.seq,
+        e.id,
+        e.ts,
+        e.event.type,
+        e.thread_id,
+        e.run_id,
+        JSON.stringify(e.actor),
+        JSON.stringify(e.event),
+      ],
+    );
+  }
+}
+
+/** Writes each changed row once, as it stands after the last change to it. */
+async function writeChanges(sql: Sql, workspace_id: string, changes: readonly ViewChange[]) {
+  const last = new Map<string, ViewChange>();
+  for (const change of changes) last.set(`${change.view} ${change.key}`, change);
+  for (const change of last.values()) {
+    if (change.value === null) {
+      await sql.run(deleteStatement(change.view), [workspace_id, change.key]);
+      continue;
+    }
+    const { text, extra } = upsertStatement(change.view, change.value);
+    await sql.run(text, [workspace_id, change.key, JSON.stringify(change.value), ...extra]);
+  }
+}

@@ -1,0 +1,28 @@
+// The store's public surface: the port, its two adapters and the helpers around them. It loads
+// better-sqlite3 and pg, so it is its own entry point (`evalflow/store`), apart from the pure core.
+export type { Backend, Row, Sql } from './backend.js';
+export type { StoreOptions } from './create-store.js';
+export { createStore } from './create-store.js';
+export { envelopeIdFor } from './envelope-ids.js';
+export type { Migration } from './migrations.js';
+export { migrations } from './migrations.js';
+export type { OpenStoreOptions } from './open-store.js';
+export {
+  DEFAULT_SQLITE_PATH,
+  openPostgresStore,
+  openSqliteStore,
+  openStore,
+} from './open-store.js';
+export type {
+  ArtifactAtVersion,
+  ConversationMessage,
+  ExecuteInput,
+  FeedbackFilter,
+  Outcome,
+  ReadEventsOptions,
+  ScoreConfigDirectory,
+  Store,
+  SubscribeOptions,
+  Subscription,
+} from './port.js';
+export { staticScoreConfigs } from './score-configs.js';

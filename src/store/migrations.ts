@@ -1,0 +1,74 @@
+// Numbered migrations, applied in order and recorded in `schema_migrations`. A new table is a
+// new entry at the end; an applied entry never changes. Both adapters run the same list: the
+// statements keep to SQL that SQLite and Postgres read alike (JSON is kept as text so a replayed
+// outcome comes back exactly as first written).
+
+export interface Migration {
+  version: number;
+  name: string;
+  statements: readonly string[];
+}
+
+const viewTable = (name: string, columns: string) => `CREATE TABLE ${name} (
+  workspace_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  ${columns}
+  body TEXT NOT NULL,
+  PRIMARY KEY (workspace_id, key)
+)`;
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'workspace event log, commands, cursors and views',
+    statements: [
+      `CREATE TABLE workspaces (
+        workspace_id TEXT PRIMARY KEY,
+        last_seq BIGINT NOT NULL,
+        last_ts TEXT NOT NULL
+      )`,
+      `CREATE TABLE events (
+        workspace_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        id TEXT NOT NULL UNIQUE,
+        ts TEXT NOT NULL,
+        type TEXT NOT NULL,
+        thread_id TEXT,
+        run_id TEXT,
+        actor TEXT NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (workspace_id, seq)
+      )`,
+      'CREATE INDEX events_by_thread ON events (workspace_id, thread_id, seq)',
+      `CREATE TABLE commands (
+        workspace_id TEXT NOT NULL,
+        command_id TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        PRIMARY KEY (workspace_id, command_id)
+      )`,
+      `CREATE TABLE cursors (
+        workspace_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        PRIMARY KEY (workspace_id, name)
+      )`,
+      viewTable('threads', ''),
+      viewTable('runs', 'thread_id TEXT NOT NULL,'),
+      viewTable('artifacts', ''),
+      viewTable('artifact_versions', 'artifact_id TEXT NOT NULL, version BIGINT NOT NULL,'),
+      viewTable('messages', 'thread_id TEXT NOT NULL, seq BIGINT NOT NULL,'),
+      'CREATE INDEX messages_by_thread ON messages (workspace_id, thread_id, seq)',
+      viewTable(
+        'feedback',
+        `seq BIGINT NOT NULL, target_kind TEXT NOT NULL, target_key TEXT NOT NULL,
+        thread_id TEXT, run_id TEXT, source TEXT NOT NULL, participant TEXT NOT NULL,
+        feedback_type TEXT NOT NULL, rating INTEGER NOT NULL,`,
+      ),
+      'CREATE INDEX feedback_by_target ON feedback (workspace_id, target_key, seq)',
+      'CREATE INDEX feedback_by_thread ON feedback (workspace_id, thread_id, seq)',
+      'CREATE INDEX feedback_by_participant ON feedback (workspace_id, participant, seq)',
+      'CREATE INDEX feedback_by_source ON feedback (workspace_id, source, seq)',
+    ],
+  },
+];

@@ -1,0 +1,108 @@
+import type {
+  ArtifactVersion,
+  Envelope,
+  FeedbackRecord,
+  Message,
+  Recorded,
+  Rejection,
+  Run,
+  ScoreConfigStatus,
+  ScoreSource,
+  Target,
+  Thread,
+  WorkspaceState,
+} from '../core/index.js';
+
+/** A command to execute in a workspace. Actor and command arrive off the wire and are parsed. */
+export interface ExecuteInput {
+  workspace_id: string;
+  actor: unknown;
+  command: unknown;
+  /**
+   * Makes the command idempotent (also accepted as `command.command_id`): executing it again
+   * returns the first outcome and appends nothing, and its envelope ids are derived from it
+   * (`envelopeIdFor`), so a retried activity records the same feedback identity.
+   */
+  command_id?: string;
+}
+
+/** What executing returns: the events as appended, or the rejection (which changed nothing). */
+export type Outcome = Recorded<Envelope> | Rejection;
+
+export interface ReadEventsOptions {
+  workspace_id: string;
+  /** Only events with a greater seq (default 0: from the start). */
+  after?: number;
+  /** Only this thread's events: its lifecycle, messages, and feedback on it, its runs and messages. */
+  thread_id?: string;
+  limit?: number;
+}
+
+export interface SubscribeOptions extends Omit<ReadEventsOptions, 'limit'> {}
+
+export interface Subscription {
+  /** Stops following; resolves once no listener call is running. */
+  close(): Promise<void>;
+  /** Settles when the subscription stops: resolved after close(), rejected with a listener's error. */
+  readonly done: Promise<void>;
+}
+
+/** An artifact version with its artifact's current state. */
+export interface ArtifactAtVersion extends ArtifactVersion {
+  current_version: number;
+  archived: boolean;
+}
+
+/** A conversation entry: the message, and for an assistant message its feedback by source. */
+export interface ConversationMessage extends Message {
+  feedback?: Partial<Record<ScoreSource, FeedbackRecord[]>>;
+}
+
+export interface FeedbackFilter {
+  target?: Target;
+  source?: ScoreSource;
+  participant?: string;
+  thread_id?: string;
+  feedback_type?: string;
+}
+
+/**
+ * The workspace event log and its views. `execute` decides and appends in one transaction, so
+ * `seq` is gap-free per workspace and every view always equals a replay of the log.
+ */
+export interface Store {
+  execute(input: ExecuteInput): Promise<Outcome>;
+  /** Events in seq order (a page of at most `limit`, default 1000). */
+  events(options: ReadEventsOptions): Promise<Envelope[]>;
+  /** Replays the events after `after`, then follows new ones, one listener call at a time. */
+  subscribe(options: SubscribeOptions, listener: (envelope: Envelope) => unknown): Subscription;
+  /** The workspace's last seq (0 before its first event). */
+  head(workspace_id: string): Promise<number>;
+
+  thread(workspace_id: string, thread_id: string): Promise<Thread | null>;
+  run(workspace_id: string, run_id: string): Promise<Run | null>;
+  artifact(
+    workspace_id: string,
+    artifact_id: string,
+    version?: number,
+  ): Promise<ArtifactAtVersion | null>;
+  message(workspace_id: string, thread_id: string, message_id: string): Promise<Message | null>;
+  /** The thread's messages in order, each assistant message with its feedback; null without the thread. */
+  conversation(workspace_id: string, thread_id: string): Promise<ConversationMessage[] | null>;
+  /** Current feedback matching every given filter, in seq order. */
+  feedback(workspace_id: string, filter?: FeedbackFilter): Promise<FeedbackRecord[]>;
+  /** Every view of the workspace at once, for audits and tests. */
+  views(workspace_id: string): Promise<WorkspaceState>;
+
+  /** A named cursor's seq (0 when never saved). */
+  cursor(workspace_id: string, name: string): Promise<number>;
+  /** Moves a named cursor forward; a lower seq leaves it. Returns the cursor's seq afterwards. */
+  saveCursor(workspace_id: string, name: string, seq: number): Promise<number>;
+
+  close(): Promise<void>;
+}
+
+/** Where HUMAN feedback's score configs are looked up (the provider's config store). */
+export interface ScoreConfigDirectory {
+  statusOf(names: readonly string[]): Promise<ReadonlyMap<string, ScoreConfigStatus>>;
+}

@@ -1,0 +1,204 @@
+import {
+  artifactVersionKey,
+  type Envelope,
+  emptyState,
+  type FeedbackRecord,
+  type Message,
+  messageKey,
+  type Run,
+  type Thread,
+  targetKey,
+  type ViewName,
+  type ViewValue,
+  viewNames,
+  type WorkspaceState,
+} from '../core/index.js';
+import type { Artifact } from '../core/state.js';
+import { asNumber, parseJson, type Row, type Sql } from './backend.js';
+import type {
+  ArtifactAtVersion,
+  ConversationMessage,
+  FeedbackFilter,
+  ReadEventsOptions,
+} from './port.js';
+import { viewTables } from './view-tables.js';
+
+// The store's read side: the log, the views, the cursors. Every function takes one connection.
+
+export async function readEvents(sql: Sql, options: ReadEventsOptions): Promise<Envelope[]> {
+  const { workspace_id, after = 0, thread_id, limit = 1000 } = options;
+  const rows = await sql.all(
+    `SELECT seq, id, ts, thread_id, run_id, actor, event FROM events
+     WHERE workspace_id = ? AND seq > ?${thread_id === undefined ? '' : ' AND thread_id = ?'}
+     ORDER BY seq LIMIT ?`,
+    thread_id === undefined
+      ? [workspace_id, after, limit]
+      : [workspace_id, after, thread_id, limit],
+  );
+  return rows.map((row) => envelopeOf(workspace_id, row));
+}
+
+function envelopeOf(workspace_id: string, row: Row): Envelope {
+  return {
+    seq: asNumber(row.seq),
+    id: String(row.id),
+    ts: String(row.ts),
+    workspace_id,
+    thread_id: (row.thread_id as string | null) ?? null,
+    run_id: (row.run_id as string | null) ?? null,
+    actor: parseJson(row.actor),
+    event: parseJson(row.event),
+  };
+}
+
+export async function readHead(sql: Sql, workspace_id: string): Promise<number> {
+  const rows = await sql.all('SELECT last_seq FROM workspaces WHERE workspace_id = ?', [
+    workspace_id,
+  ]);
+  return rows[0] === undefined ? 0 : asNumber(rows[0].last_seq);
+}
+
+async function one<V extends ViewName>(sql: Sql, view: V, workspace_id: string, key: string) {
+  const rows = await sql.all(
+    `SELECT body FROM ${viewTables[view].table} WHERE workspace_id = ? AND key = ?`,
+    [workspace_id, key],
+  );
+  return rows[0] === undefined ? null : parseJson<ViewValue<V>>(rows[0].body);
+}
+
+export const readThread = (
+  sql: Sql,
+  workspace_id: string,
+  thread_id: string,
+): Promise<Thread | null> => one(sql, 'threads', workspace_id, thread_id);
+
+export const readRun = (sql: Sql, workspace_id: string, run_id: string): Promise<Run | null> =>
+  one(sql, 'runs', workspace_id, run_id);
+
+export const readMessage = (
+  sql: Sql,
+  workspace_id: string,
+  thread_id: string,
+  message_id: string,
+): Promise<Message | null> => one(sql, 'messages', workspace_id, messageKey(thread_id, message_id));
+
+export async function readArtifact(
+  sql: Sql,
+  workspace_id: string,
+  artifact_id: string,
+  version?: number,
+): Promise<ArtifactAtVersion | null> {
+  const artifact: Artifact | null = await one(sql, 'artifacts', workspace_id, artifact_id);
+  if (artifact === null) return null;
+  const at = await one(
+    sql,
+    'artifactVersions',
+    workspace_id,
+    artifactVersionKey(artifact_id, version ?? artifact.current_version),
+  );
+  if (at === null) return null;
+  return { ...at, current_version: artifact.current_version, archived: artifact.archived };
+}
+
+export async function readFeedback(
+  sql: Sql,
+  workspace_id: string,
+  filter: FeedbackFilter = {},
+): Promise<FeedbackRecord[]> {
+  const where = ['workspace_id = ?'];
+  const params: unknown[] = [workspace_id];
+  const add = (column: string, value: string | undefined) => {
+    if (value === undefined) return;
+    where.push(`${column} = ?`);
+    params.push(value);
+  };
+  add('target_key', filter.target === undefined ? undefined : targetKey(filter.target));
+  add('source', filter.source);
+  add('participant', filter.participant);
+  add('thread_id', filter.thread_id);
+  add('feedback_type', filter.feedback_type);
+  const rows = await sql.all(
+    `SELECT body FROM feedback WHERE ${where.join(' AND ')} ORDER BY seq`,
+    params,
+  );
+  return rows.map((row) => parseJson<FeedbackRecord>(row.body));
+}
+
+export async function readConversation(
+  sql: Sql,
+  workspace_id: string,
+  thread_id: string,
+): Promise<ConversationMessage[] | null> {
+  if ((await readThread(sql, workspace_id, thread_id)) === null) return null;
+  const messages = await sql.all(
+    'SELECT body FROM messages WHERE workspace_id = ? AND thread_id = ? ORDER BY seq',
+    [workspace_id, thread_id],
+  );
+  const feedback = await sql.all(
+    `SELECT target_key, body FROM feedback
+     WHERE workspace_id = ? AND thread_id = ? AND target_kind = 'message' ORDER BY seq`,
+    [workspace_id, thread_id],
+  );
+  const byTarget = new Map<string, FeedbackRecord[]>();
+  for (const row of feedback) {
+    const key = String(row.target_key);
+    byTarget.set(key, [...(byTarget.get(key) ?? []), parseJson<FeedbackRecord>(row.body)]);
+  }
+  return messages.map((row) => {
+    const message = parseJson<Message>(row.body);
+    if (message.role !== 'assistant') return message;
+    const key = targetKey({
+      kind: 'message',
+      thread_id,
+      message_id: message.message_id,
+      run_id: null,
+    });
+    const grouped: ConversationMessage['feedback'] = {};
+    for (const record of byTarget.get(key) ?? []) {
+      const group = grouped[record.source] ?? [];
+      group.push(record);
+      grouped[record.source] = group;
+    }
+    return { ...message, feedback: grouped };
+  });
+}
+
+export async function readViews(sql: Sql, workspace_id: string): Promise<WorkspaceState> {
+  const state = emptyState();
+  for (const view of viewNames) {
+    const rows = await sql.all(
+      `SELECT key, body FROM ${viewTables[view].table} WHERE workspace_id = ? ORDER BY key`,
+      [workspace_id],
+    );
+    const target = state[view] as Map<string, unknown>;
+    for (const row of rows) target.set(String(row.key), parseJson(row.body));
+  }
+  return state;
+}
+
+export async function readCursor(sql: Sql, workspace_id: string, name: string): Promise<number> {
+  const rows = await sql.all('SELECT seq FROM cursors WHERE workspace_id = ? AND name = ?', [
+    workspace_id,
+    name,
+  ]);
+  return rows[0] === undefined ? 0 : asNumber(rows[0].seq);
+}
+
+/** Saves only forward: a lower seq leaves the cursor where it is. */
+export async function writeCursor(
+  sql: Sql,
+  workspace_id: string,
+  name: string,
+  seq: number,
+): Promise<number> {
+  if (!Number.isSafeInteger(seq) || seq < 0) {
+    throw new RangeError(`a cursor's seq is an integer ≥ 0, not ${seq}`);
+  }
+  await sql.run(
+    `INSERT INTO cursors (workspace_id, name, seq) VALUES (?, ?, ?)
+     ON CONFLICT (workspace_id, name) DO UPDATE
+     SET seq = CASE WHEN excluded.seq > cursors.seq THEN excluded.seq ELSE cursors.seq END`,
+    [workspace_id, name, seq],
+  );
+  return readCursor(sql, workspace_id, name);
+}

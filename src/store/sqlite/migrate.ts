@@ -1,0 +1,23 @@
+import type Database from 'better-sqlite3';
+import { migrations } from '../migrations.js';
+
+/**
+ * Applies the migrations not yet recorded, each in its own IMMEDIATE transaction that first checks
+ * again, so two processes opening one file at once apply each migration once.
+ */
+export function migrateSqlite(db: Database.Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL
+  )`);
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?');
+  const record = db.prepare(
+    'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+  );
+  for (const migration of migrations) {
+    db.transaction(() => {
+      if (isApplied.get(migration.version) !== undefined) return;
+      for (const statement of migration.statements) db.exec(statement);
+      record.run(migration.version, migration.name, new Date().toISOString());
+    }).immediate();
+  }
+}

@@ -1,0 +1,53 @@
+import type { ViewName, ViewValue } from '../core/index.js';
+
+// Where each view is kept: its table, and the columns (besides key and JSON body) that queries
+// filter or order on. Both adapters write views through this one description.
+
+type Columns = Record<string, string | number | null>;
+
+interface ViewTable<V extends ViewName> {
+  table: string;
+  columns(value: ViewValue<V>): Columns;
+}
+
+export const viewTables: { [V in ViewName]: ViewTable<V> } = {
+  threads: { table: 'threads', columns: () => ({}) },
+  runs: { table: 'runs', columns: (run) => ({ thread_id: run.thread_id }) },
+  artifacts: { table: 'artifacts', columns: () => ({}) },
+  artifactVersions: {
+    table: 'artifact_versions',
+    columns: (version) => ({ artifact_id: version.artifact_id, version: version.version }),
+  },
+  messages: {
+    table: 'messages',
+    columns: (message) => ({ thread_id: message.thread_id, seq: message.seq }),
+  },
+  feedback: {
+    table: 'feedback',
+    columns: (record) => ({
+      seq: record.seq,
+      target_kind: record.target.kind,
+      target_key: record.target_key,
+      thread_id: record.thread_id,
+      run_id: record.run_id,
+      source: record.source,
+      participant: record.participant,
+      feedback_type: record.feedback_type,
+      rating: record.rating ? 1 : 0,
+    }),
+  },
+};
+
+/** An upsert of one view row, in SQL both SQLite and Postgres accept (`?` placeholders). */
+export function upsertStatement<V extends ViewName>(view: V, value: ViewValue<V>) {
+  const { table, columns } = viewTables[view] as ViewTable<V>;
+  const extra = columns(value);
+  const names = ['workspace_id', 'key', 'body', ...Object.keys(extra)];
+  const updates = names.slice(2).map((name) => `${name} = excluded.${name}`);
+  const text = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})
+    ON CONFLICT (workspace_id, key) DO UPDATE SET ${updates.join(', ')}`;
+  return { text, extra: Object.values(extra) };
+}
+
+export const deleteStatement = (view: ViewName) =>
+  `DELETE FROM ${viewTables[view].table} WHERE workspace_id = ? AND key = ?`;
