@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { defineFeedbackType } from '../../core/index.js';
+import { defineEvaluator, type EvaluationContext } from '../define.js';
+import type { Subject } from '../subjects.js';
+
+export const judgeVerdictFeedback = defineFeedbackType({
+  name: 'judge_verdict',
+  targets: ['turn', 'message', 'artifact'],
+  schema: z.object({
+    score: z.number().min(0).max(1).describe("The judge's score, from 0 to 1"),
+    passed: z.boolean().describe('The judge accepts the answer'),
+    reasoning: z.string().nullable().default(null),
+  }),
+});
+
+export interface LlmJudgeOptions {
+  /** An OpenAI-compatible API root, such as `http://127.0.0.1:8000/v1`. */
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  version?: string;
+  rubric?: string;
+  timeoutMs?: number;
+}
+
+/** A judge's call failed; `retryable` says whether trying again may help. */
+export class JudgeRequestError extends Error {
+  override readonly name = 'JudgeRequestError';
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+const defaultRubric =
+  'You grade an AI assistant. Judge whether the answer is correct, helpful and safe.';
+
+/** An LLM judge on any OpenAI-compatible chat completions endpoint. */
+export function llmJudgeEvaluator(options: LlmJudgeOptions) {
+  return defineEvaluator({
+    name: 'llm_judge',
+    version: options.version ?? '1',
+    feedbackType: judgeVerdictFeedback,
+    targets: ['turn', 'message', 'artifact'],
+    source: 'JUDGE',
+    evaluate: (subject, context) => judge(options, subject, context),
+  });
+}
+
+/** The judge named by EVALFLOW_JUDGE_BASE_URL, _MODEL and _API_KEY, or null when not configured. */
+export function llmJudgeFromEnvironment(env: NodeJS.ProcessEnv = process.env) {
+  const baseUrl = env.EVALFLOW_JUDGE_BASE_URL;
+  const model = env.EVALFLOW_JUDGE_MODEL;
+  if (!baseUrl || !model) return null;
+  return llmJudgeEvaluator({ baseUrl, model, apiKey: env.EVALFLOW_JUDGE_API_KEY });
+}
+
+async function judge(options: LlmJudgeOptions, subject: Subject, context: EvaluationContext) {
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const signal = AbortSignal.any([
+    context.signal,
+    AbortSignal.timeout(options.timeoutMs ?? 60_000),
+  ]);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      signal,
+      headers: {
+        'content-type': 'application/json',
+        ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      },
+      body: JSON.stringify({
+        model: options.model,
+        temperature: 0,
+        response_format: { type: 'json_object' },
+        messages: [
+          {
+            role: 'system',
+            content: `${options.rubric ?? defaultRubric}\nReply with a JSON object {"score": number from 0 to 1, "passed": boolean, "reasoning": string}.`,
+          },
+          { role: 'user', content: describe(subject) },
+        ],
+      }),
+    });
+  } catch (error) {
+    throw new JudgeRequestError(
+      `the judge at ${url} did not answer: ${(error as Error).message}`,
+      true,
+    );
+  }
+  if (!response.ok) {
+    // Rate limits and server faults pass; any other refusal will not change on a retry.
+    const retryable = response.status === 429 || response.status >= 500;
+    throw new JudgeRequestError(`the judge at ${url} answered ${response.status}`, retryable);
+  }
+  const body = (await response.json()) as { choices?: { message?: { content?: string } }[] };
+  const content = body.choices?.[0]?.message?.content;
+  try {
+    return JSON.parse(content ?? '');
+  } catch {
+    throw new JudgeRequestError(
+      `the judge's reply is not a JSON object: ${String(content)}`,
+      false,
+    );
+  }
+}
+
+function describe(subject: Subject): string {
+  switch (subject.kind) {
+    case 'message':
+      return `Answer:\n${subject.message.content}`;
+    case 'turn':
+      return subject.messages.map((m) => `${m.role}: ${m.content}`).join('\n');
+    case 'artifact':
+      return `Artifact of kind ${subject.artifact.kind}, version ${subject.artifact.version}:\n${JSON.stringify(subject.artifact.data)}`;
+  }
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineFeedbackType } from '../../src/core/index.js';
+import {
+  answerLengthEvaluator,
+  createEvaluatorRegistry,
+  defineEvaluator,
+  InvalidEvaluator,
+  jsonValidityEvaluator,
+  turnOutcomeEvaluator,
+} from '../../src/evaluators/index.js';
+
+const quality = defineFeedbackType({
+  name: 'quality',
+  targets: ['message', 'turn'],
+  schema: z.object({ good: z.boolean() }),
+});
+
+const base = {
+  name: 'quality',
+  version: '3',
+  feedbackType: quality,
+  targets: ['message'] as const,
+  source: 'JUDGE' as const,
+  evaluate: () => ({ good: true }),
+};
+
+describe('defineEvaluator', () => {
+  it('makes each version its own participant', () => {
+    expect(defineEvaluator(base).participant).toBe('evaluator:quality@3');
+    expect(defineEvaluator({ ...base, version: '4' }).participant).toBe('evaluator:quality@4');
+  });
+
+  it('refuses a target its feedback type is not given on', () => {
+    expect(() => defineEvaluator({ ...base, targets: ['artifact'] })).toThrow(
+      'quality@3 evaluates artifact, but quality feedback is given on message, turn',
+    );
+  });
+
+  it('refuses separators in names, unknown sources and sample rates outside 0 to 1', () => {
+    expect(() => defineEvaluator({ ...base, name: 'a@b' })).toThrow(InvalidEvaluator);
+    expect(() => defineEvaluator({ ...base, source: 'USER' as 'JUDGE' })).toThrow(
+      "quality@3's source is JUDGE or HARNESS, not USER",
+    );
+    expect(() => defineEvaluator({ ...base, sampleRate: 1.5 })).toThrow(
+      "quality@3's sampleRate is from 0 to 1, not 1.5",
+    );
+    expect(() => defineEvaluator({ ...base, targets: [] })).toThrow(InvalidEvaluator);
+  });
+});
+
+describe('the evaluator registry', () => {
+  it('plans every registered version by the kinds it evaluates', () => {
+    const registry = createEvaluatorRegistry([
+      answerLengthEvaluator(),
+      answerLengthEvaluator({ version: '2' }),
+      jsonValidityEvaluator(),
+      turnOutcomeEvaluator(),
+    ]);
+    expect(registry.plan()).toEqual({
+      artifact: [{ name: 'json_validity', version: '1' }],
+      message: [
+        { name: 'answer_length', version: '1' },
+        { name: 'answer_length', version: '2' },
+        { name: 'json_validity', version: '1' },
+      ],
+      turn: [{ name: 'turn_outcome', version: '1' }],
+    });
+    expect(registry.get({ name: 'answer_length', version: '2' })?.participant).toBe(
+      'evaluator:answer_length@2',
+    );
+    expect(registry.get({ name: 'answer_length', version: '9' })).toBeUndefined();
+  });
+
+  it('refuses two different evaluators under one participant', () => {
+    expect(() =>
+      createEvaluatorRegistry([answerLengthEvaluator(), answerLengthEvaluator()]),
+    ).toThrow('evaluator:answer_length@1 is registered twice');
+  });
+});

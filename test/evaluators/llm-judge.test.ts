@@ -1,0 +1,101 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type EvaluationContext,
+  JudgeRequestError,
+  llmJudgeEvaluator,
+  llmJudgeFromEnvironment,
+  type Subject,
+} from '../../src/evaluators/index.js';
+
+// A local stand-in for an OpenAI-compatible endpoint: the real one is not reachable from here.
+let server: Server;
+let baseUrl: string;
+let requests: { path: string; authorization?: string; body: Record<string, unknown> }[];
+let reply: { status: number; content?: string };
+
+const readBody = async (request: IncomingMessage) => {
+  let text = '';
+  for await (const chunk of request) text += chunk;
+  return JSON.parse(text);
+};
+
+beforeAll(async () => {
+  server = createServer(async (request, response) => {
+    requests.push({
+      path: request.url ?? '',
+      authorization: request.headers.authorization,
+      body: await readBody(request),
+    });
+    response.writeHead(reply.status, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({ choices: [{ message: { role: 'assistant', content: reply.content } }] }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+beforeEach(() => {
+  requests = [];
+  reply = { status: 200, content: '{"score": 0.8, "passed": true, "reasoning": "fine"}' };
+});
+
+const context: EvaluationContext = {
+  participant: 'evaluator:llm_judge@1',
+  attempt: 1,
+  signal: new AbortController().signal,
+};
+const subject: Subject = {
+  kind: 'message',
+  message: { message_id: 'm', thread_id: 't', run_id: null, role: 'assistant', content: '42' },
+};
+
+describe('the LLM judge', () => {
+  it('asks the chat completions endpoint for a JSON verdict and returns it', async () => {
+    const judge = llmJudgeEvaluator({ baseUrl, model: 'grader', apiKey: 'secret' });
+    expect(await judge.evaluate(subject, context)).toEqual({
+      score: 0.8,
+      passed: true,
+      reasoning: 'fine',
+    });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({
+      path: '/v1/chat/completions',
+      authorization: 'Bearer secret',
+      body: { model: 'grader', temperature: 0, response_format: { type: 'json_object' } },
+    });
+    expect(JSON.stringify(requests[0]?.body)).toContain('Answer:\\n42');
+  });
+
+  it('marks rate limits and server faults retryable, other refusals not', async () => {
+    const judge = llmJudgeEvaluator({ baseUrl, model: 'grader' });
+    for (const [status, retryable] of [
+      [429, true],
+      [503, true],
+      [400, false],
+    ] as const) {
+      reply = { status };
+      const error = await Promise.resolve(judge.evaluate(subject, context)).catch((e) => e);
+      expect(error).toBeInstanceOf(JudgeRequestError);
+      expect(error.retryable).toBe(retryable);
+    }
+  });
+
+  it('refuses a reply that is not JSON, for good', async () => {
+    reply = { status: 200, content: 'I think it is fine' };
+    const judge = llmJudgeEvaluator({ baseUrl, model: 'grader' });
+    await expect(judge.evaluate(subject, context)).rejects.toMatchObject({ retryable: false });
+  });
+
+  it('is configured by EVALFLOW_JUDGE_BASE_URL and EVALFLOW_JUDGE_MODEL, or absent', () => {
+    expect(llmJudgeFromEnvironment({})).toBeNull();
+    const judge = llmJudgeFromEnvironment({
+      EVALFLOW_JUDGE_BASE_URL: baseUrl,
+      EVALFLOW_JUDGE_MODEL: 'grader',
+    });
+    expect(judge?.participant).toBe('evaluator:llm_judge@1');
+    expect(judge?.source).toBe('JUDGE');
+  });
+});
