@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import type { ScoreConfig } from './config.js';
+import { ScoreMappingError } from './errors.js';
+import { objectShape, readField } from './schema-reading.js';
+
+/** The `{typeName}` of the scores' names, such as a feedback type's registered name. */
+export interface ScoreTypeOptions {
+  readonly typeName: string;
+}
+
+/** A scorable field: its config, and the field's own schema to check a value with. */
+export interface ScoredFieldPlan {
+  readonly config: ScoreConfig;
+  readonly schema: z.core.$ZodType;
+}
+
+// Per schema object, then per type name. A WeakMap lets a schema that is dropped be collected.
+const plans = new WeakMap<object, Map<string, readonly ScoredFieldPlan[]>>();
+
+/**
+ * One config per field that can be scored, in field order, named `{typeName}.{field}`. Fields
+ * that cannot be judged (arrays, objects, records, tuples, mixed unions, dates...) are skipped.
+ * The result is computed once per (schema, typeName) and frozen.
+ *
+ * @throws ScoreMappingError when the schema is not an object schema or the type name is empty.
+ */
+export function scoreConfigs(
+  schema: z.core.$ZodType,
+  options: ScoreTypeOptions,
+): readonly ScoreConfig[] {
+  return fieldPlans(schema, options).map((plan) => plan.config);
+}
+
+/** The memoized plan behind `scoreConfigs`, which `scoreValues` also follows. */
+export function fieldPlans(
+  schema: z.core.$ZodType,
+  { typeName }: ScoreTypeOptions,
+): readonly ScoredFieldPlan[] {
+  const byName = plans.get(schema);
+  const known = byName?.get(typeName);
+  if (known) return known;
+  const plan = planFields(schema, typeName);
+  if (byName) byName.set(typeName, plan);
+  else plans.set(schema, new Map([[typeName, plan]]));
+  return plan;
+}
+
+function planFields(schema: z.core.$ZodType, typeName: string): readonly ScoredFieldPlan[] {
+  if (typeof typeName !== 'string' || typeName.trim() === '') {
+    throw new ScoreMappingError(
+      'scores need a type name for their names ({typeName}.{field}), such as the feedback ' +
+        'type registered name; got an empty one',
+    );
+  }
+  const plan: ScoredFieldPlan[] = [];
+  for (const [field, fieldSchema] of Object.entries(objectShape(schema))) {
+    const reading = readField(fieldSchema);
+    if (reading === null) continue;
+    const config: ScoreConfig = Object.freeze({
+      name: `${typeName}.${field}`,
+      typeName,
+      field,
+      dataType: reading.dataType,
+      description: reading.description,
+      minimum: reading.minimum,
+      maximum: reading.maximum,
+      categories: Object.freeze([...reading.categories]),
+    });
+    plan.push(Object.freeze({ config, schema: fieldSchema }));
+  }
+  return Object.freeze(plan);
+}

@@ -1,0 +1,64 @@
+// The errors of the scores module. Each says what was wrong with which input; none is thrown after
+// anything was sent or stored, so a caller that catches one knows nothing changed.
+
+/** A schema or type name cannot be turned into score configs. */
+export class ScoreMappingError extends Error {
+  override readonly name: string = 'ScoreMappingError';
+}
+
+/** A value does not satisfy its schema on a field that would be scored. */
+export class InvalidScoreValueError extends Error {
+  override readonly name = 'InvalidScoreValueError';
+  constructor(
+    message: string,
+    /** The failing field, when the value is an object. */
+    readonly field: string | null,
+    /** What the schema reported, one line per problem. */
+    readonly problems: readonly string[],
+  ) {
+    super(message);
+  }
+}
+
+/** A score does not have the shape `Score` requires, or a sink cannot hold it. */
+export class InvalidScoreError extends Error {
+  override readonly name = 'InvalidScoreError';
+  constructor(
+    message: string,
+    /** One line per problem, each naming the score it is about. */
+    readonly problems: readonly string[],
+  ) {
+    super(message);
+  }
+}
+
+/** `InMemoryScoreConfigStore.create` was given a name it holds already. */
+export class ScoreConfigExistsError extends Error {
+  override readonly name = 'ScoreConfigExistsError';
+  constructor(readonly configName: string) {
+    super(`a score config named '${configName}' exists already`);
+  }
+}
+
+/**
+ * A sink or store failed to reach its backend, or the backend refused what was sent. The flags
+ * let a caller that owns retries (a Temporal activity) classify it without knowing the backend.
+ */
+export class ScoreSinkError extends Error {
+  override readonly name: string = 'ScoreSinkError';
+  constructor(
+    message: string,
+    /** Whether sending the same request again may succeed. */
+    readonly retryable: boolean,
+    /** How long the backend asked the caller to wait before retrying, when it said. */
+    readonly retryAfterMs?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** An adapter broke an obligation of its port; thrown by the contract suites. */
+export class ContractViolation extends Error {
+  override readonly name = 'ContractViolation';
+}

@@ -1,0 +1,50 @@
+// The public surface of evalflow's scores: the pure zod → score mapping, `Score`, the ports and
+// their in-memory adapters, `syncScoreConfigs` and the contract suites. Pure: zod and uuid only.
+// The Langfuse and OpenTelemetry adapters are their own entry points (`evalflow/scores/langfuse`,
+// `evalflow/scores/otel`), so importing this never loads an SDK.
+
+export {
+  MAX_TEXT,
+  SCORE_DATA_TYPES,
+  type ScoreConfig,
+  type ScoreDataType,
+} from './config.js';
+export { type ScoreTypeOptions, scoreConfigs } from './configs.js';
+export {
+  CONTRACT_TYPE,
+  ContractVerdict,
+  checkScoreConfigStore,
+  checkScoreSink,
+  contractConfigs,
+  contractFeedbackScore,
+  contractVerdict,
+  type ReadBack,
+} from './contracts/index.js';
+export {
+  ContractViolation,
+  InvalidScoreError,
+  InvalidScoreValueError,
+  ScoreConfigExistsError,
+  ScoreMappingError,
+  ScoreSinkError,
+} from './errors.js';
+export {
+  ARTIFACTR_SCORE_NAMESPACE,
+  EVALFLOW_SCORE_NAMESPACE,
+  EVALR_SCORE_NAMESPACE,
+  REFLEXR_SCORE_NAMESPACE,
+  scoreId,
+} from './ids.js';
+export { InMemoryScoreConfigStore, InMemoryScoreSink } from './in-memory.js';
+export type { ScoreConfigStore, ScoreReader, ScoreSink } from './ports.js';
+export {
+  parseScore,
+  parseScores,
+  type Score,
+  type ScoreInput,
+  ScoreSchema,
+  scoreMetadata,
+} from './score.js';
+export { syncScoreConfigs } from './sync.js';
+export { type ScoredValue, type ScoreValue, scoreValues } from './values.js';
+export { scores, type Verdict, type VerdictScoreOptions } from './verdicts.js';
