@@ -15,6 +15,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
+          globalSetup: ['test/support/postgres-global-setup.ts'],
           exclude: [temporalFiles],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -93,8 +93,9 @@ export function checkSource(
   const source =
     declared ?? (type.source && allowed.includes(type.source) ? type.source : allowed[0]);
   if (source === undefined || !allowed.includes(source)) {
+    const article = /^[aeio]/.test(actor.kind) ? 'an' : 'a';
     return fail(
-      forbidden(`a ${actor.kind} gives ${allowed.join(' or ')} feedback, not ${declared}`),
+      forbidden(`${article} ${actor.kind} gives ${allowed.join(' or ')} feedback, not ${declared}`),
     );
   }
   if (type.source !== null && type.source !== source) {

@@ -11,7 +11,7 @@ export function sqliteBackend(path: string): Backend {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma('foreign_keys = ON');
   migrateSqlite(db);
 
@@ -38,14 +38,35 @@ export function sqliteBackend(path: string): Backend {
     return result;
   };
 
+  // Another connection (a second store, another process) may hold the write lock. Waiting for it
+  // inside SQLite would block this thread, and with it the very holder when that is a store in
+  // this process; so BEGIN does not wait there, and is retried after an asynchronous pause.
+  const begin = async () => {
+    const deadline = Date.now() + BEGIN_TIMEOUT_MS;
+    db.pragma('busy_timeout = 0');
+    try {
+      for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+        try {
+          db.exec('BEGIN IMMEDIATE');
+          return;
+        } catch (error) {
+          if (!isBusy(error) || Date.now() > deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, pause));
+        }
+      }
+    } finally {
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  };
+
   return {
     lockClause: '',
     read: (work) => serially(() => work(sql)),
     transaction: (work) =>
       serially(async () => {
-        // IMMEDIATE takes the write lock up front, so two processes sharing the file serialize
-        // instead of failing at their first write.
-        db.exec('BEGIN IMMEDIATE');
+        // IMMEDIATE takes the write lock up front, so writers serialize at BEGIN instead of
+        // failing at their first write.
+        await begin();
         try {
           const result = await work(sql);
           db.exec('COMMIT');
@@ -61,3 +82,9 @@ export function sqliteBackend(path: string): Backend {
       }),
   };
 }
+
+const BUSY_TIMEOUT_MS = 5000;
+const BEGIN_TIMEOUT_MS = 30_000;
+
+const isBusy = (error: unknown) =>
+  error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');

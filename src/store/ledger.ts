@@ -1,0 +1,221 @@
+import { asNumber, type Backend, parseJson, type Row } from './backend.js';
+
+// The ledger: every (target, evaluator@version, generation) ends in exactly one state with its
+// reason, and every score the mirror sends ends confirmed, failed or deleted. Writes are
+// idempotent, since the activities that make them run at least once.
+
+export type EvaluationState = 'recorded' | 'sampled_out' | 'failed' | 'skipped';
+export type ScoreState = 'pending' | 'confirmed' | 'failed' | 'deleted';
+
+export interface EvaluationEntry {
+  workspace_id: string;
+  generation: string;
+  participant: string;
+  target_key: string;
+  target: unknown;
+  state: EvaluationState;
+  reason: string | null;
+  envelope_id: string | null;
+  settled_at: string;
+}
+
+export interface ScoreEntry {
+  workspace_id: string;
+  score_id: string;
+  /** The seq of the feedback event whose scores these are; a later event's write wins. */
+  seq: number;
+  state: ScoreState;
+  reason: string | null;
+  /** The score as sent, kept to re-send it; the store does not read it. */
+  score: ScoreRecord;
+  updated_at: string;
+}
+
+/** A score as the mirror sends it: only its id matters here. */
+export interface ScoreRecord {
+  id: string;
+}
+
+export interface EvaluationFilter {
+  generation?: string;
+  participant?: string;
+  state?: EvaluationState;
+}
+
+export interface Ledger {
+  /** Settles a key; the first state written stays. Returns the entry as it now stands. */
+  settleEvaluation(entry: Omit<EvaluationEntry, 'settled_at'>): Promise<EvaluationEntry>;
+  evaluation(
+    workspace_id: string,
+    key: { generation: string; participant: string; target_key: string },
+  ): Promise<EvaluationEntry | null>;
+  evaluations(workspace_id: string, filter?: EvaluationFilter): Promise<EvaluationEntry[]>;
+  /** Scores about to be sent: pending again, unless an entry from a later event holds the id. */
+  expectScores(workspace_id: string, scores: { seq: number; score: ScoreRecord }[]): Promise<void>;
+  settleScores(
+    workspace_id: string,
+    updates: { score_id: string; state: Exclude<ScoreState, 'pending'>; reason: string | null }[],
+  ): Promise<void>;
+  /** Entries by id, or every entry in a state. */
+  scores(
+    workspace_id: string,
+    select: { ids: readonly string[] } | { state: ScoreState },
+  ): Promise<ScoreEntry[]>;
+}
+
+export function createLedger(backend: Backend, now: () => Date): Ledger {
+  return {
+    async settleEvaluation(entry) {
+      const key = {
+        generation: entry.generation,
+        participant: entry.participant,
+        target_key: entry.target_key,
+      };
+      await backend.transaction((sql) =>
+        sql.run(
+          `INSERT INTO evaluation_ledger (workspace_id, generation, participant, target_key, target,
+             state, reason, envelope_id, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (workspace_id, generation, participant, target_key) DO NOTHING`,
+          [
+            entry.workspace_id,
+            entry.generation,
+            entry.participant,
+            entry.target_key,
+            JSON.stringify(entry.target),
+            entry.state,
+            entry.reason,
+            entry.envelope_id,
+            now().toISOString(),
+          ],
+        ),
+      );
+      return (await this.evaluation(entry.workspace_id, key)) as EvaluationEntry;
+    },
+    async evaluation(workspace_id, key) {
+      const rows = await backend.read((sql) =>
+        sql.all(
+          `SELECT * FROM evaluation_ledger WHERE workspace_id = ? AND generation = ?
+             AND participant = ? AND target_key = ?`,
+          [workspace_id, key.generation, key.participant, key.target_key],
+        ),
+      );
+      return rows[0] === undefined ? null : evaluationEntry(rows[0]);
+    },
+    async evaluations(workspace_id, filter = {}) {
+      const where = ['workspace_id = ?'];
+      const params: unknown[] = [workspace_id];
+      for (const column of ['generation', 'participant', 'state'] as const) {
+        if (filter[column] === undefined) continue;
+        where.push(`${column} = ?`);
+        params.push(filter[column]);
+      }
+      const rows = await backend.read((sql) =>
+        sql.all(
+          `SELECT * FROM evaluation_ledger WHERE ${where.join(' AND ')}
+             ORDER BY generation, participant, target_key`,
+          params,
+        ),
+      );
+      return rows.map(evaluationEntry);
+    },
+    async expectScores(workspace_id, scores) {
+      if (scores.length === 0) return;
+      const at = now().toISOString();
+      await backend.transaction(async (sql) => {
+        for (const { seq, score } of scores) {
+          await sql.run(
+            `INSERT INTO score_ledger (workspace_id, score_id, seq, state, reason, score, updated_at)
+               VALUES (?, ?, ?, 'pending', NULL, ?, ?)
+             ON CONFLICT (workspace_id, score_id) DO UPDATE SET seq = excluded.seq,
+               state = 'pending', reason = NULL, score = excluded.score, updated_at = excluded.updated_at
+             WHERE score_ledger.seq < excluded.seq`,
+            [workspace_id, score.id, seq, JSON.stringify(score), at],
+          );
+        }
+      });
+    },
+    async settleScores(workspace_id, updates) {
+      if (updates.length === 0) return;
+      const at = now().toISOString();
+      await backend.transaction(async (sql) => {
+        for (const { score_id, state, reason } of updates) {
+          await sql.run(
+            `UPDATE score_ledger SET state = ?, reason = ?, updated_at = ?
+               WHERE workspace_id = ? AND score_id = ?`,
+            [state, reason, at, workspace_id, score_id],
+          );
+        }
+      });
+    },
+    async scores(workspace_id, select) {
+      const rows = await backend.read((sql) =>
+        'ids' in select
+          ? select.ids.length === 0
+            ? Promise.resolve([])
+            : sql.all(
+                `SELECT * FROM score_ledger WHERE workspace_id = ?
+                   AND score_id IN (${select.ids.map(() => '?').join(', ')}) ORDER BY seq, score_id`,
+                [workspace_id, ...select.ids],
+              )
+          : sql.all(
+              'SELECT * FROM score_ledger WHERE workspace_id = ? AND state = ? ORDER BY seq, score_id',
+              [workspace_id, select.state],
+            ),
+      );
+      return rows.map(scoreEntry);
+    },
+  };
+}
+
+const evaluationEntry = (row: Row): EvaluationEntry => ({
+  workspace_id: String(row.workspace_id),
+  generation: String(row.generation),
+  participant: String(row.participant),
+  target_key: String(row.target_key),
+  target: parseJson(row.target),
+  state: row.state as EvaluationState,
+  reason: row.reason === null ? null : String(row.reason),
+  envelope_id: row.envelope_id === null ? null : String(row.envelope_id),
+  settled_at: String(row.settled_at),
+});
+
+const scoreEntry = (row: Row): ScoreEntry => ({
+  workspace_id: String(row.workspace_id),
+  score_id: String(row.score_id),
+  seq: asNumber(row.seq),
+  state: row.state as ScoreState,
+  reason: row.reason === null ? null : String(row.reason),
+  score: parseJson<ScoreRecord>(row.score),
+  updated_at: String(row.updated_at),
+});
+
+/** The ledger's tables, as migration 2. */
+export const ledgerMigration = {
+  version: 2,
+  name: 'evaluation and score ledger',
+  statements: [
+    `CREATE TABLE evaluation_ledger (
+      workspace_id TEXT NOT NULL,
+      generation TEXT NOT NULL,
+      participant TEXT NOT NULL,
+      target_key TEXT NOT NULL,
+      target TEXT NOT NULL,
+      state TEXT NOT NULL,
+      reason TEXT,
+      envelope_id TEXT,
+      settled_at TEXT NOT NULL,
+      PRIMARY KEY (workspace_id, generation, participant, target_key)
+    )`,
+    `CREATE TABLE score_ledger (
+      workspace_id TEXT NOT NULL,
+      score_id TEXT NOT NULL,
+      seq BIGINT NOT NULL,
+      state TEXT NOT NULL,
+      reason TEXT,
+      score TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      PRIMARY KEY (workspace_id, score_id)
+    )`,
+    'CREATE INDEX score_ledger_by_state ON score_ledger (workspace_id, state, seq)',
+  ],
+} as const;

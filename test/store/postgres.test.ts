@@ -1,0 +1,66 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
+import { openPostgresStore, openStore, type Store } from '../../src/store/index.js';
+import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
+import { storeContract } from './store-contract.js';
+
+const schema = freshSchemaName();
+afterAll(() => dropSchema(databaseUrl(), schema));
+
+storeContract('Postgres', (options) =>
+  openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
+);
+
+describe('the Postgres store', () => {
+  it('is what openStore gives for a URL, sharing the migrated schema', async () => {
+    const store: Store = await openStore({
+      databaseUrl: databaseUrl(),
+      schema,
+      feedbackTypes: conformanceFeedbackTypes(),
+    });
+    const other = await openStore({
+      databaseUrl: databaseUrl(),
+      schema,
+      feedbackTypes: conformanceFeedbackTypes(),
+    });
+    try {
+      await store.execute({
+        workspace_id: 'pg-open',
+        actor: { kind: 'system' },
+        command: { type: 'create_thread', thread_id: 't1' },
+      });
+      expect(await other.thread('pg-open', 't1')).toMatchObject({ thread_id: 't1' });
+    } finally {
+      await store.close();
+      await other.close();
+    }
+  });
+
+  it('keeps seq gap-free across two stores writing one workspace at once', async () => {
+    const a = await openPostgresStore(
+      { databaseUrl: databaseUrl(), schema },
+      { feedbackTypes: conformanceFeedbackTypes() },
+    );
+    const b = await openPostgresStore(
+      { databaseUrl: databaseUrl(), schema },
+      { feedbackTypes: conformanceFeedbackTypes() },
+    );
+    try {
+      await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          (i % 2 ? a : b).execute({
+            workspace_id: 'pg-race',
+            actor: { kind: 'system' },
+            command: { type: 'create_thread', thread_id: `t${i}` },
+          }),
+        ),
+      );
+      expect((await a.events({ workspace_id: 'pg-race' })).map((e) => e.seq)).toEqual(
+        Array.from({ length: 30 }, (_, i) => i + 1),
+      );
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

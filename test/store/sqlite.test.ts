@@ -1,0 +1,67 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
+import { openSqliteStore, openStore } from '../../src/store/index.js';
+import { storeContract } from './store-contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'evalflow-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+storeContract('SQLite', async (options) => openSqliteStore(join(dir, 'contract.db'), options));
+
+describe('the SQLite store on disk', () => {
+  it('opens the default file under .evalflow/, creating the folder', async () => {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const store = await openStore({ feedbackTypes: conformanceFeedbackTypes() });
+      await store.close();
+      expect(existsSync(join(dir, '.evalflow', 'evalflow.db'))).toBe(true);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('keeps the log across reopening, migrating only once', async () => {
+    const path = join(dir, 'nested', 'reopen.db');
+    const first = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
+    await first.execute({
+      workspace_id: 'w',
+      actor: { kind: 'system' },
+      command: { type: 'create_thread', thread_id: 't1' },
+    });
+    await first.close();
+    const second = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
+    expect(await second.thread('w', 't1')).toMatchObject({ thread_id: 't1' });
+    expect(
+      await second.execute({
+        workspace_id: 'w',
+        actor: { kind: 'system' },
+        command: { type: 'create_thread', thread_id: 't2' },
+      }),
+    ).toMatchObject({ events: [{ seq: 2 }] });
+    await second.close();
+  });
+
+  it('serializes two stores writing one file', async () => {
+    const path = join(dir, 'shared.db');
+    const a = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
+    const b = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? a : b).execute({
+          workspace_id: 'w',
+          actor: { kind: 'system' },
+          command: { type: 'create_thread', thread_id: `t${i}` },
+        }),
+      ),
+    );
+    expect((await a.events({ workspace_id: 'w' })).map((e) => e.seq)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+    await a.close();
+    await b.close();
+  });
+});

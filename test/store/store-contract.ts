@@ -1,0 +1,621 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
+import { type Envelope, replay } from '../../src/core/index.js';
+import {
+  envelopeIdFor,
+  type Outcome,
+  type Store,
+  type StoreOptions,
+  staticScoreConfigs,
+} from '../../src/store/index.js';
+
+// The Store contract, run unchanged against every adapter (sqlite.test.ts, postgres.test.ts).
+// Each test works in its own workspace, so one store serves the whole suite.
+
+export type OpenStore = (options: StoreOptions) => Promise<Store>;
+
+const system = { kind: 'system', name: 'system' };
+const agent = (thread_id: string) => ({ kind: 'agent', thread_id });
+const user = (id: string) => ({ kind: 'user', id });
+const evaluator = { kind: 'evaluator', name: 'tone', version: '2' };
+const reviewer = { kind: 'reviewer', id: 'rv1' };
+
+let counter = 0;
+const freshWorkspace = () => `ws-${Date.now().toString(36)}-${++counter}`;
+
+function recorded(outcome: Outcome) {
+  if (outcome.type !== 'recorded')
+    throw new Error(`expected recorded, got ${JSON.stringify(outcome)}`);
+  return outcome;
+}
+
+export function storeContract(adapter: string, open: OpenStore) {
+  describe(`the ${adapter} store`, () => {
+    let store: Store;
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    beforeAll(async () => {
+      store = await open({
+        feedbackTypes: conformanceFeedbackTypes(),
+        scoreConfigs: staticScoreConfigs({ review: { archived: false } }),
+        now: () => new Date(clock),
+        pollMs: 50,
+      });
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    const run = (workspace_id: string, actor: unknown, command: unknown, command_id?: string) =>
+      store.execute({ workspace_id, actor, command, ...(command_id ? { command_id } : {}) });
+
+    async function conversationWorkspace() {
+      const ws = freshWorkspace();
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't1', title: 'Help' }));
+      recorded(
+        await run(ws, agent('t1'), {
+          type: 'start_run',
+          run_id: 'r1',
+          thread_id: 't1',
+          trace_id: 'tr-a',
+        }),
+      );
+      recorded(
+        await run(ws, user('u1'), {
+          type: 'post_message',
+          thread_id: 't1',
+          message_id: 'm0',
+          role: 'user',
+          content: 'hi',
+        }),
+      );
+      recorded(
+        await run(ws, agent('t1'), {
+          type: 'post_message',
+          thread_id: 't1',
+          message_id: 'm1',
+          role: 'assistant',
+          content: 'hello',
+          run_id: 'r1',
+        }),
+      );
+      return ws;
+    }
+
+    it('appends with a gap-free seq that starts at 1 in every workspace', async () => {
+      const a = freshWorkspace();
+      const b = freshWorkspace();
+      recorded(await run(a, system, { type: 'create_thread', thread_id: 't1' }));
+      recorded(await run(b, system, { type: 'create_thread', thread_id: 't1' }));
+      recorded(await run(a, system, { type: 'create_thread', thread_id: 't2' }));
+      expect((await store.events({ workspace_id: a })).map((e) => e.seq)).toEqual([1, 2]);
+      expect((await store.events({ workspace_id: b })).map((e) => e.seq)).toEqual([1]);
+      expect(await store.head(a)).toBe(2);
+      expect(await store.head(freshWorkspace())).toBe(0);
+    });
+
+    it('keeps seq gap-free when many commands race in one workspace', async () => {
+      const ws = freshWorkspace();
+      const outcomes = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          run(ws, system, { type: 'create_thread', thread_id: `t${i % 30}` }),
+        ),
+      );
+      const appended = outcomes.filter((o) => o.type === 'recorded').length;
+      expect(appended).toBe(30);
+      expect(outcomes.filter((o) => o.type === 'conflict')).toHaveLength(10);
+      expect((await store.events({ workspace_id: ws })).map((e) => e.seq)).toEqual(
+        Array.from({ length: 30 }, (_, i) => i + 1),
+      );
+    });
+
+    it('returns envelopes with id, ts, scope and actor, as the log keeps them', async () => {
+      const ws = await conversationWorkspace();
+      const outcome = recorded(
+        await run(ws, evaluator, {
+          type: 'give_feedback',
+          feedback_type: 'helpfulness',
+          target: { kind: 'turn', run_id: 'r1' },
+          value: { rating: 4 },
+        }),
+      );
+      const [envelope] = outcome.events;
+      expect(envelope).toMatchObject({
+        seq: 5,
+        workspace_id: ws,
+        thread_id: 't1',
+        run_id: 'r1',
+        actor: evaluator,
+        event: { type: 'feedback_given', source: 'JUDGE', value: { rating: 4, reason: null } },
+      });
+      expect(envelope?.ts).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(await store.events({ workspace_id: ws, after: 4 })).toEqual(outcome.events);
+    });
+
+    it('refuses a rejected or unparseable command without changing anything', async () => {
+      const ws = await conversationWorkspace();
+      const before = await store.views(ws);
+      expect(
+        await run(ws, system, { type: 'start_run', run_id: 'r1', thread_id: 't1' }),
+      ).toMatchObject({
+        type: 'invalid_state',
+      });
+      expect(await run(ws, system, { type: 'nonsense' })).toMatchObject({
+        type: 'validation_failed',
+      });
+      expect(
+        await run(ws, 'not an actor', { type: 'create_thread', thread_id: 'x' }),
+      ).toMatchObject({
+        type: 'validation_failed',
+        message: 'invalid actor',
+      });
+      expect(await store.execute({ workspace_id: '', actor: system, command: {} })).toMatchObject({
+        type: 'validation_failed',
+      });
+      expect(await store.head(ws)).toBe(4);
+      expect(await store.views(ws)).toEqual(before);
+    });
+
+    it('replays a command id: the first outcome comes back and nothing is appended', async () => {
+      const ws = await conversationWorkspace();
+      const command = {
+        type: 'give_feedback',
+        feedback_type: 'helpfulness',
+        target: { kind: 'turn', run_id: 'r1' },
+        value: { rating: 2 },
+      };
+      const first = recorded(await run(ws, evaluator, command, 'verdict-1'));
+      clock += 60_000;
+      const again = await run(ws, evaluator, command, 'verdict-1');
+      expect(again).toEqual(first);
+      expect(await store.head(ws)).toBe(5);
+      expect(first.events[0]?.id).toBe(envelopeIdFor(ws, 'verdict-1', 0));
+      const inCommand = await run(ws, evaluator, { ...command, command_id: 'verdict-1' });
+      expect(inCommand).toEqual(first);
+    });
+
+    it('refuses a command id reused for a different command', async () => {
+      const ws = await conversationWorkspace();
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }, 'c-1'));
+      expect(
+        await run(ws, system, { type: 'create_thread', thread_id: 't3' }, 'c-1'),
+      ).toMatchObject({
+        type: 'conflict',
+        message: 'command c-1 was already used for a different command',
+      });
+      expect(
+        await run(ws, user('u9'), { type: 'create_thread', thread_id: 't2' }, 'c-1'),
+      ).toMatchObject({
+        type: 'conflict',
+      });
+      expect(await store.head(ws)).toBe(5);
+    });
+
+    it('assigns a message id when none is given, and a replay keeps it', async () => {
+      const ws = await conversationWorkspace();
+      const command = { type: 'post_message', thread_id: 't1', role: 'user', content: 'again' };
+      const first = recorded(await run(ws, user('u1'), command, 'msg-1'));
+      const event = first.events[0]?.event;
+      expect(event).toMatchObject({ type: 'message_posted', content: 'again' });
+      const message_id = event?.type === 'message_posted' ? event.message_id : '';
+      expect(message_id).not.toBe('');
+      expect(await run(ws, user('u1'), command, 'msg-1')).toEqual(first);
+      expect(await store.message(ws, 't1', message_id)).toMatchObject({
+        message_id,
+        author: 'user:u1',
+      });
+    });
+
+    it('never lets ts go backwards, even when the clock does', async () => {
+      const ws = freshWorkspace();
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't1' }));
+      clock -= 3_600_000;
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));
+      const [first, second] = await store.events({ workspace_id: ws });
+      expect(second?.ts).toBe(first?.ts);
+      clock += 7_200_000;
+    });
+
+    it("reads a thread's events, its feedback included, and pages by seq", async () => {
+      const ws = await conversationWorkspace();
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));
+      recorded(
+        await run(ws, system, { type: 'put_artifact', artifact_id: 'a1', kind: 'report', data: 1 }),
+      );
+      recorded(
+        await run(ws, user('u1'), {
+          type: 'give_feedback',
+          feedback_type: 'helpfulness',
+          target: { kind: 'message', message_id: 'm1', thread_id: 't1', run_id: 'r1' },
+          value: { rating: 5 },
+        }),
+      );
+      const t1 = await store.events({ workspace_id: ws, thread_id: 't1' });
+      expect(t1.map((e) => e.event.type)).toEqual([
+        'thread_created',
+        'run_started',
+        'message_posted',
+        'message_posted',
+        'feedback_given',
+      ]);
+      expect(
+        (await store.events({ workspace_id: ws, after: 2, limit: 2 })).map((e) => e.seq),
+      ).toEqual([3, 4]);
+    });
+
+    it('subscribes: replays from a seq, then follows new events in order', async () => {
+      const ws = await conversationWorkspace();
+      const seen: Envelope[] = [];
+      const subscription = store.subscribe({ workspace_id: ws, after: 2 }, (e) => {
+        seen.push(e);
+      });
+      await waitFor(() => seen.length === 2);
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));
+      recorded(await run(ws, agent('t1'), { type: 'pause_run', run_id: 'r1' }));
+      await waitFor(() => seen.length === 4);
+      await subscription.close();
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't3' }));
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      expect(seen.map((e) => e.seq)).toEqual([3, 4, 5, 6]);
+      await subscription.done;
+    });
+
+    it("gives a thread's subscribers its feedback and nothing of other threads", async () => {
+      const ws = await conversationWorkspace();
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));
+      const seen: Envelope[] = [];
+      const subscription = store.subscribe({ workspace_id: ws, thread_id: 't1', after: 4 }, (e) => {
+        seen.push(e);
+      });
+      recorded(
+        await run(ws, evaluator, {
+          type: 'give_feedback',
+          feedback_type: 'helpfulness',
+          target: { kind: 'turn', run_id: 'r1' },
+          value: { rating: 3 },
+        }),
+      );
+      recorded(
+        await run(ws, user('u1'), {
+          type: 'give_feedback',
+          feedback_type: 'helpfulness',
+          target: { kind: 'thread', thread_id: 't2' },
+          value: { rating: 3 },
+        }),
+      );
+      recorded(
+        await run(ws, user('u1'), {
+          type: 'rate_message',
+          thread_id: 't1',
+          message_id: 'm1',
+          feedback_type: 'helpfulness',
+          value: { rating: 1 },
+        }),
+      );
+      await waitFor(() => seen.length === 2);
+      await subscription.close();
+      expect(seen.map((e) => [e.thread_id, e.event.type])).toEqual([
+        ['t1', 'feedback_given'],
+        ['t1', 'feedback_given'],
+      ]);
+    });
+
+    it("ends a subscription with its listener's error", async () => {
+      const ws = await conversationWorkspace();
+      const subscription = store.subscribe({ workspace_id: ws }, () => {
+        throw new Error('listener broke');
+      });
+      await expect(subscription.done).rejects.toThrow('listener broke');
+      await subscription.close();
+    });
+
+    it('keeps every trace of a resumed run, oldest first', async () => {
+      const ws = await conversationWorkspace();
+      recorded(await run(ws, agent('t1'), { type: 'pause_run', run_id: 'r1', reason: 'approval' }));
+      expect(await store.run(ws, 'r1')).toMatchObject({
+        status: 'paused',
+        pause_reason: 'approval',
+      });
+      recorded(
+        await run(ws, agent('t1'), {
+          type: 'start_run',
+          run_id: 'r1',
+          thread_id: 't1',
+          trace_id: 'tr-b',
+        }),
+      );
+      recorded(await run(ws, agent('t1'), { type: 'end_run', run_id: 'r1', status: 'completed' }));
+      expect(await store.run(ws, 'r1')).toMatchObject({
+        run_id: 'r1',
+        thread_id: 't1',
+        status: 'completed',
+        trace_ids: ['tr-a', 'tr-b'],
+        pause_reason: null,
+      });
+      expect(await store.run(ws, 'r9')).toBeNull();
+      expect(await store.thread(ws, 't1')).toMatchObject({ thread_id: 't1', title: 'Help' });
+      expect(await store.thread(ws, 't9')).toBeNull();
+    });
+
+    it('serves an artifact at any version, each with its own trace', async () => {
+      const ws = await conversationWorkspace();
+      recorded(
+        await run(ws, agent('t1'), {
+          type: 'put_artifact',
+          artifact_id: 'a1',
+          kind: 'report',
+          data: { v: 1 },
+          trace_id: 'tr-1',
+        }),
+      );
+      recorded(
+        await run(ws, agent('t1'), {
+          type: 'put_artifact',
+          artifact_id: 'a1',
+          kind: 'report',
+          data: { v: 2 },
+          trace_id: 'tr-2',
+        }),
+      );
+      recorded(await run(ws, system, { type: 'archive_artifact', artifact_id: 'a1' }));
+      expect(await store.artifact(ws, 'a1', 1)).toMatchObject({
+        version: 1,
+        data: { v: 1 },
+        trace_id: 'tr-1',
+        author: 'agent:t1',
+        thread_id: 't1',
+        current_version: 2,
+        archived: true,
+      });
+      expect(await store.artifact(ws, 'a1')).toMatchObject({
+        version: 2,
+        data: { v: 2 },
+        trace_id: 'tr-2',
+      });
+      expect(await store.artifact(ws, 'a1', 3)).toBeNull();
+      expect(await store.artifact(ws, 'a9')).toBeNull();
+    });
+
+    it("lets only an artifact's own thread's agent or the system add its versions", async () => {
+      const ws = await conversationWorkspace();
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));
+      recorded(
+        await run(ws, agent('t1'), { type: 'put_artifact', artifact_id: 'a1', kind: 'report' }),
+      );
+      expect(
+        await run(ws, agent('t2'), { type: 'put_artifact', artifact_id: 'a1', kind: 'report' }),
+      ).toEqual({
+        type: 'forbidden',
+        message: "only thread t1's agent or the system may record its artifacts",
+      });
+      recorded(await run(ws, system, { type: 'put_artifact', artifact_id: 'a1', kind: 'report' }));
+      expect(await store.artifact(ws, 'a1')).toMatchObject({
+        version: 2,
+        author: 'system:system',
+        thread_id: null,
+      });
+    });
+
+    it('replaces a rating in place under its first identity, and deletes only the rater’s', async () => {
+      const ws = await conversationWorkspace();
+      const rate = (rater: string, rating: number) =>
+        run(ws, user(rater), {
+          type: 'rate_message',
+          thread_id: 't1',
+          message_id: 'm1',
+          feedback_type: 'helpfulness',
+          value: { rating },
+        });
+      const first = recorded(await rate('u1', 5));
+      recorded(await rate('u2', 4));
+      clock += 1000;
+      const replaced = recorded(await rate('u1', 2));
+      const firstEnvelope = first.events[0];
+      expect(replaced.is_update).toBe(true);
+      expect(replaced.events[0]?.event).toMatchObject({
+        rating: { replaces: { id: firstEnvelope?.id, ts: firstEnvelope?.ts } },
+      });
+      const ratings = await store.feedback(ws, {
+        target: { kind: 'message', message_id: 'm1', thread_id: 't1', run_id: null },
+      });
+      expect(ratings.map((r) => [r.id, r.participant, r.value.rating])).toEqual([
+        [firstEnvelope?.id, 'user:u1', 2],
+        [expect.any(String), 'user:u2', 4],
+      ]);
+      expect(ratings[0]?.ts).toBe(firstEnvelope?.ts);
+
+      const deleted = recorded(
+        await run(ws, user('u1'), {
+          type: 'delete_rating',
+          thread_id: 't1',
+          message_id: 'm1',
+          feedback_type: 'helpfulness',
+        }),
+      );
+      expect(deleted).toMatchObject({
+        removed: true,
+        rated_message: { feedback: [{ rater: 'user:u2' }] },
+      });
+      expect(deleted.events[0]?.event).toMatchObject({
+        type: 'rating_deleted',
+        rating: { id: firstEnvelope?.id },
+      });
+      const again = recorded(
+        await run(ws, user('u1'), {
+          type: 'delete_rating',
+          thread_id: 't1',
+          message_id: 'm1',
+          feedback_type: 'helpfulness',
+        }),
+      );
+      expect(again).toMatchObject({ removed: false, events: [] });
+      expect((await store.feedback(ws, { source: 'USER' })).map((r) => r.participant)).toEqual([
+        'user:u2',
+      ]);
+    });
+
+    it('serves a conversation: messages in order, assistant messages with feedback by source', async () => {
+      const ws = await conversationWorkspace();
+      const onM1 = { kind: 'message', message_id: 'm1', thread_id: 't1', run_id: 'r1' };
+      recorded(
+        await run(ws, user('u1'), {
+          type: 'rate_message',
+          thread_id: 't1',
+          message_id: 'm1',
+          feedback_type: 'helpfulness',
+          value: { rating: 4 },
+        }),
+      );
+      recorded(
+        await run(ws, evaluator, {
+          type: 'give_feedback',
+          feedback_type: 'helpfulness',
+          target: onM1,
+          value: { rating: 3 },
+        }),
+      );
+      recorded(
+        await run(ws, reviewer, {
+          type: 'give_feedback',
+          feedback_type: 'review',
+          target: onM1,
+          value: { approved: true },
+        }),
+      );
+      recorded(
+        await run(ws, evaluator, {
+          type: 'give_feedback',
+          feedback_type: 'helpfulness',
+          target: { kind: 'turn', run_id: 'r1' },
+          value: { rating: 1 },
+        }),
+      );
+      const conversation = await store.conversation(ws, 't1');
+      expect(conversation?.map((m) => [m.message_id, m.role])).toEqual([
+        ['m0', 'user'],
+        ['m1', 'assistant'],
+      ]);
+      expect(conversation?.[0]?.feedback).toBeUndefined();
+      const feedback = conversation?.[1]?.feedback ?? {};
+      expect(Object.keys(feedback).sort()).toEqual(['HUMAN', 'JUDGE', 'USER']);
+      expect(feedback.USER?.map((r) => r.value.rating)).toEqual([4]);
+      expect(feedback.JUDGE?.map((r) => r.participant)).toEqual(['evaluator:tone@2']);
+      expect(feedback.HUMAN?.map((r) => r.value)).toEqual([{ approved: true, note: null }]);
+      expect(await store.conversation(ws, 't9')).toBeNull();
+    });
+
+    it('finds feedback by target, source and participant', async () => {
+      const ws = await conversationWorkspace();
+      const turn = { kind: 'turn', run_id: 'r1' } as const;
+      recorded(
+        await run(ws, evaluator, {
+          type: 'give_feedback',
+          feedback_type: 'helpfulness',
+          target: turn,
+          value: { rating: 3 },
+        }),
+      );
+      recorded(
+        await run(ws, user('u1'), {
+          type: 'give_feedback',
+          feedback_type: 'helpfulness',
+          target: turn,
+          value: { rating: 5 },
+        }),
+      );
+      recorded(
+        await run(ws, user('u1'), {
+          type: 'give_feedback',
+          feedback_type: 'helpfulness',
+          target: { kind: 'thread', thread_id: 't1' },
+          value: { rating: 2 },
+        }),
+      );
+      expect((await store.feedback(ws, { target: turn })).map((r) => r.value.rating)).toEqual([
+        3, 5,
+      ]);
+      expect((await store.feedback(ws, { source: 'JUDGE' })).map((r) => r.participant)).toEqual([
+        'evaluator:tone@2',
+      ]);
+      expect(
+        (await store.feedback(ws, { participant: 'user:u1' })).map((r) => r.target_key),
+      ).toEqual(['turn:r1', 'thread:t1']);
+      expect(await store.feedback(ws, { participant: 'user:u1', target: turn })).toHaveLength(1);
+      expect(await store.feedback(ws)).toHaveLength(3);
+    });
+
+    it('moves a named cursor only forward', async () => {
+      const ws = freshWorkspace();
+      expect(await store.cursor(ws, 'relay')).toBe(0);
+      expect(await store.saveCursor(ws, 'relay', 7)).toBe(7);
+      expect(await store.saveCursor(ws, 'relay', 3)).toBe(7);
+      expect(await store.saveCursor(ws, 'mirror', 2)).toBe(2);
+      expect(await store.cursor(ws, 'relay')).toBe(7);
+      await expect(store.saveCursor(ws, 'relay', -1)).rejects.toThrow(RangeError);
+    });
+
+    it('keeps every view equal to a replay of the log', async () => {
+      const ws = await conversationWorkspace();
+      recorded(
+        await run(ws, user('u1'), {
+          type: 'rate_message',
+          thread_id: 't1',
+          message_id: 'm1',
+          feedback_type: 'helpfulness',
+          value: { rating: 4 },
+        }),
+      );
+      recorded(
+        await run(ws, user('u1'), {
+          type: 'rate_message',
+          thread_id: 't1',
+          message_id: 'm1',
+          feedback_type: 'helpfulness',
+          value: { rating: 2 },
+        }),
+      );
+      recorded(
+        await run(ws, user('u2'), {
+          type: 'rate_message',
+          thread_id: 't1',
+          message_id: 'm1',
+          feedback_type: 'helpfulness',
+          value: { rating: 3 },
+        }),
+      );
+      recorded(
+        await run(ws, user('u2'), {
+          type: 'delete_rating',
+          thread_id: 't1',
+          message_id: 'm1',
+          feedback_type: 'helpfulness',
+        }),
+      );
+      recorded(
+        await run(ws, agent('t1'), {
+          type: 'put_artifact',
+          artifact_id: 'a/1',
+          kind: 'report',
+          data: [1],
+        }),
+      );
+      recorded(
+        await run(ws, evaluator, {
+          type: 'give_feedback',
+          feedback_type: 'accuracy',
+          target: { kind: 'artifact', artifact_id: 'a/1', version: 1 },
+          value: { correct: true },
+        }),
+      );
+      recorded(await run(ws, agent('t1'), { type: 'end_run', run_id: 'r1', status: 'failed' }));
+      expect(await store.views(ws)).toEqual(replay(await store.events({ workspace_id: ws })));
+    });
+  });
+}
+
+async function waitFor(condition: () => boolean, ms = 5000) {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+
+/** The URL the global setup provided (DATABASE_URL or a throwaway cluster). */
+export const databaseUrl = (): string => inject('databaseUrl');
+
+/** A fresh schema name; `dropSchema` removes it and everything in it once the tests are done. */
+export const freshSchemaName = (): string => `evalflow_test_${randomUUID().replace(/-/g, '')}`;
+
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
