@@ -9,7 +9,12 @@ import {
   type ScoreConfigStatus,
   systemActor,
 } from '../core/index.js';
-import { type Outcome, openSqliteStore, type Store } from '../store/index.js';
+import {
+  type Outcome,
+  openSqliteStore,
+  type ScoreConfigDirectory,
+  type Store,
+} from '../store/index.js';
 
 // `evalflow conformance FILE...`: the core's rules as data. Each case builds its `given` through
 // commands as the system, runs its command as its actor, and checks the expectation as a subset.
@@ -224,28 +229,29 @@ export function expectationMismatches(
 export interface CaseRunner {
   /** Runs one case in its own workspace; returns its mismatches. */
   run(testCase: ConformanceCase, workspace_id: string): Promise<string[]>;
+  close(): Promise<void>;
 }
 
+type OpenCaseStore = (options: {
+  feedbackTypes: FeedbackTypeRegistry;
+  scoreConfigs: ScoreConfigDirectory;
+}) => Store | Promise<Store>;
+
 /**
- * Runs cases on a store whose score configs are those of the case running (so one runner serves a
- * whole file, one case at a time).
+ * Runs cases on one store, each in its own workspace; the score configs are those of the case
+ * running, so cases run one at a time.
  */
-export function caseRunner(
-  open: (options: {
-    feedbackTypes: FeedbackTypeRegistry;
-    scoreConfigs: {
-      statusOf(names: readonly string[]): Promise<ReadonlyMap<string, ScoreConfigStatus>>;
-    };
-  }) => Store,
-): CaseRunner & { store: Store } {
+export function caseRunner(open: OpenCaseStore): CaseRunner {
   let configs = new Map<string, ScoreConfigStatus>();
-  const store = open({
-    feedbackTypes: conformanceFeedbackTypes(),
-    scoreConfigs: { statusOf: async () => configs },
-  });
+  const opened = Promise.resolve(
+    open({
+      feedbackTypes: conformanceFeedbackTypes(),
+      scoreConfigs: { statusOf: async () => configs },
+    }),
+  );
   return {
-    store,
     async run(testCase, workspace_id) {
+      const store = await opened;
       configs = new Map(
         testCase.given.score_configs.map((c) => [c.name, { archived: c.archived }]),
       );
@@ -262,6 +268,7 @@ export function caseRunner(
       });
       return expectationMismatches(testCase.expect, outcome);
     },
+    close: async () => (await opened).close(),
   };
 }
 
@@ -297,7 +304,7 @@ export async function runConformance(
     }
     write(`${passed} passed, ${failed} failed`);
   } finally {
-    await runner.store.close();
+    await runner.close();
   }
   return failed;
 }

@@ -1,0 +1,92 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CaseFile, caseRunner, runConformance } from '../../src/cli/conformance.js';
+import { openPostgresStore, openSqliteStore } from '../../src/store/index.js';
+import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
+import { runCaseOnCore } from './core-runner.js';
+
+const folder = 'test/conformance';
+const files = readdirSync(folder)
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => join(folder, name));
+const suites = files.map((file) => ({
+  file,
+  ...CaseFile.parse(JSON.parse(readFileSync(file, 'utf8'))),
+}));
+
+const sqlite = caseRunner((options) => openSqliteStore(':memory:', options));
+const schema = freshSchemaName();
+const postgres = caseRunner((options) =>
+  openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
+);
+afterAll(async () => {
+  await sqlite.close();
+  await postgres.close();
+  await dropSchema(databaseUrl(), schema);
+});
+
+for (const suite of suites) {
+  describe(`${suite.file}: ${suite.description}`, () => {
+    suite.cases.forEach((testCase, index) => {
+      it(`${testCase.name} (on the core alone, state serialized between envelopes)`, () => {
+        expect(runCaseOnCore(testCase)).toEqual([]);
+      });
+      it(`${testCase.name} (on SQLite)`, async () => {
+        expect(await sqlite.run(testCase, `${suite.file}#${index}`)).toEqual([]);
+      });
+      it(`${testCase.name} (on Postgres)`, async () => {
+        expect(await postgres.run(testCase, `${suite.file}#${index}`)).toEqual([]);
+      });
+    });
+  });
+}
+
+describe('evalflow conformance', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'evalflow-conformance-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints one line per case and passes every case file here', async () => {
+    const lines: string[] = [];
+    const failed = await runConformance(files, (line) => lines.push(line));
+    const total = suites.reduce((n, suite) => n + suite.cases.length, 0);
+    expect(failed).toBe(0);
+    expect(lines.filter((line) => line.startsWith('ok '))).toHaveLength(total);
+  });
+
+  it('counts a case whose expectation is not met, and a file that is not a case file', async () => {
+    const wrong = join(dir, 'wrong.json');
+    writeFileSync(
+      wrong,
+      JSON.stringify({
+        description: 'a deliberately wrong expectation',
+        cases: [
+          {
+            name: 'a thread is not found when it exists',
+            actor: { kind: 'system' },
+            given: { threads: [{ id: 't1' }] },
+            command: { type: 'create_thread', thread_id: 't1' },
+            expect: { rejection: { type: 'not_found' } },
+          },
+          {
+            name: 'a thread is created',
+            actor: { kind: 'system' },
+            command: { type: 'create_thread', thread_id: 't1' },
+            expect: {
+              outcome: { type: 'recorded' },
+              events: [{ type: 'thread_created' }, { type: 'thread_created' }],
+            },
+          },
+        ],
+      }),
+    );
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{"cases": 3}');
+    const lines: string[] = [];
+    expect(await runConformance([wrong, broken], (line) => lines.push(line))).toBe(3);
+    expect(lines[0]).toContain('$rejection.type: expected "not_found", got "conflict"');
+    expect(lines[1]).toContain('$events: expected 2 items, got 1');
+    expect(lines[2]).toMatch(/^FAIL .*broken\.json: not a case file/);
+  });
+});

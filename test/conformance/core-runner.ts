@@ -1,0 +1,74 @@
+import {
+  type ConformanceCase,
+  conformanceFeedbackTypes,
+  expectationMismatches,
+  givenCommands,
+} from '../../src/cli/conformance.js';
+import {
+  admit,
+  applyChanges,
+  changesOf,
+  decideCommand,
+  type Envelope,
+  emptyState,
+  scopeOf,
+  type WorkspaceState,
+} from '../../src/core/index.js';
+import type { Outcome } from '../../src/store/index.js';
+
+// The cases run on the pure core alone, the way reflexr's conformance test runs them: state goes
+// through JSON between every envelope, so decide and evolve can only rely on what a store keeps.
+
+const roundTrip = (state: WorkspaceState): WorkspaceState => {
+  const json = JSON.stringify(
+    Object.fromEntries(Object.entries(state).map(([view, map]) => [view, [...map]])),
+  );
+  const parsed = JSON.parse(json) as Record<string, [string, unknown][]>;
+  const fresh = emptyState();
+  for (const [view, entries] of Object.entries(parsed)) {
+    const target = fresh[view as keyof WorkspaceState] as Map<string, unknown>;
+    for (const [key, value] of entries) target.set(key, value);
+  }
+  return fresh;
+};
+
+export function runCaseOnCore(testCase: ConformanceCase): string[] {
+  const feedbackTypes = conformanceFeedbackTypes();
+  const scoreConfigs = new Map(
+    testCase.given.score_configs.map((c) => [c.name, { archived: c.archived }]),
+  );
+  let state = emptyState();
+  let seq = 0;
+  const execute = (actor: unknown, command: unknown): Outcome => {
+    const admitted = admit(actor, command);
+    if (!admitted.ok) return admitted.rejection;
+    const parsed =
+      admitted.command.type === 'post_message' && admitted.command.message_id === undefined
+        ? { ...admitted.command, message_id: `m-${seq + 1}` }
+        : admitted.command;
+    const decision = decideCommand(state, admitted.actor, parsed, { feedbackTypes, scoreConfigs });
+    if (decision.type !== 'recorded') return decision;
+    const envelopes: Envelope[] = decision.events.map((event) => {
+      seq += 1;
+      const envelope: Envelope = {
+        seq,
+        id: `evt-${seq}`,
+        ts: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+        workspace_id: 'core',
+        ...scopeOf(event),
+        actor: admitted.actor,
+        event,
+      };
+      state = applyChanges(state, changesOf(state, envelope));
+      state = roundTrip(state);
+      return envelope;
+    });
+    return { ...decision, events: envelopes };
+  };
+  for (const step of givenCommands(testCase.given)) {
+    const built = execute(step.actor, step.command);
+    if (built.type !== 'recorded')
+      return [`given: ${JSON.stringify(step.command)} was refused: ${built.message}`];
+  }
+  return expectationMismatches(testCase.expect, execute(testCase.actor, testCase.command));
+}
