@@ -14,8 +14,13 @@ export interface ScoredFieldPlan {
   readonly schema: z.core.$ZodType;
 }
 
+interface Plan {
+  readonly configs: readonly ScoreConfig[];
+  readonly fields: readonly ScoredFieldPlan[];
+}
+
 // Per schema object, then per type name. A WeakMap lets a schema that is dropped be collected.
-const plans = new WeakMap<object, Map<string, readonly ScoredFieldPlan[]>>();
+const plans = new WeakMap<object, Map<string, Plan>>();
 
 /**
  * One config per field that can be scored, in field order, named `{typeName}.{field}`. Fields
@@ -28,21 +33,26 @@ export function scoreConfigs(
   schema: z.core.$ZodType,
   options: ScoreTypeOptions,
 ): readonly ScoreConfig[] {
-  return fieldPlans(schema, options).map((plan) => plan.config);
+  return plan(schema, options).configs;
 }
 
 /** The memoized plan behind `scoreConfigs`, which `scoreValues` also follows. */
 export function fieldPlans(
   schema: z.core.$ZodType,
-  { typeName }: ScoreTypeOptions,
+  options: ScoreTypeOptions,
 ): readonly ScoredFieldPlan[] {
+  return plan(schema, options).fields;
+}
+
+function plan(schema: z.core.$ZodType, { typeName }: ScoreTypeOptions): Plan {
   const byName = plans.get(schema);
   const known = byName?.get(typeName);
   if (known) return known;
-  const plan = planFields(schema, typeName);
-  if (byName) byName.set(typeName, plan);
-  else plans.set(schema, new Map([[typeName, plan]]));
-  return plan;
+  const fields = planFields(schema, typeName);
+  const made: Plan = { fields, configs: Object.freeze(fields.map((field) => field.config)) };
+  if (byName) byName.set(typeName, made);
+  else plans.set(schema, new Map([[typeName, made]]));
+  return made;
 }
 
 function planFields(schema: z.core.$ZodType, typeName: string): readonly ScoredFieldPlan[] {

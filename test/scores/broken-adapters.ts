@@ -1,0 +1,73 @@
+// Deliberately broken adapters, each breaking one obligation, to prove the contract suites bite.
+import {
+  InMemoryScoreConfigStore,
+  InMemoryScoreSink,
+  type Score,
+  type ScoreConfig,
+  type ScoreSink,
+} from '../../src/scores/index.js';
+
+/** Adds every score it is given, never replacing. */
+export class AppendingSink implements ScoreSink {
+  readonly held: Score[] = [];
+  async record(scores: readonly Score[]) {
+    this.held.push(...scores);
+  }
+}
+
+/** Keeps the first score of each id: first write wins. */
+export class StubbornSink implements ScoreSink {
+  readonly held = new Map<string, Score>();
+  async record(scores: readonly Score[]) {
+    for (const score of scores) if (!this.held.has(score.id)) this.held.set(score.id, score);
+  }
+}
+
+/** Loses the last score of every call. */
+export class LossySink extends InMemoryScoreSink {
+  override async record(scores: readonly Score[]) {
+    await super.record(scores.slice(0, -1));
+  }
+}
+
+/** Forgets sessions. */
+export class ForgetfulSink extends InMemoryScoreSink {
+  override async record(scores: readonly Score[]) {
+    await super.record(scores.map(({ sessionId: _, ...score }) => score));
+  }
+}
+
+/** Says it deletes, and does not. */
+export class UndeletingSink extends InMemoryScoreSink {
+  override async delete() {}
+}
+
+/** Deletes one too many. */
+export class OverdeletingSink extends InMemoryScoreSink {
+  override async delete(ids: readonly string[]) {
+    const [first] = this.scores();
+    await super.delete([...ids, ...(first ? [first.id] : [])]);
+  }
+}
+
+/** Lists nothing, ever. */
+export class AmnesicStore extends InMemoryScoreConfigStore {
+  override async names() {
+    return [];
+  }
+}
+
+/** Lists only the first config created. */
+export class FirstOnlyStore extends InMemoryScoreConfigStore {
+  override async names() {
+    return (await super.names()).slice(0, 1);
+  }
+}
+
+/** Starts with a config in it. */
+export class PrefilledStore extends InMemoryScoreConfigStore {
+  constructor(config: ScoreConfig) {
+    super();
+    void this.create(config);
+  }
+}

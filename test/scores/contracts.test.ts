@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ContractViolation,
+  checkScoreConfigStore,
+  checkScoreSink,
+  contractConfigs,
+  InMemoryScoreConfigStore,
+  InMemoryScoreSink,
+  InvalidScoreError,
+  type ScoreConfig,
+  ScoreConfigExistsError,
+} from '../../src/scores/index.js';
+import {
+  AmnesicStore,
+  AppendingSink,
+  FirstOnlyStore,
+  ForgetfulSink,
+  LossySink,
+  OverdeletingSink,
+  PrefilledStore,
+  StubbornSink,
+  UndeletingSink,
+} from './broken-adapters.js';
+
+const inMemory = (sink: InMemoryScoreSink) => Promise.resolve(sink.scores());
+
+describe('the ScoreSink contract', () => {
+  it('holds for the in-memory sink', async () => {
+    await checkScoreSink(() => new InMemoryScoreSink(), inMemory);
+  });
+
+  it('fails an appending sink: recording again must replace', async () => {
+    await expect(
+      checkScoreSink(
+        () => new AppendingSink(),
+        async (sink) => sink.held,
+      ),
+    ).rejects.toThrow(
+      new ContractViolation('recording a score again must replace it, not add another'),
+    );
+  });
+
+  it('fails a first-write-wins sink: the latest value must be kept', async () => {
+    await expect(
+      checkScoreSink(
+        () => new StubbornSink(),
+        async (sink) => sink.held.values(),
+      ),
+    ).rejects.toThrow(
+      /evalflow_contract\.rating: the latest value recorded must be kept.*value: recorded 5, kept 2/,
+    );
+  });
+
+  it('fails a sink that drops a score: every score recorded must be kept', async () => {
+    await expect(checkScoreSink(() => new LossySink(), inMemory)).rejects.toThrow(
+      /every score recorded, and only those, must be kept \(missing .+, extra none\)/,
+    );
+  });
+
+  it('fails a sink that forgets the session', async () => {
+    await expect(checkScoreSink(() => new ForgetfulSink(), inMemory)).rejects.toThrow(
+      /sessionId: recorded "evalflow-contract-session", kept undefined/,
+    );
+  });
+
+  it('fails a sink whose delete keeps the score, or deletes others', async () => {
+    await expect(checkScoreSink(() => new UndeletingSink(), inMemory)).rejects.toThrow(
+      'a deleted score must no longer be held',
+    );
+    await expect(checkScoreSink(() => new OverdeletingSink(), inMemory)).rejects.toThrow(
+      /every score recorded, and only those, must be kept \(missing/,
+    );
+  });
+
+  it('fails a sink that shows scores it was never given', async () => {
+    const sink = new InMemoryScoreSink();
+    await sink.record([
+      { id: 'stray', name: 'x.y', value: 1, dataType: 'NUMERIC', sessionId: 's', source: {} },
+    ]);
+    await expect(checkScoreSink(() => sink, inMemory)).rejects.toThrow(/extra stray/);
+  });
+});
+
+describe('the ScoreConfigStore contract', () => {
+  it('holds for the in-memory store', async () => {
+    await checkScoreConfigStore(() => new InMemoryScoreConfigStore());
+  });
+
+  it('fails a store that lists nothing', async () => {
+    await expect(checkScoreConfigStore(() => new AmnesicStore())).rejects.toThrow(
+      'a config created must be listed by its name, and only it',
+    );
+  });
+
+  it('fails a store that lists only some names', async () => {
+    await expect(checkScoreConfigStore(() => new FirstOnlyStore())).rejects.toThrow(
+      'every config created, and only those, must be listed by name',
+    );
+  });
+
+  it('fails a store that is not fresh', async () => {
+    const [first] = contractConfigs();
+    await expect(
+      checkScoreConfigStore(() => new PrefilledStore(first as ScoreConfig)),
+    ).rejects.toThrow('a store holding no configs must list no names');
+  });
+});
+
+describe('the in-memory adapters', () => {
+  it('refuse a config name the store has', async () => {
+    const store = new InMemoryScoreConfigStore();
+    const [first] = contractConfigs();
+    await store.create(first as ScoreConfig);
+    await expect(store.create(first as ScoreConfig)).rejects.toThrow(
+      new ScoreConfigExistsError('evalflow_contract.rating'),
+    );
+    await expect(store.create(first as ScoreConfig)).rejects.toThrow(
+      "a score config named 'evalflow_contract.rating' exists already",
+    );
+  });
+
+  it('refuse a batch with an invalid score whole, recording nothing', async () => {
+    const sink = new InMemoryScoreSink();
+    const good = { id: 'a', name: 'x.y', value: 1, dataType: 'NUMERIC', source: {} } as const;
+    await expect(sink.record([good, { ...good, id: 'b', value: 'one' } as never])).rejects.toThrow(
+      InvalidScoreError,
+    );
+    expect(sink.scores()).toEqual([]);
+  });
+
+  it('read back found scores by id and leave out the rest', async () => {
+    const sink = new InMemoryScoreSink();
+    const good = { id: 'a', name: 'x.y', value: 1, dataType: 'NUMERIC', source: {} } as const;
+    await sink.record([good]);
+    const found = await sink.read(['a', 'missing']);
+    expect([...found.keys()]).toEqual(['a']);
+  });
+});

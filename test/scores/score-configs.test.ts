@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ScoreMappingError, scoreConfigs } from '../../src/scores/index.js';
+
+const Rating = z.strictObject({ stars: z.int().min(1).max(5), fine: z.boolean() });
+
+describe('scoreConfigs', () => {
+  it('gives one config per scorable field, in field order, named {typeName}.{field}', () => {
+    const configs = scoreConfigs(Rating, { typeName: 'rating' });
+    expect(configs.map((config) => config.name)).toEqual(['rating.stars', 'rating.fine']);
+    expect(configs.map((config) => config.typeName)).toEqual(['rating', 'rating']);
+  });
+
+  it('computes the configs once per schema and type name', () => {
+    const first = scoreConfigs(Rating, { typeName: 'rating' });
+    expect(scoreConfigs(Rating, { typeName: 'rating' })).toBe(first);
+    const other = scoreConfigs(Rating, { typeName: 'other' });
+    expect(other).not.toBe(first);
+    expect(other[0]?.name).toBe('other.stars');
+  });
+
+  it('hands out frozen configs, so one caller cannot change another caller’s', () => {
+    const configs = scoreConfigs(Rating, { typeName: 'rating' });
+    expect(Object.isFrozen(configs)).toBe(true);
+    expect(Object.isFrozen(configs[0])).toBe(true);
+    expect(Object.isFrozen(configs[0]?.categories)).toBe(true);
+  });
+
+  it('reads an object behind a lazy reference', () => {
+    const configs = scoreConfigs(
+      z.lazy(() => Rating),
+      { typeName: 'lazy' },
+    );
+    expect(configs).toHaveLength(2);
+  });
+
+  it('refuses a schema that is not an object, naming what it is', () => {
+    expect(() => scoreConfigs(z.string(), { typeName: 't' })).toThrow(ScoreMappingError);
+    expect(() => scoreConfigs(z.array(Rating), { typeName: 't' })).toThrow(
+      /object schema .* not a array schema/,
+    );
+    expect(() => scoreConfigs(z.union([Rating, Rating]), { typeName: 't' })).toThrow(
+      ScoreMappingError,
+    );
+    expect(() =>
+      scoreConfigs(
+        Rating.transform((r) => r.stars),
+        { typeName: 't' },
+      ),
+    ).toThrow(/not a pipe schema/);
+  });
+
+  it('refuses a value in place of a schema', () => {
+    expect(() => scoreConfigs({ stars: 1 } as never, { typeName: 't' })).toThrow(
+      'scores are read from a zod object schema, not from a value',
+    );
+  });
+
+  it('refuses an empty type name', () => {
+    expect(() => scoreConfigs(Rating, { typeName: ' ' })).toThrow(ScoreMappingError);
+  });
+
+  it('gives no configs for an object with nothing to judge', () => {
+    expect(scoreConfigs(z.object({ tags: z.array(z.string()) }), { typeName: 't' })).toEqual([]);
+  });
+});

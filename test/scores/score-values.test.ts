@@ -1,0 +1,113 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  InvalidScoreValueError,
+  MAX_TEXT,
+  ScoreMappingError,
+  scoreValues,
+} from '../../src/scores/index.js';
+
+enum Verdict {
+  Pass = 'pass',
+  Fail = 'fail',
+}
+
+const Review = z.strictObject({
+  stars: z.int().min(1).max(5),
+  helpful: z.boolean(),
+  verdict: z.enum(Verdict),
+  note: z.string().nullable().default(null),
+  tags: z.array(z.string()).default([]),
+});
+const options = { typeName: 'review' };
+
+function pairs(value: unknown) {
+  return scoreValues(Review, value, options).map(({ config, value }) => [config.field, value]);
+}
+
+describe('scoreValues', () => {
+  it('keeps 0 and false, and skips null, undefined, "" and missing fields', () => {
+    const Counts = z.object({ n: z.number(), ok: z.boolean(), a: z.string(), b: z.string() });
+    const scored = scoreValues(Counts, { n: 0, ok: false, a: '' }, { typeName: 'c' });
+    expect(scored.map(({ value }) => value)).toEqual([0, false]);
+    expect(scoreValues(Counts, { n: null, ok: undefined }, { typeName: 'c' })).toEqual([]);
+  });
+
+  it('keeps a boolean a boolean and sends an enum as its value', () => {
+    expect(pairs({ stars: 3, helpful: true, verdict: Verdict.Fail })).toEqual([
+      ['stars', 3],
+      ['helpful', true],
+      ['verdict', 'fail'],
+    ]);
+  });
+
+  it('pairs each score with its config', () => {
+    const [first] = scoreValues(Review, { stars: 2 }, options);
+    expect(first?.config).toMatchObject({ name: 'review.stars', minimum: 1, maximum: 5 });
+  });
+
+  it('gives the same scores for a parsed value and its JSON', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          stars: fc.integer({ min: 1, max: 5 }),
+          helpful: fc.boolean(),
+          verdict: fc.constantFrom(Verdict.Pass, Verdict.Fail),
+          note: fc.option(fc.string({ maxLength: 700 }), { nil: null }),
+        }),
+        (raw) => {
+          const parsed = Review.parse(raw);
+          expect(pairs(JSON.parse(JSON.stringify(parsed)))).toEqual(pairs(parsed));
+        },
+      ),
+    );
+  });
+
+  it('never gives a category or text longer than MAX_TEXT', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 800 }), (note) => {
+        for (const { value } of scoreValues(Review, { note }, options)) {
+          expect(typeof value === 'string' && value.length <= MAX_TEXT).toBe(true);
+          expect(note.startsWith(value as string)).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('refuses a scored field that fails its schema, naming the field', () => {
+    expect(() => pairs({ stars: 9 })).toThrow(InvalidScoreValueError);
+    expect(() => pairs({ stars: 9 })).toThrow(/^review\.stars: the value does not match/);
+    expect(() => pairs({ helpful: 'yes' })).toThrow(/review\.helpful/);
+    expect(() => pairs({ verdict: 'Pass' })).toThrow(/review\.verdict/);
+    try {
+      pairs({ stars: 2.5 });
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidScoreValueError);
+      expect((error as InvalidScoreValueError).field).toBe('stars');
+      expect((error as InvalidScoreValueError).problems.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('does not read fields that are not scored', () => {
+    expect(pairs({ stars: 1, tags: 'not a list' })).toEqual([['stars', 1]]);
+  });
+
+  it('refuses a value that is not an object', () => {
+    for (const value of [null, [], 'review', 3]) {
+      expect(() => scoreValues(Review, value, options)).toThrow(InvalidScoreValueError);
+    }
+    expect(() => scoreValues(Review, [], options)).toThrow(
+      'review scores are read from an object, not an array',
+    );
+  });
+
+  it('refuses a schema it cannot read, as scoreConfigs does', () => {
+    expect(() => scoreValues(z.number(), {}, options)).toThrow(ScoreMappingError);
+  });
+
+  it('reads only own fields', () => {
+    const Proto = z.object({ constructor: z.string() });
+    expect(scoreValues(Proto, {}, { typeName: 'p' })).toEqual([]);
+  });
+});

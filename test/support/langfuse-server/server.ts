@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LangfuseClient } from '@langfuse/client';
+import type { OpenAPIBackend, Operation } from 'openapi-backend';
+import { type Answer, failure, handlers } from './handlers.js';
+import { langfuseSpec } from './spec.js';
+import {
+  type DroppedScore,
+  type DropRule,
+  LangfuseStore,
+  type StoredConfig,
+  type StoredScore,
+} from './store.js';
+
+export interface LangfuseTestServerOptions {
+  readonly publicKey?: string;
+  readonly secretKey?: string;
+  readonly projectId?: string;
+  /** The server's clock, in epoch milliseconds; moves the visibility lag. `Date.now` by default. */
+  readonly now?: () => number;
+  /** How long after acceptance a write becomes visible; 0 by default. */
+  readonly lagMs?: number;
+  /** Scores lost after acceptance: a fraction of ids (by hash) or a predicate. */
+  readonly drop?: DropRule | null;
+}
+
+/** A fault for the next request (of `operationId`, when given); faults are used in order. */
+export interface Fault {
+  readonly operationId?: string;
+  /** Answer with this status instead, such as 503 or 429. */
+  readonly status?: number;
+  /** With status 429: the `Retry-After` header, in seconds. */
+  readonly retryAfterSeconds?: number;
+  /** Hold the answer this long (real time), for the client to time out; then answer 504. */
+  readonly timeoutMs?: number;
+  /** Carry the request out before failing, as when only the answer is lost. */
+  readonly applied?: boolean;
+  /** For an ingestion batch: answer 207 with every event refused with this status, storing none. */
+  readonly eventStatus?: number;
+}
+
+export interface RequestRecord {
+  readonly operationId: string;
+  readonly status: number;
+}
+
+/** Spec ingestion limit: a larger body gets 413. */
+const MAX_BATCH_BYTES = 3_500_000;
+
+export class LangfuseTestServer {
+  readonly publicKey: string;
+  readonly secretKey: string;
+  readonly #store: LangfuseStore;
+  readonly #faults: Fault[] = [];
+  readonly #requests: RequestRecord[] = [];
+  readonly #violations: string[] = [];
+  readonly #seenEvents = new Set<string>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+  #server: Server | null = null;
+  #spec: OpenAPIBackend | null = null;
+  #url = '';
+
+  constructor(options: LangfuseTestServerOptions = {}) {
+    this.publicKey = options.publicKey ?? 'pk-lf-evalflow-test';
+    this.secretKey = options.secretKey ?? 'sk-lf-evalflow-test';
+    this.#store = new LangfuseStore(
+      options.projectId ?? 'evalflow-test-project',
+      options.now ?? Date.now,
+      options.lagMs ?? 0,
+      options.drop ?? null,
+    );
+  }
+
+  /** Starts a server on a free loopback port. */
+  static async start(options: LangfuseTestServerOptions = {}): Promise<LangfuseTestServer> {
+    const server = new LangfuseTestServer(options);
+    await server.start();
+    return server;
+  }
+
+  async start(): Promise<void> {
+    this.#spec = await langfuseSpec();
+    const server = createServer((request, response) => {
+      this.#handle(request, response).catch((error: unknown) => {
+        this.#violations.push(`the test server failed: ${String(error)}`);
+        if (!response.headersSent) send(response, failure(500, 'test server error'));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.#server = server;
+    this.#url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    const server = this.#server;
+    if (!server) return;
+    this.#server = null;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  get url(): string {
+    return this.#url;
+  }
+
+  /** A real `@langfuse/client` pointed at this server. */
+  client(): LangfuseClient {
+    return new LangfuseClient({
+      publicKey: this.publicKey,
+      secretKey: this.secretKey,
+      baseUrl: this.#url,
+    });
+  }
+
+  setLag(ms: number): void {
+    this.#store.lagMs = ms;
+  }
+
+  setDrop(rule: DropRule | null): void {
+    this.#store.drop = rule;
+  }
+
+  injectFaults(...faults: Fault[]): void {
+    this.#faults.push(...faults);
+  }
+
+  /** Stored rows visible now (due writes are applied first), in the order first written. */
+  scores(): StoredScore[] {
+    this.#store.applyDue();
+    return this.#store.rows();
+  }
+
+  /** Accepted scores that were never stored, with why. */
+  dropped(): DroppedScore[] {
+    this.#store.applyDue();
+    return this.#store.dropped();
+  }
+
+  /** Writes accepted but not yet visible. */
+  pending(): number {
+    this.#store.applyDue();
+    return this.#store.pending();
+  }
+
+  configs(): StoredConfig[] {
+    return this.#store.configs();
+  }
+
+  /** Every request answered, in order; of one operation when given. */
+  requests(operationId?: string): RequestRecord[] {
+    return this.#requests.filter((r) => operationId === undefined || r.operationId === operationId);
+  }
+
+  /** Requests and responses that broke the spec, and server failures. Tests expect none. */
+  violations(): string[] {
+    return [...this.#violations];
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const spec = this.#spec as OpenAPIBackend;
+    const raw = await readBody(request);
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const query = Object.fromEntries(url.searchParams);
+    const method = request.method ?? 'GET';
+    let body: unknown;
+    try {
+      body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
+    } catch {
+      return send(response, failure(400, 'Invalid JSON body'));
+    }
+    const specRequest = { method, path: url.pathname, query, headers: request.headers, body };
+    const operation = spec.matchOperation(specRequest as never);
+    if (!operation?.operationId) return send(response, failure(404, 'Not found'));
+    const operationId = operation.operationId;
+    const answer = await this.#answer(operation, specRequest, raw.length, query, body);
+    this.#requests.push({ operationId, status: answer.status });
+    const checked = spec.validateResponse(answer.body, operation, answer.status);
+    if (!checked.valid) {
+      this.#violations.push(
+        `${operationId} answered ${answer.status} against the spec: ${JSON.stringify(checked.errors)}`,
+      );
+      return send(response, failure(500, 'test server answer broke the spec'));
+    }
+    send(response, answer);
+  }
+
+  async #answer(
+    operation: Operation,
+    specRequest: { method: string; path: string; query: Record<string, string>; body: unknown },
+    size: number,
+    query: Record<string, string>,
+    body: unknown,
+  ): Promise<Answer> {
+    const spec = this.#spec as OpenAPIBackend;
+    const operationId = operation.operationId as string;
+    const fault = this.#takeFault(operationId);
+    if (fault && !fault.applied) return this.#fail(fault, body);
+    const auth = this.#authorize(specRequest as never);
+    if (auth) return auth;
+    if (operationId === 'ingestion_batch' && size > MAX_BATCH_BYTES) {
+      return failure(413, 'Request body too large: batches are limited to 3.5 MB');
+    }
+    this.#store.applyDue();
+    const isBatch =
+      operationId === 'ingestion_batch' && Array.isArray((body as { batch?: unknown })?.batch);
+    // An ingestion batch is checked as an envelope here, and event by event in its handler,
+    // because Langfuse answers a bad event with its own entry in a 207, not with a 400.
+    const checked = spec.validateRequest(
+      {
+        ...specRequest,
+        query: { ...query },
+        body: isBatch ? { ...(body as object), batch: [] } : body,
+      } as never,
+      operation,
+    );
+    if (!checked.valid) {
+      this.#violations.push(
+        `${operationId} request broke the spec: ${JSON.stringify(checked.errors)}`,
+      );
+      return failure(400, 'Invalid request data', checked.errors);
+    }
+    const handler = handlers[operationId];
+    if (!handler) return failure(501, `the test server does not implement ${operationId}`);
+    const params = spec.router.parseRequest(specRequest as never, operation).params as Record<
+      string,
+      string
+    >;
+    const answer = handler({
+      store: this.#store,
+      query,
+      params,
+      body,
+      seenEvents: this.#seenEvents,
+      eventProblems: (event) => {
+        const result = spec.validateRequest(
+          { ...specRequest, query: { ...query }, body: { batch: [event] } } as never,
+          operation,
+        );
+        return (result.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`.trim());
+      },
+    });
+    return fault ? this.#fail(fault, body) : answer;
+  }
+
+  #takeFault(operationId: string): Fault | undefined {
+    const index = this.#faults.findIndex(
+      (fault) => fault.operationId === undefined || fault.operationId === operationId,
+    );
+    return index === -1 ? undefined : this.#faults.splice(index, 1)[0];
+  }
+
+  async #fail(fault: Fault, body: unknown): Promise<Answer> {
+    if (fault.eventStatus !== undefined) {
+      const batch = (body as { batch?: { id?: unknown }[] })?.batch ?? [];
+      const errors = batch.map((event) => ({
+        id: String(event?.id ?? ''),
+        status: fault.eventStatus,
+        message: 'Injected event failure',
+        error: 'Injected event failure',
+      }));
+      return { status: 207, body: { successes: [], errors } };
+    }
+    if (fault.timeoutMs !== undefined) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          this.#timers.delete(timer);
+          resolve();
+        }, fault.timeoutMs);
+        this.#timers.add(timer);
+      });
+      return failure(504, 'Gateway timeout');
+    }
+    const status = fault.status ?? 500;
+    if (status !== 429) return failure(status, 'Injected failure');
+    const retryAfterSeconds = fault.retryAfterSeconds ?? 1;
+    const resetAt = new Date(this.#store.now() + retryAfterSeconds * 1000);
+    return {
+      status: 429,
+      headers: {
+        'retry-after': String(retryAfterSeconds),
+        'x-ratelimit-limit': '1000',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(Math.ceil(resetAt.getTime() / 1000)),
+      },
+      body: {
+        message: 'Rate limit exceeded',
+        code: 'rate_limited',
+        details: { retryAfterSeconds, limit: 1000, remaining: 0, resetAt: resetAt.toISOString() },
+      },
+    };
+  }
+
+  /** Basic auth with the project's public and secret key, as Langfuse's public API takes. */
+  #authorize(request: { headers: Record<string, string | undefined> }): Answer | null {
+    const header = request.headers.authorization ?? '';
+    const expected = `Basic ${Buffer.from(`${this.publicKey}:${this.secretKey}`).toString('base64')}`;
+    if (header === expected) return null;
+    return failure(
+      401,
+      'Invalid credentials. Confirm that you have used the correct public and secret key.',
+      'Unauthorized',
+    );
+  }
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function send(response: ServerResponse, answer: Answer): void {
+  if (response.destroyed) return;
+  const payload = answer.body === undefined ? '' : JSON.stringify(answer.body);
+  response.writeHead(answer.status, {
+    ...(payload !== '' && { 'content-type': 'application/json' }),
+    ...answer.headers,
+    'x-request-id': randomUUID(),
+  });
+  response.end(payload);
+}
