@@ -1,5 +1,7 @@
-// The messages of `evaluateRun`, shared by the workflow, the client and the tests.
+// The messages of `evaluateRun`, shared by the workflow, the trigger relay and the tests.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { EvaluationState, EvaluationTarget } from '../activities/contract.js';
+import type { EvaluationPlan, EvaluatorRef } from '../evaluators/registry.js';
 
 export type RunStatus = 'running' | 'paused' | 'completed' | 'stopped' | 'failed';
 export type EndStatus = Extract<RunStatus, 'completed' | 'stopped' | 'failed'>;
@@ -8,15 +10,39 @@ export interface EvaluateRunInput {
   workspaceId: string;
   runId: string;
   threadId: string;
+  /** The evaluator versions pinned for this run when its workflow started. */
+  plan: EvaluationPlan;
+  /** Evaluate each assistant message as it is posted instead of when the run ends. */
+  online?: boolean;
+  /** A run paused longer than this is evaluated as it stands and marked abandoned (30 days). */
+  abandonAfterMs?: number;
+  /** Evaluations in flight at once when the run ends (default 4). */
+  concurrency?: number;
+  /** State carried over continue-as-new. */
+  carried?: EvaluateRunState;
 }
 
 /** Every signal carries the log `seq` of the event behind it; a seq already seen is ignored. */
 export interface RunSignal {
   seq: number;
 }
-
 export interface RunEndedSignal extends RunSignal {
   status: EndStatus;
+}
+export interface MessagePostedSignal extends RunSignal {
+  message_id: string;
+  role: 'user' | 'assistant' | 'system' | 'tool';
+}
+export interface ArtifactPutSignal extends RunSignal {
+  artifact_id: string;
+  version: number;
+}
+
+export interface EvaluationStatus {
+  target: EvaluationTarget;
+  evaluator: EvaluatorRef;
+  state: EvaluationState | 'pending';
+  reason: string | null;
 }
 
 export interface EvaluateRunState {
@@ -27,16 +53,29 @@ export interface EvaluateRunState {
   pauses: number;
   /** Workflow time spent paused, in milliseconds. */
   pausedMs: number;
+  pausedSince: number | null;
+  /** Paused past `abandonAfterMs`: evaluated as it stood. */
+  abandoned: boolean;
   startedAt: string;
   endedAt: string | null;
+  /** The run's assistant messages and artifact versions, in the order posted. */
+  messages: string[];
+  artifacts: { artifact_id: string; version: number }[];
+  /** Each (target, evaluator) pair's status, keyed by `{participant} {target key}`. */
+  evaluations: Record<string, EvaluationStatus>;
 }
 
+export const runStartedSignal = defineSignal<[RunSignal]>('runStarted');
 export const runPausedSignal = defineSignal<[RunSignal]>('runPaused');
 export const runResumedSignal = defineSignal<[RunSignal]>('runResumed');
 export const runEndedSignal = defineSignal<[RunEndedSignal]>('runEnded');
+export const messagePostedSignal = defineSignal<[MessagePostedSignal]>('messagePosted');
+export const artifactPutSignal = defineSignal<[ArtifactPutSignal]>('artifactPut');
 export const runStateQuery = defineQuery<EvaluateRunState>('runState');
 
 /** One workflow per run and workspace. */
 export function evaluateRunWorkflowId(workspaceId: string, runId: string): string {
   return `run:${workspaceId}:${runId}`;
 }
+
+export const DEFAULT_ABANDON_AFTER_MS = 30 * 24 * 60 * 60 * 1000;

@@ -1,59 +1,164 @@
-import { condition, setHandler } from '@temporalio/workflow';
 import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { EvaluationTarget } from '../activities/contract.js';
+import type { EvaluatorRef } from '../evaluators/registry.js';
+import { forEachBounded } from './bounded.js';
+import {
+  artifactPutSignal,
+  DEFAULT_ABANDON_AFTER_MS,
   type EvaluateRunInput,
   type EvaluateRunState,
+  messagePostedSignal,
   type RunSignal,
   runEndedSignal,
   runPausedSignal,
   runResumedSignal,
+  runStartedSignal,
   runStateQuery,
 } from './evaluate-run-messages.js';
+import { evaluateTarget } from './evaluate-target.js';
+import { evaluationKey } from './evaluation-key.js';
 
 /**
- * One agent run, from its start to its end, across any number of pauses. A paused run is a
- * workflow blocked on a condition: it holds no worker slot and no timer.
+ * One agent run, from its start to its end across any number of pauses, then its evaluation. A
+ * paused run is a workflow blocked on a condition: it holds no worker slot. When the run ends,
+ * the evaluators pinned in its plan judge the turn, its assistant messages and the artifact
+ * versions it produced.
  */
 export async function evaluateRun(input: EvaluateRunInput): Promise<EvaluateRunState> {
-  const state: EvaluateRunState = {
+  const state: EvaluateRunState = input.carried ?? {
     runId: input.runId,
     status: 'running',
     lastSeq: 0,
     pauses: 0,
     pausedMs: 0,
+    pausedSince: null,
+    abandoned: false,
     startedAt: new Date().toISOString(),
     endedAt: null,
+    messages: [],
+    artifacts: [],
+    evaluations: {},
   };
-  let pausedSince: number | null = null;
+  const abandonAfterMs = input.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
+  const online: string[] = [];
 
   // The relay delivers each log event at least once and in seq order, so anything at or below the
-  // last applied seq is a repeat.
+  // last applied seq is a repeat. Events after the run ended change nothing.
   const fresh = ({ seq }: RunSignal): boolean => {
-    if (seq <= state.lastSeq) return false;
+    if (seq <= state.lastSeq || state.endedAt !== null) return false;
     state.lastSeq = seq;
     return true;
   };
+  const endPause = () => {
+    if (state.pausedSince !== null) state.pausedMs += Date.now() - state.pausedSince;
+    state.pausedSince = null;
+  };
 
+  setHandler(runStartedSignal, (signal) => {
+    fresh(signal);
+  });
   setHandler(runPausedSignal, (signal) => {
     if (!fresh(signal) || state.status !== 'running') return;
     state.status = 'paused';
     state.pauses += 1;
-    pausedSince = Date.now();
+    state.pausedSince = Date.now();
   });
   setHandler(runResumedSignal, (signal) => {
     if (!fresh(signal) || state.status !== 'paused') return;
+    endPause();
     state.status = 'running';
-    state.pausedMs += Date.now() - (pausedSince ?? Date.now());
-    pausedSince = null;
   });
   setHandler(runEndedSignal, (signal) => {
-    if (!fresh(signal) || (state.status !== 'running' && state.status !== 'paused')) return;
-    if (pausedSince !== null) state.pausedMs += Date.now() - pausedSince;
-    pausedSince = null;
+    if (!fresh(signal)) return;
+    endPause();
     state.status = signal.status;
     state.endedAt = new Date().toISOString();
   });
+  setHandler(messagePostedSignal, (signal) => {
+    if (!fresh(signal) || signal.role !== 'assistant') return;
+    state.messages.push(signal.message_id);
+    if (input.online) online.push(signal.message_id);
+  });
+  setHandler(artifactPutSignal, (signal) => {
+    if (!fresh(signal)) return;
+    state.artifacts.push({ artifact_id: signal.artifact_id, version: signal.version });
+  });
   setHandler(runStateQuery, () => state);
 
-  await condition(() => state.endedAt !== null);
+  const concurrency = input.concurrency ?? 4;
+  const messageTarget = (message_id: string): EvaluationTarget => ({
+    kind: 'message',
+    message_id,
+    thread_id: input.threadId,
+    run_id: input.runId,
+  });
+  const judge = async ([evaluator, target]: Pair) => {
+    const key = evaluationKey(evaluator, target);
+    if (state.evaluations[key] && state.evaluations[key].state !== 'pending') return;
+    state.evaluations[key] = { evaluator, target, state: 'pending', reason: null };
+    const outcome = await evaluateTarget({
+      workspaceId: input.workspaceId,
+      workflowId: workflowInfo().workflowId,
+      evaluator,
+      target,
+      generation: 'run',
+    });
+    state.evaluations[key] = { evaluator, target, ...outcome };
+  };
+  const rollOver = async () => {
+    await condition(allHandlersFinished);
+    await continueAsNew<typeof evaluateRun>({ ...input, carried: state });
+  };
+
+  while (state.endedAt === null && !state.abandoned) {
+    if (state.status === 'paused') {
+      const left = abandonAfterMs - (Date.now() - (state.pausedSince ?? Date.now()));
+      const woke = await condition(
+        () => state.status !== 'paused' || online.length > 0 || suggested(),
+        Math.max(left, 1),
+      );
+      if (!woke) state.abandoned = true;
+    } else {
+      await condition(
+        () =>
+          state.status === 'paused' || state.endedAt !== null || online.length > 0 || suggested(),
+      );
+    }
+    await forEachBounded(
+      pairs(input.plan.message, online.splice(0).map(messageTarget)),
+      concurrency,
+      judge,
+    );
+    if (suggested() && state.endedAt === null && !state.abandoned) await rollOver();
+  }
+
+  if (state.abandoned) endPause();
+  const unsettled = pairs(input.plan.turn, [{ kind: 'turn', run_id: input.runId }])
+    .concat(pairs(input.plan.message, state.messages.map(messageTarget)))
+    .concat(
+      pairs(
+        input.plan.artifact,
+        state.artifacts.map((a) => ({ kind: 'artifact', ...a })),
+      ),
+    )
+    .filter(([e, t]) => (state.evaluations[evaluationKey(e, t)]?.state ?? 'pending') === 'pending');
+  // A long run's evaluations continue as new in chunks, so its history stays small.
+  const chunk = concurrency * 8;
+  for (let i = 0; i < unsettled.length; i += chunk) {
+    await forEachBounded(unsettled.slice(i, i + chunk), concurrency, judge);
+    if (suggested() && i + chunk < unsettled.length) await rollOver();
+  }
   return state;
 }
+
+const suggested = () => workflowInfo().continueAsNewSuggested;
+
+type Pair = [EvaluatorRef, EvaluationTarget];
+const pairs = (evaluators: EvaluatorRef[], targets: EvaluationTarget[]): Pair[] =>
+  targets.flatMap((target) => evaluators.map((evaluator): Pair => [evaluator, target]));

@@ -16,7 +16,13 @@ import {
 } from '../support/temporal.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const input = (runId: string) => ({ workspaceId: 'ws', runId, threadId: 'thread-1' });
+const noEvaluators = { turn: [], message: [], artifact: [] };
+const input = (runId: string) => ({
+  workspaceId: 'ws',
+  runId,
+  threadId: 'thread-1',
+  plan: noEvaluators,
+});
 
 describe('evaluateRun on the time-skipping server', () => {
   let env: TestWorkflowEnvironment;

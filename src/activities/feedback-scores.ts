@@ -1,0 +1,97 @@
+import type {
+  Envelope,
+  FeedbackGiven,
+  FeedbackTypeRegistry,
+  RatingDeleted,
+} from '../core/index.js';
+import { participantOf } from '../core/index.js';
+import { type Score, scoreConfigs, scoreId, scoreValues } from '../scores/index.js';
+import type { Store } from '../store/index.js';
+
+// Feedback in the log → scores (seed-semantics §12). A score attaches to the trace its target
+// belongs to, else to the thread as its session; with neither it is not produced.
+
+export interface FeedbackScoreOptions {
+  feedbackTypes: FeedbackTypeRegistry;
+  store: Store;
+  tenantId: string;
+  namespace?: string;
+}
+
+/** The scores one `feedback_given` produces; none for an unregistered type. */
+export async function scoresOfFeedback(
+  envelope: Envelope<FeedbackGiven>,
+  options: FeedbackScoreOptions,
+): Promise<Score[]> {
+  const { event, actor } = envelope;
+  const type = options.feedbackTypes.get(event.feedback_type);
+  if (type === undefined) return [];
+  // A replacing rating keeps the first rating's identity, so its scores upsert in place.
+  const identity = event.rating?.replaces ?? { id: envelope.id, ts: envelope.ts };
+  const { traceId, sessionId } = await attachment(envelope, options.store);
+  if (traceId === undefined && sessionId === undefined) return [];
+  const source: Record<string, string> = {
+    tenant_id: options.tenantId,
+    workspace_id: envelope.workspace_id,
+    feedback_type: event.feedback_type,
+    target: event.target.kind,
+    actor: participantOf(actor),
+    actor_kind: actor.kind,
+    seq: String(envelope.seq),
+    score_source: event.source,
+  };
+  if (event.source_label !== undefined) source.source_label = event.source_label;
+  return scoreValues(type.schema, event.value, { typeName: type.name }).map(
+    ({ config, value }) => ({
+      id: scoreId(identity.id, config.name, options.namespace),
+      name: config.name,
+      value,
+      dataType: config.dataType,
+      ...(traceId !== undefined ? { traceId } : { sessionId }),
+      timestamp: identity.ts,
+      ...(actor.kind === 'evaluator' ? { evaluator: actor.name, version: actor.version } : {}),
+      source,
+    }),
+  );
+}
+
+/** The ids of the scores a withdrawn rating had been recorded under. */
+export function scoreIdsOfDeletedRating(
+  envelope: Envelope<RatingDeleted>,
+  options: Pick<FeedbackScoreOptions, 'feedbackTypes' | 'namespace'>,
+): string[] {
+  const type = options.feedbackTypes.get(envelope.event.feedback_type);
+  if (type === undefined) return [];
+  return scoreConfigs(type.schema, { typeName: type.name }).map((config) =>
+    scoreId(envelope.event.rating.id, config.name, options.namespace),
+  );
+}
+
+async function attachment(
+  envelope: Envelope<FeedbackGiven>,
+  store: Store,
+): Promise<{ traceId?: string; sessionId?: string }> {
+  const { target, thread_id } = envelope.event;
+  const ws = envelope.workspace_id;
+  const session = thread_id ?? undefined;
+  switch (target.kind) {
+    case 'thread':
+      return { sessionId: target.thread_id };
+    case 'turn':
+    case 'message': {
+      const run = target.run_id ? await store.run(ws, target.run_id) : null;
+      return { traceId: traceOrNone(run?.trace_ids.at(-1)), sessionId: session };
+    }
+    case 'artifact': {
+      const version = await store.artifact(ws, target.artifact_id, target.version);
+      return {
+        traceId: traceOrNone(version?.trace_id),
+        sessionId: version?.thread_id ?? undefined,
+      };
+    }
+  }
+}
+
+// Langfuse and OpenTelemetry take W3C trace ids; a host's other ids fall back to the session.
+const traceOrNone = (id: string | null | undefined) =>
+  id && /^[0-9a-f]{32}$/.test(id) ? id : undefined;

@@ -1,0 +1,139 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type {
+  Envelope,
+  FeedbackGiven,
+  FeedbackTypeRegistry,
+  RatingDeleted,
+} from '../core/index.js';
+import {
+  InvalidScoreError,
+  parseScores,
+  type Score,
+  type ScoreReader,
+  type ScoreSink,
+  ScoreSinkError,
+} from '../scores/index.js';
+import type { Store } from '../store/index.js';
+import type { Ledger } from '../store/ledger.js';
+import type { MirrorInput, MirrorResult, ReconcileInput, ReconcileResult } from './contract.js';
+import { scoreIdsOfDeletedRating, scoresOfFeedback } from './feedback-scores.js';
+
+export interface MirrorDeps {
+  store: Store;
+  ledger: Ledger;
+  feedbackTypes: FeedbackTypeRegistry;
+  sink: ScoreSink;
+  /** Reads scores back; without one (a synchronous sink) what was recorded is confirmed. */
+  reader: ScoreReader | null;
+  tenantId: string;
+}
+
+/** The `mirrorScores` and `reconcileScores` activities. */
+export function mirrorActivities(deps: MirrorDeps) {
+  const options = { feedbackTypes: deps.feedbackTypes, store: deps.store, tenantId: deps.tenantId };
+
+  return {
+    /**
+     * Turns the feedback after `afterSeq` into scores and records them in one batch; withdrawn
+     * ratings' scores are deleted. Safe to repeat: scores upsert by id.
+     */
+    async mirrorScores(input: MirrorInput): Promise<MirrorResult> {
+      const envelopes = await deps.store.events({
+        workspace_id: input.workspaceId,
+        after: input.afterSeq,
+        limit: input.limit,
+      });
+      const expected: { seq: number; score: Score }[] = [];
+      const deleted: string[] = [];
+      for (const envelope of envelopes) {
+        if (envelope.event.type === 'feedback_given') {
+          for (const score of await scoresOfFeedback(
+            envelope as Envelope<FeedbackGiven>,
+            options,
+          )) {
+            expected.push({ seq: envelope.seq, score });
+          }
+        } else if (envelope.event.type === 'rating_deleted') {
+          deleted.push(...scoreIdsOfDeletedRating(envelope as Envelope<RatingDeleted>, options));
+        }
+      }
+      // A later event may replace a score of an earlier one in the same page: send the latest.
+      const latest = [...new Map(expected.map((e) => [e.score.id, e])).values()];
+      await deps.ledger.expectScores(input.workspaceId, latest);
+      await send(() => deps.sink.record(latest.map((e) => e.score)));
+      if (deleted.length > 0) {
+        if (deps.sink.delete) await send(() => deps.sink.delete?.(deleted) ?? Promise.resolve());
+        await deps.ledger.settleScores(
+          input.workspaceId,
+          deleted.map((score_id) => ({
+            score_id,
+            state: 'deleted',
+            reason: 'the rating was withdrawn',
+          })),
+        );
+      }
+      return {
+        lastSeq: envelopes.at(-1)?.seq ?? input.afterSeq,
+        recorded: latest.map((e) => e.score.id),
+        deleted,
+      };
+    },
+
+    /**
+     * Reads the pending scores back: those visible with the value sent are confirmed; the rest
+     * are sent again, or on the final check marked failed with the reason.
+     */
+    async reconcileScores(input: ReconcileInput): Promise<ReconcileResult> {
+      const entries = (await deps.ledger.scores(input.workspaceId, { ids: input.ids })).filter(
+        (entry) => entry.state === 'pending',
+      );
+      const scores = parseScores(entries.map((entry) => entry.score));
+      const found = deps.reader ? await deps.reader.read(scores.map((s) => s.id)) : null;
+      const confirmed: string[] = [];
+      const missing: Score[] = [];
+      for (const score of scores) {
+        const seen = found === null ? score : found.get(score.id);
+        if (seen !== undefined && sameValue(seen.value, score.value)) confirmed.push(score.id);
+        else missing.push(score);
+      }
+      await deps.ledger.settleScores(
+        input.workspaceId,
+        confirmed.map((score_id) => ({ score_id, state: 'confirmed', reason: null })),
+      );
+      if (input.final) {
+        await deps.ledger.settleScores(
+          input.workspaceId,
+          missing.map((s) => ({
+            score_id: s.id,
+            state: 'failed',
+            reason: 'not readable back with the value sent after every reconciliation',
+          })),
+        );
+      } else if (missing.length > 0) {
+        await send(() => deps.sink.record(missing));
+      }
+      return { confirmed, missing: missing.map((s) => s.id) };
+    },
+  };
+}
+
+// Langfuse reads a BOOLEAN back as true/false and may send a number as the same number.
+const sameValue = (a: unknown, b: unknown) => a === b || Number(a) === Number(b);
+
+/** A sink's failure as Temporal should retry it: never, or after the backend's Retry-After. */
+async function send(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof InvalidScoreError) {
+      throw ApplicationFailure.nonRetryable(error.message, error.name);
+    }
+    if (!(error instanceof ScoreSinkError)) throw error;
+    throw ApplicationFailure.create({
+      message: error.message,
+      type: error.name,
+      nonRetryable: !error.retryable,
+      ...(error.retryAfterMs !== undefined ? { nextRetryDelay: error.retryAfterMs } : {}),
+    });
+  }
+}

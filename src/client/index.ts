@@ -1,0 +1,3 @@
+// What a host application uses: the trigger relay and the reviewers' client.
+export { type RelayOptions, TriggerRelay } from './relay.js';
+export { type ReviewBody, ReviewClient, reviewWorkflowId } from './reviews.js';

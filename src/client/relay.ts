@@ -1,0 +1,137 @@
+import {
+  type Client,
+  type SignalDefinition,
+  WorkflowExecutionAlreadyStartedError,
+} from '@temporalio/client';
+import type { Envelope } from '../core/index.js';
+import type { EvaluationPlan } from '../evaluators/index.js';
+import type { Store, Subscription } from '../store/index.js';
+import type { evaluateRun } from '../workflows/evaluate-run.js';
+import {
+  evaluateRunWorkflowId,
+  messagePostedSignal,
+  runEndedSignal,
+  runPausedSignal,
+  runResumedSignal,
+  runStartedSignal,
+} from '../workflows/evaluate-run-messages.js';
+import { feedbackAppendedSignal, mirrorWorkflowId } from '../workflows/mirror-messages.js';
+
+export interface RelayOptions {
+  store: Store;
+  client: Client;
+  taskQueue: string;
+  workspaceId: string;
+  /** The plan a run's workflow pins when the relay starts it. */
+  plan: () => EvaluationPlan;
+  /** Evaluate messages as they are posted. */
+  online?: boolean;
+  abandonAfterMs?: number;
+  /** The store cursor that remembers how far the relay got (default `trigger-relay`). */
+  cursor?: string;
+}
+
+/**
+ * Follows a workspace's log and turns its events into workflow signals: a run's lifecycle,
+ * messages and artifact versions go to its `evaluateRun` (started by the first), feedback to the
+ * workspace's `mirror`. The cursor moves only after Temporal accepted a signal, so an outage
+ * delays evaluation but never loses a trigger; workflows drop the repeats by seq.
+ */
+export class TriggerRelay {
+  private readonly cursor: string;
+
+  constructor(private readonly options: RelayOptions) {
+    this.cursor = options.cursor ?? 'trigger-relay';
+  }
+
+  /** Relays every event after the cursor up to the log's head; returns how many. */
+  async drain(): Promise<number> {
+    const { store, workspaceId } = this.options;
+    let relayed = 0;
+    for (;;) {
+      const after = await store.cursor(workspaceId, this.cursor);
+      const page = await store.events({ workspace_id: workspaceId, after, limit: 500 });
+      if (page.length === 0) return relayed;
+      for (const envelope of page) await this.relay(envelope);
+      relayed += page.length;
+    }
+  }
+
+  /** Relays from the cursor, then follows new events until closed. */
+  async follow(): Promise<Subscription> {
+    const { store, workspaceId } = this.options;
+    const after = await store.cursor(workspaceId, this.cursor);
+    return store.subscribe({ workspace_id: workspaceId, after }, (envelope) =>
+      this.relay(envelope),
+    );
+  }
+
+  /** Signals one event's workflow, then saves the cursor past it. */
+  async relay(envelope: Envelope): Promise<void> {
+    await this.signal(envelope);
+    await this.options.store.saveCursor(envelope.workspace_id, this.cursor, envelope.seq);
+  }
+
+  private async signal(envelope: Envelope): Promise<void> {
+    const { event, seq } = envelope;
+    switch (event.type) {
+      case 'run_started':
+        return this.toRun(
+          event.run_id,
+          event.thread_id,
+          event.resumed ? runResumedSignal : runStartedSignal,
+          { seq },
+        );
+      case 'run_paused':
+        return this.toRun(event.run_id, event.thread_id, runPausedSignal, { seq });
+      case 'run_ended':
+        return this.toRun(event.run_id, event.thread_id, runEndedSignal, {
+          seq,
+          status: event.status,
+        });
+      case 'message_posted':
+        if (event.run_id === null) return;
+        return this.toRun(event.run_id, event.thread_id, messagePostedSignal, {
+          seq,
+          message_id: event.message_id,
+          role: event.role,
+        });
+      case 'feedback_given':
+      case 'rating_deleted': {
+        const { client, taskQueue, workspaceId } = this.options;
+        await client.workflow.signalWithStart('mirror', {
+          workflowId: mirrorWorkflowId(workspaceId),
+          taskQueue,
+          args: [{ workspaceId }],
+          signal: feedbackAppendedSignal,
+          signalArgs: [{ seq }],
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private async toRun<T>(
+    runId: string,
+    threadId: string,
+    signal: SignalDefinition<[T]>,
+    arg: T,
+  ): Promise<void> {
+    const { client, taskQueue, workspaceId, plan, online, abandonAfterMs } = this.options;
+    try {
+      await client.workflow.signalWithStart<typeof evaluateRun, [T]>('evaluateRun', {
+        workflowId: evaluateRunWorkflowId(workspaceId, runId),
+        taskQueue,
+        args: [{ workspaceId, runId, threadId, plan: plan(), online, abandonAfterMs }],
+        signal,
+        signalArgs: [arg],
+        // A run evaluated and closed is not started again by a late event.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+}

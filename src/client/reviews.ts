@@ -1,0 +1,74 @@
+import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
+import type { ReviewOutcome } from '../activities/contract.js';
+import { type Target, targetKey } from '../core/index.js';
+import type { review } from '../workflows/review.js';
+import {
+  type ReviewRequest,
+  reviseReviewUpdate,
+  submitReviewUpdate,
+  type VerifiedReviewer,
+  withdrawReviewUpdate,
+} from '../workflows/review-messages.js';
+
+export const reviewWorkflowId = (workspaceId: string, target: Target) =>
+  `review:${workspaceId}:${targetKey(target)}`;
+
+/** What a reviewer sends: the value only. Who sends it is the verified caller's business. */
+export interface ReviewBody {
+  feedback_type: string;
+  value?: Record<string, unknown>;
+  /** Deduplicates a retried request (Temporal's update id). */
+  request_id?: string;
+}
+
+/**
+ * Sends reviewers' actions to the target's `review` workflow with update-with-start: the first
+ * action starts it, later ones join it, and each returns the stored result. The reviewer is the
+ * caller the host authenticated; a body that tries to name one is refused.
+ */
+export class ReviewClient {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+  ) {}
+
+  submit(workspaceId: string, target: Target, caller: VerifiedReviewer, body: ReviewBody) {
+    return this.send(submitReviewUpdate, workspaceId, target, caller, body);
+  }
+  revise(workspaceId: string, target: Target, caller: VerifiedReviewer, body: ReviewBody) {
+    return this.send(reviseReviewUpdate, workspaceId, target, caller, body);
+  }
+  withdraw(workspaceId: string, target: Target, caller: VerifiedReviewer, body: ReviewBody) {
+    return this.send(withdrawReviewUpdate, workspaceId, target, caller, body);
+  }
+
+  private async send(
+    update: typeof submitReviewUpdate,
+    workspaceId: string,
+    target: Target,
+    caller: VerifiedReviewer,
+    body: ReviewBody,
+  ): Promise<ReviewOutcome> {
+    if ('reviewer' in body || 'actor' in body) {
+      throw new TypeError(
+        'a review body does not name its reviewer: the verified caller is the reviewer',
+      );
+    }
+    const request: ReviewRequest = {
+      reviewer: { id: caller.id, ...(caller.name ? { name: caller.name } : {}) },
+      feedback_type: body.feedback_type,
+      ...(body.value !== undefined ? { value: body.value } : {}),
+    };
+    const startWorkflowOperation = new WithStartWorkflowOperation<typeof review>('review', {
+      workflowId: reviewWorkflowId(workspaceId, target),
+      taskQueue: this.taskQueue,
+      args: [{ workspaceId, target }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    return this.client.workflow.executeUpdateWithStart(update, {
+      args: [request],
+      startWorkflowOperation,
+      ...(body.request_id ? { updateId: body.request_id } : {}),
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { ScoreReader, ScoreSink } from '../ports.js';
+import { parseScores, type Score } from '../score.js';
+
+/**
+ * Scores as lines of a JSONL file, for running without Langfuse: each record or delete is one
+ * appended line, and reading replays the file, so the latest line for an id wins (upsert by id).
+ */
+export class JsonlScoreSink implements ScoreSink, ScoreReader {
+  constructor(readonly path: string) {}
+
+  async record(scores: readonly Score[]): Promise<void> {
+    const checked = parseScores(scores);
+    if (checked.length === 0) return;
+    await this.append(checked.map((score) => ({ op: 'record', score })));
+  }
+
+  async delete(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.append(ids.map((id) => ({ op: 'delete', id })));
+  }
+
+  async read(ids: readonly string[]): Promise<Map<string, Score>> {
+    const all = await this.all();
+    return new Map(ids.flatMap((id) => (all.has(id) ? [[id, all.get(id) as Score]] : [])));
+  }
+
+  /** Every score the file holds now. */
+  async all(): Promise<Map<string, Score>> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+      throw error;
+    }
+    const scores = new Map<string, Score>();
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      const entry = JSON.parse(line) as
+        | { op: 'record'; score: Score }
+        | { op: 'delete'; id: string };
+      if (entry.op === 'record') scores.set(entry.score.id, entry.score);
+      else scores.delete(entry.id);
+    }
+    return scores;
+  }
+
+  private async append(entries: object[]): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true });
+    await appendFile(this.path, `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`);
+  }
+}

@@ -1,0 +1,62 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { EvalflowActivities, EvaluateInput, EvaluationState } from '../activities/contract.js';
+
+// Judging one target with one evaluator version: the shared step of evaluateRun and reevaluate.
+
+const judging = proxyActivities<Pick<EvalflowActivities, 'evaluate'>>({
+  startToCloseTimeout: '2 minutes',
+  // Transient failures back off and retry; a terminal one (a verdict its feedback type refuses,
+  // an evaluator not deployed on this worker) is non-retryable and ends here.
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 6,
+  },
+});
+
+const recording = proxyActivities<Pick<EvalflowActivities, 'giveFeedback' | 'settleEvaluation'>>({
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 10,
+  },
+});
+
+export interface EvaluationOutcome {
+  state: EvaluationState;
+  reason: string | null;
+}
+
+/**
+ * Evaluates, then gives the verdict as the evaluator. Both steps are idempotent: the verdict's
+ * envelope id derives from the key, and a key settled in the ledger is never judged again.
+ */
+export async function evaluateTarget(input: EvaluateInput): Promise<EvaluationOutcome> {
+  try {
+    const result = await judging.evaluate(input);
+    switch (result.outcome) {
+      case 'verdict':
+        await recording.giveFeedback({ ...input, value: result.value });
+        return { state: 'recorded', reason: null };
+      case 'settled':
+        return { state: result.state, reason: null };
+      case 'sampled_out':
+        return { state: 'sampled_out', reason: null };
+      case 'skipped':
+        return { state: 'skipped', reason: result.reason };
+    }
+  } catch (error) {
+    const reason = failureReason(error);
+    await recording.settleEvaluation({ ...input, state: 'failed', reason });
+    return { state: 'failed', reason };
+  }
+}
+
+function failureReason(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure && cause.type) return `${cause.type}: ${cause.message}`;
+  return cause instanceof Error ? cause.message : String(cause);
+}

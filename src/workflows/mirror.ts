@@ -1,0 +1,94 @@
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { EvalflowActivities } from '../activities/contract.js';
+import {
+  feedbackAppendedSignal,
+  type MirrorInput,
+  type MirrorState,
+  mirrorStateQuery,
+  RECONCILE_DELAYS_MS,
+} from './mirror-messages.js';
+
+// Sending must eventually succeed, so attempts are unlimited; a 429's Retry-After sets the next
+// delay (the activity raises it as `nextRetryDelay`), otherwise backoff up to five minutes.
+const { mirrorScores, reconcileScores } = proxyActivities<
+  Pick<EvalflowActivities, 'mirrorScores' | 'reconcileScores'>
+>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+/**
+ * One per workspace: each feedback event signalled becomes scores recorded in the sink, then
+ * each batch is read back after durable timers, the missing scores re-sent, and every expected
+ * score given one final state in the ledger: confirmed, or failed with the reason.
+ */
+export async function mirror(input: MirrorInput): Promise<never> {
+  const delays = input.reconcileDelaysMs ?? RECONCILE_DELAYS_MS;
+  const state: MirrorState = input.carried ?? {
+    seenSeq: 0,
+    mirroredSeq: 0,
+    checks: [],
+    recorded: 0,
+    confirmed: 0,
+    resent: 0,
+    failed: 0,
+    deleted: 0,
+  };
+  setHandler(feedbackAppendedSignal, ({ seq }) => {
+    state.seenSeq = Math.max(state.seenSeq, seq);
+  });
+  setHandler(mirrorStateQuery, () => state);
+
+  for (;;) {
+    while (state.seenSeq > state.mirroredSeq) {
+      const result = await mirrorScores({
+        workspaceId: input.workspaceId,
+        afterSeq: state.mirroredSeq,
+        limit: input.batchSize ?? 200,
+      });
+      // A seq the store does not have (yet) is not waited for in a loop.
+      state.mirroredSeq = result.lastSeq > state.mirroredSeq ? result.lastSeq : state.seenSeq;
+      state.recorded += result.recorded.length;
+      state.deleted += result.deleted.length;
+      if (result.recorded.length > 0) {
+        state.checks.push({
+          ids: result.recorded,
+          attempt: 0,
+          dueAt: Date.now() + (delays[0] ?? 0),
+        });
+      }
+    }
+
+    for (const check of state.checks.filter((c) => c.dueAt <= Date.now())) {
+      const final = check.attempt >= delays.length - 1;
+      const { confirmed, missing } = await reconcileScores({
+        workspaceId: input.workspaceId,
+        ids: check.ids,
+        final,
+      });
+      state.confirmed += confirmed.length;
+      if (final) state.failed += missing.length;
+      else state.resent += missing.length;
+      check.ids = final ? [] : missing;
+      check.attempt += 1;
+      check.dueAt = Date.now() + (delays[check.attempt] ?? 0);
+    }
+    state.checks = state.checks.filter((c) => c.ids.length > 0);
+
+    if (workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof mirror>({ ...input, carried: state });
+    }
+    const next = Math.min(...state.checks.map((c) => c.dueAt));
+    const work = () => state.seenSeq > state.mirroredSeq;
+    if (Number.isFinite(next)) await condition(work, Math.max(next - Date.now(), 1));
+    else await condition(work);
+  }
+}
