@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  createFeedbackTypeRegistry,
+  defineFeedbackType,
+  InvalidFeedbackType,
+} from '../../src/core/index.js';
+
+const schema = z.object({ rating: z.int().min(1).max(5) });
+
+describe('defineFeedbackType', () => {
+  it('keeps the name, sorts the targets and makes the schema refuse unknown keys', () => {
+    const type = defineFeedbackType({
+      name: 'quality',
+      targets: ['turn', 'message', 'turn'],
+      schema,
+    });
+    expect(type.name).toBe('quality');
+    expect(type.targets).toEqual(['message', 'turn']);
+    expect(type.source).toBeNull();
+    expect(type.configName).toBeNull();
+    expect(type.schema.safeParse({ rating: 3 }).success).toBe(true);
+    expect(type.schema.safeParse({ rating: 3, extra: true }).success).toBe(false);
+  });
+
+  it('refuses empty targets and unknown target kinds at definition', () => {
+    expect(() => defineFeedbackType({ name: 'quality', targets: [], schema })).toThrow(
+      "quality must declare targets from [artifact, message, thread, turn], such as targets: ['turn']",
+    );
+    expect(() =>
+      defineFeedbackType({ name: 'quality', targets: ['span' as 'turn'], schema }),
+    ).toThrow(InvalidFeedbackType);
+  });
+
+  it('refuses an empty name', () => {
+    expect(() => defineFeedbackType({ name: ' ', targets: ['turn'], schema })).toThrow(
+      'a feedback type needs a non-empty name',
+    );
+  });
+
+  it("requires a reviewers' type to name its score config", () => {
+    expect(() =>
+      defineFeedbackType({ name: 'review', targets: ['turn'], schema, source: 'HUMAN' }),
+    ).toThrow('review is for reviewers and must name its score config (configName)');
+    const review = defineFeedbackType({
+      name: 'review',
+      targets: ['turn'],
+      schema,
+      source: 'HUMAN',
+      configName: 'review',
+    });
+    expect(review).toMatchObject({ source: 'HUMAN', configName: 'review' });
+  });
+});
+
+describe('the feedback type registry', () => {
+  it('finds types by name and lists them', () => {
+    const a = defineFeedbackType({ name: 'a', targets: ['turn'], schema });
+    const b = defineFeedbackType({ name: 'b', targets: ['thread'], schema });
+    const registry = createFeedbackTypeRegistry([a, b]);
+    expect(registry.get('a')).toBe(a);
+    expect(registry.get('c')).toBeUndefined();
+    expect(registry.list().map((t) => t.name)).toEqual(['a', 'b']);
+  });
+
+  it('refuses a name taken by another type, and allows registering the same type again', () => {
+    const first = defineFeedbackType({ name: 'quality', targets: ['turn'], schema });
+    const registry = createFeedbackTypeRegistry([first]);
+    expect(registry.register(first)).toBe(first);
+    const other = defineFeedbackType({ name: 'quality', targets: ['thread'], schema });
+    expect(() => registry.register(other)).toThrow(
+      "feedback type name 'quality' is already registered by another type; choose another name",
+    );
+  });
+});
