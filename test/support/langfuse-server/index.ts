@@ -1,8 +1,8 @@
 /**
  * A Langfuse-compatible HTTP server for tests, on 127.0.0.1 and a free port. Every request and
  * response is validated against Langfuse's OpenAPI spec (`langfuse-openapi.yml`, compiled once per
- * process with openapi-backend and ajv-formats); breaches are answered 400 / 500 and listed by
- * `violations()`.
+ * process with openapi-backend and ajv-formats): a request that breaks it is answered 400, and an
+ * answer of the server's that would break it becomes a 500 listed by `violations()`.
  *
  * The Langfuse behaviours it reproduces:
  * - Basic auth with the project's public and secret key; anything else is 401.

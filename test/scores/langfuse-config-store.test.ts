@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  checkScoreConfigStore,
+  type ScoreConfig,
+  ScoreMappingError,
+  scoreConfigs,
+  syncScoreConfigs,
+} from '../../src/scores/index.js';
+import { LangfuseScoreConfigStore, ScoreConfigNameError } from '../../src/scores/langfuse/index.js';
+import { useLangfuseServer } from './langfuse-support.js';
+
+const Review = z.strictObject({
+  stars: z.int().min(1).max(5).describe('How many stars'),
+  helpful: z.boolean().describe(''),
+  tone: z.enum(['formal', 'casual']),
+  note: z.string(),
+  score: z.number().gt(0),
+});
+
+describe('LangfuseScoreConfigStore', () => {
+  const context = useLangfuseServer();
+  const store = () => new LangfuseScoreConfigStore(context.server.client());
+
+  it('passes the ScoreConfigStore contract against the Langfuse test server', async () => {
+    await checkScoreConfigStore(store);
+  });
+
+  it('creates configs as Langfuse takes them: categories by index, bounds and descriptions only when set', async () => {
+    await syncScoreConfigs(store(), scoreConfigs(Review, { typeName: 'review' }));
+    const held = context.server
+      .configs()
+      .map(({ id: _, createdAt: _c, updatedAt: _u, projectId: _p, ...config }) => config);
+    expect(held).toEqual([
+      {
+        name: 'review.stars',
+        dataType: 'NUMERIC',
+        isArchived: false,
+        minValue: 1,
+        maxValue: 5,
+        description: 'How many stars',
+      },
+      {
+        name: 'review.helpful',
+        dataType: 'BOOLEAN',
+        isArchived: false,
+        categories: [
+          { label: 'True', value: 1 },
+          { label: 'False', value: 0 },
+        ],
+      },
+      {
+        name: 'review.tone',
+        dataType: 'CATEGORICAL',
+        isArchived: false,
+        categories: [
+          { label: 'formal', value: 0 },
+          { label: 'casual', value: 1 },
+        ],
+      },
+      { name: 'review.note', dataType: 'TEXT', isArchived: false },
+      { name: 'review.score', dataType: 'NUMERIC', isArchived: false, minValue: 0 },
+    ]);
+  });
+
+  it('lists names over every page, archived configs included', async () => {
+    const many = Array.from({ length: 130 }, (_, i) => ({
+      ...(scoreConfigs(Review, { typeName: 'review' })[3] as ScoreConfig),
+      name: `bulk.field_${i}`,
+    }));
+    await syncScoreConfigs(store(), many);
+    await store().archive('bulk.field_7');
+    const names = await store().names();
+    expect(names).toHaveLength(130);
+    expect(names).toContain('bulk.field_7');
+    expect(context.server.requests('scoreConfigs_get').length).toBeGreaterThan(2);
+  });
+
+  it('archives by name and lists archived configs only when asked', async () => {
+    await syncScoreConfigs(store(), scoreConfigs(Review, { typeName: 'review' }));
+    expect(await store().archive('review.tone')).toBe(1);
+    expect(await store().archive('review.tone')).toBe(0);
+    const active = await store().list();
+    const all = await store().list({ includeArchived: true });
+    expect(active.map((c) => c.name)).not.toContain('review.tone');
+    expect(all.find((c) => c.name === 'review.tone')).toMatchObject({
+      isArchived: true,
+      categories: ['formal', 'casual'],
+    });
+  });
+
+  it('refuses a name too long for Langfuse, saying how to shorten it, and sends nothing', async () => {
+    const configs = scoreConfigs(Review, { typeName: 'a_feedback_type_with_a_long_name' });
+    const error = await store()
+      .create(configs[0] as ScoreConfig)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ScoreConfigNameError);
+    expect((error as Error).message).toBe(
+      "score config name 'a_feedback_type_with_a_long_name.stars' is 38 characters, and Langfuse " +
+        'allows 1 to 35: register the type under a name of at most 29 characters ' +
+        "('a_feedback_type_with_a_long_name' has 32)",
+    );
+    await expect(syncScoreConfigs(store(), configs)).rejects.toThrow(ScoreConfigNameError);
+    expect(context.server.requests('scoreConfigs_create')).toEqual([]);
+  });
+
+  it('refuses characters Langfuse does not allow in a name', () => {
+    const [first] = scoreConfigs(Review, { typeName: 'review/v2' });
+    expect(() => store().check(first as ScoreConfig)).toThrow(
+      /characters Langfuse refuses \('\/'\)/,
+    );
+  });
+
+  it('refuses bounds Langfuse cannot hold, before sending', () => {
+    const Flat = z.object({ x: z.number().min(3).max(3) });
+    const [flat] = scoreConfigs(Flat, { typeName: 'flat' });
+    expect(() => store().check(flat as ScoreConfig)).toThrow(ScoreMappingError);
+  });
+
+  it('creates every missing config through syncScoreConfigs once, however often it runs', async () => {
+    const configs = scoreConfigs(Review, { typeName: 'review' });
+    expect(await syncScoreConfigs(store(), configs)).toHaveLength(5);
+    expect(await syncScoreConfigs(store(), configs)).toEqual([]);
+    expect(context.server.configs()).toHaveLength(5);
+  });
+});

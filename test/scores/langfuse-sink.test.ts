@@ -1,0 +1,263 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkScoreSink,
+  contractConfigs,
+  InvalidScoreError,
+  type Score,
+  ScoreSinkError,
+  syncScoreConfigs,
+} from '../../src/scores/index.js';
+import {
+  LangfuseIngestionError,
+  LangfuseRequestError,
+  LangfuseScoreConfigStore,
+  LangfuseScoreReader,
+  LangfuseScoreSink,
+} from '../../src/scores/langfuse/index.js';
+import { useLangfuseServer } from './langfuse-support.js';
+
+const trace = '4bf92f3577b34da6a3ce929d0e0e4736';
+
+function score(id: string, overrides: Partial<Score> = {}): Score {
+  return {
+    id,
+    name: 'review.stars',
+    value: 4,
+    dataType: 'NUMERIC',
+    traceId: trace,
+    timestamp: '2026-09-29T10:00:00.000Z',
+    source: {},
+    ...overrides,
+  };
+}
+
+describe('LangfuseScoreSink', () => {
+  const context = useLangfuseServer();
+
+  it('passes the ScoreSink contract against the Langfuse test server', async () => {
+    const client = context.server.client();
+    await checkScoreSink(
+      () => new LangfuseScoreSink(client),
+      () => new LangfuseScoreReader(client).list(),
+    );
+  });
+
+  it('passes the contract with its scores linked to configs Langfuse validates them by', async () => {
+    const client = context.server.client();
+    const configs = new LangfuseScoreConfigStore(client);
+    await syncScoreConfigs(configs, contractConfigs());
+    await checkScoreSink(
+      () => new LangfuseScoreSink(client, { linkConfigs: configs }),
+      () => new LangfuseScoreReader(client).list(),
+    );
+    expect(context.server.dropped()).toEqual([]);
+    expect(context.server.scores().every((row) => row.configId !== null)).toBe(true);
+  });
+
+  it('passes the contract when Langfuse shows writes late, for a reader that waits out the lag', async () => {
+    const client = context.server.client();
+    context.server.setLag(45_000);
+    await checkScoreSink(
+      () => new LangfuseScoreSink(client),
+      async () => {
+        context.now += 45_000;
+        return new LangfuseScoreReader(client).list();
+      },
+    );
+  });
+
+  it('sends score-create events with the score id as body.id and its time as the event time', async () => {
+    const sink = new LangfuseScoreSink(context.server.client());
+    await sink.record([score('s1', { timestamp: '2026-09-29T14:30:00+02:00' })]);
+    const [row] = context.server.scores();
+    expect(row).toMatchObject({ id: 's1', timestamp: '2026-09-29T12:30:00.000Z', traceId: trace });
+    expect(context.server.requests()).toEqual([{ operationId: 'ingestion_batch', status: 207 }]);
+  });
+
+  it('sends a yes or no as 1 or 0, and a span as the observation', async () => {
+    const sink = new LangfuseScoreSink(context.server.client());
+    await sink.record([
+      score('yes', { dataType: 'BOOLEAN', value: true, spanId: '00f067aa0ba902b7' }),
+      score('no', { dataType: 'BOOLEAN', value: false }),
+    ]);
+    expect(context.server.scores().map((row) => [row.id, row.value, row.observationId])).toEqual([
+      ['yes', 1, '00f067aa0ba902b7'],
+      ['no', 0, null],
+    ]);
+  });
+
+  it('attaches a score with a trace to the trace, and one without to its session', async () => {
+    const sink = new LangfuseScoreSink(context.server.client());
+    await sink.record([
+      score('both', { sessionId: 'thread-1' }),
+      score('session', { traceId: undefined, sessionId: 'thread-1' }),
+    ]);
+    expect(context.server.scores().map((row) => [row.traceId, row.sessionId])).toEqual([
+      [trace, null],
+      [null, 'thread-1'],
+    ]);
+  });
+
+  it('replaces the stored score when it is recorded again', async () => {
+    const sink = new LangfuseScoreSink(context.server.client());
+    await sink.record([score('s1')]);
+    context.now += 60_000;
+    await sink.record([score('s1', { value: 2 })]);
+    expect(context.server.scores().map((row) => row.value)).toEqual([2]);
+  });
+
+  it('refuses a batch with a score that has neither trace nor session, sending nothing', async () => {
+    const sink = new LangfuseScoreSink(context.server.client());
+    const loose = score('loose', { traceId: undefined });
+    await expect(sink.record([score('s1'), loose])).rejects.toThrow(InvalidScoreError);
+    await expect(sink.record([score('s1'), loose])).rejects.toThrow(
+      /review\.stars \(loose\): Langfuse attaches a score to a trace or a session/,
+    );
+    expect(context.server.requests()).toEqual([]);
+  });
+
+  it('refuses a score of the wrong shape or a text Langfuse cannot hold, sending nothing', async () => {
+    const sink = new LangfuseScoreSink(context.server.client());
+    await expect(sink.record([score('s1', { value: 'four' })])).rejects.toThrow(InvalidScoreError);
+    const long = score('t', { dataType: 'TEXT', value: 'x'.repeat(501) });
+    await expect(sink.record([long])).rejects.toThrow(/1 to 500 characters/);
+    expect(context.server.requests()).toEqual([]);
+  });
+
+  it('splits a large call into batches under the size limit, in order', async () => {
+    const sink = new LangfuseScoreSink(context.server.client(), { maxBatchBytes: 100_000 });
+    const many = Array.from({ length: 1500 }, (_, i) => score(`s${i}`, { value: i }));
+    await sink.record(many);
+    const requests = context.server.requests('ingestion_batch');
+    expect(requests.length).toBeGreaterThan(3);
+    expect(context.server.scores().map((row) => row.id)).toEqual(many.map((s) => s.id));
+  });
+
+  it('throws every event Langfuse refused, after sending every batch', async () => {
+    const sink = new LangfuseScoreSink(context.server.client(), { environment: 'langfuse-prod' });
+    const error = await sink.record([score('a'), score('b')]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LangfuseIngestionError);
+    const ingestion = error as LangfuseIngestionError;
+    expect(ingestion.failures.map((f) => [f.scoreId, f.status, f.retryable])).toEqual([
+      ['a', 400, false],
+      ['b', 400, false],
+    ]);
+    expect(ingestion.retryable).toBe(false);
+    expect(ingestion.message).toMatch(/^Langfuse refused 2 of 2 scores: review\.stars \(a\): 400/);
+  });
+
+  it('marks refused events retryable when Langfuse failed them with a 5xx', async () => {
+    context.server.injectFaults({ operationId: 'ingestion_batch', eventStatus: 500 });
+    const sink = new LangfuseScoreSink(context.server.client());
+    const error = await sink.record([score('a')]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LangfuseIngestionError);
+    expect((error as LangfuseIngestionError).retryable).toBe(true);
+  });
+
+  it("surfaces a 429's Retry-After to the caller and leaves retrying to it", async () => {
+    context.server.injectFaults({ status: 429, retryAfterSeconds: 2 });
+    const sink = new LangfuseScoreSink(context.server.client());
+    const error = await sink.record([score('a')]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LangfuseRequestError);
+    expect(error).toBeInstanceOf(ScoreSinkError);
+    expect(error).toMatchObject({ status: 429, retryable: true, retryAfterMs: 2000 });
+    expect(context.server.requests()).toHaveLength(1);
+    await sink.record([score('a')]);
+    expect(context.server.scores()).toHaveLength(1);
+  });
+
+  it('reports a 5xx as retryable, without retrying it itself', async () => {
+    context.server.injectFaults({ status: 503 });
+    const sink = new LangfuseScoreSink(context.server.client());
+    await expect(sink.record([score('a')])).rejects.toMatchObject({
+      status: 503,
+      retryable: true,
+      retryAfterMs: undefined,
+    });
+    expect(context.server.requests()).toHaveLength(1);
+  });
+
+  it('reports a timeout as retryable with no status', async () => {
+    context.server.injectFaults({ timeoutMs: 3_000 });
+    const sink = new LangfuseScoreSink(context.server.client(), { timeoutInSeconds: 0.2 });
+    const error = await sink.record([score('a')]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LangfuseRequestError);
+    expect(error).toMatchObject({ status: null, retryable: true });
+    expect((error as Error).message).toMatch(/got no response \(timeout or network error\)/);
+  });
+
+  it('keeps one score when a write landed but its answer was lost and it is sent again', async () => {
+    context.server.injectFaults({ status: 502, applied: true });
+    const sink = new LangfuseScoreSink(context.server.client());
+    await expect(sink.record([score('a')])).rejects.toMatchObject({ retryable: true });
+    await sink.record([score('a')]);
+    expect(context.server.scores().map((row) => row.id)).toEqual(['a']);
+  });
+
+  it('reports wrong keys as a terminal error', async () => {
+    const { LangfuseClient } = await import('@langfuse/client');
+    const client = new LangfuseClient({
+      publicKey: context.server.publicKey,
+      secretKey: 'sk-lf-wrong',
+      baseUrl: context.server.url,
+    });
+    await expect(new LangfuseScoreSink(client).record([score('a')])).rejects.toMatchObject({
+      status: 401,
+      retryable: false,
+    });
+  });
+
+  it('links scores to the active config of their name, so Langfuse drops one that breaks it', async () => {
+    const client = context.server.client();
+    const configs = new LangfuseScoreConfigStore(client);
+    await syncScoreConfigs(configs, contractConfigs());
+    const sink = new LangfuseScoreSink(client, { linkConfigs: configs });
+    const rating = score('r', { name: 'evalflow_contract.rating', value: 9 });
+    const tone = score('t', {
+      name: 'evalflow_contract.tone',
+      dataType: 'CATEGORICAL',
+      value: 'warm',
+    });
+    await sink.record([rating, tone]);
+    expect(context.server.scores().map((row) => row.id)).toEqual(['t']);
+    expect(context.server.dropped().map((d) => [d.score.id, d.reason])).toEqual([
+      ['r', 'above maximum'],
+    ]);
+  });
+
+  it('lets Langfuse drop scores for a config archived after the sink linked it', async () => {
+    const client = context.server.client();
+    const configs = new LangfuseScoreConfigStore(client);
+    await syncScoreConfigs(configs, contractConfigs());
+    const sink = new LangfuseScoreSink(client, { linkConfigs: configs });
+    const rating = score('r', { name: 'evalflow_contract.rating', value: 3 });
+    await sink.record([rating]);
+    await configs.archive('evalflow_contract.rating');
+    await sink.record([{ ...rating, id: 'r2' }]);
+    expect(context.server.dropped().map((d) => d.reason)).toEqual([
+      'config evalflow_contract.rating is archived',
+    ]);
+  });
+
+  it('deletes scores by id; Langfuse applies it later and an unknown id is no error', async () => {
+    const sink = new LangfuseScoreSink(context.server.client());
+    await sink.record([score('a'), score('b')]);
+    context.server.setLag(5_000);
+    await sink.delete(['a', 'never-recorded']);
+    expect(context.server.scores().map((row) => row.id)).toEqual(['a', 'b']);
+    context.now += 5_000;
+    expect(context.server.scores().map((row) => row.id)).toEqual(['b']);
+    expect(context.server.requests('legacy_scoreV1_delete').map((r) => r.status)).toEqual([
+      202, 404,
+    ]);
+  });
+
+  it('reports a failed delete as a typed error', async () => {
+    const sink = new LangfuseScoreSink(context.server.client());
+    context.server.injectFaults({ status: 429, retryAfterSeconds: 30 });
+    await expect(sink.delete(['a'])).rejects.toMatchObject({
+      retryable: true,
+      retryAfterMs: 30_000,
+    });
+  });
+});
