@@ -10,8 +10,6 @@ export interface Sql {
 }
 
 export interface Backend {
-  /** Appended to the statement that reads the workspace row in a transaction, to lock it. */
-  readonly lockClause: string;
   read<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
   /** Runs `work` in one transaction: committed if it returns, rolled back if it throws. */
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;

@@ -58,7 +58,7 @@ export async function execute(deps: ExecuteDeps, input: ExecuteInput): Promise<O
   };
 
   return deps.backend.transaction(async (sql) => {
-    const head = await lockWorkspace(sql, deps.backend.lockClause, workspace_id);
+    const head = await lockWorkspace(sql, workspace_id);
     if (commandId !== undefined) {
       const first = await sql.all(
         'SELECT fingerprint, outcome FROM commands WHERE workspace_id = ? AND command_id = ?',
@@ -137,14 +137,16 @@ function withMessageId(command: Command, newId: () => string): Command {
   return { ...command, message_id: newId() };
 }
 
-async function lockWorkspace(sql: Sql, lockClause: string, workspace_id: string) {
-  await sql.run(
-    `INSERT INTO workspaces (workspace_id, last_seq, last_ts) VALUES (?, 0, '')
-     ON CONFLICT (workspace_id) DO NOTHING`,
-    [workspace_id],
-  );
+/**
+ * Creates the workspace's row if needed and returns its head. The no-op update locks the row until
+ * the transaction ends (in SQLite the transaction's write lock already holds the whole file), so
+ * writers to one workspace take turns.
+ */
+async function lockWorkspace(sql: Sql, workspace_id: string) {
   const rows = await sql.all(
-    `SELECT last_seq, last_ts FROM workspaces WHERE workspace_id = ?${lockClause}`,
+    `INSERT INTO workspaces (workspace_id, last_seq, last_ts) VALUES (?, 0, '')
+     ON CONFLICT (workspace_id) DO UPDATE SET last_seq = workspaces.last_seq
+     RETURNING last_seq, last_ts`,
     [workspace_id],
   );
   const row = rows[0] ?? { last_seq: 0, last_ts: '' };

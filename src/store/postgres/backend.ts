@@ -11,16 +11,22 @@ export interface PostgresOptions {
   max?: number;
 }
 
-/** `?` placeholders become `$1, $2, ...`; the store's SQL holds no `?` in literals. */
-const numbered = new Map<string, string>();
-function toPostgres(text: string): string {
-  let converted = numbered.get(text);
-  if (converted === undefined) {
+/**
+ * Each distinct statement as a named prepared statement (each connection parses it once), its
+ * `?` placeholders numbered `$1, $2, ...` (the store's SQL holds no `?` in literals).
+ */
+const prepared = new Map<string, { name: string; text: string }>();
+function toPostgres(text: string): { name: string; text: string } {
+  let statement = prepared.get(text);
+  if (statement === undefined) {
     let n = 0;
-    converted = text.replace(/\?/g, () => `$${++n}`);
-    numbered.set(text, converted);
+    statement = {
+      name: `evalflow_${prepared.size + 1}`,
+      text: text.replace(/\?/g, () => `$${++n}`),
+    };
+    prepared.set(text, statement);
   }
-  return converted;
+  return statement;
 }
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -28,16 +34,16 @@ const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 function sqlOver(client: pg.ClientBase): Sql {
   return {
     all: async (text, params = []) =>
-      (await client.query(toPostgres(text), [...params])).rows as Row[],
+      (await client.query({ ...toPostgres(text), values: [...params] })).rows as Row[],
     run: async (text, params = []) => {
-      await client.query(toPostgres(text), [...params]);
+      await client.query({ ...toPostgres(text), values: [...params] });
     },
   };
 }
 
 /**
  * Postgres through a `pg` pool. Each transaction holds one pooled client; writers to the same
- * workspace serialize on its row lock (`FOR UPDATE`), writers to different ones run in parallel.
+ * workspace serialize on its row lock, writers to different ones run in parallel.
  */
 export async function postgresBackend(options: PostgresOptions): Promise<Backend> {
   const { schema } = options;
@@ -64,7 +70,6 @@ export async function postgresBackend(options: PostgresOptions): Promise<Backend
   }
 
   return {
-    lockClause: ' FOR UPDATE',
     async read(work) {
       const client = await pool.connect();
       try {

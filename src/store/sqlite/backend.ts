@@ -11,9 +11,13 @@ export function sqliteBackend(path: string): Backend {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma('foreign_keys = ON');
+  // Opening is synchronous anyway: a migration may wait here for another process's.
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   migrateSqlite(db);
+  // From now on SQLite never waits for a lock itself: that would block this thread, and with it
+  // the very holder when that is another store in this process. `whenNotBusy` waits instead.
+  db.pragma('busy_timeout = 0');
 
   const statements = new Map<string, Database.Statement>();
   const prepare = (text: string) => {
@@ -38,41 +42,23 @@ export function sqliteBackend(path: string): Backend {
     return result;
   };
 
-  // Another connection (a second store, another process) may hold the write lock. Waiting for it
-  // inside SQLite would block this thread, and with it the very holder when that is a store in
-  // this process; so BEGIN does not wait there, and is retried after an asynchronous pause.
-  const begin = async () => {
-    const deadline = Date.now() + BEGIN_TIMEOUT_MS;
-    db.pragma('busy_timeout = 0');
-    try {
-      for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
-        try {
-          db.exec('BEGIN IMMEDIATE');
-          return;
-        } catch (error) {
-          if (!isBusy(error) || Date.now() > deadline) throw error;
-          await new Promise((resolve) => setTimeout(resolve, pause));
-        }
-      }
-    } finally {
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    }
-  };
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
 
   return {
-    lockClause: '',
-    read: (work) => serially(() => work(sql)),
+    read: (work) => serially(() => whenNotBusy(() => work(sql))),
     transaction: (work) =>
       serially(async () => {
         // IMMEDIATE takes the write lock up front, so writers serialize at BEGIN instead of
         // failing at their first write.
-        await begin();
+        await whenNotBusy(async () => begin.run());
         try {
           const result = await work(sql);
-          db.exec('COMMIT');
+          commit.run();
           return result;
         } catch (error) {
-          db.exec('ROLLBACK');
+          rollback.run();
           throw error;
         }
       }),
@@ -83,8 +69,23 @@ export function sqliteBackend(path: string): Backend {
   };
 }
 
-const BUSY_TIMEOUT_MS = 5000;
-const BEGIN_TIMEOUT_MS = 30_000;
+const BUSY_TIMEOUT_MS = 30_000;
 
 const isBusy = (error: unknown) =>
   error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
+
+/**
+ * Runs `attempt` until it does not fail for a lock another connection (a second store, another
+ * process) holds, pausing asynchronously in between; gives up after BUSY_TIMEOUT_MS.
+ */
+async function whenNotBusy<T>(attempt: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}

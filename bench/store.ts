@@ -1,0 +1,219 @@
+// npm run bench:store — what the store costs over the bare driver.
+//
+// For SQLite (a WAL file) and Postgres (DATABASE_URL, else a throwaway cluster), it appends
+// evaluator feedback through `store.execute` (parse, decide, lock, load, append, update views,
+// commit), then inserts the same event rows one by one through the same driver into a bare table,
+// in the same process, and reports the per-row cost as a ratio: append / bare (1 would be free).
+// It also measures subscribe: events per second delivered to a listener replaying a log.
+// The last line is one JSON object. Not part of `npm test`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { z } from 'zod';
+import {
+  createFeedbackTypeRegistry,
+  defineFeedbackType,
+  type Envelope,
+} from '../src/core/index.js';
+import { openPostgresStore, openSqliteStore, type Store } from '../src/store/index.js';
+import { startThrowawayCluster } from '../test/support/postgres-cluster.js';
+
+const APPENDS = Number(process.env.BENCH_APPENDS ?? 4000);
+const ROUNDS = 3;
+const SUBSCRIBE_EVENTS = Number(process.env.BENCH_SUBSCRIBE_EVENTS ?? 20_000);
+
+const feedbackTypes = createFeedbackTypeRegistry([
+  defineFeedbackType({
+    name: 'helpfulness',
+    targets: ['turn', 'thread', 'message'],
+    schema: z.object({
+      rating: z.int().min(1).max(5),
+      reason: z.string().nullable().default(null),
+    }),
+  }),
+]);
+const system = { kind: 'system', name: 'system' };
+const evaluator = { kind: 'evaluator', name: 'bench', version: '1' };
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+async function prepare(store: Store, workspace_id: string) {
+  await store.execute({
+    workspace_id,
+    actor: system,
+    command: { type: 'create_thread', thread_id: 't1' },
+  });
+  await store.execute({
+    workspace_id,
+    actor: system,
+    command: { type: 'start_run', run_id: 'r1', thread_id: 't1', trace_id: 'trace' },
+  });
+}
+
+/** Appends `count` feedback events; returns the elapsed ms and the envelopes appended. */
+async function appendFeedback(store: Store, workspace_id: string, count: number) {
+  const envelopes: Envelope[] = [];
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const outcome = await store.execute({
+      workspace_id,
+      actor: evaluator,
+      command: {
+        type: 'give_feedback',
+        feedback_type: 'helpfulness',
+        target: { kind: 'turn', run_id: 'r1' },
+        value: { rating: (i % 5) + 1, reason: `verdict ${i}` },
+      },
+    });
+    if (outcome.type !== 'recorded') throw new Error(`append refused: ${outcome.message}`);
+    envelopes.push(...outcome.events);
+  }
+  return { ms: performance.now() - started, envelopes };
+}
+
+const BARE_TABLE = `CREATE TABLE IF NOT EXISTS bare_events (
+  workspace_id TEXT NOT NULL, seq BIGINT NOT NULL, id TEXT NOT NULL UNIQUE, ts TEXT NOT NULL,
+  type TEXT NOT NULL, thread_id TEXT, run_id TEXT, actor TEXT NOT NULL, event TEXT NOT NULL,
+  PRIMARY KEY (workspace_id, seq))`;
+const rowOf = (e: Envelope, round: number) => [
+  `${e.workspace_id}-bare-${round}`,
+  e.seq,
+  `${e.id}-bare-${round}`,
+  e.ts,
+  e.event.type,
+  e.thread_id,
+  e.run_id,
+  JSON.stringify(e.actor),
+  JSON.stringify(e.event),
+];
+
+async function measure(
+  label: string,
+  open: () => Promise<Store>,
+  bareInsert: (rows: unknown[][]) => Promise<number>,
+) {
+  const store = await open();
+  const ratios: number[] = [];
+  const perAppendMs: number[] = [];
+  try {
+    await prepare(store, 'warmup');
+    await appendFeedback(store, 'warmup', 200);
+    for (let round = 0; round < ROUNDS; round++) {
+      const workspace_id = `bench-${label}-${round}`;
+      await prepare(store, workspace_id);
+      const appended = await appendFeedback(store, workspace_id, APPENDS);
+      const bareMs = await bareInsert(appended.envelopes.map((e) => rowOf(e, round)));
+      ratios.push(appended.ms / bareMs);
+      perAppendMs.push(appended.ms / APPENDS);
+      console.log(
+        `${label} round ${round + 1}: ${APPENDS} feedback appends ${appended.ms.toFixed(0)} ms ` +
+          `(${((APPENDS / appended.ms) * 1000).toFixed(0)}/s), bare inserts ${bareMs.toFixed(0)} ms, ` +
+          `ratio ${(appended.ms / bareMs).toFixed(2)}`,
+      );
+    }
+    const subscribePerS = await measureSubscribe(store, label);
+    return { ratio: median(ratios), perAppendMs: median(perAppendMs), subscribePerS };
+  } finally {
+    await store.close();
+  }
+}
+
+/** Replays a log of SUBSCRIBE_EVENTS events to a listener, then follows one more. */
+async function measureSubscribe(store: Store, label: string) {
+  const workspace_id = `bench-${label}-subscribe`;
+  await prepare(store, workspace_id);
+  await appendFeedback(store, workspace_id, SUBSCRIBE_EVENTS - 2);
+  let delivered = 0;
+  const started = performance.now();
+  let caughtUp: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    caughtUp = resolve;
+  });
+  const subscription = store.subscribe({ workspace_id }, () => {
+    delivered += 1;
+    if (delivered === SUBSCRIBE_EVENTS) caughtUp();
+  });
+  await done;
+  const ms = performance.now() - started;
+  await subscription.close();
+  const perS = (SUBSCRIBE_EVENTS / ms) * 1000;
+  console.log(
+    `${label} subscribe: ${SUBSCRIBE_EVENTS} events replayed in ${ms.toFixed(0)} ms (${perS.toFixed(0)}/s)`,
+  );
+  return perS;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'evalflow-bench-'));
+  const cluster = process.env.DATABASE_URL ? undefined : await startThrowawayCluster();
+  const databaseUrl = process.env.DATABASE_URL ?? cluster?.url ?? '';
+  const schema = `evalflow_bench_${process.pid}`;
+  try {
+    console.log(
+      `store benchmark: ${APPENDS} appends x ${ROUNDS} rounds per adapter, ${SUBSCRIBE_EVENTS} events subscribed`,
+    );
+
+    const bareSqlite = new Database(join(dir, 'bare.db'));
+    bareSqlite.pragma('journal_mode = WAL');
+    bareSqlite.pragma('synchronous = NORMAL');
+    bareSqlite.exec(BARE_TABLE);
+    const insertSqlite = bareSqlite.prepare(
+      'INSERT INTO bare_events (workspace_id, seq, id, ts, type, thread_id, run_id, actor, event) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const sqlite = await measure(
+      'sqlite',
+      async () => openSqliteStore(join(dir, 'store.db'), { feedbackTypes }),
+      async (rows) => {
+        const started = performance.now();
+        for (const row of rows) insertSqlite.run(...row);
+        return performance.now() - started;
+      },
+    );
+    bareSqlite.close();
+
+    const bareClient = new pg.Client({ connectionString: databaseUrl });
+    await bareClient.connect();
+    await bareClient.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await bareClient.query(`SET search_path = ${schema}`);
+    await bareClient.query(BARE_TABLE);
+    const postgres = await measure(
+      'postgres',
+      () => openPostgresStore({ databaseUrl, schema }, { feedbackTypes }),
+      async (rows) => {
+        const started = performance.now();
+        for (const row of rows) {
+          await bareClient.query(
+            'INSERT INTO bare_events (workspace_id, seq, id, ts, type, thread_id, run_id, actor, event) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+            row,
+          );
+        }
+        return performance.now() - started;
+      },
+    );
+    await bareClient.query(`DROP SCHEMA ${schema} CASCADE`);
+    await bareClient.end();
+
+    console.log(
+      `sqlite: ${sqlite.perAppendMs.toFixed(3)} ms per append, ${sqlite.ratio.toFixed(2)}x a bare insert; ` +
+        `postgres: ${postgres.perAppendMs.toFixed(3)} ms per append, ${postgres.ratio.toFixed(2)}x a bare insert; ` +
+        `subscribe ${sqlite.subscribePerS.toFixed(0)}/s (sqlite), ${postgres.subscribePerS.toFixed(0)}/s (postgres)`,
+    );
+    console.log(
+      JSON.stringify({
+        bench: 'store',
+        sqlite_append_vs_bare: Number(sqlite.ratio.toFixed(2)),
+        postgres_append_vs_bare: Number(postgres.ratio.toFixed(2)),
+        subscribe_events_per_s: Math.round(sqlite.subscribePerS),
+      }),
+    );
+  } finally {
+    cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
