@@ -106,6 +106,11 @@ describe('LangfuseScoreSink', () => {
     expect(context.server.scores().map((row) => row.value)).toEqual([2]);
   });
 
+  it('sends nothing for no scores', async () => {
+    await new LangfuseScoreSink(context.server.client()).record([]);
+    expect(context.server.requests()).toEqual([]);
+  });
+
   it('refuses a batch with a score that has neither trace nor session, sending nothing', async () => {
     const sink = new LangfuseScoreSink(context.server.client());
     const loose = score('loose', { traceId: undefined });

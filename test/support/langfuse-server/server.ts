@@ -48,6 +48,15 @@ export interface RequestRecord {
 /** Spec ingestion limit: a larger body gets 413. */
 const MAX_BATCH_BYTES = 3_500_000;
 
+/** A request as openapi-backend routes and validates it. */
+interface SpecRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: Record<string, string>;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: unknown;
+}
+
 export class LangfuseTestServer {
   readonly publicKey: string;
   readonly secretKey: string;
@@ -174,11 +183,17 @@ export class LangfuseTestServer {
     } catch {
       return send(response, failure(400, 'Invalid JSON body'));
     }
-    const specRequest = { method, path: url.pathname, query, headers: request.headers, body };
+    const specRequest: SpecRequest = {
+      method,
+      path: url.pathname,
+      query,
+      headers: request.headers,
+      body,
+    };
     const operation = spec.matchOperation(specRequest as never);
     if (!operation?.operationId) return send(response, failure(404, 'Not found'));
     const operationId = operation.operationId;
-    const answer = await this.#answer(operation, specRequest, raw.length, query, body);
+    const answer = await this.#answer(operation, specRequest, raw.length);
     this.#requests.push({ operationId, status: answer.status });
     const checked = spec.validateResponse(answer.body, operation, answer.status);
     if (!checked.valid) {
@@ -190,18 +205,13 @@ export class LangfuseTestServer {
     send(response, answer);
   }
 
-  async #answer(
-    operation: Operation,
-    specRequest: { method: string; path: string; query: Record<string, string>; body: unknown },
-    size: number,
-    query: Record<string, string>,
-    body: unknown,
-  ): Promise<Answer> {
+  async #answer(operation: Operation, specRequest: SpecRequest, size: number): Promise<Answer> {
     const spec = this.#spec as OpenAPIBackend;
+    const { query, body } = specRequest;
     const operationId = operation.operationId as string;
     const fault = this.#takeFault(operationId);
     if (fault && !fault.applied) return this.#fail(fault, body);
-    const auth = this.#authorize(specRequest as never);
+    const auth = this.#authorize(specRequest.headers.authorization);
     if (auth) return auth;
     if (operationId === 'ingestion_batch' && size > MAX_BATCH_BYTES) {
       return failure(413, 'Request body too large: batches are limited to 3.5 MB');
@@ -292,8 +302,7 @@ export class LangfuseTestServer {
   }
 
   /** Basic auth with the project's public and secret key, as Langfuse's public API takes. */
-  #authorize(request: { headers: Record<string, string | undefined> }): Answer | null {
-    const header = request.headers.authorization ?? '';
+  #authorize(header = ''): Answer | null {
     const expected = `Basic ${Buffer.from(`${this.publicKey}:${this.secretKey}`).toString('base64')}`;
     if (header === expected) return null;
     return failure(
