@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { FeedbackTypeRegistry } from '../core/index.js';
 import type { Backend } from './backend.js';
 import { execute } from './execute.js';
-import type { ScoreConfigDirectory, Store } from './port.js';
+import type { ScoreConfigDirectory, Store, Subscription } from './port.js';
 import {
   readArtifact,
   readConversation,
@@ -41,6 +41,7 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
     newId: options.newId ?? (() => uuidv7()),
   };
   const wakeups = new Wakeups();
+  const following = new Set<Subscription>();
   const read = backend.read.bind(backend);
   const store: Store = {
     async execute(input) {
@@ -50,8 +51,18 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
       return outcome;
     },
     events: (options) => read((sql) => readEvents(sql, options)),
-    subscribe: (subscribeOptions, listener) =>
-      follow(store.events, wakeups, options.pollMs ?? 1000, subscribeOptions, listener),
+    subscribe(subscribeOptions, listener) {
+      const subscription = follow(
+        store.events,
+        wakeups,
+        options.pollMs ?? 1000,
+        subscribeOptions,
+        listener,
+      );
+      following.add(subscription);
+      void subscription.done.finally(() => following.delete(subscription)).catch(() => {});
+      return subscription;
+    },
     head: (workspace_id) => read((sql) => readHead(sql, workspace_id)),
     thread: (workspace_id, thread_id) => read((sql) => readThread(sql, workspace_id, thread_id)),
     run: (workspace_id, run_id) => read((sql) => readRun(sql, workspace_id, run_id)),
@@ -66,7 +77,11 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
     cursor: (workspace_id, name) => read((sql) => readCursor(sql, workspace_id, name)),
     saveCursor: (workspace_id, name, seq) =>
       backend.transaction((sql) => writeCursor(sql, workspace_id, name, seq)),
-    close: () => backend.close(),
+    // Followers stop first, so none reads from a closed connection.
+    async close() {
+      await Promise.all([...following].map((subscription) => subscription.close()));
+      await backend.close();
+    },
   };
   return store;
 }

@@ -299,6 +299,14 @@ export function storeContract(adapter: string, open: OpenStore) {
       ]);
     });
 
+    it('stops its subscriptions when it closes', async () => {
+      const own = await open({ feedbackTypes: conformanceFeedbackTypes(), pollMs: 50 });
+      const ws = freshWorkspace();
+      const subscription = own.subscribe({ workspace_id: ws }, () => {});
+      await own.close();
+      await expect(subscription.done).resolves.toBeUndefined();
+    });
+
     it("ends a subscription with its listener's error", async () => {
       const ws = await conversationWorkspace();
       const subscription = store.subscribe({ workspace_id: ws }, () => {
