@@ -1,3 +1,3 @@
 // The package's public surface: each module's index names what it exports.
-export * from './scores/index.js';
 export * from './core/index.js';
+export * from './scores/index.js';

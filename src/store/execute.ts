@@ -75,9 +75,10 @@ export async function execute(deps: ExecuteDeps, input: ExecuteInput): Promise<O
     const decision = decideCommand(state, actor, command, context);
     if (decision.type !== 'recorded') return decision;
 
-    const now = deps.now().toISOString();
     // ts never decreases, even when the clock steps back.
-    const ts = now < head.last_ts ? head.last_ts : now;
+    const ts = new Date(
+      Math.max(deps.now().getTime(), Date.parse(head.last_ts) || 0),
+    ).toISOString();
     const envelopes: Envelope[] = decision.events.map((event, index) => ({
       seq: head.last_seq + 1 + index,
       id: commandId === undefined ? deps.newId() : envelopeIdFor(workspace_id, commandId, index),

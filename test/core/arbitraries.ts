@@ -37,10 +37,9 @@ export function arbitraryOf(schema: z.ZodType, key?: string): fc.Arbitrary<unkno
   switch (def.type) {
     case 'object': {
       const shape = def.shape ?? {};
-      const required = Object.keys(shape).filter((k) => {
-        const t = (shape[k]?._zod.def as unknown as Def).type;
-        return t !== 'optional' && t !== 'default';
-      });
+      const required = Object.entries(shape)
+        .filter(([, field]) => !['optional', 'default'].includes(field._zod.def.type))
+        .map(([k]) => k);
       const parts = Object.fromEntries(
         Object.entries(shape).map(([k, v]) => [k, arbitraryOf(v, k)]),
       );

@@ -8,7 +8,6 @@ import {
   decideCommand,
   type Envelope,
   emptyState,
-  messageKey,
   needsOf,
   scopeOf,
   targetKey,
