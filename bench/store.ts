@@ -21,7 +21,7 @@ import {
 import { openPostgresStore, openSqliteStore, type Store } from '../src/store/index.js';
 import { startThrowawayCluster } from '../test/support/postgres-cluster.js';
 
-const APPENDS = Number(process.env.BENCH_APPENDS ?? 4000);
+const APPENDS = Number(process.env.BENCH_APPENDS ?? 8000);
 const ROUNDS = 3;
 const SUBSCRIBE_EVENTS = Number(process.env.BENCH_SUBSCRIBE_EVENTS ?? 20_000);
 

@@ -1,4 +1,5 @@
 import {
+  type Artifact,
   artifactVersionKey,
   type Envelope,
   emptyState,
@@ -13,7 +14,6 @@ import {
   viewNames,
   type WorkspaceState,
 } from '../core/index.js';
-import type { Artifact } from '../core/state.js';
 import { asNumber, parseJson, type Row, type Sql } from './backend.js';
 import type {
   ArtifactAtVersion,
