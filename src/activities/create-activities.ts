@@ -1,9 +1,7 @@
 import type { FeedbackTypeRegistry } from '../core/index.js';
 import type { EvaluatorRegistry } from '../evaluators/index.js';
 import type { ScoreReader, ScoreSink } from '../scores/index.js';
-import type { ArtifactVersionKey, ArtifactVersionSelector } from '../store/artifact-versions.js';
 import type { Store } from '../store/index.js';
-import type { Ledger } from '../store/ledger.js';
 import type { EvalflowActivities } from './contract.js';
 import { evaluationActivities } from './evaluation.js';
 import { mirrorActivities } from './mirror.js';
@@ -12,20 +10,10 @@ import { reviewActivities } from './review.js';
 /** What the activities work with: the ports, built by the worker (tests hand in their own). */
 export interface ActivityDeps {
   store: Store;
-  ledger: Ledger;
   evaluators: EvaluatorRegistry;
   feedbackTypes: FeedbackTypeRegistry;
   scoreSink: ScoreSink;
   scoreReader: ScoreReader | null;
-  artifactVersions: {
-    count(workspaceId: string, selector: ArtifactVersionSelector): Promise<number>;
-    list(
-      workspaceId: string,
-      selector: ArtifactVersionSelector,
-      after: ArtifactVersionKey | null,
-      limit: number,
-    ): Promise<ArtifactVersionKey[]>;
-  };
   /** Recorded on every score's source, to tell tenants apart in one Langfuse project. */
   tenantId?: string;
 }
@@ -36,15 +24,14 @@ export function createActivities(deps: ActivityDeps): EvalflowActivities {
     ...reviewActivities(deps),
     ...mirrorActivities({
       store: deps.store,
-      ledger: deps.ledger,
       feedbackTypes: deps.feedbackTypes,
       sink: deps.scoreSink,
       reader: deps.scoreReader,
       tenantId: deps.tenantId ?? 'default',
     }),
     countArtifactVersions: ({ workspaceId, selector }) =>
-      deps.artifactVersions.count(workspaceId, selector),
+      deps.store.artifactVersions.count(workspaceId, selector),
     listArtifactVersions: ({ workspaceId, selector, after, limit }) =>
-      deps.artifactVersions.list(workspaceId, selector, after, limit),
+      deps.store.artifactVersions.list(workspaceId, selector, after, limit),
   };
 }

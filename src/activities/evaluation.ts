@@ -3,7 +3,6 @@ import { targetKey as targetKeyOf } from '../core/index.js';
 import type { EvaluatorRegistry } from '../evaluators/index.js';
 import { isSampled } from '../evaluators/index.js';
 import type { Store } from '../store/index.js';
-import type { Ledger } from '../store/ledger.js';
 import type {
   EvaluateInput,
   EvaluateResult,
@@ -15,7 +14,6 @@ import { loadSubject } from './subjects.js';
 
 export interface EvaluationDeps {
   store: Store;
-  ledger: Ledger;
   evaluators: EvaluatorRegistry;
 }
 
@@ -35,7 +33,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
     reason: string | null,
     envelope_id: string | null = null,
   ) =>
-    deps.ledger.settleEvaluation({
+    deps.store.ledger.settleEvaluation({
       workspace_id: input.workspaceId,
       ...ledgerKey(input),
       target: input.target,
@@ -54,7 +52,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
           'EvaluatorNotDeployed',
         );
       }
-      const settled = await deps.ledger.evaluation(input.workspaceId, ledgerKey(input));
+      const settled = await deps.store.ledger.evaluation(input.workspaceId, ledgerKey(input));
       if (settled !== null) return { outcome: 'settled', state: settled.state };
       if (!isSampled(evaluator.participant, targetKeyOf(input.target), evaluator.sampleRate)) {
         await settle(input, 'sampled_out', `outside the sample rate ${evaluator.sampleRate}`);

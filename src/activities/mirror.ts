@@ -14,13 +14,11 @@ import {
   ScoreSinkError,
 } from '../scores/index.js';
 import type { Store } from '../store/index.js';
-import type { Ledger } from '../store/ledger.js';
 import type { MirrorInput, MirrorResult, ReconcileInput, ReconcileResult } from './contract.js';
 import { scoreIdsOfDeletedRating, scoresOfFeedback } from './feedback-scores.js';
 
 export interface MirrorDeps {
   store: Store;
-  ledger: Ledger;
   feedbackTypes: FeedbackTypeRegistry;
   sink: ScoreSink;
   /** Reads scores back; without one (a synchronous sink) what was recorded is confirmed. */
@@ -59,11 +57,11 @@ export function mirrorActivities(deps: MirrorDeps) {
       }
       // A later event may replace a score of an earlier one in the same page: send the latest.
       const latest = [...new Map(expected.map((e) => [e.score.id, e])).values()];
-      await deps.ledger.expectScores(input.workspaceId, latest);
+      await deps.store.ledger.expectScores(input.workspaceId, latest);
       await send(() => deps.sink.record(latest.map((e) => e.score)));
       if (deleted.length > 0) {
         if (deps.sink.delete) await send(() => deps.sink.delete?.(deleted) ?? Promise.resolve());
-        await deps.ledger.settleScores(
+        await deps.store.ledger.settleScores(
           input.workspaceId,
           deleted.map((score_id) => ({
             score_id,
@@ -84,9 +82,9 @@ export function mirrorActivities(deps: MirrorDeps) {
      * are sent again, or on the final check marked failed with the reason.
      */
     async reconcileScores(input: ReconcileInput): Promise<ReconcileResult> {
-      const entries = (await deps.ledger.scores(input.workspaceId, { ids: input.ids })).filter(
-        (entry) => entry.state === 'pending',
-      );
+      const entries = (
+        await deps.store.ledger.scores(input.workspaceId, { ids: input.ids })
+      ).filter((entry) => entry.state === 'pending');
       const scores = parseScores(entries.map((entry) => entry.score));
       const found = deps.reader ? await deps.reader.read(scores.map((s) => s.id)) : null;
       const confirmed: string[] = [];
@@ -96,12 +94,12 @@ export function mirrorActivities(deps: MirrorDeps) {
         if (seen !== undefined && sameValue(seen.value, score.value)) confirmed.push(score.id);
         else missing.push(score);
       }
-      await deps.ledger.settleScores(
+      await deps.store.ledger.settleScores(
         input.workspaceId,
         confirmed.map((score_id) => ({ score_id, state: 'confirmed', reason: null })),
       );
       if (input.final) {
-        await deps.ledger.settleScores(
+        await deps.store.ledger.settleScores(
           input.workspaceId,
           missing.map((s) => ({
             score_id: s.id,

@@ -1,7 +1,9 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { FeedbackTypeRegistry } from '../core/index.js';
+import { countArtifactVersions, listArtifactVersions } from './artifact-versions.js';
 import type { Backend } from './backend.js';
 import { execute } from './execute.js';
+import { createLedger } from './ledger.js';
 import type { ScoreConfigDirectory, Store, Subscription } from './port.js';
 import {
   readArtifact,
@@ -77,6 +79,18 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
     cursor: (workspace_id, name) => read((sql) => readCursor(sql, workspace_id, name)),
     saveCursor: (workspace_id, name, seq) =>
       backend.transaction((sql) => writeCursor(sql, workspace_id, name, seq)),
+    async workspaces() {
+      const rows = await read((sql) =>
+        sql.all('SELECT workspace_id FROM workspaces ORDER BY workspace_id'),
+      );
+      return rows.map((row) => String(row.workspace_id));
+    },
+    ledger: createLedger(backend, deps.now),
+    artifactVersions: {
+      count: (workspace_id, selector) => countArtifactVersions(backend, workspace_id, selector),
+      list: (workspace_id, selector, after, limit) =>
+        listArtifactVersions(backend, workspace_id, selector, after, limit),
+    },
     // Followers stop first, so none reads from a closed connection.
     async close() {
       await Promise.all([...following].map((subscription) => subscription.close()));

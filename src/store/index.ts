@@ -1,9 +1,19 @@
 // The store's public surface: the port, its two adapters and the helpers around them. It loads
 // better-sqlite3 and pg, so it is its own entry point (`evalflow/store`), apart from the pure core.
+export type { ArtifactVersionKey, ArtifactVersionSelector } from './artifact-versions.js';
 export type { Backend, Row, Sql } from './backend.js';
 export type { StoreOptions } from './create-store.js';
 export { createStore } from './create-store.js';
 export { envelopeIdFor } from './envelope-ids.js';
+export type {
+  EvaluationEntry,
+  EvaluationFilter,
+  EvaluationState,
+  Ledger,
+  ScoreEntry,
+  ScoreRecord,
+  ScoreState,
+} from './ledger.js';
 export type { Migration } from './migrations.js';
 export { migrations } from './migrations.js';
 export type { OpenStoreOptions } from './open-store.js';
@@ -15,6 +25,7 @@ export {
 } from './open-store.js';
 export type {
   ArtifactAtVersion,
+  ArtifactVersionIndex,
   ConversationMessage,
   ExecuteInput,
   FeedbackFilter,

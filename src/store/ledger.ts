@@ -189,11 +189,17 @@ const scoreEntry = (row: Row): ScoreEntry => ({
   updated_at: String(row.updated_at),
 });
 
-/** The ledger's tables, as migration 2. */
+/**
+ * Migration 2: the ledger's tables, and the artifact version columns batch re-evaluation selects
+ * on (kind, creation time, producing run).
+ */
 export const ledgerMigration = {
   version: 2,
-  name: 'evaluation and score ledger',
+  name: 'evaluation and score ledger; artifact version selectors',
   statements: [
+    'ALTER TABLE artifact_versions ADD COLUMN kind TEXT',
+    'ALTER TABLE artifact_versions ADD COLUMN created_at TEXT',
+    'CREATE INDEX artifact_versions_by_kind ON artifact_versions (workspace_id, kind, artifact_id, version)',
     `CREATE TABLE evaluation_ledger (
       workspace_id TEXT NOT NULL,
       generation TEXT NOT NULL,

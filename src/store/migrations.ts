@@ -3,6 +3,8 @@
 // statements keep to SQL that SQLite and Postgres read alike (JSON is kept as text so a replayed
 // outcome comes back exactly as first written).
 
+import { ledgerMigration } from './ledger.js';
+
 export interface Migration {
   version: number;
   name: string;
@@ -71,4 +73,5 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX feedback_by_source ON feedback (workspace_id, source, seq)',
     ],
   },
+  ledgerMigration,
 ];

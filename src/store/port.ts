@@ -12,6 +12,8 @@ import type {
   Thread,
   WorkspaceState,
 } from '../core/index.js';
+import type { ArtifactVersionKey, ArtifactVersionSelector } from './artifact-versions.js';
+import type { Ledger } from './ledger.js';
 
 /** A command to execute in a workspace. Actor and command arrive off the wire and are parsed. */
 export interface ExecuteInput {
@@ -99,7 +101,26 @@ export interface Store {
   /** Moves a named cursor forward; a lower seq leaves it. Returns the cursor's seq afterwards. */
   saveCursor(workspace_id: string, name: string, seq: number): Promise<number>;
 
+  /** Every workspace with at least one event. */
+  workspaces(): Promise<string[]>;
+
+  /** The evaluation and score ledger, kept beside the log. */
+  readonly ledger: Ledger;
+  /** Keyset pages of artifact versions, for batch re-evaluation. */
+  readonly artifactVersions: ArtifactVersionIndex;
+
   close(): Promise<void>;
+}
+
+export interface ArtifactVersionIndex {
+  count(workspace_id: string, selector: ArtifactVersionSelector): Promise<number>;
+  /** Versions ordered by (artifact id, version), after `after`, at most `limit`. */
+  list(
+    workspace_id: string,
+    selector: ArtifactVersionSelector,
+    after: ArtifactVersionKey | null,
+    limit: number,
+  ): Promise<ArtifactVersionKey[]>;
 }
 
 /** Where HUMAN feedback's score configs are looked up (the provider's config store). */

@@ -16,7 +16,12 @@ export const viewTables: { [V in ViewName]: ViewTable<V> } = {
   artifacts: { table: 'artifacts', columns: () => ({}) },
   artifactVersions: {
     table: 'artifact_versions',
-    columns: (version) => ({ artifact_id: version.artifact_id, version: version.version }),
+    columns: (version) => ({
+      artifact_id: version.artifact_id,
+      version: version.version,
+      kind: version.kind,
+      created_at: version.created_at,
+    }),
   },
   messages: {
     table: 'messages',

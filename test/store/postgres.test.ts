@@ -2,12 +2,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
 import { openPostgresStore, openStore, type Store } from '../../src/store/index.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
+import { ledgerContract } from './ledger-contract.js';
 import { storeContract } from './store-contract.js';
 
 const schema = freshSchemaName();
 afterAll(() => dropSchema(databaseUrl(), schema));
 
 storeContract('Postgres', (options) =>
+  openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
+);
+
+ledgerContract('Postgres', (options) =>
   openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
 );
 

@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
 import { openSqliteStore, openStore } from '../../src/store/index.js';
+import { ledgerContract } from './ledger-contract.js';
 import { storeContract } from './store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 storeContract('SQLite', async (options) => openSqliteStore(join(dir, 'contract.db'), options));
+
+ledgerContract('SQLite', async (options) => openSqliteStore(join(dir, 'ledger.db'), options));
 
 describe('the SQLite store on disk', () => {
   it('opens the default file under .evalflow/, creating the folder', async () => {

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
+import type { Store } from '../../src/store/index.js';
+import type { OpenStore } from './store-contract.js';
+
+// The ledger and the artifact version pages, run unchanged against every adapter.
+
+let counter = 0;
+const freshWorkspace = () => `ledger-${Date.now().toString(36)}-${++counter}`;
+const key = { generation: 'run', participant: 'evaluator:tone@1', target_key: 'turn:r1' };
+
+export function ledgerContract(adapter: string, open: OpenStore) {
+  describe(`the ${adapter} ledger`, () => {
+    let store: Store;
+    let clock = Date.parse('2026-03-01T00:00:00Z');
+    beforeAll(async () => {
+      store = await open({ feedbackTypes: conformanceFeedbackTypes(), now: () => new Date(clock) });
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    it('keeps the first state an evaluation settles in', async () => {
+      const ws = freshWorkspace();
+      const entry = {
+        workspace_id: ws,
+        ...key,
+        target: { kind: 'turn', run_id: 'r1' },
+        envelope_id: 'e1',
+      };
+      expect(await store.ledger.evaluation(ws, key)).toBeNull();
+      await store.ledger.settleEvaluation({ ...entry, state: 'recorded', reason: null });
+      const again = await store.ledger.settleEvaluation({
+        ...entry,
+        state: 'failed',
+        reason: 'late',
+      });
+      expect(again).toMatchObject({ state: 'recorded', reason: null, envelope_id: 'e1' });
+      expect(again.target).toEqual({ kind: 'turn', run_id: 'r1' });
+      await store.ledger.settleEvaluation({
+        ...entry,
+        generation: 'batch-2',
+        state: 'sampled_out',
+        reason: 'rate',
+      });
+      expect((await store.ledger.evaluations(ws)).map((e) => [e.generation, e.state])).toEqual([
+        ['batch-2', 'sampled_out'],
+        ['run', 'recorded'],
+      ]);
+      expect(await store.ledger.evaluations(ws, { state: 'sampled_out' })).toHaveLength(1);
+    });
+
+    it('expects scores, lets a later event replace them, and settles each once', async () => {
+      const ws = freshWorkspace();
+      const score = (value: number) => ({ id: 's1', name: 'q.rating', value });
+      await store.ledger.expectScores(ws, [{ seq: 5, score: score(1) }]);
+      await store.ledger.settleScores(ws, [{ score_id: 's1', state: 'confirmed', reason: null }]);
+      // A replay of the same event changes nothing; a later event makes the score pending again.
+      await store.ledger.expectScores(ws, [{ seq: 5, score: score(9) }]);
+      expect(await store.ledger.scores(ws, { ids: ['s1'] })).toMatchObject([
+        { state: 'confirmed', seq: 5, score: score(1) },
+      ]);
+      await store.ledger.expectScores(ws, [{ seq: 7, score: score(2) }]);
+      expect(await store.ledger.scores(ws, { state: 'pending' })).toMatchObject([
+        { score_id: 's1', seq: 7, score: score(2) },
+      ]);
+      await store.ledger.settleScores(ws, [{ score_id: 's1', state: 'failed', reason: 'gone' }]);
+      expect(await store.ledger.scores(ws, { ids: ['s1', 'missing'] })).toMatchObject([
+        { state: 'failed', reason: 'gone' },
+      ]);
+    });
+
+    it('pages artifact versions by key, kind, creation time and latest version', async () => {
+      const ws = freshWorkspace();
+      const put = async (artifact_id: string, kind: string) => {
+        clock += 60_000;
+        const outcome = await store.execute({
+          workspace_id: ws,
+          actor: { kind: 'system' },
+          command: { type: 'put_artifact', artifact_id, kind, data: {} },
+        });
+        expect(outcome.type).toBe('recorded');
+      };
+      const start = new Date(clock).toISOString();
+      for (const id of ['b', 'a', 'c']) await put(id, id === 'c' ? 'memo' : 'report');
+      const middle = new Date(clock).toISOString();
+      await put('a', 'report');
+      await put('b', 'report');
+
+      const all = async (selector: object, limit = 2) => {
+        const keys = [];
+        for (let after = null; ; ) {
+          const page = await store.artifactVersions.list(ws, selector, after, limit);
+          keys.push(...page.map((k) => `${k.artifact_id}@${k.version}`));
+          if (page.length < limit) return keys;
+          after = page.at(-1) ?? null;
+        }
+      };
+      expect(await all({})).toEqual(['a@1', 'a@2', 'b@1', 'b@2', 'c@1']);
+      expect(await store.artifactVersions.count(ws, {})).toBe(5);
+      expect(await all({ kind: 'report' })).toEqual(['a@1', 'a@2', 'b@1', 'b@2']);
+      expect(await all({ artifactIds: ['c', 'a'] })).toEqual(['a@1', 'a@2', 'c@1']);
+      expect(await all({ latestOnly: true })).toEqual(['a@2', 'b@2', 'c@1']);
+      expect(await all({ createdFrom: start, createdTo: middle })).toEqual(['a@1', 'b@1']);
+      expect(await store.artifactVersions.count(ws, { artifactIds: [] })).toBe(0);
+      expect(await store.workspaces()).toContain(ws);
+    });
+  });
+}
