@@ -16,8 +16,9 @@ import { LangfuseTestServer } from '../test/support/langfuse-server/index.js';
 
 const VALUES = 100_000;
 const SINK_SCORES = 20_000;
-const SINGLE_POSTS = 1_000;
+const SINGLE_POSTS = 500;
 const ROUNDS = 3;
+const MAPPING_ROUNDS = 6;
 
 const AnswerQuality = z.strictObject({
   rating: z.int().min(1).max(5).describe('Overall quality'),
@@ -70,10 +71,13 @@ async function mappingVersusParse(): Promise<number> {
   const map = () => {
     for (const value of inputs) sink += scoreValues(AnswerQuality, value, { typeName }).length;
   };
-  parse();
-  map();
-  const parseMs = await fastest(ROUNDS, parse);
-  const mapMs = await fastest(ROUNDS, map);
+  // Rounds alternate, so a busy moment on the machine slows both sides alike.
+  let parseMs = Number.POSITIVE_INFINITY;
+  let mapMs = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < MAPPING_ROUNDS; round++) {
+    parseMs = Math.min(parseMs, await fastest(1, parse));
+    mapMs = Math.min(mapMs, await fastest(1, map));
+  }
   console.log(
     `safeParse: ${rate(VALUES, parseMs)} values/s; scoreValues: ${rate(VALUES, mapMs)} values/s` +
       ` (${sink > 0 ? 'checked' : 'unchecked'})`,
@@ -112,22 +116,24 @@ async function sinkVersusSinglePost(): Promise<{ perRequest: number; ratio: numb
     }
 
     const single = scoresOf(SINGLE_POSTS, 'single');
-    const singleMs = await fastest(1, async () => {
+    const singleMs = await fastest(ROUNDS, async () => {
       for (const score of single) await client.api.scores.create(singlePost(score), requestOptions);
     });
 
     const batched = scoresOf(SINK_SCORES, 'sink');
     const before = server.requests('ingestion_batch').length;
-    const sinkMs = await fastest(1, () => new LangfuseScoreSink(client).record(batched));
-    const requests = server.requests('ingestion_batch').length - before;
+    // Every round sends the same scores again, which Langfuse upserts in place.
+    const sinkMs = await fastest(ROUNDS, () => new LangfuseScoreSink(client).record(batched));
+    const requests = (server.requests('ingestion_batch').length - before) / ROUNDS;
     if (server.violations().length > 0) throw new Error(server.violations().join('\n'));
-    if (server.scores().length < SINK_SCORES) throw new Error('the sink lost scores');
+    const stored = new Set(server.scores().map((row) => row.id));
+    if (!batched.every((score) => stored.has(score.id))) throw new Error('the sink lost scores');
 
     const singleRate = SINGLE_POSTS / singleMs;
     const sinkRate = SINK_SCORES / sinkMs;
     console.log(
       `POST /scores one by one: ${rate(SINGLE_POSTS, singleMs)} scores/s; ` +
-        `LangfuseScoreSink: ${rate(SINK_SCORES, sinkMs)} scores/s in ${requests} requests`,
+        `LangfuseScoreSink: ${rate(SINK_SCORES, sinkMs)} scores/s in ${requests} requests a call`,
     );
     return { perRequest: SINK_SCORES / requests, ratio: sinkRate / singleRate };
   } finally {

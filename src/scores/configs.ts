@@ -44,7 +44,17 @@ export function fieldPlans(
   return plan(schema, options).fields;
 }
 
+// The plan last asked for: a mirror or a benchmark asks for one type many times in a row.
+let last: { schema: z.core.$ZodType; typeName: string; plan: Plan } | null = null;
+
 function plan(schema: z.core.$ZodType, { typeName }: ScoreTypeOptions): Plan {
+  if (last !== null && last.schema === schema && last.typeName === typeName) return last.plan;
+  const made = cachedPlan(schema, typeName);
+  last = { schema, typeName, plan: made };
+  return made;
+}
+
+function cachedPlan(schema: z.core.$ZodType, typeName: string): Plan {
   const byName = plans.get(schema);
   const known = byName?.get(typeName);
   if (known) return known;

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { MAX_TEXT, type ScoreConfig } from './config.js';
-import { fieldPlans, type ScoreTypeOptions } from './configs.js';
+import { fieldPlans, type ScoredFieldPlan, type ScoreTypeOptions } from './configs.js';
 import { InvalidScoreValueError } from './errors.js';
+import { parsedAlone, parsedTogether } from './field-checks.js';
 
 /** A score's value: a boolean for BOOLEAN, a number for NUMERIC, a string otherwise. */
 export type ScoreValue = boolean | number | string;
@@ -37,21 +38,16 @@ export function scoreValues(
     );
   }
   const fields = value as Record<string, unknown>;
+  const together = parsedTogether(plans, fields);
   const scored: ScoredValue[] = [];
-  for (const { config, schema: fieldSchema } of plans) {
-    const raw = Object.hasOwn(fields, config.field) ? fields[config.field] : undefined;
-    if (isEmpty(raw)) continue;
-    const parsed = z.safeParse(fieldSchema, raw);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map(describeIssue);
-      throw new InvalidScoreValueError(
-        `${config.name}: the value does not match its schema (${problems.join('; ')})`,
-        config.field,
-        problems,
-      );
-    }
-    if (isEmpty(parsed.data)) continue;
-    scored.push({ config, value: toScoreValue(config, parsed.data) });
+  for (let i = 0; i < plans.length; i++) {
+    const plan = plans[i] as ScoredFieldPlan;
+    const field = plan.config.field;
+    const raw = fields[field];
+    if (isEmpty(raw) || !Object.hasOwn(fields, field)) continue;
+    const parsed = together === null ? parsedAlone(plan, raw) : together[field];
+    if (isEmpty(parsed)) continue;
+    scored.push({ config: plan.config, value: toScoreValue(plan.config, parsed) });
   }
   return scored;
 }
@@ -61,17 +57,15 @@ function isEmpty(raw: unknown): boolean {
 }
 
 function toScoreValue(config: ScoreConfig, parsed: unknown): ScoreValue {
-  switch (config.dataType) {
-    case 'BOOLEAN':
-      if (typeof parsed === 'boolean') return parsed;
-      break;
-    case 'NUMERIC':
-      if (typeof parsed === 'number' && Number.isFinite(parsed)) return parsed;
-      break;
-    default:
-      if (['string', 'number', 'boolean', 'bigint'].includes(typeof parsed)) {
-        return cutText(String(parsed));
-      }
+  const kind = typeof parsed;
+  if (config.dataType === 'BOOLEAN') {
+    if (kind === 'boolean') return parsed as boolean;
+  } else if (config.dataType === 'NUMERIC') {
+    if (kind === 'number' && Number.isFinite(parsed)) return parsed as number;
+  } else if (kind === 'string') {
+    return cutText(parsed as string);
+  } else if (kind === 'number' || kind === 'boolean' || kind === 'bigint') {
+    return cutText(String(parsed));
   }
   throw new InvalidScoreValueError(
     `${config.name}: a ${config.dataType} score cannot hold ${kindOf(parsed)}`,
@@ -86,11 +80,6 @@ export function cutText(text: string): string {
   const last = text.charCodeAt(MAX_TEXT - 1);
   const splitsPair = last >= 0xd800 && last <= 0xdbff;
   return text.slice(0, splitsPair ? MAX_TEXT - 1 : MAX_TEXT);
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const path = issue.path.map(String).join('.');
-  return path === '' ? issue.message : `${path}: ${issue.message}`;
 }
 
 function kindOf(value: unknown): string {

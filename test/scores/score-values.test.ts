@@ -106,6 +106,23 @@ describe('scoreValues', () => {
     expect(() => scoreValues(z.number(), {}, options)).toThrow(ScoreMappingError);
   });
 
+  it('checks wide types field by field, with the same results', () => {
+    const shape = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`f${i}`, z.int().min(0)] as const),
+    );
+    const Wide = z.object(shape);
+    const value = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}`, i]));
+    const scored = scoreValues(Wide, value, { typeName: 'wide' });
+    expect(scored.map(({ value }) => value)).toEqual(Object.values(value));
+    expect(() => scoreValues(Wide, { ...value, f33: -1 }, { typeName: 'wide' })).toThrow(
+      /^wide\.f33: the value does not match its schema/,
+    );
+  });
+
+  it('names the first failing field in field order when several fail', () => {
+    expect(() => pairs({ verdict: 'nope', stars: 0 })).toThrow(/^review\.stars:/);
+  });
+
   it('reads only own fields', () => {
     const Proto = z.object({ constructor: z.string() });
     expect(scoreValues(Proto, {}, { typeName: 'p' })).toEqual([]);
