@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { z } from 'zod';
+import { createActivities } from '../../src/activities/create-activities.js';
+import { TriggerRelay } from '../../src/client/relay.js';
+import {
+  createFeedbackTypeRegistry,
+  defineFeedbackType,
+  type FeedbackType,
+} from '../../src/core/index.js';
+import {
+  createEvaluatorRegistry,
+  type EvaluationPlan,
+  type Evaluator,
+  type EvaluatorRegistry,
+} from '../../src/evaluators/index.js';
+import { InMemoryScoreSink, type ScoreReader, type ScoreSink } from '../../src/scores/index.js';
+import { openSqliteStore, type Store, staticScoreConfigs } from '../../src/store/index.js';
+
+/** HUMAN feedback for reviewers, validated against a score config the store knows exists. */
+export const reviewQuality = defineFeedbackType({
+  name: 'review_quality',
+  targets: ['turn', 'message', 'artifact'],
+  source: 'HUMAN',
+  configName: 'review_quality',
+  schema: z.object({ score: z.int().min(1).max(5), note: z.string().nullable().default(null) }),
+});
+
+export interface TestEngine {
+  store: Store;
+  evaluators: EvaluatorRegistry;
+  sink: ScoreSink;
+  activities: ReturnType<typeof createActivities>;
+  /** A relay for a workspace, pinning the plan of every registered evaluator. */
+  relay(
+    client: Client,
+    taskQueue: string,
+    workspaceId: string,
+    options?: { online?: boolean; abandonAfterMs?: number },
+  ): TriggerRelay;
+  plan(): EvaluationPlan;
+  close(): Promise<void>;
+}
+
+/** The engine's real parts for a test: a SQLite store in a temp folder, real activities. */
+export function testEngine(options: {
+  evaluators: Evaluator[];
+  sink?: ScoreSink;
+  reader?: ScoreReader | null;
+  feedbackTypes?: FeedbackType[];
+}): TestEngine {
+  const dir = mkdtempSync(join(tmpdir(), 'evalflow-engine-'));
+  const evaluators = createEvaluatorRegistry(options.evaluators);
+  const types = [
+    ...new Set([
+      ...options.evaluators.map((e) => e.feedbackType),
+      reviewQuality,
+      ...(options.feedbackTypes ?? []),
+    ]),
+  ];
+  const feedbackTypes = createFeedbackTypeRegistry(types);
+  const store = openSqliteStore(join(dir, 'evalflow.db'), {
+    feedbackTypes,
+    scoreConfigs: staticScoreConfigs({ review_quality: { archived: false } }),
+    pollMs: 50,
+  });
+  const sink = options.sink ?? new InMemoryScoreSink();
+  const reader = options.reader === undefined ? (sink as unknown as ScoreReader) : options.reader;
+  const activities = createActivities({
+    store,
+    evaluators,
+    feedbackTypes,
+    scoreSink: sink,
+    scoreReader: reader,
+  });
+  return {
+    store,
+    evaluators,
+    sink,
+    activities,
+    plan: () => evaluators.plan(),
+    relay: (client, taskQueue, workspaceId, relayOptions = {}) =>
+      new TriggerRelay({
+        store,
+        client,
+        taskQueue,
+        workspaceId,
+        plan: () => evaluators.plan(),
+        ...relayOptions,
+      }),
+    async close() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const system = { kind: 'system', name: 'system' };
+
+/** Executes commands as the system, failing the test on any rejection. */
+export async function given(
+  store: Store,
+  workspaceId: string,
+  ...commands: object[]
+): Promise<void> {
+  for (const command of commands) {
+    const outcome = await store.execute({ workspace_id: workspaceId, actor: system, command });
+    if (outcome.type !== 'recorded')
+      throw new Error(`${JSON.stringify(command)}: ${JSON.stringify(outcome)}`);
+  }
+}
+
+/** Every feedback event in the workspace's log. */
+export async function feedbackEvents(store: Store, workspaceId: string) {
+  const events = await store.events({ workspace_id: workspaceId, limit: 100_000 });
+  return events.filter((e) => e.event.type === 'feedback_given');
+}

@@ -1,0 +1,98 @@
+import { Context } from '@temporalio/activity';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { answerLengthEvaluator, turnOutcomeEvaluator } from '../../src/evaluators/index.js';
+import { LangfuseScoreReader, LangfuseScoreSink } from '../../src/scores/langfuse/index.js';
+import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
+import { mirrorStateQuery, mirrorWorkflowId } from '../../src/workflows/mirror-messages.js';
+import { given, type TestEngine, testEngine } from '../support/engine.js';
+import { idFraction, LangfuseTestServer } from '../support/langfuse-server/index.js';
+import { testWorker, timeSkippingEnvironment, uniqueTaskQueue } from '../support/temporal.js';
+
+const MINUTE = 60_000;
+let env: TestWorkflowEnvironment;
+let engine: TestEngine;
+let langfuse: LangfuseTestServer;
+// The Langfuse server's clock follows the workflows' skipped time: each activity sets it to the
+// server time its attempt was scheduled at.
+let serverNow = Date.now();
+const firstWrites = new Set<string>();
+
+beforeAll(async () => {
+  env = await timeSkippingEnvironment();
+  langfuse = await LangfuseTestServer.start({
+    now: () => serverNow,
+    lagMs: 10 * MINUTE,
+    // A tenth of the scores is silently lost on its first write, as Langfuse's worker may.
+    drop: (score) => {
+      const first = !firstWrites.has(score.id);
+      firstWrites.add(score.id);
+      return first && idFraction(score.id) < 0.1;
+    },
+  });
+  engine = testEngine({
+    evaluators: [answerLengthEvaluator(), turnOutcomeEvaluator()],
+    sink: new LangfuseScoreSink(langfuse.client()),
+    reader: new LangfuseScoreReader(langfuse.client()),
+  });
+});
+afterAll(async () => {
+  await engine?.close();
+  await langfuse?.close();
+  await env?.teardown();
+});
+
+it('confirms every score after the reconcile timers, re-sending the ones Langfuse dropped', async () => {
+  const ws = 'mirrored';
+  const taskQueue = uniqueTaskQueue();
+  const activities = Object.fromEntries(
+    Object.entries(engine.activities).map(([name, activity]) => [
+      name,
+      (input: never) => {
+        serverNow = Context.current().info.currentAttemptScheduledTimestampMs;
+        return (activity as (input: never) => Promise<unknown>)(input);
+      },
+    ]),
+  );
+  const worker = await testWorker(env, taskQueue, activities);
+  const state = await worker.runUntil(async () => {
+    const trace = 'ab'.repeat(16);
+    await given(
+      engine.store,
+      ws,
+      { type: 'create_thread', thread_id: 't' },
+      { type: 'start_run', run_id: 'r', thread_id: 't', trace_id: trace },
+      ...Array.from({ length: 10 }, (_, i) => ({
+        type: 'post_message',
+        thread_id: 't',
+        message_id: `a${i}`,
+        role: 'assistant',
+        content: 'x'.repeat(i * 300),
+        run_id: 'r',
+      })),
+      { type: 'end_run', run_id: 'r', status: 'completed' },
+    );
+    const relay = engine.relay(env.client, taskQueue, ws);
+    await relay.drain();
+    await env.client.workflow.getHandle(evaluateRunWorkflowId(ws, 'r')).result();
+    await relay.drain(); // the verdicts, now in the log, go to the mirror
+    const mirror = env.client.workflow.getHandle(mirrorWorkflowId(ws));
+    for (let minute = 0; minute < 120; minute++) {
+      const current = await mirror.query(mirrorStateQuery);
+      if (current.recorded > 0 && current.checks.length === 0) return current;
+      await env.sleep(MINUTE);
+    }
+    throw new Error('the mirror did not settle within two hours');
+  });
+
+  // 10 answers × 2 answer_length fields + 2 turn_outcome fields.
+  expect(state).toMatchObject({ recorded: 22, confirmed: 22, failed: 0 });
+  expect(state.resent).toBeGreaterThan(0);
+  const ledger = await engine.store.ledger.scores(ws, { state: 'confirmed' });
+  expect(ledger).toHaveLength(22);
+  const dropped = langfuse.dropped().map((d) => d.score.id);
+  expect(dropped.length).toBeGreaterThan(0);
+  const stored = new Set(langfuse.scores().map((s) => s.id));
+  for (const id of dropped) expect(stored.has(id)).toBe(true);
+  expect(langfuse.violations()).toEqual([]);
+});
