@@ -29,11 +29,7 @@ const paging = proxyActivities<
  */
 export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProgress> {
   const progress: ReevaluateProgress = input.carried?.progress ?? {
-    total:
-      (await paging.countArtifactVersions({
-        workspaceId: input.workspaceId,
-        selector: input.selector,
-      })) * input.evaluators.length,
+    total: 0,
     done: 0,
     recorded: 0,
     sampledOut: 0,
@@ -53,6 +49,13 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
     progress.cancelled = true;
   });
   setHandler(batchProgressQuery, () => progress);
+  if (input.carried === undefined) {
+    const versions = await paging.countArtifactVersions({
+      workspaceId: input.workspaceId,
+      selector: input.selector,
+    });
+    progress.total = versions * input.evaluators.length;
+  }
 
   const pageSize = input.pageSize ?? 100;
   const page = await paging.listArtifactVersions({

@@ -1,0 +1,198 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  answerLengthEvaluator,
+  artifactSchemaEvaluator,
+  defineEvaluator,
+  turnOutcomeEvaluator,
+} from '../../src/evaluators/index.js';
+import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
+import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
+import { reevaluate } from '../../src/workflows/reevaluate.js';
+import {
+  batchProgressQuery,
+  cancelBatchSignal,
+  pauseBatchSignal,
+  reevaluateWorkflowId,
+  resumeBatchSignal,
+} from '../../src/workflows/reevaluate-messages.js';
+import { feedbackEvents, given, type TestEngine, testEngine } from '../support/engine.js';
+import { devServerEnvironment, testWorker, uniqueTaskQueue } from '../support/temporal.js';
+
+// An evaluator slow enough to be caught mid-run by a worker restart; it gives up when cancelled.
+const slow = defineEvaluator({
+  name: 'slow_length',
+  version: '1',
+  feedbackType: answerLengthEvaluator().feedbackType,
+  targets: ['message'],
+  source: 'HARNESS',
+  async evaluate(subject, { signal }) {
+    await sleep(300, undefined, { signal });
+    const characters = subject.kind === 'message' ? subject.message.content.length : 0;
+    return { characters, within_limit: true };
+  },
+});
+
+let env: TestWorkflowEnvironment;
+let engine: TestEngine;
+beforeAll(async () => {
+  env = await devServerEnvironment();
+  engine = testEngine({
+    evaluators: [
+      answerLengthEvaluator(),
+      answerLengthEvaluator({ version: '2', maxCharacters: 3 }),
+      turnOutcomeEvaluator(),
+      slow,
+      artifactSchemaEvaluator({ schemas: { report: z.object({ title: z.string() }) } }),
+    ],
+  });
+});
+afterAll(async () => {
+  await engine?.close();
+  await env?.teardown();
+});
+
+const countBy = (events: Awaited<ReturnType<typeof feedbackEvents>>) => {
+  const counts = new Map<string, number>();
+  for (const { actor, event } of events) {
+    if (actor.kind !== 'evaluator' || event.type !== 'feedback_given') continue;
+    const key = `${actor.name}@${actor.version} ${JSON.stringify(event.target)}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+};
+
+async function endedRun(ws: string, answers: string[]) {
+  await given(
+    engine.store,
+    ws,
+    { type: 'create_thread', thread_id: 't' },
+    { type: 'start_run', run_id: 'r', thread_id: 't' },
+    ...answers.map((content, i) => ({
+      type: 'post_message',
+      thread_id: 't',
+      message_id: `a${i}`,
+      role: 'assistant',
+      content,
+      run_id: 'r',
+    })),
+    { type: 'end_run', run_id: 'r', status: 'completed' },
+  );
+}
+
+describe('durable evaluation on the dev server', () => {
+  it('records one feedback event per (target, evaluator) across a worker restart mid-run', async () => {
+    const ws = 'restart';
+    const taskQueue = uniqueTaskQueue();
+    await endedRun(ws, ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight']);
+    const first = await testWorker(env, taskQueue, engine.activities);
+    const running = first.run();
+    await engine.relay(env.client, taskQueue, ws).drain();
+    for (let i = 0; i < 200 && (await engine.store.ledger.evaluations(ws)).length < 3; i++) {
+      await sleep(50);
+    }
+    first.shutdown();
+    await running;
+    const settledAtRestart = (await engine.store.ledger.evaluations(ws)).length;
+
+    const second = await testWorker(env, taskQueue, engine.activities);
+    const result = await second.runUntil(
+      env.client.workflow.getHandle<typeof evaluateRun>(evaluateRunWorkflowId(ws, 'r')).result(),
+    );
+    // Three message evaluators judged each of 8 answers, and one turn evaluator the run, once.
+    const expected = 8 * 3 + 1;
+    expect(settledAtRestart).toBeLessThan(expected);
+    expect(Object.values(result.evaluations).every((e) => e.state === 'recorded')).toBe(true);
+    const counts = countBy(await feedbackEvents(engine.store, ws));
+    expect(counts.size).toBe(expected);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('keeps two versions of an evaluator apart as two participants', async () => {
+    const ws = 'versions';
+    const taskQueue = uniqueTaskQueue();
+    await endedRun(ws, ['hello']);
+    const worker = await testWorker(env, taskQueue, engine.activities);
+    await worker.runUntil(async () => {
+      await engine.relay(env.client, taskQueue, ws).drain();
+      await env.client.workflow.getHandle(evaluateRunWorkflowId(ws, 'r')).result();
+    });
+    const verdicts = await engine.store.feedback(ws, { feedback_type: 'answer_length' });
+    const versions = verdicts.filter((f) => f.participant.startsWith('evaluator:answer_length@'));
+    expect(versions.map((f) => [f.participant, f.value.within_limit]).sort()).toEqual([
+      ['evaluator:answer_length@1', true],
+      ['evaluator:answer_length@2', false],
+    ]);
+  });
+
+  it('re-evaluates 500 versions with concurrency 8, paused, cancelled and run again, exactly once', async () => {
+    const ws = 'batch';
+    const taskQueue = uniqueTaskQueue();
+    const puts = [];
+    for (let version = 1; version <= 2; version++) {
+      for (let i = 0; i < 250; i++) {
+        const artifact_id = `doc-${String(i).padStart(3, '0')}`;
+        puts.push({
+          type: 'put_artifact',
+          artifact_id,
+          kind: 'report',
+          data: version === 1 ? {} : { title: 't' },
+        });
+      }
+    }
+    await given(engine.store, ws, ...puts, {
+      type: 'put_artifact',
+      artifact_id: 'memo',
+      kind: 'memo',
+      data: {},
+    });
+    const evaluators = [{ name: 'artifact_schema', version: '1' }];
+    const batch = (batchId: string, selector: object) =>
+      env.client.workflow.start(reevaluate, {
+        workflowId: reevaluateWorkflowId(ws, batchId),
+        taskQueue,
+        args: [{ workspaceId: ws, batchId, selector, evaluators, concurrency: 8, pageSize: 100 }],
+      });
+
+    const worker = await testWorker(env, taskQueue, engine.activities);
+    await worker.runUntil(async () => {
+      const first = await batch('b1', { kind: 'report' });
+      const progress = () => first.query(batchProgressQuery);
+      while ((await progress()).done < 120) await sleep(20);
+      await first.signal(pauseBatchSignal);
+      await sleep(300); // evaluations in flight finish; no new one starts
+      const paused = (await progress()).done;
+      await sleep(500);
+      expect(await progress()).toMatchObject({ paused: true, done: paused });
+      await first.signal(resumeBatchSignal);
+      while ((await progress()).done < paused + 50) await sleep(20);
+      await first.signal(cancelBatchSignal);
+      const cancelled = await first.result();
+      expect(cancelled.cancelled).toBe(true);
+      expect(cancelled.total).toBe(500);
+      expect(cancelled.done).toBeLessThan(500);
+
+      const again = await (await batch('b1', { kind: 'report' })).result();
+      expect(again).toMatchObject({ total: 500, done: 500, failed: 0, cancelled: false });
+      const latest = await (await batch('b2', { kind: 'report', latestOnly: true })).result();
+      expect(latest).toMatchObject({ total: 250, done: 250, recorded: 250 });
+    });
+
+    const counts = countBy(await feedbackEvents(engine.store, ws));
+    const b1 = await engine.store.ledger.evaluations(ws, { generation: 'b1' });
+    expect(b1).toHaveLength(500);
+    expect(b1.every((e) => e.state === 'recorded')).toBe(true);
+    // Each version judged once by b1; the latest versions judged again by b2.
+    expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(750);
+    expect(
+      counts.get('artifact_schema@1 {"kind":"artifact","artifact_id":"doc-000","version":1}'),
+    ).toBe(1);
+    expect(
+      counts.get('artifact_schema@1 {"kind":"artifact","artifact_id":"doc-000","version":2}'),
+    ).toBe(2);
+    const schemaVerdicts = await engine.store.feedback(ws, { feedback_type: 'artifact_schema' });
+    expect(schemaVerdicts.filter((f) => f.value.valid === false)).toHaveLength(250);
+  });
+});
