@@ -26,8 +26,9 @@ export async function scoresOfFeedback(
   const { event, actor } = envelope;
   const type = options.feedbackTypes.get(event.feedback_type);
   if (type === undefined) return [];
-  // A replacing rating keeps the first rating's identity, so its scores upsert in place.
-  const identity = event.rating?.replaces ?? { id: envelope.id, ts: envelope.ts };
+  // Replacing feedback (a rating, a reviewer's) keeps the first one's identity, so its scores
+  // upsert in place.
+  const identity = event.replaces ?? { id: envelope.id, ts: envelope.ts };
   const { traceId, sessionId } = await attachment(envelope, options.store);
   if (traceId === undefined && sessionId === undefined) return [];
   const source: Record<string, string> = {

@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import {
-  type Actor,
+  Actor,
   type CommandInput,
   createFeedbackTypeRegistry,
   defineFeedbackType,
   type FeedbackTypeRegistry,
   type ScoreConfigStatus,
   systemActor,
+  Target,
 } from '../core/index.js';
 import {
   type Outcome,
@@ -48,6 +49,14 @@ export function conformanceFeedbackTypes(): FeedbackTypeRegistry {
       configName: 'review',
       schema: z.object({ approved: z.boolean(), note: z.string().nullable().default(null) }),
     }),
+    // A second reviewers' type: a reviewer's feedback is their own per type and target.
+    defineFeedbackType({
+      name: 'escalation',
+      targets: ['thread', 'turn'],
+      source: 'HUMAN',
+      configName: 'escalation',
+      schema: z.object({ needed: z.boolean() }),
+    }),
   ]);
 }
 
@@ -70,6 +79,8 @@ const Given = z.object({
         version: z.int().min(1).default(1),
         data: z.json().optional(),
         archived: z.boolean().default(false),
+        /** Put by this thread's agent, which makes it the thread's; by the system when absent. */
+        thread_id: z.string().optional(),
       }),
     )
     .default([]),
@@ -83,7 +94,10 @@ const Given = z.object({
       }),
     )
     .default([]),
-  /** evalflow's additions: earlier ratings by users, and the provider's score configs. */
+  /**
+   * evalflow's additions: earlier ratings by users, earlier feedback by any actor (given, then
+   * withdrawn when `withdrawn`), and the provider's score configs.
+   */
   ratings: z
     .array(
       z.object({
@@ -92,6 +106,17 @@ const Given = z.object({
         message_id: z.string(),
         feedback_type: z.string(),
         value: z.record(z.string(), z.unknown()),
+      }),
+    )
+    .default([]),
+  feedback: z
+    .array(
+      z.object({
+        actor: Actor,
+        feedback_type: z.string(),
+        target: Target,
+        value: z.record(z.string(), z.unknown()).default({}),
+        withdrawn: z.boolean().default(false),
       }),
     )
     .default([]),
@@ -105,7 +130,9 @@ const Expect = z.union([
   z.strictObject({ rejection: z.record(z.string(), z.unknown()) }),
   z.strictObject({
     outcome: z.record(z.string(), z.unknown()),
+    /** The appended events' bodies, and (evalflow's addition) their whole envelopes. */
     events: z.array(z.unknown()).optional(),
+    envelopes: z.array(z.unknown()).optional(),
   }),
 ]);
 
@@ -123,7 +150,7 @@ export const CaseFile = z.object({
   cases: z.array(ConformanceCase).min(1),
 });
 
-/** The commands, as the system (or the rater), that build a case's `given` in order. */
+/** The commands, as the system (or the rater, agent or giver), that build a case's `given`. */
 export function givenCommands(given: Given): { actor: Actor; command: CommandInput }[] {
   const steps: { actor: Actor; command: CommandInput }[] = [];
   const system = (command: CommandInput) => steps.push({ actor: systemActor, command });
@@ -148,13 +175,18 @@ export function givenCommands(given: Given): { actor: Actor; command: CommandInp
     }
   }
   for (const artifact of given.artifacts) {
+    const owner = artifact.thread_id;
+    if (owner !== undefined) thread(owner);
     for (let version = 1; version <= artifact.version; version++) {
-      system({
-        type: 'put_artifact',
-        artifact_id: artifact.id,
-        kind: artifact.kind,
-        data: artifact.data ?? null,
-        trace_id: `trace-${artifact.id}-v${version}`,
+      steps.push({
+        actor: owner === undefined ? systemActor : { kind: 'agent', thread_id: owner },
+        command: {
+          type: 'put_artifact',
+          artifact_id: artifact.id,
+          kind: artifact.kind,
+          data: artifact.data ?? null,
+          trace_id: `trace-${artifact.id}-v${version}`,
+        },
       });
     }
     if (artifact.archived) system({ type: 'archive_artifact', artifact_id: artifact.id });
@@ -176,6 +208,12 @@ export function givenCommands(given: Given): { actor: Actor; command: CommandInp
       actor: { kind: 'user', id: rater },
       command: { type: 'rate_message', thread_id, message_id, feedback_type, value },
     });
+  }
+  for (const { actor, feedback_type, target, value, withdrawn } of given.feedback) {
+    steps.push({ actor, command: { type: 'give_feedback', feedback_type, target, value } });
+    if (withdrawn) {
+      steps.push({ actor, command: { type: 'withdraw_feedback', feedback_type, target } });
+    }
   }
   return steps;
 }
@@ -223,6 +261,9 @@ export function expectationMismatches(
           events.map((envelope) => envelope.event),
           '$events',
         )),
+    ...(expect.envelopes === undefined
+      ? []
+      : subsetMismatches(expect.envelopes, events, '$envelopes')),
   ];
 }
 

@@ -56,13 +56,17 @@ export const PostMessage = z.strictObject({
   ...commandId,
 });
 
-/** Puts a new version of an artifact: the current version + 1 (or 1 for a new artifact). */
+/**
+ * Puts a new version of an artifact: the current version + 1 (or 1 for a new artifact). A
+ * `run_id` names the run that produced it: a running or paused run of the artifact's thread.
+ */
 export const PutArtifact = z.strictObject({
   type: z.literal('put_artifact'),
   artifact_id: id,
   kind: id,
   data: z.json().default(null),
   trace_id: id.nullable().default(null),
+  run_id: id.nullable().default(null),
   ...commandId,
 });
 
@@ -72,6 +76,10 @@ export const ArchiveArtifact = z.strictObject({
   ...commandId,
 });
 
+/**
+ * Feedback on a target. A reviewer's creates or replaces their own current feedback of that type
+ * on that target (seed 002: reviewers revise their review), as a user's rating does.
+ */
 export const GiveFeedback = z.strictObject({
   type: z.literal('give_feedback'),
   feedback_type: id,
@@ -81,6 +89,14 @@ export const GiveFeedback = z.strictObject({
   /** An evaluator declares JUDGE (default) or HARNESS; the system may import EVAL scores. */
   source: ScoreSource.optional(),
   source_label: z.string().min(1).optional(),
+  ...commandId,
+});
+
+/** A reviewer withdraws their own feedback of a type on a target; an absent one is a success. */
+export const WithdrawFeedback = z.strictObject({
+  type: z.literal('withdraw_feedback'),
+  feedback_type: id,
+  target: Target,
   ...commandId,
 });
 
@@ -111,6 +127,7 @@ export const Command = z.discriminatedUnion('type', [
   PutArtifact,
   ArchiveArtifact,
   GiveFeedback,
+  WithdrawFeedback,
   RateMessage,
   DeleteRating,
 ]);

@@ -1,6 +1,7 @@
-import type { Actor } from './actors.js';
+import { type Actor, participantOf } from './actors.js';
 import type { CommandOf } from './commands.js';
 import { type DecideContext, type Decision, recorded } from './decision.js';
+import type { FeedbackGiven } from './events.js';
 import type { FeedbackType } from './feedback-types.js';
 import {
   forbidden,
@@ -11,22 +12,23 @@ import {
   validationFailed,
 } from './rejections.js';
 import { type ScoreSource, sourcesFor } from './sources.js';
-import type { WorkspaceState } from './state.js';
+import { ownFeedback, type WorkspaceState } from './state.js';
 import type { Target, TargetKind } from './targets.js';
 
 // give_feedback, in the order of checks ADR-0037 fixes: type, target kind, value, then the
-// target's existence, which also yields the event's scope. Source rules come last.
+// target's existence, which also yields the event's scope. Source rules come last. A reviewer's
+// feedback is their own to revise and withdraw (seed 002): giving it again replaces it in place,
+// as a user's rating is, and withdraw_feedback removes it.
 
 type Checked<T> = { ok: true; value: T } | { ok: false; rejection: Rejection };
 const fail = (rejection: Rejection) => ({ ok: false, rejection }) as const;
 
-/** The type, the target kind it declares and the value, shared with message ratings. */
-export function checkFeedback(
+/** The type, and that it declares the target kind. */
+function checkType(
   context: DecideContext,
   feedback_type: string,
   kind: TargetKind,
-  value: unknown,
-): Checked<{ type: FeedbackType; value: Record<string, unknown> }> {
+): Checked<FeedbackType> {
   const type = context.feedbackTypes.get(feedback_type);
   if (type === undefined) return fail(notFound('feedback type', feedback_type));
   if (!type.targets.includes(kind)) {
@@ -36,6 +38,19 @@ export function checkFeedback(
       ),
     );
   }
+  return { ok: true, value: type };
+}
+
+/** The type, the target kind it declares and the value, shared with message ratings. */
+export function checkFeedback(
+  context: DecideContext,
+  feedback_type: string,
+  kind: TargetKind,
+  value: unknown,
+): Checked<{ type: FeedbackType; value: Record<string, unknown> }> {
+  const checked = checkType(context, feedback_type, kind);
+  if (!checked.ok) return checked;
+  const type = checked.value;
   const parsed = type.schema.safeParse(value);
   if (!parsed.success) {
     return fail(validationFailed(`invalid ${type.name} feedback`, issuesOf(parsed.error)));
@@ -131,15 +146,52 @@ export function giveFeedback(
   if (!scope.ok) return scope.rejection;
   const source = checkSource(context, actor, feedback.value.type, command.source);
   if (!source.ok) return source.rejection;
-  return recorded([
-    {
-      type: 'feedback_given',
-      feedback_type: feedback.value.type.name,
-      target: command.target,
-      value: feedback.value.value,
-      ...scope.value,
-      source: source.value,
-      ...(command.source_label === undefined ? {} : { source_label: command.source_label }),
-    },
-  ]);
+  const event: FeedbackGiven = {
+    type: 'feedback_given',
+    feedback_type: feedback.value.type.name,
+    target: command.target,
+    value: feedback.value.value,
+    ...scope.value,
+    source: source.value,
+    ...(command.source_label === undefined ? {} : { source_label: command.source_label }),
+  };
+  if (actor.kind !== 'reviewer') return recorded([event]);
+  const previous = ownFeedback(state, participantOf(actor), event.feedback_type, command.target);
+  return recorded(
+    [{ ...event, replaces: previous ? { id: previous.id, ts: previous.ts } : null }],
+    { is_update: previous !== undefined },
+  );
+}
+
+/**
+ * A reviewer withdraws their own feedback of a type on a target; other reviewers' stay. An
+ * absent one is a success that records nothing. The type, target kind and target are checked
+ * as for give_feedback (there is no value to check).
+ */
+export function withdrawFeedback(
+  state: WorkspaceState,
+  actor: Actor,
+  command: CommandOf<'withdraw_feedback'>,
+  context: DecideContext,
+): Decision {
+  if (actor.kind !== 'reviewer') return forbidden('only a reviewer can withdraw feedback');
+  const type = checkType(context, command.feedback_type, command.target.kind);
+  if (!type.ok) return type.rejection;
+  const scope = scopeOfTarget(state, command.target);
+  if (!scope.ok) return scope.rejection;
+  const mine = ownFeedback(state, participantOf(actor), type.value.name, command.target);
+  if (mine === undefined) return recorded([], { removed: false });
+  return recorded(
+    [
+      {
+        type: 'feedback_withdrawn',
+        feedback_type: mine.feedback_type,
+        target: mine.target,
+        thread_id: mine.thread_id,
+        run_id: mine.run_id,
+        identity: { id: mine.id, ts: mine.ts },
+      },
+    ],
+    { removed: true },
+  );
 }

@@ -101,14 +101,17 @@ export function postMessage(
 
 /**
  * Artifacts are workspace-scoped but belong to the thread whose agent created them: only that
- * agent or the system records their versions. A new version is the current one + 1.
+ * agent or the system records their versions. A new version is the current one + 1. The run
+ * that produced it, when named, must be live (running or paused) and of the artifact's thread
+ * (or the putting agent's, for an artifact no agent owns yet); the system's own artifacts take a
+ * run of any thread.
  */
 export function putArtifact(
   state: WorkspaceState,
   actor: Actor,
   command: CommandOf<'put_artifact'>,
 ): Decision {
-  const { artifact_id, kind, data, trace_id } = command;
+  const { artifact_id, kind, data, trace_id, run_id } = command;
   const artifact = state.artifacts.get(artifact_id);
   const refused = mayRecordArtifact(actor, artifact?.thread_id ?? null);
   if (refused) return refused;
@@ -116,8 +119,24 @@ export function putArtifact(
   if (artifact !== undefined && artifact.kind !== kind) {
     return invalidState(`artifact ${artifact_id} is a ${artifact.kind}, not a ${kind}`);
   }
+  const authorThread = actor.kind === 'agent' ? actor.thread_id : null;
+  let thread_id = authorThread;
+  if (run_id !== null) {
+    const run = state.runs.get(run_id);
+    if (run === undefined) return notFound('run', run_id);
+    const owner = artifact?.thread_id ?? authorThread;
+    if (owner !== null && run.thread_id !== owner) {
+      return invalidState(`run ${run_id} belongs to thread ${run.thread_id}`);
+    }
+    if (run.status !== 'running' && run.status !== 'paused') {
+      return invalidState(`run ${run_id} is ${run.status}`);
+    }
+    thread_id = run.thread_id;
+  }
   const version = (artifact?.current_version ?? 0) + 1;
-  return recorded([{ type: 'artifact_put', artifact_id, kind, version, data, trace_id }]);
+  return recorded([
+    { type: 'artifact_put', artifact_id, kind, version, data, trace_id, run_id, thread_id },
+  ]);
 }
 
 export function archiveArtifact(

@@ -72,7 +72,7 @@ export function rateMessage(
         thread_id: message.thread_id,
         run_id: message.run_id,
         source: source.value,
-        rating: { replaces: previous ? { id: previous.id, ts: previous.ts } : null },
+        replaces: previous ? { id: previous.id, ts: previous.ts } : null,
       },
     ],
     { is_update: previous !== undefined, rated_message: ratedMessage(message, after) },

@@ -1,6 +1,6 @@
 import { Actor } from './actors.js';
 import { Command } from './commands.js';
-import { giveFeedback } from './decide-feedback.js';
+import { giveFeedback, withdrawFeedback } from './decide-feedback.js';
 import {
   archiveArtifact,
   createThread,
@@ -78,6 +78,8 @@ export function decideCommand(
       return archiveArtifact(state, actor, command);
     case 'give_feedback':
       return giveFeedback(state, actor, command, context);
+    case 'withdraw_feedback':
+      return withdrawFeedback(state, actor, command, context);
     case 'rate_message':
       return rateMessage(state, actor, command, context);
     case 'delete_rating':

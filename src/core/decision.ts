@@ -17,7 +17,10 @@ export interface RatedMessage {
   feedback: RatingEntry[];
 }
 
-/** Events to append, and for ratings what the caller is told (seed 002's isUpdate, ratedMessage). */
+/**
+ * Events to append, and for ratings and reviewers' feedback what the caller is told (seed 002's
+ * isUpdate, ratedMessage, removed).
+ */
 export interface Recorded<E = Event> {
   type: 'recorded';
   events: E[];

@@ -49,13 +49,24 @@ export interface ArtifactPut {
   data: unknown;
   /** The trace that produced this version: scores on it attach there. */
   trace_id: string | null;
+  /** The run that produced this version, if named; a running or paused run of its thread. */
+  run_id: string | null;
+  /**
+   * The thread it was produced in: the run's, else the author's when an agent put it, else null.
+   * The envelope stays workspace-scoped (artifacts are), so these fields are where a consumer
+   * such as the trigger relay finds the run to tell.
+   */
+  thread_id: string | null;
 }
 export interface ArtifactArchived {
   type: 'artifact_archived';
   artifact_id: string;
 }
 
-/** The identity a rating's scores keep across replacements: its first envelope's id and ts. */
+/**
+ * The identity replaceable feedback's scores keep across replacements (a user's rating, a
+ * reviewer's feedback): the id and ts of the envelope that first recorded it.
+ */
 export interface ScoreIdentity {
   id: string;
   ts: string;
@@ -73,10 +84,22 @@ export interface FeedbackGiven {
   source: ScoreSource;
   source_label?: string;
   /**
-   * Present on message ratings. `replaces` is null for a first rating; a replacing rating names
-   * the first one's identity, which its scores keep so the mirror upserts them in place.
+   * Present on replaceable feedback (a user's message rating, a reviewer's feedback), absent on
+   * any other: null when it is the participant's first of this type on this target; otherwise
+   * the first one's identity, which the replacement's scores keep so they upsert in place.
    */
-  rating?: { replaces: ScoreIdentity | null };
+  replaces?: ScoreIdentity | null;
+}
+
+/** A reviewer withdrew their feedback; `identity` is the one its scores were recorded under. */
+export interface FeedbackWithdrawn {
+  type: 'feedback_withdrawn';
+  feedback_type: string;
+  target: Target;
+  /** The withdrawn feedback's scope, as its feedback_given had it. */
+  thread_id: string | null;
+  run_id: string | null;
+  identity: ScoreIdentity;
 }
 
 /** A rater withdrew their rating; `rating` is the identity its scores were recorded under. */
@@ -98,6 +121,7 @@ export type Event =
   | ArtifactPut
   | ArtifactArchived
   | FeedbackGiven
+  | FeedbackWithdrawn
   | RatingDeleted;
 export type EventType = Event['type'];
 
@@ -124,6 +148,7 @@ export function scopeOf(event: Event): { thread_id: string | null; run_id: strin
       return { thread_id: event.thread_id, run_id: event.run_id };
     case 'message_posted':
     case 'feedback_given':
+    case 'feedback_withdrawn':
     case 'rating_deleted':
       return { thread_id: event.thread_id, run_id: event.run_id };
     case 'artifact_put':

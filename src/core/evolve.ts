@@ -83,6 +83,7 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
     }
     case 'artifact_put': {
       const artifact = state.artifacts.get(event.artifact_id);
+      // The artifact belongs to the thread whose agent created it (a run does not change that).
       const authorThread = actor.kind === 'agent' ? actor.thread_id : null;
       return [
         put('artifacts', event.artifact_id, {
@@ -98,8 +99,9 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
           kind: event.kind,
           data: event.data,
           trace_id: event.trace_id,
+          run_id: event.run_id,
           author: participantOf(actor),
-          thread_id: authorThread,
+          thread_id: event.thread_id,
           created_at: ts,
         }),
       ];
@@ -111,9 +113,7 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
         : [];
     }
     case 'feedback_given': {
-      const replaced = event.rating?.replaces
-        ? state.feedback.get(event.rating.replaces.id)
-        : undefined;
+      const replaced = event.replaces ? state.feedback.get(event.replaces.id) : undefined;
       const identity = replaced ?? { id: envelope.id, seq, ts };
       return [
         put('feedback', identity.id, {
@@ -130,7 +130,8 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
           source_label: event.source_label ?? null,
           participant: participantOf(actor),
           actor,
-          rating: event.rating !== undefined,
+          // Users replace only their ratings; a reviewer's replaceable feedback is no rating.
+          rating: actor.kind === 'user' && event.replaces !== undefined,
           updated_seq: seq,
           updated_at: ts,
         }),
@@ -138,6 +139,8 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
     }
     case 'rating_deleted':
       return [{ view: 'feedback', key: event.rating.id, value: null }];
+    case 'feedback_withdrawn':
+      return [{ view: 'feedback', key: event.identity.id, value: null }];
   }
 }
 

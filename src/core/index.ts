@@ -28,6 +28,7 @@ export {
   RateMessage,
   RunEndStatus,
   StartRun,
+  WithdrawFeedback,
 } from './commands.js';
 export type { Admitted } from './decide.js';
 export { admit, decide, decideCommand } from './decide.js';
@@ -46,6 +47,7 @@ export type {
   Event,
   EventType,
   FeedbackGiven,
+  FeedbackWithdrawn,
   MessagePosted,
   RatingDeleted,
   RunEnded,
@@ -96,6 +98,7 @@ export {
   artifactVersionKey,
   emptyState,
   messageKey,
+  ownFeedback,
   ratingsOn,
   viewNames,
 } from './state.js';

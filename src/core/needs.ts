@@ -1,12 +1,15 @@
-import type { Actor } from './actors.js';
+import { type Actor, participantOf } from './actors.js';
 import type { Command } from './commands.js';
 import type { FeedbackTypeRegistry } from './feedback-types.js';
 import { messageKey } from './state.js';
+import type { Target } from './targets.js';
 
 /**
  * The entities a command reads, by key, so a store loads exactly these before `decide` (the
  * seeds' "ask what it needs, load that, decide"). `ratingsOn` names the messages whose current
- * ratings are needed; `scoreConfigs` the configs whose status HUMAN feedback depends on.
+ * ratings are needed; `ownFeedback` a participant's current feedback of a type on a target (by
+ * target key, as `ownFeedback` in state finds it); `scoreConfigs` the configs whose status HUMAN
+ * feedback depends on.
  */
 export interface Needs {
   threads: string[];
@@ -14,6 +17,7 @@ export interface Needs {
   artifacts: string[];
   messages: string[];
   ratingsOn: { thread_id: string; message_id: string }[];
+  ownFeedback: { participant: string; feedback_type: string; target: Target }[];
   scoreConfigs: string[];
 }
 
@@ -28,6 +32,7 @@ export function needsOf(
     artifacts: [],
     messages: [],
     ratingsOn: [],
+    ownFeedback: [],
     scoreConfigs: [],
   };
   const optional = (list: string[], id: string | null | undefined) => {
@@ -52,18 +57,26 @@ export function needsOf(
         needs.messages.push(messageKey(command.thread_id, command.message_id));
       break;
     case 'put_artifact':
+      needs.artifacts.push(command.artifact_id);
+      optional(needs.runs, command.run_id);
+      break;
     case 'archive_artifact':
       needs.artifacts.push(command.artifact_id);
       break;
-    case 'give_feedback': {
-      const { target } = command;
+    case 'give_feedback':
+    case 'withdraw_feedback': {
+      const { target, feedback_type } = command;
       if (target.kind === 'artifact') needs.artifacts.push(target.artifact_id);
       if (target.kind === 'thread' || target.kind === 'message')
         needs.threads.push(target.thread_id);
       if (target.kind === 'turn') needs.runs.push(target.run_id);
       if (target.kind === 'message') optional(needs.runs, target.run_id);
       if (actor.kind === 'reviewer') {
-        optional(needs.scoreConfigs, feedbackTypes.get(command.feedback_type)?.configName);
+        // A reviewer's own feedback here is replaced or withdrawn.
+        needs.ownFeedback.push({ participant: participantOf(actor), feedback_type, target });
+        if (command.type === 'give_feedback') {
+          optional(needs.scoreConfigs, feedbackTypes.get(feedback_type)?.configName);
+        }
       }
       break;
     }

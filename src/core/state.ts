@@ -40,8 +40,11 @@ export interface ArtifactVersion {
   kind: string;
   data: unknown;
   trace_id: string | null;
-  /** The participant that put this version, and its thread when that was an agent. */
+  /** The run that produced this version, when one was named. */
+  run_id: string | null;
+  /** The participant that put this version. */
   author: string;
+  /** The thread it was produced in: its run's, else the author's when that was an agent. */
   thread_id: string | null;
   created_at: string;
 }
@@ -58,8 +61,9 @@ export interface Message {
 }
 
 /**
- * Current feedback, keyed by its identity (the envelope id that first recorded it). A replaced
- * rating keeps its identity with the new value; a deleted rating is gone (the log keeps both).
+ * Current feedback, keyed by its identity (the envelope id that first recorded it). Replaced
+ * feedback (a user's rating, a reviewer's feedback) keeps its identity with the new value;
+ * deleted or withdrawn feedback is gone (the log keeps both).
  */
 export interface FeedbackRecord {
   id: string;
@@ -75,6 +79,7 @@ export interface FeedbackRecord {
   source_label: string | null;
   participant: string;
   actor: Actor;
+  /** A user's message rating (rate_message), as a rated message lists them. */
   rating: boolean;
   updated_seq: number;
   updated_at: string;
@@ -126,4 +131,27 @@ export function ratingsOn(state: WorkspaceState, thread_id: string, message_id: 
   return [...state.feedback.values()]
     .filter((record) => record.rating && record.target_key === key)
     .sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * A participant's current feedback of one type on one target (a message's run left out), for
+ * feedback a participant replaces: a reviewer's. There is at most one.
+ */
+export function ownFeedback(
+  state: WorkspaceState,
+  participant: string,
+  feedback_type: string,
+  target: Target,
+): FeedbackRecord | undefined {
+  const key = targetKey(target);
+  for (const record of state.feedback.values()) {
+    if (
+      record.participant === participant &&
+      record.feedback_type === feedback_type &&
+      record.target_key === key
+    ) {
+      return record;
+    }
+  }
+  return undefined;
 }

@@ -37,5 +37,13 @@ export async function loadState(
     );
     for (const row of rows) state.feedback.set(String(row.key), parseJson(row.body));
   }
+  for (const { participant, feedback_type, target } of needs.ownFeedback) {
+    const rows = await sql.all(
+      `SELECT key, body FROM feedback WHERE workspace_id = ? AND target_key = ?
+       AND participant = ? AND feedback_type = ?`,
+      [workspace_id, targetKey(target), participant, feedback_type],
+    );
+    for (const row of rows) state.feedback.set(String(row.key), parseJson(row.body));
+  }
   return state;
 }

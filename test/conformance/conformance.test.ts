@@ -78,15 +78,22 @@ describe('evalflow conformance', () => {
               events: [{ type: 'thread_created' }, { type: 'thread_created' }],
             },
           },
+          {
+            name: 'a thread is created in no thread',
+            actor: { kind: 'system' },
+            command: { type: 'create_thread', thread_id: 't1' },
+            expect: { outcome: { type: 'recorded' }, envelopes: [{ thread_id: null }] },
+          },
         ],
       }),
     );
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{"cases": 3}');
     const lines: string[] = [];
-    expect(await runConformance([wrong, broken], (line) => lines.push(line))).toBe(3);
+    expect(await runConformance([wrong, broken], (line) => lines.push(line))).toBe(4);
     expect(lines[0]).toContain('$rejection.type: expected "not_found", got "conflict"');
     expect(lines[1]).toContain('$events: expected 2 items, got 1');
-    expect(lines[2]).toMatch(/^FAIL .*broken\.json: not a case file/);
+    expect(lines[2]).toContain('$envelopes[0].thread_id: expected null, got "t1"');
+    expect(lines[3]).toMatch(/^FAIL .*broken\.json: not a case file/);
   });
 });

@@ -11,7 +11,7 @@ const pools: Record<string, readonly string[]> = {
   run_id: Array.from({ length: 12 }, (_, i) => `r${i}`),
   message_id: ['m1', 'm2', 'm@3', 'm4', 'm5', 'm6'],
   artifact_id: ['a1', 'a:2', 'a3', 'a4', 'a5'],
-  feedback_type: ['helpfulness', 'accuracy', 'review', 'nope'],
+  feedback_type: ['helpfulness', 'accuracy', 'review', 'escalation', 'nope'],
   kind: ['report', 'image'],
   trace_id: ['tr-1', 'tr-2'],
   command_id: Array.from({ length: 500 }, (_, i) => `c${i}`),
@@ -89,7 +89,10 @@ const feedbackValue = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
 );
 
-/** Feedback that fits its type: a declared target kind and a value from the type's schema. */
+/**
+ * Feedback that fits its type (a declared target kind and a value from the type's schema), its
+ * withdrawal, and message ratings.
+ */
 const coherentFeedback = fc.oneof(
   ...feedbackTypes.list().map((type) =>
     fc.record({
@@ -101,6 +104,17 @@ const coherentFeedback = fc.oneof(
         ),
       ),
       value: arbitraryOf(type.schema),
+    }),
+  ),
+  ...feedbackTypes.list().map((type) =>
+    fc.record({
+      type: fc.constant('withdraw_feedback'),
+      feedback_type: fc.constant(type.name),
+      target: fc.oneof(
+        ...type.targets.map((kind) =>
+          arbitraryOf(Target.options.find((t) => t.shape.kind.value === kind) as z.ZodType),
+        ),
+      ),
     }),
   ),
   fc.record({
@@ -163,7 +177,8 @@ export const actor: fc.Arbitrary<unknown> = fc.oneof(
   weighted(2, { kind: 'user', id: 'u2', name: 'Ann' }),
   weighted(1, { kind: 'evaluator', name: 'tone', version: '1' }),
   weighted(1, { kind: 'evaluator', name: 'tone', version: '2' }),
-  weighted(1, { kind: 'reviewer', id: 'rv1' }),
+  weighted(2, { kind: 'reviewer', id: 'rv1' }),
+  weighted(1, { kind: 'reviewer', id: 'rv2', name: 'Bo' }),
   { weight: 1, arbitrary: fc.anything({ maxDepth: 1 }) },
 );
 

@@ -36,6 +36,18 @@ function restrictTo(state: WorkspaceState, needs: ReturnType<typeof needsOf>): W
       if (record.rating && record.target_key === key) partial.feedback.set(record.id, record);
     }
   }
+  for (const { participant, feedback_type, target } of needs.ownFeedback) {
+    const key = targetKey(target);
+    for (const record of state.feedback.values()) {
+      if (
+        record.participant === participant &&
+        record.feedback_type === feedback_type &&
+        record.target_key === key
+      ) {
+        partial.feedback.set(record.id, record);
+      }
+    }
+  }
   return partial;
 }
 
@@ -43,11 +55,15 @@ describe('the pure core', () => {
   it('decides on the entities a command needs exactly as on the whole workspace, for 10,000 generated commands', () => {
     const context: DecideContext = {
       feedbackTypes: conformanceFeedbackTypes(),
-      scoreConfigs: new Map([['review', { archived: false }]]),
+      scoreConfigs: new Map([
+        ['review', { archived: false }],
+        ['escalation', { archived: false }],
+      ]),
     };
     const state = emptyState();
     let seq = 0;
     let recorded = 0;
+    const reviews = { replaced: 0, withdrawn: 0 };
     for (const step of sampleSteps(10_000)) {
       const admitted = admit(step.actor, step.command);
       if (!admitted.ok) continue;
@@ -72,6 +88,10 @@ describe('the pure core', () => {
       if (whole.type !== 'recorded') continue;
       recorded += 1;
       for (const event of whole.events) {
+        if (event.type === 'feedback_given' && actor.kind === 'reviewer' && event.replaces) {
+          reviews.replaced += 1;
+        }
+        if (event.type === 'feedback_withdrawn') reviews.withdrawn += 1;
         seq += 1;
         const envelope: Envelope = {
           seq,
@@ -85,11 +105,17 @@ describe('the pure core', () => {
         applyChanges(state, changesOf(state, envelope));
       }
     }
-    // The sample reaches deep enough to mean something: entities of every kind, and ratings.
+    // The sample reaches deep enough to mean something: entities of every kind, ratings, and
+    // reviewers' feedback replaced and withdrawn.
     expect(recorded).toBeGreaterThan(500);
     expect(state.runs.size).toBeGreaterThan(0);
     expect(state.artifacts.size).toBeGreaterThan(0);
     expect([...state.feedback.values()].some((record) => record.rating)).toBe(true);
     expect(state.messages.size).toBeGreaterThan(0);
+    expect(reviews.replaced).toBeGreaterThan(0);
+    expect(reviews.withdrawn).toBeGreaterThan(0);
+    expect([...state.artifactVersions.values()].some((version) => version.run_id !== null)).toBe(
+      true,
+    );
   });
 });

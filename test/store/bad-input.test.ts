@@ -52,7 +52,10 @@ describe.each(adapters)('the %s store given bad input', (_name, open) => {
   it(`records or rejects each of ${STEPS.toLocaleString('en')} generated and mutated commands, and its views equal a replay`, async () => {
     const store = await open({
       feedbackTypes: conformanceFeedbackTypes(),
-      scoreConfigs: staticScoreConfigs({ review: { archived: false } }),
+      scoreConfigs: staticScoreConfigs({
+        review: { archived: false },
+        escalation: { archived: false },
+      }),
     });
     const workspace_id = `fuzz-${_name}`;
     try {

@@ -420,7 +420,7 @@ export function storeContract(adapter: string, open: OpenStore) {
       const firstEnvelope = first.events[0];
       expect(replaced.is_update).toBe(true);
       expect(replaced.events[0]?.event).toMatchObject({
-        rating: { replaces: { id: firstEnvelope?.id, ts: firstEnvelope?.ts } },
+        replaces: { id: firstEnvelope?.id, ts: firstEnvelope?.ts },
       });
       const ratings = await store.feedback(ws, {
         target: { kind: 'message', message_id: 'm1', thread_id: 't1', run_id: null },
@@ -459,6 +459,74 @@ export function storeContract(adapter: string, open: OpenStore) {
       expect((await store.feedback(ws, { source: 'USER' })).map((r) => r.participant)).toEqual([
         'user:u2',
       ]);
+    });
+
+    it('replaces a reviewer’s feedback in place under its first identity, and withdraws only theirs', async () => {
+      const ws = await conversationWorkspace();
+      const onTurn = { kind: 'turn' as const, run_id: 'r1' };
+      const review = (id: string, approved: boolean) =>
+        run(
+          ws,
+          { kind: 'reviewer', id },
+          {
+            type: 'give_feedback',
+            feedback_type: 'review',
+            target: onTurn,
+            value: { approved },
+          },
+        );
+      const first = recorded(await review('rv1', false));
+      recorded(await review('rv2', true));
+      clock += 1000;
+      const revised = recorded(await review('rv1', true));
+      const firstEnvelope = first.events[0];
+      expect(first.is_update).toBe(false);
+      expect(revised.is_update).toBe(true);
+      expect(revised.events[0]?.event).toMatchObject({
+        replaces: { id: firstEnvelope?.id, ts: firstEnvelope?.ts },
+      });
+      const reviews = await store.feedback(ws, { target: onTurn, feedback_type: 'review' });
+      expect(reviews.map((r) => [r.id, r.participant, r.value.approved, r.rating])).toEqual([
+        [firstEnvelope?.id, 'reviewer:rv1', true, false],
+        [expect.any(String), 'reviewer:rv2', true, false],
+      ]);
+      expect(reviews[0]?.ts).toBe(firstEnvelope?.ts);
+
+      const withdraw = () =>
+        run(ws, reviewer, { type: 'withdraw_feedback', feedback_type: 'review', target: onTurn });
+      const withdrawn = recorded(await withdraw());
+      expect(withdrawn.removed).toBe(true);
+      expect(withdrawn.events[0]).toMatchObject({
+        thread_id: 't1',
+        run_id: 'r1',
+        event: {
+          type: 'feedback_withdrawn',
+          identity: { id: firstEnvelope?.id, ts: firstEnvelope?.ts },
+        },
+      });
+      expect(await withdraw()).toMatchObject({ removed: false, events: [] });
+      expect((await store.feedback(ws, { target: onTurn })).map((r) => r.participant)).toEqual([
+        'reviewer:rv2',
+      ]);
+      expect(await store.views(ws)).toEqual(replay(await store.events({ workspace_id: ws })));
+    });
+
+    it('names the run that produced an artifact version', async () => {
+      const ws = await conversationWorkspace();
+      const put = recorded(
+        await run(ws, agent('t1'), {
+          type: 'put_artifact',
+          artifact_id: 'a1',
+          kind: 'report',
+          run_id: 'r1',
+        }),
+      );
+      expect(put.events[0]).toMatchObject({
+        thread_id: null,
+        run_id: null,
+        event: { type: 'artifact_put', run_id: 'r1', thread_id: 't1' },
+      });
+      expect(await store.artifact(ws, 'a1')).toMatchObject({ version: 1, run_id: 'r1' });
     });
 
     it('serves a conversation: messages in order, assistant messages with feedback by source', async () => {
