@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ENVIRONMENT } from '../../src/cli/config.js';
+import { ENVIRONMENT } from '../../src/worker/config.js';
 
 // Docker cannot run on these machines, so the stack is checked as data: it must be complete, and
 // the worker must be configured only through variables the code reads.
@@ -54,8 +54,14 @@ describe('docker-compose.yml', () => {
     for (const name of set) expect(Object.keys(ENVIRONMENT), name).toContain(name);
   });
 
-  it('points the worker at the Temporal service', () => {
-    expect(services['evalflow-worker']?.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
+  it('points the worker at the Temporal, Postgres and Langfuse services of the stack', () => {
+    const worker = services['evalflow-worker']?.environment ?? {};
+    const langfuse = services['langfuse-web']?.environment ?? {};
+    expect(worker.TEMPORAL_ADDRESS).toBe('temporal:7233');
+    expect(worker.DATABASE_URL).toMatch(/@evalflow-postgres:5432\//);
+    expect(worker.LANGFUSE_BASE_URL).toBe('http://langfuse-web:3000');
+    expect(worker.LANGFUSE_PUBLIC_KEY).toBe(langfuse.LANGFUSE_INIT_PROJECT_PUBLIC_KEY);
+    expect(worker.LANGFUSE_SECRET_KEY).toBe(langfuse.LANGFUSE_INIT_PROJECT_SECRET_KEY);
   });
 
   it('publishes ports on loopback only', () => {
@@ -63,5 +69,13 @@ describe('docker-compose.yml', () => {
       for (const port of service.ports ?? [])
         expect(port, `service ${name}`).toMatch(/^127\.0\.0\.1:/);
     }
+  });
+});
+
+describe('the README', () => {
+  it('documents exactly the environment variables the code reads', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const table = [...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    expect(table.sort()).toEqual(Object.keys(ENVIRONMENT).sort());
   });
 });
