@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from './config.js';
+import { loadConfig } from '../worker/config.js';
+import { runConformance } from './conformance.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
 import { start } from './start.js';
 
@@ -32,6 +33,15 @@ program
   .option('--ui-port <port>', 'the Temporal UI port', port, 8233)
   .action(async (options: { port: number; uiPort: number }) => {
     await start(loadConfig(), options);
+  });
+
+program
+  .command('conformance')
+  .description('run conformance case files against the core; exits non-zero on any failure')
+  .argument('<files...>', 'case files, each {description, cases: [...]}')
+  .action(async (files: string[]) => {
+    const failed = await runConformance(files, (line) => console.log(line));
+    if (failed > 0) process.exitCode = 1;
   });
 
 try {
