@@ -2,6 +2,7 @@ import type {
   Envelope,
   FeedbackGiven,
   FeedbackTypeRegistry,
+  FeedbackWithdrawn,
   RatingDeleted,
 } from '../core/index.js';
 import { participantOf } from '../core/index.js';
@@ -56,15 +57,17 @@ export async function scoresOfFeedback(
   );
 }
 
-/** The ids of the scores a withdrawn rating had been recorded under. */
-export function scoreIdsOfDeletedRating(
-  envelope: Envelope<RatingDeleted>,
+/** The ids of the scores that withdrawn feedback (a deleted rating, a withdrawn review) had. */
+export function scoreIdsOfWithdrawn(
+  envelope: Envelope<RatingDeleted | FeedbackWithdrawn>,
   options: Pick<FeedbackScoreOptions, 'feedbackTypes' | 'namespace'>,
 ): string[] {
-  const type = options.feedbackTypes.get(envelope.event.feedback_type);
+  const { event } = envelope;
+  const type = options.feedbackTypes.get(event.feedback_type);
   if (type === undefined) return [];
+  const identity = event.type === 'rating_deleted' ? event.rating : event.identity;
   return scoreConfigs(type.schema, { typeName: type.name }).map((config) =>
-    scoreId(envelope.event.rating.id, config.name, options.namespace),
+    scoreId(identity.id, config.name, options.namespace),
   );
 }
 

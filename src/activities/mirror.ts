@@ -3,6 +3,7 @@ import type {
   Envelope,
   FeedbackGiven,
   FeedbackTypeRegistry,
+  FeedbackWithdrawn,
   RatingDeleted,
 } from '../core/index.js';
 import {
@@ -15,7 +16,7 @@ import {
 } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 import type { MirrorInput, MirrorResult, ReconcileInput, ReconcileResult } from './contract.js';
-import { scoreIdsOfDeletedRating, scoresOfFeedback } from './feedback-scores.js';
+import { scoreIdsOfWithdrawn, scoresOfFeedback } from './feedback-scores.js';
 
 export interface MirrorDeps {
   store: Store;
@@ -51,8 +52,16 @@ export function mirrorActivities(deps: MirrorDeps) {
           )) {
             expected.push({ seq: envelope.seq, score });
           }
-        } else if (envelope.event.type === 'rating_deleted') {
-          deleted.push(...scoreIdsOfDeletedRating(envelope as Envelope<RatingDeleted>, options));
+        } else if (
+          envelope.event.type === 'rating_deleted' ||
+          envelope.event.type === 'feedback_withdrawn'
+        ) {
+          deleted.push(
+            ...scoreIdsOfWithdrawn(
+              envelope as Envelope<RatingDeleted | FeedbackWithdrawn>,
+              options,
+            ),
+          );
         }
       }
       // A later event may replace a score of an earlier one in the same page: send the latest.
@@ -66,7 +75,7 @@ export function mirrorActivities(deps: MirrorDeps) {
           deleted.map((score_id) => ({
             score_id,
             state: 'deleted',
-            reason: 'the rating was withdrawn',
+            reason: 'the feedback was withdrawn',
           })),
         );
       }

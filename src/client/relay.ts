@@ -8,6 +8,7 @@ import type { EvaluationPlan } from '../evaluators/index.js';
 import type { Store, Subscription } from '../store/index.js';
 import type { evaluateRun } from '../workflows/evaluate-run.js';
 import {
+  artifactPutSignal,
   evaluateRunWorkflowId,
   messagePostedSignal,
   runEndedSignal,
@@ -96,7 +97,15 @@ export class TriggerRelay {
           message_id: event.message_id,
           role: event.role,
         });
+      case 'artifact_put':
+        if (event.run_id === null || event.thread_id === null) return;
+        return this.toRun(event.run_id, event.thread_id, artifactPutSignal, {
+          seq,
+          artifact_id: event.artifact_id,
+          version: event.version,
+        });
       case 'feedback_given':
+      case 'feedback_withdrawn':
       case 'rating_deleted': {
         const { client, taskQueue, workspaceId } = this.options;
         await client.workflow.signalWithStart('mirror', {

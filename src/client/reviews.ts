@@ -1,9 +1,9 @@
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
-import type { ReviewOutcome } from '../activities/contract.js';
 import { type Target, targetKey } from '../core/index.js';
 import type { review } from '../workflows/review.js';
 import {
   type ReviewRequest,
+  type ReviewResult,
   reviseReviewUpdate,
   submitReviewUpdate,
   type VerifiedReviewer,
@@ -30,6 +30,8 @@ export class ReviewClient {
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string,
+    /** How long a target's review workflow waits idle before completing (one day). */
+    private readonly idleMs?: number,
   ) {}
 
   submit(workspaceId: string, target: Target, caller: VerifiedReviewer, body: ReviewBody) {
@@ -48,7 +50,7 @@ export class ReviewClient {
     target: Target,
     caller: VerifiedReviewer,
     body: ReviewBody,
-  ): Promise<ReviewOutcome> {
+  ): Promise<ReviewResult> {
     if ('reviewer' in body || 'actor' in body) {
       throw new TypeError(
         'a review body does not name its reviewer: the verified caller is the reviewer',
@@ -62,7 +64,7 @@ export class ReviewClient {
     const startWorkflowOperation = new WithStartWorkflowOperation<typeof review>('review', {
       workflowId: reviewWorkflowId(workspaceId, target),
       taskQueue: this.taskQueue,
-      args: [{ workspaceId, target }],
+      args: [{ workspaceId, target, ...(this.idleMs ? { idleMs: this.idleMs } : {}) }],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
     return this.client.workflow.executeUpdateWithStart(update, {

@@ -29,9 +29,12 @@ export interface ReviewState {
   applied: number;
 }
 
-export const submitReviewUpdate = defineUpdate<ReviewOutcome, [ReviewRequest]>('submitReview');
-export const reviseReviewUpdate = defineUpdate<ReviewOutcome, [ReviewRequest]>('reviseReview');
-export const withdrawReviewUpdate = defineUpdate<ReviewOutcome, [ReviewRequest]>('withdrawReview');
+/** The stored result, and the action's place in the order the target's actions were applied. */
+export type ReviewResult = ReviewOutcome & { position: number };
+
+export const submitReviewUpdate = defineUpdate<ReviewResult, [ReviewRequest]>('submitReview');
+export const reviseReviewUpdate = defineUpdate<ReviewResult, [ReviewRequest]>('reviseReview');
+export const withdrawReviewUpdate = defineUpdate<ReviewResult, [ReviewRequest]>('withdrawReview');
 export const reviewStateQuery = defineQuery<ReviewState>('reviewState');
 
 export const DEFAULT_REVIEW_IDLE_MS = 24 * 60 * 60 * 1000;

@@ -38,7 +38,7 @@ export async function review(input: ReviewInput): Promise<ReviewState> {
     const ticket = issued++;
     await condition(() => serving === ticket);
     try {
-      return await applyReview({
+      const outcome = await applyReview({
         workspaceId: input.workspaceId,
         target: input.target,
         kind,
@@ -48,6 +48,7 @@ export async function review(input: ReviewInput): Promise<ReviewState> {
         // The update id names the store command, so a retried update records once.
         requestId: `${workflowInfo().workflowId}|${currentUpdateInfo()?.id ?? ticket}`,
       });
+      return { ...outcome, position: state.applied };
     } finally {
       serving += 1;
       state.applied += 1;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineFeedbackType } from '../../src/core/index.js';
 import {
   answerLengthEvaluator,
+  artifactSchemaEvaluator,
   defineEvaluator,
   turnOutcomeEvaluator,
 } from '../../src/evaluators/index.js';
@@ -42,7 +43,14 @@ describe('evaluating runs on the time-skipping server', () => {
   let engine: TestEngine;
   beforeAll(async () => {
     env = await timeSkippingEnvironment();
-    engine = testEngine({ evaluators: [answerLengthEvaluator(), turnOutcomeEvaluator(), flaky] });
+    engine = testEngine({
+      evaluators: [
+        answerLengthEvaluator(),
+        turnOutcomeEvaluator(),
+        flaky,
+        artifactSchemaEvaluator({ schemas: { report: z.object({ title: z.string() }) } }),
+      ],
+    });
   });
   afterAll(async () => {
     await engine?.close();
@@ -80,6 +88,7 @@ describe('evaluating runs on the time-skipping server', () => {
         content: 'bye',
         run_id: 'r',
       },
+      { type: 'put_artifact', artifact_id: 'doc', kind: 'report', data: { title: 'x' }, run_id: 'r' },
     );
     const relay = engine.relay(env.client, taskQueue, ws);
     await relay.drain();
@@ -112,8 +121,9 @@ describe('evaluating runs on the time-skipping server', () => {
     expect(result).toMatchObject({ status: 'completed', pauses: 1, abandoned: false });
     expect(result.pausedMs).toBeGreaterThanOrEqual(7 * DAY_MS);
     expect(result.messages).toEqual(['a1', 'a2']);
+    expect(result.artifacts).toEqual([{ artifact_id: 'doc', version: 1 }]);
     const states = Object.values(result.evaluations).map((e) => e.state);
-    expect(states).toEqual(['recorded', 'recorded', 'recorded', 'recorded']);
+    expect(states).toEqual(Array(5).fill('recorded'));
 
     const feedback = await feedbackEvents(engine.store, ws);
     const byParticipant = feedback.map((e) =>
@@ -125,12 +135,13 @@ describe('evaluating runs on the time-skipping server', () => {
       [
         'answer_length@1 {"kind":"message","message_id":"a1","thread_id":"t","run_id":"r"}',
         'answer_length@1 {"kind":"message","message_id":"a2","thread_id":"t","run_id":"r"}',
+        'artifact_schema@1 {"kind":"artifact","artifact_id":"doc","version":1}',
         'flaky@1 {"kind":"turn","run_id":"r"}',
         'turn_outcome@1 {"kind":"turn","run_id":"r"}',
       ].sort(),
     );
     const ledger = await engine.store.ledger.evaluations(ws);
-    expect(ledger.map((e) => e.state)).toEqual(['recorded', 'recorded', 'recorded', 'recorded']);
+    expect(ledger.map((e) => e.state)).toEqual(Array(5).fill('recorded'));
   });
 
   it('evaluates a run paused for 31 days as it stands and marks it abandoned', async () => {
