@@ -3,9 +3,12 @@ import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { followWorkspaces } from '../client/follow-workspaces.js';
+import type { Config } from '../worker/config.js';
 import { createWorker } from '../worker/create-worker.js';
-import type { Config } from './config.js';
+import { openEngine } from '../worker/engine.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
 
 export interface StartOptions {
@@ -34,10 +37,19 @@ export async function start(config: Config, options: StartOptions): Promise<void
   }
   try {
     const connection = await connectWhenReady(address, server);
+    const engine = await openEngine(config);
     const worker = await createWorker({
       connection,
       namespace: config.namespace,
       taskQueue: config.taskQueue,
+      activities: engine.activities,
+    });
+    const clientConnection = await Connection.connect({ address });
+    const relays = followWorkspaces({
+      store: engine.store,
+      client: new Client({ connection: clientConnection, namespace: config.namespace }),
+      taskQueue: config.taskQueue,
+      plan: () => engine.evaluators.plan(),
     });
     const stop = () => worker.shutdown();
     process.once('SIGINT', stop);
@@ -46,8 +58,14 @@ export async function start(config: Config, options: StartOptions): Promise<void
       `evalflow: worker polling task queue ${config.taskQueue} on Temporal at ${address}` +
         (ui ? `; Temporal UI at ${ui}` : ''),
     );
-    await worker.run();
-    await connection.close();
+    try {
+      await worker.run();
+    } finally {
+      await relays.close();
+      await engine.close();
+      await clientConnection.close();
+      await connection.close();
+    }
   } finally {
     if (server && server.exitCode === null) {
       server.kill('SIGTERM');

@@ -4,14 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
 import { afterAll, expect, inject, it } from 'vitest';
-import {
-  evaluateRunWorkflowId,
-  runEndedSignal,
-  runPausedSignal,
-} from '../../src/workflows/evaluate-run-messages.js';
+import { createFeedbackTypeRegistry } from '../../src/core/index.js';
+import { JsonlScoreSink } from '../../src/scores/file/jsonl-sink.js';
+import { openSqliteStore } from '../../src/store/index.js';
+import { defaultEvaluators } from '../../src/worker/engine.js';
 import { freePort } from '../support/free-port.js';
 
 const cli = fileURLToPath(new URL('../../bin/evalflow.js', import.meta.url));
@@ -44,7 +43,7 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-it('evalflow start runs a dev server and a worker that evaluates runs, and Ctrl-C stops both', async () => {
+it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C stops everything', async () => {
   const [port, uiPort] = [await freePort(), await freePort()];
   const pathOf = (binary: ReturnType<typeof inject<'temporalCli'>>) =>
     'path' in binary ? binary.path : '';
@@ -65,20 +64,52 @@ it('evalflow start runs a dev server and a worker that evaluates runs, and Ctrl-
   const ready = await waitForLine(child, /worker polling/);
   expect(ready).toContain(`Temporal UI at http://127.0.0.1:${uiPort}`);
 
-  const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
+  // The host app writes to the engine's store; the relay, worker and mirror do the rest.
+  const feedbackTypes = createFeedbackTypeRegistry(
+    defaultEvaluators({}).map((e) => e.feedbackType),
+  );
+  const store = openSqliteStore(join(home, '.evalflow', 'evalflow.db'), { feedbackTypes });
   try {
-    const client = new Client({ connection });
-    const handle = await client.workflow.signalWithStart('evaluateRun', {
-      workflowId: evaluateRunWorkflowId('ws', 'via-start'),
-      taskQueue: 'start-test',
-      args: [{ workspaceId: 'ws', runId: 'via-start', threadId: 't' }],
-      signal: runPausedSignal,
-      signalArgs: [{ seq: 1 }],
-    });
-    await handle.signal(runEndedSignal, { seq: 2, status: 'completed' });
-    expect(await handle.result()).toMatchObject({ status: 'completed', pauses: 1 });
+    const system = { kind: 'system', name: 'system' };
+    for (const command of [
+      { type: 'create_thread', thread_id: 't' },
+      { type: 'start_run', run_id: 'r', thread_id: 't', trace_id: 'cd'.repeat(16) },
+      {
+        type: 'post_message',
+        thread_id: 't',
+        message_id: 'a',
+        role: 'assistant',
+        content: '{"ok": true}',
+        run_id: 'r',
+      },
+      { type: 'end_run', run_id: 'r', status: 'completed' },
+    ]) {
+      expect((await store.execute({ workspace_id: 'demo', actor: system, command })).type).toBe(
+        'recorded',
+      );
+    }
+    const scoresFile = new JsonlScoreSink(join(home, '.evalflow', 'scores.jsonl'));
+    const deadline = Date.now() + 60_000;
+    // answer_length (2 fields), refusal, json_validity (valid; no error) and turn_outcome (2).
+    while ((await scoresFile.all()).size < 6 && Date.now() < deadline) await sleep(250);
+    const names = [...(await scoresFile.all()).values()].map((score) => score.name).sort();
+    expect(names).toEqual([
+      'answer_length.characters',
+      'answer_length.within_limit',
+      'json_validity.valid',
+      'refusal.refused',
+      'turn_outcome.assistant_messages',
+      'turn_outcome.completed',
+    ]);
+    const ledger = await store.ledger.evaluations('demo');
+    expect(ledger.map((entry) => entry.state)).toEqual([
+      'recorded',
+      'recorded',
+      'recorded',
+      'recorded',
+    ]);
   } finally {
-    await connection.close();
+    await store.close();
   }
 
   child.kill('SIGINT');
