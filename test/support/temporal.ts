@@ -1,3 +1,8 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WorkflowHandle } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { inject } from 'vitest';
@@ -47,4 +52,17 @@ export function testWorker(
     workflowBundle: workflowBundle(),
     activities,
   });
+}
+
+const historiesDir = fileURLToPath(new URL('../workflows/histories/', import.meta.url));
+
+/**
+ * With EVALFLOW_RECORD_HISTORIES=1, saves a workflow's history as the fixture the replay test
+ * replays (`test/workflows/histories/{name}.json`). Record again only on purpose: a change that
+ * makes old histories fail to replay would break runs already in flight.
+ */
+export async function recordHistory(handle: WorkflowHandle, name: string): Promise<void> {
+  if (process.env.EVALFLOW_RECORD_HISTORIES !== '1') return;
+  mkdirSync(historiesDir, { recursive: true });
+  writeFileSync(join(historiesDir, `${name}.json`), historyToJSON(await handle.fetchHistory()));
 }

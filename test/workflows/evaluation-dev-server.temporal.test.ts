@@ -19,7 +19,12 @@ import {
   resumeBatchSignal,
 } from '../../src/workflows/reevaluate-messages.js';
 import { feedbackEvents, given, type TestEngine, testEngine } from '../support/engine.js';
-import { devServerEnvironment, testWorker, uniqueTaskQueue } from '../support/temporal.js';
+import {
+  devServerEnvironment,
+  recordHistory,
+  testWorker,
+  uniqueTaskQueue,
+} from '../support/temporal.js';
 
 // An evaluator slow enough to be caught mid-run by a worker restart; it gives up when cancelled.
 const slow = defineEvaluator({
@@ -176,7 +181,9 @@ describe('durable evaluation on the dev server', () => {
 
       const again = await (await batch('b1', { kind: 'report' })).result();
       expect(again).toMatchObject({ total: 500, done: 500, failed: 0, cancelled: false });
-      const latest = await (await batch('b2', { kind: 'report', latestOnly: true })).result();
+      const second = await batch('b2', { kind: 'report', latestOnly: true });
+      const latest = await second.result();
+      await recordHistory(second, 'reevaluate');
       expect(latest).toMatchObject({ total: 250, done: 250, recorded: 250 });
     });
 

@@ -12,7 +12,12 @@ import {
 import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
 import { evaluateRunWorkflowId, runStateQuery } from '../../src/workflows/evaluate-run-messages.js';
 import { feedbackEvents, given, type TestEngine, testEngine } from '../support/engine.js';
-import { testWorker, timeSkippingEnvironment, uniqueTaskQueue } from '../support/temporal.js';
+import {
+  recordHistory,
+  testWorker,
+  timeSkippingEnvironment,
+  uniqueTaskQueue,
+} from '../support/temporal.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -88,7 +93,13 @@ describe('evaluating runs on the time-skipping server', () => {
         content: 'bye',
         run_id: 'r',
       },
-      { type: 'put_artifact', artifact_id: 'doc', kind: 'report', data: { title: 'x' }, run_id: 'r' },
+      {
+        type: 'put_artifact',
+        artifact_id: 'doc',
+        kind: 'report',
+        data: { title: 'x' },
+        run_id: 'r',
+      },
     );
     const relay = engine.relay(env.client, taskQueue, ws);
     await relay.drain();
@@ -115,7 +126,9 @@ describe('evaluating runs on the time-skipping server', () => {
       await given(engine.store, ws, { type: 'start_run', run_id: 'r', thread_id: 't' });
       await given(engine.store, ws, { type: 'end_run', run_id: 'r', status: 'completed' });
       await relay.drain();
-      return handle.result();
+      const ended = await handle.result();
+      await recordHistory(handle, 'evaluateRun');
+      return ended;
     });
 
     expect(result).toMatchObject({ status: 'completed', pauses: 1, abandoned: false });

@@ -7,7 +7,12 @@ import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages
 import { mirrorStateQuery, mirrorWorkflowId } from '../../src/workflows/mirror-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
 import { idFraction, LangfuseTestServer } from '../support/langfuse-server/index.js';
-import { testWorker, timeSkippingEnvironment, uniqueTaskQueue } from '../support/temporal.js';
+import {
+  recordHistory,
+  testWorker,
+  timeSkippingEnvironment,
+  uniqueTaskQueue,
+} from '../support/temporal.js';
 
 const MINUTE = 60_000;
 let env: TestWorkflowEnvironment;
@@ -79,7 +84,10 @@ it('confirms every score after the reconcile timers, re-sending the ones Langfus
     const mirror = env.client.workflow.getHandle(mirrorWorkflowId(ws));
     for (let minute = 0; minute < 120; minute++) {
       const current = await mirror.query(mirrorStateQuery);
-      if (current.recorded > 0 && current.checks.length === 0) return current;
+      if (current.recorded > 0 && current.checks.length === 0) {
+        await recordHistory(mirror, 'mirror');
+        return current;
+      }
       await env.sleep(MINUTE);
     }
     throw new Error('the mirror did not settle within two hours');

@@ -6,7 +6,12 @@ import { turnOutcomeEvaluator } from '../../src/evaluators/index.js';
 import type { review } from '../../src/workflows/review.js';
 import type { ReviewResult } from '../../src/workflows/review-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
-import { devServerEnvironment, testWorker, uniqueTaskQueue } from '../support/temporal.js';
+import {
+  devServerEnvironment,
+  recordHistory,
+  testWorker,
+  uniqueTaskQueue,
+} from '../support/temporal.js';
 
 let env: TestWorkflowEnvironment;
 let engine: TestEngine;
@@ -72,6 +77,7 @@ it('applies 20 concurrent review updates from 5 reviewers as if one at a time, i
     // Idle past its limit, the workflow completes; the next action starts it again.
     const handle = env.client.workflow.getHandle<typeof review>(reviewWorkflowId(ws, target));
     expect(await handle.result()).toEqual({ applied: 20 });
+    await recordHistory(handle, 'review');
     const late = await send(reviews, ws, { kind: 'submit', reviewer: 'rv9', score: 3 });
     expect(late).toMatchObject({ type: 'recorded', position: 0 });
     return all;
