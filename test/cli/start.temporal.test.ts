@@ -10,12 +10,18 @@ import { afterAll, expect, inject, it } from 'vitest';
 import { createFeedbackTypeRegistry } from '../../src/core/index.js';
 import { JsonlScoreSink } from '../../src/scores/file/jsonl-sink.js';
 import { openSqliteStore } from '../../src/store/index.js';
+import { ENVIRONMENT } from '../../src/worker/config.js';
 import { defaultEvaluators } from '../../src/worker/engine.js';
 import { freePort } from '../support/free-port.js';
 
 const cli = fileURLToPath(new URL('../../bin/evalflow.js', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'evalflow-start-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+/** The environment without evalflow's own settings (CI sets DATABASE_URL, say): the defaults. */
+function embeddedDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !(name in ENVIRONMENT)));
+}
 
 function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 90_000): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -53,7 +59,7 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
     {
       cwd: home,
       env: {
-        ...process.env,
+        ...embeddedDefaults(process.env),
         TEMPORAL_CLI_PATH: pathOf(inject('temporalCli')),
         TEMPORAL_TEST_SERVER_PATH: pathOf(inject('temporalTestServer')),
         EVALFLOW_TASK_QUEUE: 'start-test',
