@@ -120,10 +120,24 @@ describe('durable evaluation on the dev server', () => {
     const taskQueue = uniqueTaskQueue();
     await endedRun(ws, ['hello']);
     const worker = await testWorker(env, taskQueue, engine.activities);
-    await worker.runUntil(async () => {
+    const result = await worker.runUntil(async () => {
       await engine.relay(env.client, taskQueue, ws).drain();
-      await env.client.workflow.getHandle(evaluateRunWorkflowId(ws, 'r')).result();
+      return env.client.workflow
+        .getHandle<typeof evaluateRun>(evaluateRunWorkflowId(ws, 'r'))
+        .result();
     });
+    expect(
+      Object.values(result.evaluations)
+        .map((e) => [e.evaluator.name, e.state, e.reason])
+        .sort(),
+    ).toEqual(
+      [
+        ['answer_length', 'recorded', null],
+        ['answer_length', 'recorded', null],
+        ['slow_length', 'recorded', null],
+        ['turn_outcome', 'recorded', null],
+      ].sort(),
+    );
     const verdicts = await engine.store.feedback(ws, { feedback_type: 'answer_length' });
     const versions = verdicts.filter((f) => f.participant.startsWith('evaluator:answer_length@'));
     expect(versions.map((f) => [f.participant, f.value.within_limit]).sort()).toEqual([
