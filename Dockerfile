@@ -7,5 +7,7 @@ RUN npm ci --omit=dev
 COPY bin ./bin
 COPY src ./src
 COPY tsconfig.json ./
+# Local state (SQLite, the JSONL score file) when no DATABASE_URL or Langfuse is configured.
+RUN mkdir .evalflow && chown node .evalflow
 USER node
 CMD ["node", "bin/evalflow.js", "start"]

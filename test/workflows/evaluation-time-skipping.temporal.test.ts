@@ -193,4 +193,46 @@ describe('evaluating runs on the time-skipping server', () => {
     expect(flakyEvents).toHaveLength(1);
     expect(attempts.get('r')).toBe(3);
   });
+
+  it('in online mode judges each answer as it is posted, and not again when the run ends', async () => {
+    const ws = 'online';
+    const taskQueue = uniqueTaskQueue();
+    const worker = await testWorker(env, taskQueue, engine.activities);
+    const result = await worker.runUntil(async () => {
+      await given(
+        engine.store,
+        ws,
+        { type: 'create_thread', thread_id: 't' },
+        { type: 'start_run', run_id: 'r', thread_id: 't' },
+        {
+          type: 'post_message',
+          thread_id: 't',
+          message_id: 'a1',
+          role: 'assistant',
+          content: 'hi',
+          run_id: 'r',
+        },
+      );
+      const relay = engine.relay(env.client, taskQueue, ws, { online: true });
+      await relay.drain();
+      const handle = env.client.workflow.getHandle<typeof evaluateRun>(
+        evaluateRunWorkflowId(ws, 'r'),
+      );
+      // The run is still going, and its answer is already judged.
+      for (let i = 0; i < 100; i++) {
+        const { evaluations } = await handle.query(runStateQuery);
+        if (Object.values(evaluations).some((e) => e.state === 'recorded')) break;
+        await env.sleep(1000);
+      }
+      expect((await handle.query(runStateQuery)).status).toBe('running');
+      expect(await engine.store.feedback(ws, { feedback_type: 'answer_length' })).toHaveLength(1);
+      await given(engine.store, ws, { type: 'end_run', run_id: 'r', status: 'completed' });
+      await relay.drain();
+      return handle.result();
+    });
+    expect(Object.values(result.evaluations).map((e) => e.state)).toEqual(
+      Array(3).fill('recorded'),
+    );
+    expect(await engine.store.feedback(ws, { feedback_type: 'answer_length' })).toHaveLength(1);
+  });
 });
