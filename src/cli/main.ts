@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../worker/config.js';
 import { runConformance } from './conformance.js';
+import { ensurePostgres } from './postgres-binaries.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
 import { start } from './start.js';
 
@@ -19,9 +20,10 @@ const program = new Command('evalflow')
 
 program
   .command('setup')
-  .description('make sure the Temporal CLI and time-skipping test server are installed')
+  .description('make sure the Temporal CLI, the time-skipping test server and Postgres are there')
   .action(async () => {
     console.log(describeBinaries(await ensureTemporalBinaries()));
+    console.log(`evalflow setup: ${ensurePostgres()}`);
   });
 
 program

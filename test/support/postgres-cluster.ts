@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findPostgresBin, POSTGRES_MISSING } from '../../src/cli/postgres-binaries.js';
+import { freePort } from './free-port.js';
 
 // A throwaway Postgres cluster from Debian's binaries, for tests and the store benchmark when
 // DATABASE_URL is not set: initdb in a temp dir, started on a free loopback port, stopped and
@@ -13,29 +14,10 @@ export interface ThrowawayCluster {
   stop(): void;
 }
 
-const MISSING = "Postgres is needed: install Debian's `postgresql` package or set DATABASE_URL.";
-
 function postgresBin(): string {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root)
-    ? readdirSync(root)
-        .filter((version) => existsSync(join(root, version, 'bin', 'initdb')))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (versions[0] === undefined) throw new Error(MISSING);
-  return join(root, versions[0], 'bin');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+  const bin = findPostgresBin();
+  if (bin === undefined) throw new Error(POSTGRES_MISSING);
+  return bin;
 }
 
 export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
