@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Target } from '../../src/core/index.js';
+import { z } from 'zod';
+import { defineFeedbackType, type Target } from '../../src/core/index.js';
 import { turnOutcomeEvaluator } from '../../src/evaluators/index.js';
 import { InMemoryScoreSink } from '../../src/scores/index.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
@@ -10,10 +11,15 @@ import { given, type TestEngine, testEngine } from '../support/engine.js';
 let engine: TestEngine;
 const sink = new InMemoryScoreSink();
 beforeAll(() => {
-  engine = testEngine({ evaluators: [turnOutcomeEvaluator()], sink });
+  engine = testEngine({ evaluators: [turnOutcomeEvaluator()], sink, feedbackTypes: [thumbs] });
 });
 afterAll(() => engine?.close());
 
+const thumbs = defineFeedbackType({
+  name: 'thumbs',
+  targets: ['message'],
+  schema: z.object({ up: z.boolean() }),
+});
 const ws = 'mirror-activities';
 const target: Target = { kind: 'turn', run_id: 'r' };
 const review = (kind: 'submit' | 'revise' | 'withdraw', score?: number) =>
@@ -114,4 +120,41 @@ it('re-sends a score the sink lost, and marks it failed on the final check', asy
   expect(await engine.store.ledger.scores(lost, { ids: recorded })).toMatchObject([
     { state: 'failed', reason: 'not readable back with the value sent after every reconciliation' },
   ]);
+});
+
+it("upserts a user's replaced rating in place and deletes a deleted one", async () => {
+  const rated = 'ratings';
+  const trace = 'ef'.repeat(16);
+  await given(
+    engine.store,
+    rated,
+    { type: 'create_thread', thread_id: 't' },
+    { type: 'start_run', run_id: 'r', thread_id: 't', trace_id: trace },
+    {
+      type: 'post_message',
+      thread_id: 't',
+      message_id: 'm',
+      role: 'assistant',
+      content: 'hi',
+      run_id: 'r',
+    },
+  );
+  const rate = (command: object) =>
+    engine.store.execute({ workspace_id: rated, actor: { kind: 'user', id: 'u1' }, command });
+  const mirror = (afterSeq: number) =>
+    engine.activities.mirrorScores({ workspaceId: rated, afterSeq, limit: 100 });
+  const message = { thread_id: 't', message_id: 'm', feedback_type: 'thumbs' };
+
+  await rate({ type: 'rate_message', ...message, value: { up: true } });
+  const first = await mirror(0);
+  await rate({ type: 'rate_message', ...message, value: { up: false } });
+  const second = await mirror(first.lastSeq);
+  expect(second.recorded).toEqual(first.recorded);
+  const scores = (await sink.read(first.recorded)).values();
+  expect([...scores]).toMatchObject([{ name: 'thumbs.up', value: false, traceId: trace }]);
+
+  await rate({ type: 'delete_rating', ...message });
+  const third = await mirror(second.lastSeq);
+  expect(third.deleted).toEqual(first.recorded);
+  expect((await sink.read(first.recorded)).size).toBe(0);
 });
