@@ -67,7 +67,7 @@ export function mirrorActivities(deps: MirrorDeps) {
       // A later event may replace a score of an earlier one in the same page: send the latest.
       const latest = [...new Map(expected.map((e) => [e.score.id, e])).values()];
       await deps.store.ledger.expectScores(input.workspaceId, latest);
-      await send(() => deps.sink.record(latest.map((e) => e.score)));
+      if (latest.length > 0) await send(() => deps.sink.record(latest.map((e) => e.score)));
       if (deleted.length > 0) {
         if (deps.sink.delete) await send(() => deps.sink.delete?.(deleted) ?? Promise.resolve());
         await deps.store.ledger.settleScores(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineFeedbackType, type Target } from '../../src/core/index.js';
 import { turnOutcomeEvaluator } from '../../src/evaluators/index.js';
-import { InMemoryScoreSink } from '../../src/scores/index.js';
+import { InMemoryScoreSink, ScoreSinkError } from '../../src/scores/index.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
 
 // The mirror's activities on their own (no workflow): their results are what the workflow
@@ -157,4 +157,50 @@ it("upserts a user's replaced rating in place and deletes a deleted one", async 
   const third = await mirror(second.lastSeq);
   expect(third.deleted).toEqual(first.recorded);
   expect((await sink.read(first.recorded)).size).toBe(0);
+});
+
+it("turns a sink's 429 into a retry after its Retry-After, and a refusal into no retry at all", async () => {
+  const failures = [
+    new ScoreSinkError('rate limited', true, 2_000),
+    new ScoreSinkError('bad request', false),
+  ];
+  const failing = testEngine({
+    evaluators: [turnOutcomeEvaluator()],
+    sink: {
+      record: async () => {
+        throw failures.shift();
+      },
+    },
+  });
+  try {
+    await given(
+      failing.store,
+      'w',
+      { type: 'create_thread', thread_id: 't' },
+      { type: 'start_run', run_id: 'r', thread_id: 't' },
+    );
+    const submitted = await failing.activities.applyReview({
+      workspaceId: 'w',
+      target,
+      kind: 'submit',
+      reviewer: { id: 'rv' },
+      feedback_type: 'review_quality',
+      value: { score: 1 },
+      requestId: 'x',
+    });
+    expect(submitted.type).toBe('recorded');
+    const mirror = () =>
+      failing.activities.mirrorScores({ workspaceId: 'w', afterSeq: 0, limit: 100 });
+    await expect(mirror()).rejects.toMatchObject({
+      name: 'ApplicationFailure',
+      nonRetryable: false,
+      nextRetryDelay: 2_000,
+    });
+    await expect(mirror()).rejects.toMatchObject({
+      name: 'ApplicationFailure',
+      nonRetryable: true,
+    });
+  } finally {
+    await failing.close();
+  }
 });
