@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Score } from '../../src/scores/index.js';
 import { LangfuseScoreReader, LangfuseScoreSink } from '../../src/scores/langfuse/index.js';
-import { useLangfuseServer } from './langfuse-support.js';
-
-const trace = '4bf92f3577b34da6a3ce929d0e0e4736';
-
-function score(id: string, overrides: Partial<Score> = {}): Score {
-  return {
-    id,
-    name: 'review.stars',
-    value: 4,
-    dataType: 'NUMERIC',
-    traceId: trace,
-    timestamp: '2026-09-29T10:00:00.000Z',
-    source: {},
-    ...overrides,
-  };
-}
+import { score, useLangfuseServer } from './langfuse-support.js';
 
 describe('LangfuseScoreReader', () => {
   const context = useLangfuseServer();

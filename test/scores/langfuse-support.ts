@@ -1,6 +1,7 @@
 // A fresh Langfuse test server per test, with a clock the test moves, and a check after each
 // test that nothing broke Langfuse's spec.
 import { afterEach, beforeEach, expect } from 'vitest';
+import type { Score } from '../../src/scores/index.js';
 import {
   LangfuseTestServer,
   type LangfuseTestServerOptions,
@@ -26,4 +27,20 @@ export function useLangfuseServer(options: LangfuseTestServerOptions = {}): Serv
     expect(violations).toEqual([]);
   });
   return context;
+}
+
+export const trace = '4bf92f3577b34da6a3ce929d0e0e4736';
+
+/** A NUMERIC score on \`trace\`, with whatever the test overrides. */
+export function score(id: string, overrides: Partial<Score> = {}): Score {
+  return {
+    id,
+    name: 'review.stars',
+    value: 4,
+    dataType: 'NUMERIC',
+    traceId: trace,
+    timestamp: '2026-09-29T10:00:00.000Z',
+    source: {},
+    ...overrides,
+  };
 }
