@@ -1,7 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { targetKey as targetKeyOf } from '../core/index.js';
-import type { EvaluatorRegistry } from '../evaluators/index.js';
-import { isSampled } from '../evaluators/index.js';
+import { targetKey } from '../core/index.js';
+import { type EvaluatorRegistry, evaluatorParticipant, isSampled } from '../evaluators/index.js';
 import type { Store } from '../store/index.js';
 import type {
   EvaluateInput,
@@ -18,11 +17,11 @@ export interface EvaluationDeps {
 }
 
 const participantOf = ({ evaluator }: EvaluationKey) =>
-  `evaluator:${evaluator.name}@${evaluator.version}`;
+  evaluatorParticipant(evaluator.name, evaluator.version);
 const ledgerKey = (input: EvaluationKey) => ({
   generation: input.generation,
   participant: participantOf(input),
-  target_key: targetKeyOf(input.target),
+  target_key: targetKey(input.target),
 });
 
 /** The `evaluate`, `giveFeedback` and `settleEvaluation` activities. */
@@ -54,7 +53,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
       }
       const settled = await deps.store.ledger.evaluation(input.workspaceId, ledgerKey(input));
       if (settled !== null) return { outcome: 'settled', state: settled.state };
-      if (!isSampled(evaluator.participant, targetKeyOf(input.target), evaluator.sampleRate)) {
+      if (!isSampled(evaluator.participant, targetKey(input.target), evaluator.sampleRate)) {
         await settle(input, 'sampled_out', `outside the sample rate ${evaluator.sampleRate}`);
         return { outcome: 'sampled_out' };
       }

@@ -1,5 +1,5 @@
 import type { Evaluator } from './define.js';
-import { InvalidEvaluator } from './define.js';
+import { evaluatorParticipant, InvalidEvaluator } from './define.js';
 import type { EvaluatedKind } from './subjects.js';
 
 /** A reference to one evaluator version, as plans and workflows carry it. */
@@ -35,7 +35,7 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[]): Evalu
     byParticipant.set(evaluator.participant, evaluator);
   }
   return {
-    get: ({ name, version }) => byParticipant.get(`evaluator:${name}@${version}`),
+    get: ({ name, version }) => byParticipant.get(evaluatorParticipant(name, version)),
     list: () => [...byParticipant.values()],
     plan(filter = () => true) {
       const plan: EvaluationPlan = { artifact: [], message: [], turn: [] };
