@@ -74,6 +74,8 @@ export interface MirrorResult {
   lastSeq: number;
   /** Ids of the scores recorded, now expected to become visible. */
   recorded: string[];
+  /** Ids of the scores the sink refused for good, settled as failed. */
+  failed: string[];
   deleted: string[];
 }
 
@@ -86,7 +88,10 @@ export interface ReconcileInput {
 
 export interface ReconcileResult {
   confirmed: string[];
+  /** Sent again, to be checked at the next delay. */
   missing: string[];
+  /** Settled as failed: still missing on the final check, or refused by the sink. */
+  failed: string[];
 }
 
 export type ReviewAction = 'submit' | 'revise' | 'withdraw';

@@ -67,21 +67,33 @@ export function mirrorActivities(deps: MirrorDeps) {
       // A later event may replace a score of an earlier one in the same page: send the latest.
       const latest = [...new Map(expected.map((e) => [e.score.id, e])).values()];
       await deps.store.ledger.expectScores(input.workspaceId, latest);
-      if (latest.length > 0) await send(() => deps.sink.record(latest.map((e) => e.score)));
-      if (deleted.length > 0) {
-        if (deps.sink.delete) await send(() => deps.sink.delete?.(deleted) ?? Promise.resolve());
+      const ids = latest.map((e) => e.score.id);
+      // A batch the sink refuses for good fails its scores, not the workspace's mirror.
+      const refused =
+        ids.length === 0 ? null : await refusal(() => deps.sink.record(latest.map((e) => e.score)));
+      if (refused !== null) {
         await deps.store.ledger.settleScores(
           input.workspaceId,
-          deleted.map((score_id) => ({
-            score_id,
-            state: 'deleted',
-            reason: 'the feedback was withdrawn',
-          })),
+          ids.map((score_id) => ({ score_id, state: 'failed', reason: `refused: ${refused}` })),
+        );
+      }
+      if (deleted.length > 0) {
+        const notDeleted = deps.sink.delete
+          ? await refusal(() => deps.sink.delete?.(deleted) ?? Promise.resolve())
+          : null;
+        await deps.store.ledger.settleScores(
+          input.workspaceId,
+          deleted.map((score_id) =>
+            notDeleted === null
+              ? { score_id, state: 'deleted', reason: 'the feedback was withdrawn' }
+              : { score_id, state: 'failed', reason: `delete refused: ${notDeleted}` },
+          ),
         );
       }
       return {
         lastSeq: envelopes.at(-1)?.seq ?? input.afterSeq,
-        recorded: latest.map((e) => e.score.id),
+        recorded: refused === null ? ids : [],
+        failed: refused === null ? [] : ids,
         deleted,
       };
     },
@@ -107,19 +119,24 @@ export function mirrorActivities(deps: MirrorDeps) {
         input.workspaceId,
         confirmed.map((score_id) => ({ score_id, state: 'confirmed', reason: null })),
       );
-      if (input.final) {
-        await deps.store.ledger.settleScores(
-          input.workspaceId,
-          missing.map((s) => ({
-            score_id: s.id,
-            state: 'failed',
-            reason: 'not readable back with the value sent after every reconciliation',
-          })),
-        );
-      } else if (missing.length > 0) {
-        await send(() => deps.sink.record(missing));
-      }
-      return { confirmed, missing: missing.map((s) => s.id) };
+      // On the final check what is still missing fails; before it, it is sent again, and a sink
+      // that refuses it for good fails it at once.
+      const refused =
+        input.final || missing.length === 0 ? null : await refusal(() => deps.sink.record(missing));
+      const failed = input.final || refused !== null ? missing.map((s) => s.id) : [];
+      await deps.store.ledger.settleScores(
+        input.workspaceId,
+        failed.map((score_id) => ({
+          score_id,
+          state: 'failed',
+          reason: refused ?? 'not readable back with the value sent after every reconciliation',
+        })),
+      );
+      return {
+        confirmed,
+        missing: failed.length > 0 ? [] : missing.map((s) => s.id),
+        failed,
+      };
     },
   };
 }
@@ -127,19 +144,22 @@ export function mirrorActivities(deps: MirrorDeps) {
 // Langfuse reads a BOOLEAN back as true/false and may send a number as the same number.
 const sameValue = (a: unknown, b: unknown) => a === b || Number(a) === Number(b);
 
-/** A sink's failure as Temporal should retry it: never, or after the backend's Retry-After. */
-async function send(work: () => Promise<void>): Promise<void> {
+/**
+ * Runs a sink call. A refusal for good (an invalid score, a non-retryable sink error) is returned
+ * as its message; a transient failure is thrown for Temporal to retry, after the backend's
+ * Retry-After when it gave one.
+ */
+async function refusal(work: () => Promise<void>): Promise<string | null> {
   try {
     await work();
+    return null;
   } catch (error) {
-    if (error instanceof InvalidScoreError) {
-      throw ApplicationFailure.nonRetryable(error.message, error.name);
-    }
+    if (error instanceof InvalidScoreError) return error.message;
     if (!(error instanceof ScoreSinkError)) throw error;
+    if (!error.retryable) return error.message;
     throw ApplicationFailure.create({
       message: error.message,
       type: error.name,
-      nonRetryable: !error.retryable,
       ...(error.retryAfterMs !== undefined ? { nextRetryDelay: error.retryAfterMs } : {}),
     });
   }

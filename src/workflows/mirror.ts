@@ -56,6 +56,7 @@ export async function mirror(input: MirrorInput): Promise<never> {
       // A seq the store does not have (yet) is not waited for in a loop.
       state.mirroredSeq = result.lastSeq > state.mirroredSeq ? result.lastSeq : state.seenSeq;
       state.recorded += result.recorded.length;
+      state.failed += result.failed.length;
       state.deleted += result.deleted.length;
       if (result.recorded.length > 0) {
         state.checks.push({
@@ -68,15 +69,15 @@ export async function mirror(input: MirrorInput): Promise<never> {
 
     for (const check of state.checks.filter((c) => c.dueAt <= Date.now())) {
       const final = check.attempt >= delays.length - 1;
-      const { confirmed, missing } = await reconcileScores({
+      const { confirmed, missing, failed } = await reconcileScores({
         workspaceId: input.workspaceId,
         ids: check.ids,
         final,
       });
       state.confirmed += confirmed.length;
-      if (final) state.failed += missing.length;
-      else state.resent += missing.length;
-      check.ids = final ? [] : missing;
+      state.failed += failed.length;
+      state.resent += missing.length;
+      check.ids = missing;
       check.attempt += 1;
       check.dueAt = Date.now() + (delays[check.attempt] ?? 0);
     }

@@ -68,6 +68,7 @@ it('upserts a revised review in place, confirms it, and deletes it when withdraw
   ).toEqual({
     confirmed: [id],
     missing: [],
+    failed: [],
   });
 
   expect(await review('withdraw')).toMatchObject({ type: 'recorded', removed: true });
@@ -113,10 +114,13 @@ it('re-sends a score the sink lost, and marks it failed on the final check', asy
   ).toEqual({
     confirmed: [],
     missing: recorded,
+    failed: [],
   });
   expect((await sink.read(recorded)).size).toBe(1); // sent again
   await sink.delete(recorded);
-  await engine.activities.reconcileScores({ workspaceId: lost, ids: recorded, final: true });
+  expect(
+    await engine.activities.reconcileScores({ workspaceId: lost, ids: recorded, final: true }),
+  ).toEqual({ confirmed: [], missing: [], failed: recorded });
   expect(await engine.store.ledger.scores(lost, { ids: recorded })).toMatchObject([
     { state: 'failed', reason: 'not readable back with the value sent after every reconciliation' },
   ]);
@@ -159,7 +163,7 @@ it("upserts a user's replaced rating in place and deletes a deleted one", async 
   expect((await sink.read(first.recorded)).size).toBe(0);
 });
 
-it("turns a sink's 429 into a retry after its Retry-After, and a refusal into no retry at all", async () => {
+it("turns a sink's 429 into a retry after its Retry-After, and a refusal into failed scores", async () => {
   const failures = [
     new ScoreSinkError('rate limited', true, 2_000),
     new ScoreSinkError('bad request', false),
@@ -196,10 +200,12 @@ it("turns a sink's 429 into a retry after its Retry-After, and a refusal into no
       nonRetryable: false,
       nextRetryDelay: 2_000,
     });
-    await expect(mirror()).rejects.toMatchObject({
-      name: 'ApplicationFailure',
-      nonRetryable: true,
-    });
+    // Refused for good, the batch's scores fail with the reason, and the mirror goes on.
+    const refused = await mirror();
+    expect(refused).toMatchObject({ recorded: [], failed: [expect.any(String)] });
+    expect(await failing.store.ledger.scores('w', { ids: refused.failed })).toMatchObject([
+      { state: 'failed', reason: 'refused: bad request' },
+    ]);
   } finally {
     await failing.close();
   }
