@@ -27,7 +27,7 @@ import {
 } from '../src/evaluators/index.js';
 import { InMemoryScoreSink } from '../src/scores/index.js';
 import { openSqliteStore } from '../src/store/index.js';
-import { evaluateRunWorkflowId, runEndedSignal } from '../src/workflows/evaluate-run-messages.js';
+import { evaluateRunWorkflowId, runEventSignal } from '../src/workflows/evaluate-run-messages.js';
 import { feedbackAppendedSignal, mirrorWorkflowId } from '../src/workflows/mirror-messages.js';
 import { reevaluateWorkflowId } from '../src/workflows/reevaluate-messages.js';
 
@@ -129,8 +129,8 @@ async function evaluatedRuns(n: number, tag: string): Promise<number> {
             plan: { turn: refs, message: [], artifact: [] },
           },
         ],
-        signal: runEndedSignal,
-        signalArgs: [{ seq: 1, status: 'completed' }],
+        signal: runEventSignal,
+        signalArgs: [{ seq: 1, type: 'ended', status: 'completed' }],
       });
       await handle.result();
     }),
@@ -159,8 +159,8 @@ async function endToConfirmed(): Promise<number> {
         plan: { turn: refs, message: [], artifact: [] },
       },
     ],
-    signal: runEndedSignal,
-    signalArgs: [{ seq: 3, status: 'completed' }],
+    signal: runEventSignal,
+    signalArgs: [{ seq: 3, type: 'ended', status: 'completed' }],
   });
   await handle.result();
   await client.workflow.signalWithStart('mirror', {

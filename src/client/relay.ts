@@ -1,20 +1,12 @@
-import {
-  type Client,
-  type SignalDefinition,
-  WorkflowExecutionAlreadyStartedError,
-} from '@temporalio/client';
+import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Envelope } from '../core/index.js';
 import type { EvaluationPlan } from '../evaluators/index.js';
 import type { Store, Subscription } from '../store/index.js';
 import type { evaluateRun } from '../workflows/evaluate-run.js';
 import {
-  artifactPutSignal,
   evaluateRunWorkflowId,
-  messagePostedSignal,
-  runEndedSignal,
-  runPausedSignal,
-  runResumedSignal,
-  runStartedSignal,
+  type RunEvent,
+  runEventSignal,
 } from '../workflows/evaluate-run-messages.js';
 import { feedbackAppendedSignal, mirrorWorkflowId } from '../workflows/mirror-messages.js';
 
@@ -77,30 +69,31 @@ export class TriggerRelay {
     const { event, seq } = envelope;
     switch (event.type) {
       case 'run_started':
-        return this.toRun(
-          event.run_id,
-          event.thread_id,
-          event.resumed ? runResumedSignal : runStartedSignal,
-          { seq },
-        );
-      case 'run_paused':
-        return this.toRun(event.run_id, event.thread_id, runPausedSignal, { seq });
-      case 'run_ended':
-        return this.toRun(event.run_id, event.thread_id, runEndedSignal, {
+        return this.toRun(event.run_id, event.thread_id, {
           seq,
+          type: event.resumed ? 'resumed' : 'started',
+        });
+      case 'run_paused':
+        return this.toRun(event.run_id, event.thread_id, { seq, type: 'paused' });
+      case 'run_ended':
+        return this.toRun(event.run_id, event.thread_id, {
+          seq,
+          type: 'ended',
           status: event.status,
         });
       case 'message_posted':
         if (event.run_id === null) return;
-        return this.toRun(event.run_id, event.thread_id, messagePostedSignal, {
+        return this.toRun(event.run_id, event.thread_id, {
           seq,
+          type: 'message',
           message_id: event.message_id,
           role: event.role,
         });
       case 'artifact_put':
         if (event.run_id === null || event.thread_id === null) return;
-        return this.toRun(event.run_id, event.thread_id, artifactPutSignal, {
+        return this.toRun(event.run_id, event.thread_id, {
           seq,
+          type: 'artifact',
           artifact_id: event.artifact_id,
           version: event.version,
         });
@@ -122,20 +115,15 @@ export class TriggerRelay {
     }
   }
 
-  private async toRun<T>(
-    runId: string,
-    threadId: string,
-    signal: SignalDefinition<[T]>,
-    arg: T,
-  ): Promise<void> {
+  private async toRun(runId: string, threadId: string, event: RunEvent): Promise<void> {
     const { client, taskQueue, workspaceId, plan, online, abandonAfterMs } = this.options;
     try {
-      await client.workflow.signalWithStart<typeof evaluateRun, [T]>('evaluateRun', {
+      await client.workflow.signalWithStart<typeof evaluateRun, [RunEvent]>('evaluateRun', {
         workflowId: evaluateRunWorkflowId(workspaceId, runId),
         taskQueue,
         args: [{ workspaceId, runId, threadId, plan: plan(), online, abandonAfterMs }],
-        signal,
-        signalArgs: [arg],
+        signal: runEventSignal,
+        signalArgs: [event],
         // A run evaluated and closed is not started again by a late event.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
       });

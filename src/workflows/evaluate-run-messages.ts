@@ -22,21 +22,23 @@ export interface EvaluateRunInput {
   carried?: EvaluateRunState;
 }
 
-/** Every signal carries the log `seq` of the event behind it; a seq already seen is ignored. */
-export interface RunSignal {
-  seq: number;
-}
-export interface RunEndedSignal extends RunSignal {
-  status: EndStatus;
-}
-export interface MessagePostedSignal extends RunSignal {
-  message_id: string;
-  role: 'user' | 'assistant' | 'system' | 'tool';
-}
-export interface ArtifactPutSignal extends RunSignal {
-  artifact_id: string;
-  version: number;
-}
+/**
+ * A fact about the run from the log, with its `seq`. They all travel as one signal because
+ * signals of one name keep their order, while signals buffered before the workflow registers
+ * its handlers are delivered handler by handler: an end could overtake the message before it.
+ */
+export type RunEvent =
+  | { seq: number; type: 'started' }
+  | { seq: number; type: 'paused' }
+  | { seq: number; type: 'resumed' }
+  | { seq: number; type: 'ended'; status: EndStatus }
+  | {
+      seq: number;
+      type: 'message';
+      message_id: string;
+      role: 'user' | 'assistant' | 'system' | 'tool';
+    }
+  | { seq: number; type: 'artifact'; artifact_id: string; version: number };
 
 export interface EvaluationStatus {
   target: EvaluationTarget;
@@ -65,12 +67,8 @@ export interface EvaluateRunState {
   evaluations: Record<string, EvaluationStatus>;
 }
 
-export const runStartedSignal = defineSignal<[RunSignal]>('runStarted');
-export const runPausedSignal = defineSignal<[RunSignal]>('runPaused');
-export const runResumedSignal = defineSignal<[RunSignal]>('runResumed');
-export const runEndedSignal = defineSignal<[RunEndedSignal]>('runEnded');
-export const messagePostedSignal = defineSignal<[MessagePostedSignal]>('messagePosted');
-export const artifactPutSignal = defineSignal<[ArtifactPutSignal]>('artifactPut');
+/** The run's events; a seq already applied is ignored. */
+export const runEventSignal = defineSignal<[RunEvent]>('runEvent');
 export const runStateQuery = defineQuery<EvaluateRunState>('runState');
 
 /** One workflow per run and workspace. */

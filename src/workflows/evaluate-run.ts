@@ -9,16 +9,10 @@ import type { EvaluationTarget } from '../activities/contract.js';
 import type { EvaluatorRef } from '../evaluators/registry.js';
 import { forEachBounded } from './bounded.js';
 import {
-  artifactPutSignal,
   DEFAULT_ABANDON_AFTER_MS,
   type EvaluateRunInput,
   type EvaluateRunState,
-  messagePostedSignal,
-  type RunSignal,
-  runEndedSignal,
-  runPausedSignal,
-  runResumedSignal,
-  runStartedSignal,
+  runEventSignal,
   runStateQuery,
 } from './evaluate-run-messages.js';
 import { evaluateTarget } from './evaluate-target.js';
@@ -48,46 +42,43 @@ export async function evaluateRun(input: EvaluateRunInput): Promise<EvaluateRunS
   const abandonAfterMs = input.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
   const online: string[] = [];
 
-  // The relay delivers each log event at least once and in seq order, so anything at or below the
-  // last applied seq is a repeat. Events after the run ended change nothing.
-  const fresh = ({ seq }: RunSignal): boolean => {
-    if (seq <= state.lastSeq || state.endedAt !== null) return false;
-    state.lastSeq = seq;
-    return true;
-  };
   const endPause = () => {
     if (state.pausedSince !== null) state.pausedMs += Date.now() - state.pausedSince;
     state.pausedSince = null;
   };
-
-  setHandler(runStartedSignal, (signal) => {
-    fresh(signal);
-  });
-  setHandler(runPausedSignal, (signal) => {
-    if (!fresh(signal) || state.status !== 'running') return;
-    state.status = 'paused';
-    state.pauses += 1;
-    state.pausedSince = Date.now();
-  });
-  setHandler(runResumedSignal, (signal) => {
-    if (!fresh(signal) || state.status !== 'paused') return;
-    endPause();
-    state.status = 'running';
-  });
-  setHandler(runEndedSignal, (signal) => {
-    if (!fresh(signal)) return;
-    endPause();
-    state.status = signal.status;
-    state.endedAt = new Date().toISOString();
-  });
-  setHandler(messagePostedSignal, (signal) => {
-    if (!fresh(signal) || signal.role !== 'assistant') return;
-    state.messages.push(signal.message_id);
-    if (input.online) online.push(signal.message_id);
-  });
-  setHandler(artifactPutSignal, (signal) => {
-    if (!fresh(signal)) return;
-    state.artifacts.push({ artifact_id: signal.artifact_id, version: signal.version });
+  // The relay delivers each log event at least once and in seq order, so anything at or below the
+  // last applied seq is a repeat. Events after the run ended change nothing.
+  setHandler(runEventSignal, (event) => {
+    if (event.seq <= state.lastSeq || state.endedAt !== null) return;
+    state.lastSeq = event.seq;
+    switch (event.type) {
+      case 'started':
+        return;
+      case 'paused':
+        if (state.status !== 'running') return;
+        state.status = 'paused';
+        state.pauses += 1;
+        state.pausedSince = Date.now();
+        return;
+      case 'resumed':
+        if (state.status !== 'paused') return;
+        endPause();
+        state.status = 'running';
+        return;
+      case 'ended':
+        endPause();
+        state.status = event.status;
+        state.endedAt = new Date().toISOString();
+        return;
+      case 'message':
+        if (event.role !== 'assistant') return;
+        state.messages.push(event.message_id);
+        if (input.online) online.push(event.message_id);
+        return;
+      case 'artifact':
+        state.artifacts.push({ artifact_id: event.artifact_id, version: event.version });
+        return;
+    }
   });
   setHandler(runStateQuery, () => state);
 

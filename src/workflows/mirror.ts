@@ -56,7 +56,7 @@ export async function mirror(input: MirrorInput): Promise<never> {
       // A seq the store does not have (yet) is not waited for in a loop.
       state.mirroredSeq = result.lastSeq > state.mirroredSeq ? result.lastSeq : state.seenSeq;
       state.recorded += result.recorded.length;
-      state.failed += result.failed.length;
+      state.failed += result.failed?.length ?? 0; // absent from results recorded before it existed
       state.deleted += result.deleted.length;
       if (result.recorded.length > 0) {
         state.checks.push({
@@ -69,12 +69,15 @@ export async function mirror(input: MirrorInput): Promise<never> {
 
     for (const check of state.checks.filter((c) => c.dueAt <= Date.now())) {
       const final = check.attempt >= delays.length - 1;
-      const { confirmed, missing, failed } = await reconcileScores({
+      const result = await reconcileScores({
         workspaceId: input.workspaceId,
         ids: check.ids,
         final,
       });
-      state.confirmed += confirmed.length;
+      // Results recorded before `failed` existed reported a final check's losses as `missing`.
+      const failed = result.failed ?? (final ? result.missing : []);
+      const missing = result.failed === undefined && final ? [] : result.missing;
+      state.confirmed += result.confirmed.length;
       state.failed += failed.length;
       state.resent += missing.length;
       check.ids = missing;

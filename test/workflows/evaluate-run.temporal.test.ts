@@ -3,9 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateRun } from '../../src/workflows/evaluate-run.js';
 import {
   evaluateRunWorkflowId,
-  runEndedSignal,
-  runPausedSignal,
-  runResumedSignal,
+  runEventSignal,
   runStateQuery,
 } from '../../src/workflows/evaluate-run-messages.js';
 import {
@@ -43,13 +41,13 @@ describe('evaluateRun on the time-skipping server', () => {
         taskQueue,
         args: [input('paused-a-week')],
       });
-      await handle.signal(runPausedSignal, { seq: 1 });
+      await handle.signal(runEventSignal, { seq: 1, type: 'paused' });
       // The query returns once the pause is applied, so the skipped week starts after it.
       expect((await handle.query(runStateQuery)).status).toBe('paused');
       await env.sleep(7 * DAY_MS);
       expect((await handle.query(runStateQuery)).status).toBe('paused');
-      await handle.signal(runResumedSignal, { seq: 2 });
-      await handle.signal(runEndedSignal, { seq: 3, status: 'completed' });
+      await handle.signal(runEventSignal, { seq: 2, type: 'resumed' });
+      await handle.signal(runEventSignal, { seq: 3, type: 'ended', status: 'completed' });
       return handle.result();
     });
     const wallMs = Date.now() - wallStart;
@@ -71,18 +69,41 @@ describe('evaluateRun on the time-skipping server', () => {
         taskQueue,
         args: [input('repeats')],
       });
-      await handle.signal(runPausedSignal, { seq: 5 });
-      await handle.signal(runPausedSignal, { seq: 5 });
-      await handle.signal(runResumedSignal, { seq: 4 });
+      await handle.signal(runEventSignal, { seq: 5, type: 'paused' });
+      await handle.signal(runEventSignal, { seq: 5, type: 'paused' });
+      await handle.signal(runEventSignal, { seq: 4, type: 'resumed' });
       expect(await handle.query(runStateQuery)).toMatchObject({
         status: 'paused',
         pauses: 1,
         lastSeq: 5,
       });
-      await handle.signal(runEndedSignal, { seq: 6, status: 'stopped' });
+      await handle.signal(runEventSignal, { seq: 6, type: 'ended', status: 'stopped' });
       return handle.result();
     });
     expect(result).toMatchObject({ status: 'stopped', pauses: 1, lastSeq: 6 });
+  });
+
+  it('applies events in seq order even when all arrive before its first workflow task', async () => {
+    const taskQueue = uniqueTaskQueue();
+    // No worker yet: the start and every signal wait in history for the first task together.
+    const handle = await env.client.workflow.start(evaluateRun, {
+      workflowId: evaluateRunWorkflowId('ws', 'buffered'),
+      taskQueue,
+      args: [input('buffered')],
+    });
+    await handle.signal(runEventSignal, { seq: 1, type: 'started' });
+    await handle.signal(runEventSignal, {
+      seq: 2,
+      type: 'message',
+      message_id: 'a1',
+      role: 'assistant',
+    });
+    await handle.signal(runEventSignal, { seq: 3, type: 'paused' });
+    await handle.signal(runEventSignal, { seq: 4, type: 'resumed' });
+    await handle.signal(runEventSignal, { seq: 5, type: 'ended', status: 'completed' });
+    const worker = await testWorker(env, taskQueue);
+    const result = await worker.runUntil(handle.result());
+    expect(result).toMatchObject({ messages: ['a1'], pauses: 1, status: 'completed', lastSeq: 5 });
   });
 });
 
@@ -105,14 +126,14 @@ describe('evaluateRun on the dev server', () => {
           workflowId,
           taskQueue,
           args: [input('started-twice')],
-          signal: runPausedSignal,
-          signalArgs: [{ seq }],
+          signal: runEventSignal,
+          signalArgs: [{ seq, type: 'paused' }],
         });
       const first = await start(1);
       const second = await start(2);
       expect(second.signaledRunId).toBe(first.signaledRunId);
 
-      await first.signal(runEndedSignal, { seq: 3, status: 'completed' });
+      await first.signal(runEventSignal, { seq: 3, type: 'ended', status: 'completed' });
       expect(await first.result()).toMatchObject({ status: 'completed', pauses: 1, lastSeq: 3 });
     });
     const executions = [];
