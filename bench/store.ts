@@ -12,12 +12,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { z } from 'zod';
-import {
-  createFeedbackTypeRegistry,
-  defineFeedbackType,
-  type Envelope,
-} from '../src/core/index.js';
+import { conformanceFeedbackTypes } from '../src/cli/conformance.js';
+import type { Envelope } from '../src/core/index.js';
 import { openPostgresStore, openSqliteStore, type Store } from '../src/store/index.js';
 import { startThrowawayCluster } from '../test/support/postgres-cluster.js';
 
@@ -25,16 +21,8 @@ const APPENDS = Number(process.env.BENCH_APPENDS ?? 8000);
 const ROUNDS = 3;
 const SUBSCRIBE_EVENTS = Number(process.env.BENCH_SUBSCRIBE_EVENTS ?? 20_000);
 
-const feedbackTypes = createFeedbackTypeRegistry([
-  defineFeedbackType({
-    name: 'helpfulness',
-    targets: ['turn', 'thread', 'message'],
-    schema: z.object({
-      rating: z.int().min(1).max(5),
-      reason: z.string().nullable().default(null),
-    }),
-  }),
-]);
+// The conformance types: the benchmark gives `helpfulness` feedback, as the cases do.
+const feedbackTypes = conformanceFeedbackTypes();
 const system = { kind: 'system', name: 'system' };
 const evaluator = { kind: 'evaluator', name: 'bench', version: '1' };
 
