@@ -32,11 +32,27 @@ export class InvalidScoreError extends Error {
   }
 }
 
-/** `InMemoryScoreConfigStore.create` was given a name it holds already. */
+/**
+ * `InMemoryScoreConfigStore.create` or `FileScoreConfigStore.create` was given a name it holds
+ * already, archived or not.
+ */
 export class ScoreConfigExistsError extends Error {
   override readonly name = 'ScoreConfigExistsError';
   constructor(readonly configName: string) {
     super(`a score config named '${configName}' exists already`);
+  }
+}
+
+/** `syncScoreConfigs` was asked to both create and retire the same names; it sent nothing. */
+export class ScoreConfigSyncConflictError extends Error {
+  override readonly name = 'ScoreConfigSyncConflictError';
+  constructor(
+    /** The names given both as configs to create and as retired, in the order given. */
+    readonly configNames: readonly string[],
+  ) {
+    super(
+      `score configs cannot be both created and retired: ${configNames.map((n) => `'${n}'`).join(', ')}`,
+    );
   }
 }
 

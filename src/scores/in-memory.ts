@@ -30,21 +30,40 @@ export class InMemoryScoreSink implements ScoreSink, ScoreReader {
   }
 }
 
-/** A `ScoreConfigStore` over a map from name to config; creating a name it has throws. */
+/**
+ * A `ScoreConfigStore` over a map from name to config and whether it is archived; creating a
+ * name it has, archived or not, throws.
+ */
 export class InMemoryScoreConfigStore implements ScoreConfigStore {
-  readonly #byName = new Map<string, ScoreConfig>();
+  readonly #byName = new Map<string, { config: ScoreConfig; archived: boolean }>();
 
   async names(): Promise<string[]> {
     return [...this.#byName.keys()];
   }
 
-  async create(config: ScoreConfig): Promise<void> {
-    if (this.#byName.has(config.name)) throw new ScoreConfigExistsError(config.name);
-    this.#byName.set(config.name, config);
+  async statuses(): Promise<Map<string, { archived: boolean }>> {
+    return new Map([...this.#byName].map(([name, { archived }]) => [name, { archived }]));
   }
 
-  /** Every config held, in the order created. */
+  async create(config: ScoreConfig): Promise<void> {
+    if (this.#byName.has(config.name)) throw new ScoreConfigExistsError(config.name);
+    this.#byName.set(config.name, { config, archived: false });
+  }
+
+  async archive(name: string): Promise<number> {
+    const held = this.#byName.get(name);
+    if (!held || held.archived) return 0;
+    held.archived = true;
+    return 1;
+  }
+
+  /** Every config held, archived ones included, in the order created. */
   configs(): ScoreConfig[] {
-    return [...this.#byName.values()];
+    return [...this.#byName.values()].map(({ config }) => config);
+  }
+
+  /** The names archived, in the order created. */
+  archived(): string[] {
+    return [...this.#byName].flatMap(([name, { archived }]) => (archived ? [name] : []));
   }
 }

@@ -25,6 +25,7 @@ export {
   InvalidScoreError,
   InvalidScoreValueError,
   ScoreConfigExistsError,
+  ScoreConfigSyncConflictError,
   ScoreMappingError,
   ScoreSinkError,
 } from './errors.js';
@@ -45,6 +46,10 @@ export {
   ScoreSchema,
   scoreMetadata,
 } from './score.js';
-export { syncScoreConfigs } from './sync.js';
+export {
+  type ScoreConfigsSynced,
+  type SyncScoreConfigsOptions,
+  syncScoreConfigs,
+} from './sync.js';
 export { type ScoredValue, type ScoreValue, scoreValues } from './values.js';
 export { scores, type Verdict, type VerdictScoreOptions } from './verdicts.js';

@@ -28,14 +28,24 @@ export interface ScoreReader {
 }
 
 /**
- * Where score configs are kept, by name. Configs are only ever created, never updated
- * (`syncScoreConfigs`). `checkScoreConfigStore` is the contract.
+ * Where score configs are kept, by name. Configs are only ever created, never updated, and a
+ * retired one is archived, never deleted (`syncScoreConfigs`). `checkScoreConfigStore` is the
+ * contract.
  *
- * `check`, when a store has it, throws for a config the store could never hold (such as a name
- * too long for the backend) without sending anything, so a sync can refuse before it creates.
+ * - `names` lists every name the store holds once, archived ones included: an archived name
+ *   still exists, and its old scores were validated against it.
+ * - `statuses` gives the same names, each archived once it has no active config left (the shape
+ *   of core's `ScoreConfigStatus`, so a decision's context can take it as it is).
+ * - `archive` archives every active config of a name and says how many; 0 when none is active,
+ *   so archiving twice, or a name the store does not hold, changes nothing.
+ * - `check`, when a store has it, throws for a config the store could never hold (such as a
+ *   name too long for the backend) without sending anything, so a sync can refuse before it
+ *   creates.
  */
 export interface ScoreConfigStore {
   names(): Promise<readonly string[]>;
+  statuses(): Promise<ReadonlyMap<string, { readonly archived: boolean }>>;
   create(config: ScoreConfig): Promise<void>;
+  archive(name: string): Promise<number>;
   check?(config: ScoreConfig): void;
 }

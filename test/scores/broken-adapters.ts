@@ -71,3 +71,38 @@ export class PrefilledStore extends InMemoryScoreConfigStore {
     void this.create(config);
   }
 }
+
+/** Says it archived nothing, and archives nothing. */
+export class InertArchiveStore extends InMemoryScoreConfigStore {
+  override async archive() {
+    return 0;
+  }
+}
+
+/** Says it archived one config, and archives nothing. */
+export class PretendArchiveStore extends InMemoryScoreConfigStore {
+  override async archive() {
+    return 1;
+  }
+}
+
+/** Counts a config archived again as archived. */
+export class RearchivingStore extends InMemoryScoreConfigStore {
+  override async archive(name: string) {
+    await super.archive(name);
+    return (await this.names()).includes(name) ? 1 : 0;
+  }
+}
+
+/** Forgets archived names, as if archiving deleted them. */
+export class DeletingArchiveStore extends InMemoryScoreConfigStore {
+  override async names() {
+    const archived = new Set(this.archived());
+    return (await super.names()).filter((name) => !archived.has(name));
+  }
+  override async statuses() {
+    const statuses = await super.statuses();
+    for (const name of this.archived()) statuses.delete(name);
+    return statuses;
+  }
+}

@@ -13,11 +13,15 @@ import {
 import {
   AmnesicStore,
   AppendingSink,
+  DeletingArchiveStore,
   FirstOnlyStore,
   ForgetfulSink,
+  InertArchiveStore,
   LossySink,
   OverdeletingSink,
   PrefilledStore,
+  PretendArchiveStore,
+  RearchivingStore,
   StubbornSink,
   UndeletingSink,
 } from './broken-adapters.js';
@@ -104,10 +108,34 @@ describe('the ScoreConfigStore contract', () => {
       checkScoreConfigStore(() => new PrefilledStore(first as ScoreConfig)),
     ).rejects.toThrow('a store holding no configs must list no names');
   });
+
+  it('fails a store whose archive does nothing', async () => {
+    await expect(checkScoreConfigStore(() => new InertArchiveStore())).rejects.toThrow(
+      new ContractViolation('archiving a name with one active config must archive it and say 1'),
+    );
+  });
+
+  it('fails a store that says it archived, and did not', async () => {
+    await expect(checkScoreConfigStore(() => new PretendArchiveStore())).rejects.toThrow(
+      /^a name archived must have the status archived, and only it \(statuses: .*"evalflow_contract\.rating",\{"archived":false\}/,
+    );
+  });
+
+  it('fails a store that archives a name twice', async () => {
+    await expect(checkScoreConfigStore(() => new RearchivingStore())).rejects.toThrow(
+      new ContractViolation('archiving a name again must archive nothing and say 0'),
+    );
+  });
+
+  it('fails a store that forgets archived names', async () => {
+    await expect(checkScoreConfigStore(() => new DeletingArchiveStore())).rejects.toThrow(
+      /^a name archived must have the status archived, and only it/,
+    );
+  });
 });
 
 describe('the in-memory adapters', () => {
-  it('refuse a config name the store has', async () => {
+  it('refuse a config name the store has, archived or not', async () => {
     const store = new InMemoryScoreConfigStore();
     const [first] = contractConfigs();
     await store.create(first as ScoreConfig);
@@ -117,6 +145,10 @@ describe('the in-memory adapters', () => {
     await expect(store.create(first as ScoreConfig)).rejects.toThrow(
       "a score config named 'evalflow_contract.rating' exists already",
     );
+    await store.archive('evalflow_contract.rating');
+    await expect(store.create(first as ScoreConfig)).rejects.toThrow(ScoreConfigExistsError);
+    expect(store.configs()).toEqual([first]);
+    expect(store.archived()).toEqual(['evalflow_contract.rating']);
   });
 
   it('refuse a batch with an invalid score whole, recording nothing', async () => {

@@ -119,8 +119,49 @@ describe('LangfuseScoreConfigStore', () => {
 
   it('creates every missing config through syncScoreConfigs once, however often it runs', async () => {
     const configs = scoreConfigs(Review, { typeName: 'review' });
-    expect(await syncScoreConfigs(store(), configs)).toHaveLength(5);
-    expect(await syncScoreConfigs(store(), configs)).toEqual([]);
+    expect((await syncScoreConfigs(store(), configs)).created).toHaveLength(5);
+    expect(await syncScoreConfigs(store(), configs)).toEqual({ created: [], archived: [] });
     expect(context.server.configs()).toHaveLength(5);
+  });
+
+  it('archives retired configs through syncScoreConfigs once, however often it runs', async () => {
+    const configs = scoreConfigs(Review, { typeName: 'review' });
+    await syncScoreConfigs(store(), configs);
+    const [stars, helpful, ...kept] = configs as [ScoreConfig, ScoreConfig, ...ScoreConfig[]];
+    const retired = [stars.name, helpful.name];
+    expect(await syncScoreConfigs(store(), kept, { retired })).toEqual({
+      created: [],
+      archived: retired,
+    });
+    expect(await syncScoreConfigs(store(), kept, { retired })).toEqual({
+      created: [],
+      archived: [],
+    });
+    expect(context.server.requests('scoreConfigs_update')).toHaveLength(2);
+    expect(context.server.configs().map(({ name, isArchived }) => [name, isArchived])).toEqual([
+      ['review.stars', true],
+      ['review.helpful', true],
+      ['review.tone', false],
+      ['review.note', false],
+      ['review.score', false],
+    ]);
+  });
+
+  it('gives a name archived only once every config of it is, and archives them all', async () => {
+    // Langfuse keeps names unique only where evalflow does: a name created twice has two configs.
+    const [stars] = scoreConfigs(Review, { typeName: 'review' }) as [ScoreConfig];
+    await store().create(stars);
+    await store().create(stars);
+    const [one] = await store().list();
+    await context.server
+      .client()
+      .api.scoreConfigs.update((one as { id: string }).id, { isArchived: true });
+    expect(await store().statuses()).toEqual(new Map([[stars.name, { archived: false }]]));
+    expect(await store().archive(stars.name)).toBe(1);
+    expect(await store().statuses()).toEqual(new Map([[stars.name, { archived: true }]]));
+    await store().create(stars);
+    await store().create(stars);
+    expect(await store().archive(stars.name)).toBe(2);
+    expect(await store().names()).toEqual([stars.name]);
   });
 });

@@ -50,6 +50,16 @@ export class LangfuseScoreConfigStore implements ScoreConfigStore {
     return [...new Set(configs.map((config) => config.name))];
   }
 
+  /** Every name, oldest first; archived once no config of that name is active. */
+  async statuses(): Promise<Map<string, { archived: boolean }>> {
+    const statuses = new Map<string, { archived: boolean }>();
+    for (const config of await this.list({ includeArchived: true })) {
+      const active = !config.isArchived || statuses.get(config.name)?.archived === false;
+      statuses.set(config.name, { archived: !active });
+    }
+    return statuses;
+  }
+
   /**
    * Checks the config, then creates it: categories as `[{label, value: index}]`, bounds only
    * when set, the description only when not empty.
@@ -126,6 +136,7 @@ export class LangfuseScoreConfigStore implements ScoreConfigStore {
    * leaves the annotation UI. Archived configs stay listed by `names()`.
    *
    * @returns how many configs were archived; 0 when none was active.
+   * @throws LangfuseRequestError when a request fails; the configs archived before it stay so.
    */
   async archive(name: string): Promise<number> {
     const active = (await this.list()).filter((config) => config.name === name);
