@@ -24,7 +24,9 @@ const plans = new WeakMap<object, Map<string, Plan>>();
 
 /**
  * One config per field that can be scored, in field order, named `{typeName}.{field}`. Fields
- * that cannot be judged (arrays, objects, records, tuples, mixed unions, dates...) are skipped.
+ * that cannot be judged are skipped: arrays, objects, records, tuples, unions of two or more
+ * non-null members (literals and enums included), formatted strings (`z.uuid()`, `z.email()`,
+ * `z.iso.datetime()`...), transforms, and pipes that do not give a plain string from one.
  * The result is computed once per (schema, typeName) and frozen.
  *
  * @throws ScoreMappingError when the schema is not an object schema or the type name is empty.

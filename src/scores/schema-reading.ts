@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { ScoreDataType } from './config.js';
 import { ScoreMappingError } from './errors.js';
+import { isPlainString } from './string-formats.js';
 
 type Schema = z.core.$ZodType;
 
@@ -40,9 +41,15 @@ export function objectShape(schema: unknown): Readonly<Record<string, Schema>> {
   throw new ScoreMappingError('the schema refers to itself without reaching an object');
 }
 
-/** How a field is scored, or null when it cannot be judged (arrays, objects, mixed unions...). */
+/**
+ * How a field is scored, or null when it cannot be judged: arrays, objects, unions of several
+ * members, formatted strings, transforms and pipes that give anything but a plain string.
+ */
 export function readField(field: Schema): FieldReading | null {
   let description: string | null = null;
+  // A pipe's input describes the field only when nothing outside it or in its output does.
+  let inputDescription: string | null = null;
+  let piped = false;
   let node = field;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     // Wrappers are met outside in, so the first description found is the outermost one.
@@ -57,28 +64,75 @@ export function readField(field: Schema): FieldReading | null {
         node = def.getter();
         continue;
       case 'union': {
+        // As the seeds read `X | None`: exactly one member that holds a value is that member.
+        // Two or more are not judged, even when each is a literal or an enum
+        // (`Literal["a"] | Literal["b"]`); one multi-value literal or an enum is the way to
+        // declare choices.
         const members = def.options.filter((option) => !holdsNothing(option));
-        if (members.length === 1 && members[0] !== undefined) {
-          node = members[0];
-          continue;
-        }
-        const categories = unionCategories(members);
-        return categories === null ? null : categorical(categories, description);
+        const [only] = members;
+        if (members.length !== 1 || only === undefined) return null;
+        node = only;
+        continue;
       }
-      case 'boolean':
-        return { ...unbounded('BOOLEAN'), description };
-      case 'literal':
-      case 'enum': {
-        const categories = choices(node);
-        return categories === null ? null : categorical(categories, description);
+      case 'pipe': {
+        // The seeds score `Annotated[str, AfterValidator(f)]` as text; its counterpart is a pipe
+        // from a plain string to a plain string, read by its output. `scoreValues` parses the
+        // stored value (the pipe's output) through the whole pipe again, so the input must take
+        // any string. A bare `.transform(f)` is skipped: nothing says what it gives, and should
+        // it give a number, its string input would refuse every stored value. `.overwrite(f)`,
+        // `.trim()` or a `.pipe(z.string())` after the transform keep a field text.
+        const input = pipeInput(def.in);
+        if (input === null) return null;
+        inputDescription ??= input.description;
+        piped = true;
+        node = def.out;
+        continue;
       }
-      case 'number':
-        return { ...unbounded('NUMERIC'), ...bounds(def.checks ?? []), description };
-      case 'string':
-        return { ...unbounded('TEXT'), description };
-      default:
-        return null;
+      default: {
+        const kind = readKind(def);
+        if (kind === null || (piped && kind.dataType !== 'TEXT')) return null;
+        return { ...kind, description: description ?? inputDescription };
+      }
     }
+  }
+  return null;
+}
+
+/** The data type of a schema that is not a wrapper, a union or a pipe; null when unjudgeable. */
+function readKind(def: z.core.$ZodTypes['_zod']['def']): Omit<FieldReading, 'description'> | null {
+  switch (def.type) {
+    case 'boolean':
+      return unbounded('BOOLEAN');
+    case 'literal':
+    case 'enum': {
+      const categories = choices(def);
+      return categories === null ? null : { ...unbounded('CATEGORICAL'), categories };
+    }
+    case 'number':
+      return { ...unbounded('NUMERIC'), ...bounds(def.checks ?? []) };
+    case 'string':
+      return isPlainString(def) ? unbounded('TEXT') : null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Whether a pipe's input takes any plain string, with its description; null when it does not.
+ * A transform (`z.preprocess`) takes anything; an inner pipe takes what its own input takes.
+ */
+function pipeInput(node: Schema): { description: string | null } | null {
+  let description: string | null = null;
+  let current = node;
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    description ??= ownDescription(current);
+    const def = (current as z.core.$ZodTypes)._zod.def;
+    if (isWrapper(def)) current = def.innerType;
+    else if (def.type === 'lazy') current = def.getter();
+    else if (def.type === 'pipe') current = def.in;
+    else if (def.type === 'transform') return { description };
+    else if (def.type === 'string') return isPlainString(def) ? { description } : null;
+    else return null;
   }
   return null;
 }
@@ -113,10 +167,6 @@ function unbounded(dataType: ScoreDataType): Omit<FieldReading, 'description'> {
   return { dataType, minimum: null, maximum: null, categories: [] };
 }
 
-function categorical(categories: string[], description: string | null): FieldReading {
-  return { ...unbounded('CATEGORICAL'), categories, description };
-}
-
 /** A union member that only admits null or undefined, which makes the union nullable. */
 function holdsNothing(node: Schema): boolean {
   const def = unwrapped(node)._zod.def;
@@ -138,28 +188,12 @@ function unwrapped(node: Schema): z.core.$ZodTypes {
   return current;
 }
 
-/** A union whose every member is a literal or enum is categorical; any other union is not. */
-function unionCategories(members: readonly Schema[]): string[] | null {
-  const categories: string[] = [];
-  for (const member of members) {
-    const inner = unwrapped(member);
-    const own =
-      inner._zod.def.type === 'union'
-        ? unionCategories(inner._zod.def.options.filter((option) => !holdsNothing(option)))
-        : choices(inner);
-    if (own === null) return null;
-    categories.push(...own);
-  }
-  return distinct(categories);
-}
-
 /** A literal's values or an enum's values (not its keys) as strings, in declaration order. */
-function choices(node: Schema): string[] | null {
-  const def = (node as z.core.$ZodTypes)._zod.def;
-  let values: readonly unknown[];
-  if (def.type === 'literal') values = def.values;
-  else if (def.type === 'enum') values = z.core.util.getEnumValues(def.entries);
-  else return null;
+function choices(
+  def: z.core.$ZodLiteralDef<z.core.util.Literal> | z.core.$ZodEnumDef,
+): string[] | null {
+  const values: readonly unknown[] =
+    def.type === 'literal' ? def.values : z.core.util.getEnumValues(def.entries);
   const categories = distinct(
     values.filter((value) => value !== null && value !== undefined).map((value) => String(value)),
   );
@@ -171,9 +205,14 @@ function distinct(values: readonly string[]): string[] {
 }
 
 /**
- * Declared bounds, kept as declared. On each side an inclusive bound wins over an exclusive one;
- * among bounds of the same kind the last declared wins. A bound that is not a finite number is
- * no bound.
+ * Declared bounds, kept as declared: `.gt(0)` is a minimum of 0, even for an int. A bound that is
+ * not a finite number is no bound.
+ *
+ * With two bounds on one side the seed library keeps the later one as declared, and its grouped
+ * forms (`Field(gt=, ge=)`, `conint`, `Interval`) always list `ge` after `gt` and `le` after `lt`:
+ * hence "an Interval with both gt and ge takes ge". zod has no grouped form, so here the inclusive
+ * bound wins over the exclusive one whatever the order, as it does in every grouped declaration;
+ * among bounds of the same kind the last declared wins.
  */
 function bounds(checks: readonly z.core.$ZodCheck<never>[]): {
   minimum: number | null;
