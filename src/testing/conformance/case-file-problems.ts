@@ -11,7 +11,10 @@ type Path = readonly PropertyKey[];
 export function describeCaseFileProblem(error: z.ZodError, raw: unknown): string {
   const [first, ...rest] = error.issues;
   if (first === undefined) return 'not a case file';
-  const more = rest.length === 0 ? '' : ` (and ${rest.length} more)`;
+  const more =
+    rest.length === 0
+      ? ''
+      : ` (and ${rest.length} more ${rest.length === 1 ? 'problem' : 'problems'})`;
   return `${where(first.path, raw)}${what(first, valueAt(raw, first.path))}${more}`;
 }
 
@@ -25,7 +28,7 @@ function where(path: Path, raw: unknown): string {
   return `not a case file: ${fieldPath(path)}`;
 }
 
-/** `expect.events[0].type`, and nothing for the value itself. */
+/** `expect.events[0].type: `, or nothing when the problem is the whole value. */
 function fieldPath(path: Path): string {
   const text = path
     .map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`))
