@@ -25,8 +25,8 @@ import {
   defineEvaluator,
   type EvaluatorRef,
 } from '../src/evaluators/index.js';
-import { InMemoryScoreSink } from '../src/scores/index.js';
 import { openSqliteStore } from '../src/store/index.js';
+import { InMemoryScoreSink } from '../src/testing/index.js';
 import { evaluateRunWorkflowId, runEventSignal } from '../src/workflows/evaluate-run-messages.js';
 import { feedbackAppendedSignal, mirrorWorkflowId } from '../src/workflows/mirror-messages.js';
 import { reevaluateWorkflowId } from '../src/workflows/reevaluate-messages.js';

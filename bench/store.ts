@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { conformanceFeedbackTypes } from '../src/cli/conformance.js';
 import type { Envelope } from '../src/core/index.js';
 import { openPostgresStore, openSqliteStore, type Store } from '../src/store/index.js';
+import { conformanceFeedbackTypes } from '../src/testing/index.js';
 import { startThrowawayCluster } from '../test/support/postgres-cluster.js';
 
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 8000);

@@ -12,7 +12,18 @@ const allowed: Record<string, string[]> = {
   workflows: ['core', 'evaluators', 'activities'],
   client: ['core', 'store', 'evaluators', 'workflows', 'activities'],
   worker: ['core', 'scores', 'store', 'evaluators', 'activities', 'workflows'],
-  cli: ['core', 'scores', 'store', 'evaluators', 'activities', 'workflows', 'client', 'worker'],
+  testing: ['core', 'scores', 'store', 'evaluators'],
+  cli: [
+    'core',
+    'scores',
+    'store',
+    'evaluators',
+    'activities',
+    'workflows',
+    'client',
+    'worker',
+    'testing',
+  ],
 };
 
 const imports = readdirSync('src', { recursive: true, encoding: 'utf8' })

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../worker/config.js';
-import { runConformance } from './conformance.js';
+import { runConformance } from './conformance-command.js';
 import { ensurePostgres } from './postgres-binaries.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
 import { start } from './start.js';

@@ -1,7 +1,7 @@
 // The public surface of evalflow's scores: the pure zod → score mapping, `Score`, the ports and
-// their in-memory adapters, `syncScoreConfigs` and the contract suites. Pure: zod and uuid only.
-// The Langfuse and OpenTelemetry adapters are their own entry points (`evalflow/scores/langfuse`,
-// `evalflow/scores/otel`), so importing this never loads an SDK.
+// `syncScoreConfigs`. Pure: zod and uuid only. The Langfuse and OpenTelemetry adapters are their
+// own entry points (`evalflow/scores/langfuse`, `evalflow/scores/otel`), so importing this never
+// loads an SDK; the contract suites and in-memory adapters are test kits (`evalflow/testing`).
 
 export {
   MAX_TEXT,
@@ -11,17 +11,6 @@ export {
 } from './config.js';
 export { type ScoreTypeOptions, scoreConfigs } from './configs.js';
 export {
-  CONTRACT_TYPE,
-  ContractVerdict,
-  checkScoreConfigStore,
-  checkScoreSink,
-  contractConfigs,
-  contractFeedbackScore,
-  contractVerdict,
-  type ReadBack,
-} from './contracts/index.js';
-export {
-  ContractViolation,
   InvalidScoreError,
   InvalidScoreValueError,
   ScoreConfigExistsError,
@@ -36,7 +25,6 @@ export {
   REFLEXR_SCORE_NAMESPACE,
   scoreId,
 } from './ids.js';
-export { InMemoryScoreConfigStore, InMemoryScoreSink } from './in-memory.js';
 export type { ScoreConfigStore, ScoreReader, ScoreSink } from './ports.js';
 export {
   parseScore,

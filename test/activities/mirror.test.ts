@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineFeedbackType, type Target } from '../../src/core/index.js';
 import { turnOutcomeEvaluator } from '../../src/evaluators/index.js';
-import { InMemoryScoreSink, ScoreSinkError } from '../../src/scores/index.js';
+import { ScoreSinkError } from '../../src/scores/index.js';
+import { InMemoryScoreSink } from '../../src/testing/index.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
 
 // The mirror's activities on their own (no workflow): their results are what the workflow

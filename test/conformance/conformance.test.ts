@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CaseFile, caseRunner, runConformance } from '../../src/cli/conformance.js';
+import { runConformance } from '../../src/cli/conformance-command.js';
 import { openPostgresStore, openSqliteStore } from '../../src/store/index.js';
+import { CaseFile, runCaseOnCore, storeCaseRunner } from '../../src/testing/index.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
-import { runCaseOnCore } from './core-runner.js';
 
 const folder = 'test/conformance';
 const files = readdirSync(folder)
@@ -16,9 +16,9 @@ const suites = files.map((file) => ({
   ...CaseFile.parse(JSON.parse(readFileSync(file, 'utf8'))),
 }));
 
-const sqlite = caseRunner((options) => openSqliteStore(':memory:', options));
+const sqlite = storeCaseRunner((options) => openSqliteStore(':memory:', options));
 const schema = freshSchemaName();
-const postgres = caseRunner((options) =>
+const postgres = storeCaseRunner((options) =>
   openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
 );
 afterAll(async () => {

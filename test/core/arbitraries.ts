@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
 import { Command, Target } from '../../src/core/index.js';
+import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 
 // Commands generated from the core's own zod schemas, with ids drawn from small pools so that
 // generated commands meet each other's entities, then mutated into every kind of bad input.

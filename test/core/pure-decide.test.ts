@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
 import {
   admit,
   applyChanges,
@@ -13,6 +12,7 @@ import {
   targetKey,
   type WorkspaceState,
 } from '../../src/core/index.js';
+import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { sampleSteps } from './arbitraries.js';
 
 // What makes the store correct while loading only a few rows per command: deciding on just the

@@ -1,11 +1,6 @@
 // Deliberately broken adapters, each breaking one obligation, to prove the contract suites bite.
-import {
-  InMemoryScoreConfigStore,
-  InMemoryScoreSink,
-  type Score,
-  type ScoreConfig,
-  type ScoreSink,
-} from '../../src/scores/index.js';
+import type { Score, ScoreConfig, ScoreSink } from '../../src/scores/index.js';
+import { InMemoryScoreConfigStore, InMemoryScoreSink } from '../../src/testing/index.js';
 
 /** Adds every score it is given, never replacing. */
 export class AppendingSink implements ScoreSink {

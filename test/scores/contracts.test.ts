@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
+  InvalidScoreError,
+  type ScoreConfig,
+  ScoreConfigExistsError,
+} from '../../src/scores/index.js';
+import {
   ContractViolation,
   checkScoreConfigStore,
   checkScoreSink,
   contractConfigs,
   InMemoryScoreConfigStore,
   InMemoryScoreSink,
-  InvalidScoreError,
-  type ScoreConfig,
-  ScoreConfigExistsError,
-} from '../../src/scores/index.js';
+} from '../../src/testing/index.js';
 import {
   AmnesicStore,
   AppendingSink,

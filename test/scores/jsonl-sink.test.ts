@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'vitest';
 import { JsonlScoreSink } from '../../src/scores/file/jsonl-sink.js';
-import { checkScoreSink } from '../../src/scores/index.js';
+import { checkScoreSink } from '../../src/testing/index.js';
 
 describe('JsonlScoreSink', () => {
   const dirs: string[] = [];

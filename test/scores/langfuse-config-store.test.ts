@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  checkScoreConfigStore,
   type ScoreConfig,
   ScoreMappingError,
   scoreConfigs,
   syncScoreConfigs,
 } from '../../src/scores/index.js';
 import { LangfuseScoreConfigStore, ScoreConfigNameError } from '../../src/scores/langfuse/index.js';
+import { checkScoreConfigStore } from '../../src/testing/index.js';
 import { useLangfuseServer } from './langfuse-support.js';
 
 const Review = z.strictObject({

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkScoreSink,
-  contractConfigs,
-  InvalidScoreError,
-  ScoreSinkError,
-  syncScoreConfigs,
-} from '../../src/scores/index.js';
+import { InvalidScoreError, ScoreSinkError, syncScoreConfigs } from '../../src/scores/index.js';
 import {
   LangfuseIngestionError,
   LangfuseRequestError,
@@ -13,6 +7,7 @@ import {
   LangfuseScoreReader,
   LangfuseScoreSink,
 } from '../../src/scores/langfuse/index.js';
+import { checkScoreSink, contractConfigs } from '../../src/testing/index.js';
 import { score, trace, useLangfuseServer } from './langfuse-support.js';
 
 describe('LangfuseScoreSink', () => {

@@ -6,13 +6,9 @@ import {
   SimpleLogRecordProcessor,
 } from '@opentelemetry/sdk-logs';
 import { describe, expect, it } from 'vitest';
-import {
-  checkScoreSink,
-  InvalidScoreError,
-  type Score,
-  type ScoreDataType,
-} from '../../src/scores/index.js';
+import { InvalidScoreError, type Score, type ScoreDataType } from '../../src/scores/index.js';
 import { ATTRIBUTES, EVALUATION_RESULT, OtelEventSink } from '../../src/scores/otel/index.js';
+import { checkScoreSink } from '../../src/testing/index.js';
 
 function otel() {
   const exporter = new InMemoryLogRecordExporter();

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  InMemoryScoreConfigStore,
   type ScoreConfig,
   ScoreConfigSyncConflictError,
   ScoreMappingError,
   scoreConfigs,
   syncScoreConfigs,
 } from '../../src/scores/index.js';
+import { InMemoryScoreConfigStore } from '../../src/testing/index.js';
 
 const Review = z.object({ stars: z.int().min(1).max(5), helpful: z.boolean(), note: z.string() });
 const configs = scoreConfigs(Review, { typeName: 'review' });

@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
 import { type Envelope, rejectionTypes, replay } from '../../src/core/index.js';
 import {
   type Outcome,
@@ -9,6 +8,7 @@ import {
   type StoreOptions,
   staticScoreConfigs,
 } from '../../src/store/index.js';
+import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { sampleSteps } from '../core/arbitraries.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
 

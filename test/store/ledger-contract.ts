@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
 import type { Store } from '../../src/store/index.js';
+import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import type { OpenStore } from './store-contract.js';
 
 // The ledger and the artifact version pages, run unchanged against every adapter.

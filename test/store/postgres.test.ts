@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
 import { openPostgresStore, openStore, type Store } from '../../src/store/index.js';
+import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
 import { ledgerContract } from './ledger-contract.js';
 import { storeContract } from './store-contract.js';

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
 import { openSqliteStore, openStore } from '../../src/store/index.js';
+import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { ledgerContract } from './ledger-contract.js';
 import { storeContract } from './store-contract.js';
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceFeedbackTypes } from '../../src/cli/conformance.js';
 import { type Envelope, replay } from '../../src/core/index.js';
 import {
   envelopeIdFor,
@@ -8,6 +7,7 @@ import {
   type StoreOptions,
   staticScoreConfigs,
 } from '../../src/store/index.js';
+import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 
 // The Store contract, run unchanged against every adapter (sqlite.test.ts, postgres.test.ts).
 // Each test works in its own workspace, so one store serves the whole suite.

@@ -16,8 +16,9 @@ import {
   type Evaluator,
   type EvaluatorRegistry,
 } from '../../src/evaluators/index.js';
-import { InMemoryScoreSink, type ScoreReader, type ScoreSink } from '../../src/scores/index.js';
+import type { ScoreReader, ScoreSink } from '../../src/scores/index.js';
 import { openSqliteStore, type Store, staticScoreConfigs } from '../../src/store/index.js';
+import { InMemoryScoreSink } from '../../src/testing/index.js';
 
 /** HUMAN feedback for reviewers, validated against a score config the store knows exists. */
 export const reviewQuality = defineFeedbackType({

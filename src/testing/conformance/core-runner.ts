@@ -1,20 +1,19 @@
 import {
-  type ConformanceCase,
-  conformanceFeedbackTypes,
-  expectationMismatches,
-  givenCommands,
-} from '../../src/cli/conformance.js';
-import {
   admit,
   applyChanges,
   changesOf,
   decideCommand,
   type Envelope,
   emptyState,
+  type FeedbackTypeRegistry,
   scopeOf,
   type WorkspaceState,
-} from '../../src/core/index.js';
-import type { Outcome } from '../../src/store/index.js';
+} from '../../core/index.js';
+import type { Outcome } from '../../store/index.js';
+import type { ConformanceCase } from './case-file.js';
+import { conformanceFeedbackTypes } from './feedback-types.js';
+import { givenCommands } from './given-commands.js';
+import { expectationMismatches } from './matcher.js';
 
 // The cases run on the pure core alone, the way reflexr's conformance test runs them: state goes
 // through JSON between every envelope, so decide and evolve can only rely on what a store keeps.
@@ -32,8 +31,16 @@ const roundTrip = (state: WorkspaceState): WorkspaceState => {
   return fresh;
 };
 
-export function runCaseOnCore(testCase: ConformanceCase): string[] {
-  const feedbackTypes = conformanceFeedbackTypes();
+/**
+ * Runs one case on the core alone (no store), its state serialized between envelopes; returns
+ * its mismatches (none: it passed).
+ *
+ * @param feedbackTypes What the case is written against; the conformance types by default.
+ */
+export function runCaseOnCore(
+  testCase: ConformanceCase,
+  feedbackTypes: FeedbackTypeRegistry = conformanceFeedbackTypes(),
+): string[] {
   const scoreConfigs = new Map(
     testCase.given.score_configs.map((c) => [c.name, { archived: c.archived }]),
   );

@@ -1,0 +1,49 @@
+import { openSqliteStore } from '../store/index.js';
+import {
+  CaseFileError,
+  type ConformanceCase,
+  readCaseFile,
+  storeCaseRunner,
+} from '../testing/index.js';
+
+/**
+ * `evalflow conformance FILE...`: runs every case of each file on an in-memory SQLite store,
+ * writes one line per case (and one per file that is not a case file), then the counts.
+ *
+ * @returns How many cases and files failed.
+ */
+export async function runConformance(
+  files: string[],
+  write: (line: string) => void,
+): Promise<number> {
+  const runner = storeCaseRunner((options) => openSqliteStore(':memory:', options));
+  let failed = 0;
+  let passed = 0;
+  try {
+    for (const file of files) {
+      let cases: ConformanceCase[];
+      try {
+        cases = (await readCaseFile(file)).cases;
+      } catch (error) {
+        if (!(error instanceof CaseFileError)) throw error;
+        failed += 1;
+        write(`FAIL ${error.message}`);
+        continue;
+      }
+      for (const [index, testCase] of cases.entries()) {
+        const mismatches = await runner.run(testCase, `${file}#${index}`);
+        if (mismatches.length === 0) {
+          passed += 1;
+          write(`ok   ${file} › ${testCase.name}`);
+        } else {
+          failed += 1;
+          write(`FAIL ${file} › ${testCase.name}: ${mismatches.join('; ')}`);
+        }
+      }
+    }
+    write(`${passed} passed, ${failed} failed`);
+  } finally {
+    await runner.close();
+  }
+  return failed;
+}
