@@ -2,10 +2,10 @@ import type { FeedbackTypeRegistry } from '../core/index.js';
 import type { EvaluatorRegistry } from '../evaluators/index.js';
 import type { ScoreReader, ScoreSink } from '../scores/index.js';
 import type { Store } from '../store/index.js';
-import type { EvalflowActivities } from './contract.js';
 import { evaluationActivities } from './evaluation.js';
 import { mirrorActivities } from './mirror.js';
 import { reviewActivities } from './review.js';
+import type { EvalflowActivities } from './types.js';
 
 /** What the activities work with: the ports, built by the worker (tests hand in their own). */
 export interface ActivityDeps {

@@ -1,28 +1,41 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import { targetKey } from '../core/index.js';
-import { type EvaluatorRegistry, evaluatorParticipant, isSampled } from '../evaluators/index.js';
+import { Context } from '@temporalio/activity';
+import { evaluatorParticipant, targetKey } from '../core/index.js';
+import { type EvaluatorRegistry, isSampled, type Subject } from '../evaluators/index.js';
 import type { Store } from '../store/index.js';
+import { asActivityFailure, FailureType, terminal } from './failures.js';
+import { loadSubject } from './load-subject.js';
 import type {
   EvaluateInput,
   EvaluateResult,
   EvaluationKey,
   GiveFeedbackInput,
   SettleInput,
-} from './contract.js';
-import { loadSubject } from './subjects.js';
+} from './types.js';
 
 export interface EvaluationDeps {
   store: Store;
   evaluators: EvaluatorRegistry;
 }
 
-const participantOf = ({ evaluator }: EvaluationKey) =>
-  evaluatorParticipant(evaluator.name, evaluator.version);
 const ledgerKey = (input: EvaluationKey) => ({
   generation: input.generation,
-  participant: participantOf(input),
+  participant: evaluatorParticipant(input.evaluator),
   target_key: targetKey(input.target),
 });
+
+/** Why a target is not judged: it is gone, or an artifact of a kind the rule leaves out. */
+function skipReason(input: EvaluateInput, subject: Subject | null): string | null {
+  if (subject === null) return `the ${input.target.kind} does not exist`;
+  const kinds = input.evaluator.artifactKinds;
+  if (
+    subject.kind === 'artifact' &&
+    kinds !== undefined &&
+    !kinds.includes(subject.artifact.kind)
+  ) {
+    return `artifact kind ${subject.artifact.kind} is outside the rule's artifact kinds`;
+  }
+  return null;
+}
 
 /** The `evaluate`, `giveFeedback` and `settleEvaluation` activities. */
 export function evaluationActivities(deps: EvaluationDeps) {
@@ -40,26 +53,31 @@ export function evaluationActivities(deps: EvaluationDeps) {
       reason,
       envelope_id,
     });
+  const deployed = (input: EvaluationKey) => {
+    const evaluator = deps.evaluators.get(input.evaluator);
+    if (evaluator !== undefined) return evaluator;
+    throw terminal(
+      `${evaluatorParticipant(input.evaluator)} is not deployed on this worker`,
+      FailureType.evaluatorNotDeployed,
+    );
+  };
 
   return {
     /** Judges one target with one evaluator version; terminal failures are non-retryable. */
     async evaluate(input: EvaluateInput): Promise<EvaluateResult> {
-      const evaluator = deps.evaluators.get(input.evaluator);
-      if (evaluator === undefined) {
-        throw ApplicationFailure.nonRetryable(
-          `${participantOf(input)} is not deployed on this worker`,
-          'EvaluatorNotDeployed',
-        );
-      }
+      const evaluator = deployed(input);
       const settled = await deps.store.ledger.evaluation(input.workspaceId, ledgerKey(input));
       if (settled !== null) return { outcome: 'settled', state: settled.state };
-      if (!isSampled(evaluator.participant, targetKey(input.target), evaluator.sampleRate)) {
-        await settle(input, 'sampled_out', `outside the sample rate ${evaluator.sampleRate}`);
+      // The rule's sample rate, pinned with the plan; a re-evaluation judges everything.
+      const rate = input.evaluator.sampleRate ?? 1;
+      if (!isSampled(evaluator.participant, targetKey(input.target), rate)) {
+        await settle(input, 'sampled_out', `outside the sample rate ${rate}`);
         return { outcome: 'sampled_out' };
       }
       const subject = await loadSubject(deps.store, input.workspaceId, input.target);
-      if (subject === null) {
-        const reason = `the ${input.target.kind} does not exist`;
+      const skipped = skipReason(input, subject);
+      if (skipped !== null || subject === null) {
+        const reason = skipped ?? `the ${input.target.kind} does not exist`;
         await settle(input, 'skipped', reason);
         return { outcome: 'skipped', reason };
       }
@@ -72,20 +90,16 @@ export function evaluationActivities(deps: EvaluationDeps) {
           signal: context.cancellationSignal,
         });
       } catch (error) {
-        // An evaluator says a failure is terminal with `retryable: false`; anything else retries.
-        if ((error as { retryable?: unknown }).retryable === false) {
-          throw ApplicationFailure.nonRetryable((error as Error).message, (error as Error).name);
-        }
-        throw error;
+        throw asActivityFailure(error);
       }
       const parsed = evaluator.feedbackType.schema.safeParse(verdict);
       if (!parsed.success) {
         const issues = parsed.error.issues.map(
           (i) => `${i.path.join('.') || '(value)'}: ${i.message}`,
         );
-        throw ApplicationFailure.nonRetryable(
+        throw terminal(
           `${evaluator.participant} gave an invalid ${evaluator.feedbackType.name} verdict: ${issues.join('; ')}`,
-          'InvalidVerdict',
+          FailureType.invalidVerdict,
         );
       }
       return { outcome: 'verdict', value: parsed.data as Record<string, unknown> };
@@ -96,13 +110,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
      * target, generation), so a retry or replay returns the first outcome and records nothing.
      */
     async giveFeedback(input: GiveFeedbackInput): Promise<{ envelopeId: string }> {
-      const evaluator = deps.evaluators.get(input.evaluator);
-      if (evaluator === undefined) {
-        throw ApplicationFailure.nonRetryable(
-          `${participantOf(input)} is not deployed`,
-          'EvaluatorNotDeployed',
-        );
-      }
+      const evaluator = deployed(input);
       const { generation, participant, target_key } = ledgerKey(input);
       const outcome = await deps.store.execute({
         workspace_id: input.workspaceId,
@@ -117,9 +125,9 @@ export function evaluationActivities(deps: EvaluationDeps) {
         command_id: `${input.workflowId}|${participant}|${target_key}|${generation}`,
       });
       if (outcome.type !== 'recorded') {
-        throw ApplicationFailure.nonRetryable(
+        throw terminal(
           `the store refused ${participant}'s feedback: ${outcome.message}`,
-          `FeedbackRejected.${outcome.type}`,
+          `${FailureType.feedbackRejected}.${outcome.type}`,
         );
       }
       const envelopeId = outcome.events[0]?.id ?? null;

@@ -1,4 +1,3 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type {
   Envelope,
   FeedbackGiven,
@@ -15,8 +14,9 @@ import {
   ScoreSinkError,
 } from '../scores/index.js';
 import type { Store } from '../store/index.js';
-import type { MirrorInput, MirrorResult, ReconcileInput, ReconcileResult } from './contract.js';
+import { asActivityFailure } from './failures.js';
 import { scoreIdsOfWithdrawn, scoresOfFeedback } from './feedback-scores.js';
+import type { MirrorResult, MirrorScoresInput, ReconcileInput, ReconcileResult } from './types.js';
 
 export interface MirrorDeps {
   store: Store;
@@ -36,7 +36,7 @@ export function mirrorActivities(deps: MirrorDeps) {
      * Turns the feedback after `afterSeq` into scores and records them in one batch; withdrawn
      * ratings' scores are deleted. Safe to repeat: scores upsert by id.
      */
-    async mirrorScores(input: MirrorInput): Promise<MirrorResult> {
+    async mirrorScores(input: MirrorScoresInput): Promise<MirrorResult> {
       const envelopes = await deps.store.events({
         workspace_id: input.workspaceId,
         after: input.afterSeq,
@@ -157,10 +157,6 @@ async function refusal(work: () => Promise<void>): Promise<string | null> {
     if (error instanceof InvalidScoreError) return error.message;
     if (!(error instanceof ScoreSinkError)) throw error;
     if (!error.retryable) return error.message;
-    throw ApplicationFailure.create({
-      message: error.message,
-      type: error.name,
-      ...(error.retryAfterMs !== undefined ? { nextRetryDelay: error.retryAfterMs } : {}),
-    });
+    throw asActivityFailure(error);
   }
 }

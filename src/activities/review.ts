@@ -1,6 +1,6 @@
 import { participantOf } from '../core/index.js';
 import type { Store } from '../store/index.js';
-import type { ApplyReviewInput, ReviewOutcome } from './contract.js';
+import type { ApplyReviewInput, ReviewOutcome } from './types.js';
 
 /**
  * The `applyReview` activity: a reviewer's submit, revise or withdraw, as the reviewer. A submit

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../worker/config.js';
+import { loadConfig } from '../config/index.js';
 import { runConformance } from './conformance-command.js';
 import { ensurePostgres } from './postgres-binaries.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
@@ -33,7 +33,8 @@ program
   )
   .option('--port <port>', 'the dev server frontend port', port, 7233)
   .option('--ui-port <port>', 'the Temporal UI port', port, 8233)
-  .action(async (options: { port: number; uiPort: number }) => {
+  .option('--config <file>', 'the app definition (default ./evalflow.config.ts when present)')
+  .action(async (options: { port: number; uiPort: number; config?: string }) => {
     await start(loadConfig(), options);
   });
 

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { followWorkspaces } from '../client/follow-workspaces.js';
-import type { Config } from '../worker/config.js';
+import { type Config, loadApp } from '../config/index.js';
 import { createWorker } from '../worker/create-worker.js';
 import { openEngine } from '../worker/engine.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
@@ -14,6 +14,8 @@ import { describeBinaries, ensureTemporalBinaries } from './setup.js';
 export interface StartOptions {
   port: number;
   uiPort: number;
+  /** The app definition file (`--config`); else EVALFLOW_CONFIG, else `./evalflow.config.ts`. */
+  config?: string;
 }
 
 /**
@@ -22,6 +24,9 @@ export interface StartOptions {
  * the worker, then the server.
  */
 export async function start(config: Config, options: StartOptions): Promise<void> {
+  // The app first: a config that fails to load stops startup before anything else starts.
+  const { app, source } = await loadApp(config, { file: options.config });
+  console.log(`evalflow: app from ${source}`);
   let server: ChildProcess | null = null;
   let address = config.temporalAddress;
   let ui: string | null = null;
@@ -37,7 +42,11 @@ export async function start(config: Config, options: StartOptions): Promise<void
   }
   try {
     const connection = await connectWhenReady(address, server);
-    const engine = await openEngine(config);
+    const engine = await openEngine(config, app);
+    const { created, archived } = engine.scoreConfigs;
+    if (created.length + archived.length > 0) {
+      console.log(`evalflow: score configs created ${created.length}, archived ${archived.length}`);
+    }
     const worker = await createWorker({
       connection,
       namespace: config.namespace,
@@ -49,7 +58,7 @@ export async function start(config: Config, options: StartOptions): Promise<void
       store: engine.store,
       client: new Client({ connection: clientConnection, namespace: config.namespace }),
       taskQueue: config.taskQueue,
-      plan: () => engine.evaluators.plan(),
+      rules: app.rules,
     });
     const stop = () => worker.shutdown();
     process.once('SIGINT', stop);

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { EvaluationPlan } from '../evaluators/index.js';
+import type { EvaluationRule } from '../core/index.js';
 import type { Store, Subscription } from '../store/index.js';
 import { TriggerRelay } from './relay.js';
 
@@ -11,7 +11,8 @@ export function followWorkspaces(options: {
   store: Store;
   client: Client;
   taskQueue: string;
-  plan: () => EvaluationPlan;
+  /** The app's default rules (see `TriggerRelay`). */
+  rules: readonly EvaluationRule[];
   pollMs?: number;
   onError?: (error: unknown) => void;
 }): { close(): Promise<void> } {

@@ -1,4 +1,11 @@
-// What a host application uses: the trigger relay and the reviewers' client.
+// What a host application uses (`evalflow/client`): the trigger relay that drives evaluation
+// from the store's log, reviewers' actions, batch re-evaluation, and a run's evaluation state.
+export { InvalidRequestError } from './errors.js';
 export { followWorkspaces } from './follow-workspaces.js';
+export {
+  ReevaluationClient,
+  type ReevaluationRequest,
+} from './reevaluations.js';
 export { type RelayOptions, TriggerRelay } from './relay.js';
-export { type ReviewBody, ReviewClient, reviewWorkflowId } from './reviews.js';
+export { type ReviewBody, ReviewClient } from './reviews.js';
+export { runEvaluationState } from './runs.js';

@@ -1,6 +1,11 @@
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { Envelope } from '../core/index.js';
-import type { EvaluationPlan } from '../evaluators/index.js';
+import {
+  type Envelope,
+  type EvaluationRule,
+  rulesInForce,
+  type StoredEvaluationRule,
+} from '../core/index.js';
+import { type EvaluationPlan, planOf } from '../evaluators/index.js';
 import type { Store, Subscription } from '../store/index.js';
 import type { evaluateRun } from '../workflows/evaluate-run.js';
 import {
@@ -15,8 +20,11 @@ export interface RelayOptions {
   client: Client;
   taskQueue: string;
   workspaceId: string;
-  /** The plan a run's workflow pins when the relay starts it. */
-  plan: () => EvaluationPlan;
+  /**
+   * The app's default rules. A run's workflow pins the plan of these and the workspace's own
+   * rules as they stood at the run's start.
+   */
+  rules: readonly EvaluationRule[];
   /** Evaluate messages as they are posted. */
   online?: boolean;
   abandonAfterMs?: number;
@@ -32,6 +40,11 @@ export interface RelayOptions {
  */
 export class TriggerRelay {
   private readonly cursor: string;
+  /**
+   * The workspace's own rules as of the last event relayed, loaded at the first run event and
+   * kept current by the rule events that follow, so each run's plan is the one at its seq.
+   */
+  private workspaceRules: Map<string, StoredEvaluationRule> | null = null;
 
   constructor(private readonly options: RelayOptions) {
     this.cursor = options.cursor ?? 'trigger-relay';
@@ -68,6 +81,16 @@ export class TriggerRelay {
   private async signal(envelope: Envelope): Promise<void> {
     const { event, seq } = envelope;
     switch (event.type) {
+      case 'evaluation_rule_set': {
+        const { type: _type, ...rule } = event;
+        this.workspaceRules?.set(rule.evaluator, {
+          ...rule,
+          set_by: '',
+          set_at: envelope.ts,
+          seq,
+        });
+        return;
+      }
       case 'run_started':
         return this.toRun(event.run_id, event.thread_id, {
           seq,
@@ -115,13 +138,24 @@ export class TriggerRelay {
     }
   }
 
+  /** The plan of the rules in force at `seq`. */
+  private async planAt(seq: number): Promise<EvaluationPlan> {
+    const { store, workspaceId, rules } = this.options;
+    if (this.workspaceRules === null) {
+      const loaded = await store.rulesAt(workspaceId, seq);
+      this.workspaceRules = new Map(loaded.map((rule) => [rule.evaluator, rule]));
+    }
+    return planOf(rulesInForce(rules, this.workspaceRules.values()), workspaceId);
+  }
+
   private async toRun(runId: string, threadId: string, event: RunEvent): Promise<void> {
-    const { client, taskQueue, workspaceId, plan, online, abandonAfterMs } = this.options;
+    const { client, taskQueue, workspaceId, online, abandonAfterMs } = this.options;
+    const plan = await this.planAt(event.seq);
     try {
       await client.workflow.signalWithStart<typeof evaluateRun, [RunEvent]>('evaluateRun', {
         workflowId: evaluateRunWorkflowId(workspaceId, runId),
         taskQueue,
-        args: [{ workspaceId, runId, threadId, plan: plan(), online, abandonAfterMs }],
+        args: [{ workspaceId, runId, threadId, plan, online, abandonAfterMs }],
         signal: runEventSignal,
         signalArgs: [event],
         // A run evaluated and closed is not started again by a late event.

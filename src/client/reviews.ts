@@ -1,17 +1,15 @@
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
-import { type Target, targetKey } from '../core/index.js';
+import type { Target } from '../core/index.js';
 import type { review } from '../workflows/review.js';
 import {
   type ReviewRequest,
   type ReviewResult,
+  reviewWorkflowId,
   reviseReviewUpdate,
   submitReviewUpdate,
   type VerifiedReviewer,
   withdrawReviewUpdate,
 } from '../workflows/review-messages.js';
-
-export const reviewWorkflowId = (workspaceId: string, target: Target) =>
-  `review:${workspaceId}:${targetKey(target)}`;
 
 /** What a reviewer sends: the value only. Who sends it is the verified caller's business. */
 export interface ReviewBody {

@@ -48,24 +48,18 @@ export function participantOf(actor: Actor): string {
     case 'system':
       return `system:${actor.name}`;
     case 'evaluator':
-      return `evaluator:${actor.name}@${actor.version}`;
+      return evaluatorParticipant(actor);
     case 'reviewer':
       return `reviewer:${actor.id}`;
   }
 }
 
-export function displayNameOf(actor: Actor): string {
-  switch (actor.kind) {
-    case 'user':
-    case 'reviewer':
-      return actor.name ?? actor.id;
-    case 'agent':
-      return actor.name ?? 'assistant';
-    case 'system':
-      return actor.name;
-    case 'evaluator':
-      return `${actor.name}@${actor.version}`;
-  }
-}
+/** An evaluator version's participant id, `evaluator:{name}@{version}`: the one builder of it. */
+export const evaluatorParticipant = (ref: { name: string; version: string }): string =>
+  `evaluator:${evaluatorId(ref)}`;
+
+/** An evaluator version as rules, plans and the API name it: `{name}@{version}`. */
+export const evaluatorId = ({ name, version }: { name: string; version: string }): string =>
+  `${name}@${version}`;
 
 export const systemActor: Actor = { kind: 'system', name: 'system' };

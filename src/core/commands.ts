@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EvaluatorId, RuleSettings } from './rules.js';
 import { ScoreSource } from './sources.js';
 import { Target } from './targets.js';
 
@@ -31,6 +32,7 @@ export const PauseRun = z.strictObject({
 });
 
 export const RunEndStatus = z.enum(['completed', 'stopped', 'failed']);
+export type RunEndStatus = z.output<typeof RunEndStatus>;
 export const EndRun = z.strictObject({
   type: z.literal('end_run'),
   run_id: id,
@@ -118,6 +120,14 @@ export const DeleteRating = z.strictObject({
   ...commandId,
 });
 
+/** Sets a workspace's rule for one evaluator version (the system's, which the API's admin is). */
+export const SetEvaluationRule = z.strictObject({
+  type: z.literal('set_evaluation_rule'),
+  evaluator: EvaluatorId,
+  ...RuleSettings,
+  ...commandId,
+});
+
 export const Command = z.discriminatedUnion('type', [
   CreateThread,
   StartRun,
@@ -130,6 +140,7 @@ export const Command = z.discriminatedUnion('type', [
   WithdrawFeedback,
   RateMessage,
   DeleteRating,
+  SetEvaluationRule,
 ]);
 export type Command = z.output<typeof Command>;
 export type CommandInput = z.input<typeof Command>;

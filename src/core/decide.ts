@@ -11,6 +11,7 @@ import {
   startRun,
 } from './decide-lifecycle.js';
 import { deleteRating, rateMessage } from './decide-ratings.js';
+import { setEvaluationRule } from './decide-rules.js';
 import type { DecideContext, Decision } from './decision.js';
 import { forbidden, issuesOf, type Rejection, validationFailed } from './rejections.js';
 import type { WorkspaceState } from './state.js';
@@ -84,6 +85,8 @@ export function decideCommand(
       return rateMessage(state, actor, command, context);
     case 'delete_rating':
       return deleteRating(state, actor, command);
+    case 'set_evaluation_rule':
+      return setEvaluationRule(actor, command, context);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Event } from './events.js';
 import type { FeedbackTypeRegistry } from './feedback-types.js';
 import type { Rejection } from './rejections.js';
+import type { EvaluatedKind } from './targets.js';
 
 /** One rater's current rating, as a rated message lists it. */
 export interface RatingEntry {
@@ -35,9 +36,21 @@ export interface ScoreConfigStatus {
   archived: boolean;
 }
 
+/** Where HUMAN feedback's score configs are looked up (the provider's config store). */
+export interface ScoreConfigDirectory {
+  statusOf(names: readonly string[]): Promise<ReadonlyMap<string, ScoreConfigStatus>>;
+}
+
+/** The evaluator versions an app deploys, by id (`name@version`), with the kinds each judges. */
+export interface EvaluatorCatalog {
+  targetsOf(id: string): readonly EvaluatedKind[] | undefined;
+}
+
 /** What `decide` knows besides the workspace's entities. */
 export interface DecideContext {
   feedbackTypes: FeedbackTypeRegistry;
+  /** The deployed evaluator versions a rule may name; without it no rule can be set. */
+  evaluators?: EvaluatorCatalog;
   /** The provider's score configs HUMAN feedback depends on; a name absent here is missing. */
   scoreConfigs?: ReadonlyMap<string, ScoreConfigStatus>;
 }

@@ -1,12 +1,14 @@
 import type { Actor } from './actors.js';
-import type { MessageRole } from './commands.js';
+import type { MessageRole, RunEndStatus } from './commands.js';
+import type { EvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
 import type { Target } from './targets.js';
 
 // Event bodies, `{type, ...fields}`, in the seeds' wire names. Every run, message and feedback
 // event names its thread and run so a consumer never needs another event to place it.
 
-export type RunStatus = 'running' | 'paused' | 'completed' | 'stopped' | 'failed';
+/** A run's status: live (running or paused), or how it ended. */
+export type RunStatus = 'running' | 'paused' | RunEndStatus;
 
 export interface ThreadCreated {
   type: 'thread_created';
@@ -31,7 +33,7 @@ export interface RunEnded {
   type: 'run_ended';
   run_id: string;
   thread_id: string;
-  status: 'completed' | 'stopped' | 'failed';
+  status: RunEndStatus;
 }
 export interface MessagePosted {
   type: 'message_posted';
@@ -112,6 +114,11 @@ export interface RatingDeleted {
   rating: ScoreIdentity;
 }
 
+/** A workspace's rule for one evaluator version was set; later runs' plans follow it. */
+export interface EvaluationRuleSet extends EvaluationRule {
+  type: 'evaluation_rule_set';
+}
+
 export type Event =
   | ThreadCreated
   | RunStarted
@@ -122,7 +129,8 @@ export type Event =
   | ArtifactArchived
   | FeedbackGiven
   | FeedbackWithdrawn
-  | RatingDeleted;
+  | RatingDeleted
+  | EvaluationRuleSet;
 export type EventType = Event['type'];
 
 /** An event as stored and sent: `seq` is gap-free per workspace, `id` unique, `ts` ISO-8601. */
@@ -153,6 +161,7 @@ export function scopeOf(event: Event): { thread_id: string | null; run_id: strin
       return { thread_id: event.thread_id, run_id: event.run_id };
     case 'artifact_put':
     case 'artifact_archived':
+    case 'evaluation_rule_set':
       return { thread_id: null, run_id: null };
   }
 }

@@ -141,6 +141,12 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
       return [{ view: 'feedback', key: event.rating.id, value: null }];
     case 'feedback_withdrawn':
       return [{ view: 'feedback', key: event.identity.id, value: null }];
+    case 'evaluation_rule_set': {
+      const { type: _type, ...rule } = event;
+      return [
+        put('rules', rule.evaluator, { ...rule, set_by: participantOf(actor), set_at: ts, seq }),
+      ];
+    }
   }
 }
 

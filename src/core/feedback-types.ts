@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { InvalidFeedbackTypeError } from './errors.js';
 import { ScoreSource } from './sources.js';
 import { type TargetKind, targetKinds } from './targets.js';
 
@@ -22,29 +23,24 @@ export interface FeedbackTypeDefinition<Schema extends z.ZodObject> {
   configName?: string;
 }
 
-/** A mistake in a definition is thrown at once, so it fails at startup, not at the first use. */
-export class InvalidFeedbackType extends Error {
-  override readonly name = 'InvalidFeedbackType';
-}
-
 export function defineFeedbackType<Schema extends z.ZodObject>(
   definition: FeedbackTypeDefinition<Schema>,
 ): FeedbackType<Schema> {
   const { name, targets, schema, source, configName } = definition;
   if (typeof name !== 'string' || name.trim() === '') {
-    throw new InvalidFeedbackType('a feedback type needs a non-empty name');
+    throw new InvalidFeedbackTypeError('a feedback type needs a non-empty name');
   }
   const known: readonly string[] = targetKinds;
   if (targets.length === 0 || targets.some((kind) => !known.includes(kind))) {
-    throw new InvalidFeedbackType(
+    throw new InvalidFeedbackTypeError(
       `${name} must declare targets from [${targetKinds.join(', ')}], such as targets: ['turn']`,
     );
   }
   if (source !== undefined && !ScoreSource.options.includes(source)) {
-    throw new InvalidFeedbackType(`${name} declares an unknown source ${String(source)}`);
+    throw new InvalidFeedbackTypeError(`${name} declares an unknown source ${String(source)}`);
   }
   if (source === 'HUMAN' && !configName) {
-    throw new InvalidFeedbackType(
+    throw new InvalidFeedbackTypeError(
       `${name} is for reviewers and must name its score config (configName)`,
     );
   }
@@ -72,7 +68,7 @@ export function createFeedbackTypeRegistry(
     register(type) {
       const taken = byName.get(type.name);
       if (taken !== undefined && taken !== type) {
-        throw new InvalidFeedbackType(
+        throw new InvalidFeedbackTypeError(
           `feedback type name '${type.name}' is already registered by another type; choose another name`,
         );
       }

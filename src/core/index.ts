@@ -5,8 +5,9 @@ export type { ActorKind } from './actors.js';
 export {
   Actor,
   AgentActor,
-  displayNameOf,
   EvaluatorActor,
+  evaluatorId,
+  evaluatorParticipant,
   participantOf,
   ReviewerActor,
   SystemActor,
@@ -27,6 +28,7 @@ export {
   PutArtifact,
   RateMessage,
   RunEndStatus,
+  SetEvaluationRule,
   StartRun,
   WithdrawFeedback,
 } from './commands.js';
@@ -35,15 +37,19 @@ export { admit, decide, decideCommand } from './decide.js';
 export type {
   DecideContext,
   Decision,
+  EvaluatorCatalog,
   RatedMessage,
   RatingEntry,
   Recorded,
+  ScoreConfigDirectory,
   ScoreConfigStatus,
 } from './decision.js';
+export { InvalidFeedbackTypeError } from './errors.js';
 export type {
   ArtifactArchived,
   ArtifactPut,
   Envelope,
+  EvaluationRuleSet,
   Event,
   EventType,
   FeedbackGiven,
@@ -65,11 +71,13 @@ export type {
   FeedbackTypeDefinition,
   FeedbackTypeRegistry,
 } from './feedback-types.js';
+export { createFeedbackTypeRegistry, defineFeedbackType } from './feedback-types.js';
 export {
-  createFeedbackTypeRegistry,
-  defineFeedbackType,
-  InvalidFeedbackType,
-} from './feedback-types.js';
+  type EvaluationState,
+  evaluationStates,
+  type ScoreState,
+  scoreStates,
+} from './ledger-states.js';
 export type { Needs } from './needs.js';
 export { needsOf } from './needs.js';
 export type { Rejection, RejectionType } from './rejections.js';
@@ -82,6 +90,18 @@ export {
   rejectionTypes,
   validationFailed,
 } from './rejections.js';
+export {
+  EVALUATOR_ID_PART,
+  EvaluatedKindSchema,
+  type EvaluationRule,
+  EvaluationRuleSchema,
+  EvaluatorId,
+  isLive,
+  parseEvaluatorId,
+  RuleFilter,
+  rulesInForce,
+  type StoredEvaluationRule,
+} from './rules.js';
 export { ScoreSource, sourcesFor } from './sources.js';
 export type {
   Artifact,
@@ -102,9 +122,10 @@ export {
   ratingsOn,
   viewNames,
 } from './state.js';
-export type { TargetKind } from './targets.js';
+export type { EvaluatedKind, EvaluationTarget, TargetKind } from './targets.js';
 export {
   ArtifactTarget,
+  evaluatedKinds,
   MessageTarget,
   Target,
   ThreadTarget,

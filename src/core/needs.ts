@@ -88,6 +88,9 @@ export function needsOf(
       needs.ratingsOn.push({ thread_id: command.thread_id, message_id: command.message_id });
       break;
     }
+    case 'set_evaluation_rule':
+      // A rule replaces the one before it whole: it reads nothing.
+      break;
   }
   return needs;
 }

@@ -9,13 +9,15 @@ export type Rejection =
   | { type: 'conflict'; message: string };
 
 export type RejectionType = Rejection['type'];
-export const rejectionTypes: readonly RejectionType[] = [
-  'not_found',
-  'invalid_state',
-  'validation_failed',
-  'forbidden',
-  'conflict',
-];
+// Every type once: the record's keys must be exactly the union's, so the list cannot drift.
+const everyType: Record<RejectionType, true> = {
+  not_found: true,
+  invalid_state: true,
+  validation_failed: true,
+  forbidden: true,
+  conflict: true,
+};
+export const rejectionTypes = Object.keys(everyType) as readonly RejectionType[];
 
 export const notFound = (entity: string, id: string): Rejection => ({
   type: 'not_found',

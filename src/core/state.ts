@@ -1,6 +1,7 @@
 import type { Actor } from './actors.js';
 import type { MessageRole } from './commands.js';
 import type { RunStatus } from './events.js';
+import type { StoredEvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
 import { keyPart, type Target, targetKey } from './targets.js';
 
@@ -94,6 +95,8 @@ export interface WorkspaceState {
   /** Keyed by `messageKey`: message ids are the client's and only unique within a thread. */
   messages: Map<string, Message>;
   feedback: Map<string, FeedbackRecord>;
+  /** The workspace's own evaluation rules, keyed by evaluator version (`name@version`). */
+  rules: Map<string, StoredEvaluationRule>;
 }
 
 export type ViewName = keyof WorkspaceState;
@@ -107,6 +110,7 @@ export const viewNames: readonly ViewName[] = [
   'artifactVersions',
   'messages',
   'feedback',
+  'rules',
 ];
 
 export function emptyState(): WorkspaceState {
@@ -117,6 +121,7 @@ export function emptyState(): WorkspaceState {
     artifactVersions: new Map(),
     messages: new Map(),
     feedback: new Map(),
+    rules: new Map(),
   };
 }
 

@@ -32,7 +32,16 @@ export const Target = z.discriminatedUnion('kind', [
 ]);
 export type Target = z.output<typeof Target>;
 export type TargetKind = Target['kind'];
-export const targetKinds = ['artifact', 'message', 'thread', 'turn'] as const;
+export const targetKinds: readonly TargetKind[] = Target.options
+  .map((option) => option.shape.kind.value)
+  .sort();
+
+/** What evaluators judge: a run (turn), a message or an artifact version; never a thread. */
+export type EvaluatedKind = Exclude<TargetKind, 'thread'>;
+export const evaluatedKinds: readonly EvaluatedKind[] = targetKinds.filter(
+  (kind): kind is EvaluatedKind => kind !== 'thread',
+);
+export type EvaluationTarget = Extract<Target, { kind: EvaluatedKind }>;
 
 /**
  * Ids are the client's and may hold any character, so each part of a composite key escapes the

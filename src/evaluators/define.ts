@@ -1,6 +1,14 @@
 import type { z } from 'zod';
-import type { FeedbackType } from '../core/index.js';
-import { type EvaluatedKind, evaluatedKinds, type Subject } from './subjects.js';
+import {
+  EVALUATOR_ID_PART,
+  type EvaluatedKind,
+  evaluatedKinds,
+  evaluatorId,
+  evaluatorParticipant,
+  type FeedbackType,
+} from '../core/index.js';
+import { InvalidEvaluatorError } from './errors.js';
+import type { Subject } from './subjects.js';
 
 export type EvaluatorSource = 'JUDGE' | 'HARNESS';
 
@@ -13,16 +21,19 @@ export interface EvaluationContext {
   signal: AbortSignal;
 }
 
-/** A versioned evaluator: each version is its own participant, and its verdicts never mix. */
+/**
+ * A versioned evaluator: each version is its own participant, and its verdicts never mix. What
+ * it judges, and how often, is the evaluation rules' business: `targets` are what it can judge.
+ */
 export interface Evaluator<Schema extends z.ZodObject = z.ZodObject> {
   readonly name: string;
   readonly version: string;
+  /** `{name}@{version}`, as rules name it. */
+  readonly id: string;
   readonly participant: string;
   readonly feedbackType: FeedbackType<Schema>;
   readonly targets: readonly EvaluatedKind[];
   readonly source: EvaluatorSource;
-  /** The share of targets evaluated, from 0 to 1 (default 1). */
-  readonly sampleRate: number;
   /** Returns the verdict: a value of the feedback type, checked against its schema. */
   evaluate(
     subject: Subject,
@@ -36,56 +47,41 @@ export interface EvaluatorDefinition<Schema extends z.ZodObject> {
   feedbackType: FeedbackType<Schema>;
   targets: readonly EvaluatedKind[];
   source: EvaluatorSource;
-  sampleRate?: number;
   evaluate: Evaluator<Schema>['evaluate'];
-}
-
-/** A mistake in a definition is thrown at once, so it fails at startup. */
-export class InvalidEvaluator extends Error {
-  override readonly name = 'InvalidEvaluator';
-}
-
-// Names and versions become participant ids `evaluator:{name}@{version}`, so neither may hold the
-// separators.
-const idPart = /^[A-Za-z0-9_.-]+$/;
-
-export function evaluatorParticipant(name: string, version: string): string {
-  return `evaluator:${name}@${version}`;
 }
 
 export function defineEvaluator<Schema extends z.ZodObject>(
   definition: EvaluatorDefinition<Schema>,
 ): Evaluator<Schema> {
-  const { name, version, feedbackType, targets, source, sampleRate = 1 } = definition;
-  if (!idPart.test(name) || !idPart.test(version)) {
-    throw new InvalidEvaluator(
+  const { name, version, feedbackType, targets, source } = definition;
+  // Names and versions become participant ids `evaluator:{name}@{version}`, so neither may hold
+  // the separators.
+  if (!EVALUATOR_ID_PART.test(name) || !EVALUATOR_ID_PART.test(version)) {
+    throw new InvalidEvaluatorError(
       `an evaluator's name and version are letters, digits, '_', '.' or '-': got ${name}@${version}`,
     );
   }
-  const label = `${name}@${version}`;
+  const label = evaluatorId({ name, version });
   if (targets.length === 0 || targets.some((kind) => !evaluatedKinds.includes(kind))) {
-    throw new InvalidEvaluator(`${label} must evaluate some of ${evaluatedKinds.join(', ')}`);
+    throw new InvalidEvaluatorError(`${label} must evaluate some of ${evaluatedKinds.join(', ')}`);
   }
   const undeclared = targets.filter((kind) => !feedbackType.targets.includes(kind));
   if (undeclared.length > 0) {
-    throw new InvalidEvaluator(
+    throw new InvalidEvaluatorError(
       `${label} evaluates ${undeclared.join(', ')}, but ${feedbackType.name} feedback is given on ${feedbackType.targets.join(', ')}`,
     );
   }
   if (source !== 'JUDGE' && source !== 'HARNESS') {
-    throw new InvalidEvaluator(`${label}'s source is JUDGE or HARNESS, not ${String(source)}`);
-  }
-  if (!(sampleRate >= 0 && sampleRate <= 1)) {
-    throw new InvalidEvaluator(`${label}'s sampleRate is from 0 to 1, not ${sampleRate}`);
+    throw new InvalidEvaluatorError(`${label}'s source is JUDGE or HARNESS, not ${String(source)}`);
   }
   return Object.freeze({
     name,
     version,
-    participant: evaluatorParticipant(name, version),
+    id: label,
+    participant: evaluatorParticipant({ name, version }),
     feedbackType,
     targets: Object.freeze([...new Set(targets)].sort()),
     source,
-    sampleRate,
     evaluate: definition.evaluate,
   });
 }

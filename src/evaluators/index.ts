@@ -9,13 +9,14 @@ export type {
   EvaluatorDefinition,
   EvaluatorSource,
 } from './define.js';
-export { defineEvaluator, evaluatorParticipant, InvalidEvaluator } from './define.js';
-export type { EvaluationPlan, EvaluatorRef, EvaluatorRegistry } from './registry.js';
+export { defineEvaluator } from './define.js';
+export { InvalidEvaluatorError, JudgeRequestError } from './errors.js';
+export { type EvaluationPlan, everyTargetRules, planOf } from './plans.js';
+export type { EvaluatorRef, EvaluatorRegistry } from './registry.js';
 export { createEvaluatorRegistry } from './registry.js';
 export { isSampled } from './sampling.js';
 export type {
   ArtifactSubject,
-  EvaluatedKind,
   MessageSubject,
   Subject,
   SubjectMessage,

@@ -1,5 +1,7 @@
 import type { MessageRole, RunStatus } from '../core/index.js';
 
+export type { EvaluatedKind } from '../core/index.js';
+
 // What an evaluator judges: a snapshot of the target, loaded by the `evaluate` activity.
 
 export interface SubjectMessage {
@@ -28,5 +30,3 @@ export interface ArtifactSubject {
 }
 
 export type Subject = TurnSubject | MessageSubject | ArtifactSubject;
-export type EvaluatedKind = Subject['kind'];
-export const evaluatedKinds: readonly EvaluatedKind[] = ['artifact', 'message', 'turn'];

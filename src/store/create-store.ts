@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { FeedbackTypeRegistry } from '../core/index.js';
+import type { EvaluatorCatalog, FeedbackTypeRegistry } from '../core/index.js';
 import { countArtifactVersions, listArtifactVersions } from './artifact-versions.js';
 import type { Backend } from './backend.js';
 import { execute } from './execute.js';
@@ -13,6 +13,8 @@ import {
   readFeedback,
   readHead,
   readMessage,
+  readRules,
+  readRulesAt,
   readRun,
   readThread,
   readViews,
@@ -25,6 +27,8 @@ export interface StoreOptions {
   feedbackTypes: FeedbackTypeRegistry;
   /** Where HUMAN feedback's score configs are looked up; by default none exist. */
   scoreConfigs?: ScoreConfigDirectory;
+  /** The evaluator versions rules may name; by default none, so no rule can be set. */
+  evaluators?: EvaluatorCatalog;
   /** The clock for envelope timestamps (default: the system clock). */
   now?: () => Date;
   /** Ids for envelopes and unnamed messages (default: UUIDv7, time-ordered). */
@@ -38,6 +42,7 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
   const deps = {
     backend,
     feedbackTypes: options.feedbackTypes,
+    evaluators: options.evaluators,
     scoreConfigs: options.scoreConfigs ?? staticScoreConfigs(),
     now: options.now ?? (() => new Date()),
     newId: options.newId ?? (() => uuidv7()),
@@ -76,6 +81,8 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
       read((sql) => readConversation(sql, workspace_id, thread_id)),
     feedback: (workspace_id, filter) => read((sql) => readFeedback(sql, workspace_id, filter)),
     views: (workspace_id) => read((sql) => readViews(sql, workspace_id)),
+    rules: (workspace_id) => read((sql) => readRules(sql, workspace_id)),
+    rulesAt: (workspace_id, seq) => read((sql) => readRulesAt(sql, workspace_id, seq)),
     cursor: (workspace_id, name) => read((sql) => readCursor(sql, workspace_id, name)),
     saveCursor: (workspace_id, name, seq) =>
       backend.transaction((sql) => writeCursor(sql, workspace_id, name, seq)),

@@ -7,6 +7,7 @@ import {
   type DecideContext,
   decideCommand,
   type Envelope,
+  type EvaluatorCatalog,
   type FeedbackTypeRegistry,
   needsOf,
   participantOf,
@@ -24,6 +25,7 @@ import { deleteStatement, upsertStatement } from './view-tables.js';
 export interface ExecuteDeps {
   backend: Backend;
   feedbackTypes: FeedbackTypeRegistry;
+  evaluators: EvaluatorCatalog | undefined;
   scoreConfigs: ScoreConfigDirectory;
   now: () => Date;
   newId: () => string;
@@ -51,6 +53,7 @@ export async function execute(deps: ExecuteDeps, input: ExecuteInput): Promise<O
   const needs = needsOf(actor, command, deps.feedbackTypes);
   const context: DecideContext = {
     feedbackTypes: deps.feedbackTypes,
+    ...(deps.evaluators ? { evaluators: deps.evaluators } : {}),
     scoreConfigs:
       needs.scoreConfigs.length > 0
         ? await deps.scoreConfigs.statusOf(needs.scoreConfigs)

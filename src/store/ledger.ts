@@ -1,11 +1,11 @@
+import type { EvaluationState, ScoreState } from '../core/index.js';
 import { asNumber, type Backend, parseJson, type Row } from './backend.js';
 
 // The ledger: every (target, evaluator@version, generation) ends in exactly one state with its
 // reason, and every score the mirror sends ends confirmed, failed or deleted. Writes are
 // idempotent, since the activities that make them run at least once.
 
-export type EvaluationState = 'recorded' | 'sampled_out' | 'failed' | 'skipped';
-export type ScoreState = 'pending' | 'confirmed' | 'failed' | 'deleted';
+export type { EvaluationState, ScoreState };
 
 export interface EvaluationEntry {
   workspace_id: string;
@@ -188,40 +188,3 @@ const scoreEntry = (row: Row): ScoreEntry => ({
   score: parseJson<ScoreRecord>(row.score),
   updated_at: String(row.updated_at),
 });
-
-/**
- * Migration 2: the ledger's tables, and the artifact version columns batch re-evaluation selects
- * on (kind, creation time, producing run).
- */
-export const ledgerMigration = {
-  version: 2,
-  name: 'evaluation and score ledger; artifact version selectors',
-  statements: [
-    'ALTER TABLE artifact_versions ADD COLUMN kind TEXT',
-    'ALTER TABLE artifact_versions ADD COLUMN created_at TEXT',
-    'CREATE INDEX artifact_versions_by_kind ON artifact_versions (workspace_id, kind, artifact_id, version)',
-    `CREATE TABLE evaluation_ledger (
-      workspace_id TEXT NOT NULL,
-      generation TEXT NOT NULL,
-      participant TEXT NOT NULL,
-      target_key TEXT NOT NULL,
-      target TEXT NOT NULL,
-      state TEXT NOT NULL,
-      reason TEXT,
-      envelope_id TEXT,
-      settled_at TEXT NOT NULL,
-      PRIMARY KEY (workspace_id, generation, participant, target_key)
-    )`,
-    `CREATE TABLE score_ledger (
-      workspace_id TEXT NOT NULL,
-      score_id TEXT NOT NULL,
-      seq BIGINT NOT NULL,
-      state TEXT NOT NULL,
-      reason TEXT,
-      score TEXT NOT NULL,
-      updated_at TEXT NOT NULL,
-      PRIMARY KEY (workspace_id, score_id)
-    )`,
-    'CREATE INDEX score_ledger_by_state ON score_ledger (workspace_id, state, seq)',
-  ],
-} as const;

@@ -3,8 +3,6 @@
 // statements keep to SQL that SQLite and Postgres read alike (JSON is kept as text so a replayed
 // outcome comes back exactly as first written).
 
-import { ledgerMigration } from './ledger.js';
-
 export interface Migration {
   version: number;
   name: string;
@@ -18,6 +16,50 @@ const viewTable = (name: string, columns: string) => `CREATE TABLE ${name} (
   body TEXT NOT NULL,
   PRIMARY KEY (workspace_id, key)
 )`;
+
+/**
+ * Migration 2: the ledger's tables, and the artifact version columns batch re-evaluation selects
+ * on (kind, creation time, producing run).
+ */
+const ledgerMigration: Migration = {
+  version: 2,
+  name: 'evaluation and score ledger; artifact version selectors',
+  statements: [
+    'ALTER TABLE artifact_versions ADD COLUMN kind TEXT',
+    'ALTER TABLE artifact_versions ADD COLUMN created_at TEXT',
+    'CREATE INDEX artifact_versions_by_kind ON artifact_versions (workspace_id, kind, artifact_id, version)',
+    `CREATE TABLE evaluation_ledger (
+      workspace_id TEXT NOT NULL,
+      generation TEXT NOT NULL,
+      participant TEXT NOT NULL,
+      target_key TEXT NOT NULL,
+      target TEXT NOT NULL,
+      state TEXT NOT NULL,
+      reason TEXT,
+      envelope_id TEXT,
+      settled_at TEXT NOT NULL,
+      PRIMARY KEY (workspace_id, generation, participant, target_key)
+    )`,
+    `CREATE TABLE score_ledger (
+      workspace_id TEXT NOT NULL,
+      score_id TEXT NOT NULL,
+      seq BIGINT NOT NULL,
+      state TEXT NOT NULL,
+      reason TEXT,
+      score TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      PRIMARY KEY (workspace_id, score_id)
+    )`,
+    'CREATE INDEX score_ledger_by_state ON score_ledger (workspace_id, state, seq)',
+  ],
+};
+
+/** Migration 3: each workspace's evaluation rules, a view like the others. */
+const rulesMigration: Migration = {
+  version: 3,
+  name: 'evaluation rules view',
+  statements: [viewTable('rules', 'seq BIGINT NOT NULL,')],
+};
 
 export const migrations: readonly Migration[] = [
   {
@@ -74,4 +116,5 @@ export const migrations: readonly Migration[] = [
     ],
   },
   ledgerMigration,
+  rulesMigration,
 ];

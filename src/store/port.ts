@@ -6,8 +6,9 @@ import type {
   Recorded,
   Rejection,
   Run,
-  ScoreConfigStatus,
+  ScoreConfigDirectory,
   ScoreSource,
+  StoredEvaluationRule,
   Target,
   Thread,
   WorkspaceState,
@@ -93,6 +94,10 @@ export interface Store {
   conversation(workspace_id: string, thread_id: string): Promise<ConversationMessage[] | null>;
   /** Current feedback matching every given filter, in seq order. */
   feedback(workspace_id: string, filter?: FeedbackFilter): Promise<FeedbackRecord[]>;
+  /** The workspace's own evaluation rules (the app's defaults are not stored), by evaluator. */
+  rules(workspace_id: string): Promise<StoredEvaluationRule[]>;
+  /** The workspace's own rules as they stood right after `seq`, for pinning a run's plan. */
+  rulesAt(workspace_id: string, seq: number): Promise<StoredEvaluationRule[]>;
   /** Every view of the workspace at once, for audits and tests. */
   views(workspace_id: string): Promise<WorkspaceState>;
 
@@ -123,7 +128,4 @@ export interface ArtifactVersionIndex {
   ): Promise<ArtifactVersionKey[]>;
 }
 
-/** Where HUMAN feedback's score configs are looked up (the provider's config store). */
-export interface ScoreConfigDirectory {
-  statusOf(names: readonly string[]): Promise<ReadonlyMap<string, ScoreConfigStatus>>;
-}
+export type { ScoreConfigDirectory };

@@ -7,6 +7,8 @@ import {
   type Message,
   messageKey,
   type Run,
+  replay,
+  type StoredEvaluationRule,
   type Thread,
   targetKey,
   type ViewName,
@@ -201,4 +203,32 @@ export async function writeCursor(
     [workspace_id, name, seq],
   );
   return readCursor(sql, workspace_id, name);
+}
+
+/** A workspace's own rules, by evaluator version. */
+export async function readRules(sql: Sql, workspace_id: string): Promise<StoredEvaluationRule[]> {
+  const rows = await sql.all('SELECT body FROM rules WHERE workspace_id = ? ORDER BY key', [
+    workspace_id,
+  ]);
+  return rows.map((row) => parseJson<StoredEvaluationRule>(row.body));
+}
+
+/**
+ * The workspace's rules as they stood right after `seq`. The view answers unless a rule was set
+ * after `seq` (a reader lagging behind the log); only then is the log's rule history replayed.
+ */
+export async function readRulesAt(
+  sql: Sql,
+  workspace_id: string,
+  seq: number,
+): Promise<StoredEvaluationRule[]> {
+  const current = await readRules(sql, workspace_id);
+  if (current.every((rule) => rule.seq <= seq)) return current;
+  const rows = await sql.all(
+    `SELECT seq, id, ts, thread_id, run_id, actor, event FROM events
+     WHERE workspace_id = ? AND type = 'evaluation_rule_set' AND seq <= ? ORDER BY seq`,
+    [workspace_id, seq],
+  );
+  const state = replay(rows.map((row) => envelopeOf(workspace_id, row)));
+  return [...state.rules.values()].sort((a, b) => (a.evaluator < b.evaluator ? -1 : 1));
 }

@@ -41,6 +41,7 @@ export const viewTables: { [V in ViewName]: ViewTable<V> } = {
       rating: record.rating ? 1 : 0,
     }),
   },
+  rules: { table: 'rules', columns: (rule) => ({ seq: rule.seq }) },
 };
 
 /** An upsert of one view row, in SQL both SQLite and Postgres accept (`?` placeholders). */

@@ -6,8 +6,7 @@ import {
   type WorkflowBundle,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
-
-export const DEFAULT_TASK_QUEUE = 'evalflow';
+import { DEFAULTS } from '../config/index.js';
 
 /** The module the worker bundles: every workflow and only pure code. */
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -29,8 +28,8 @@ export interface WorkerOptions {
 export async function createWorker(options: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: options.connection,
-    namespace: options.namespace ?? 'default',
-    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+    namespace: options.namespace ?? DEFAULTS.namespace,
+    taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
     workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
     activities: options.activities ?? {},
   });

@@ -1,77 +1,75 @@
 import { LangfuseClient } from '@langfuse/client';
 import { createActivities } from '../activities/create-activities.js';
-import { createFeedbackTypeRegistry } from '../core/index.js';
+import type { EvalflowActivities } from '../activities/types.js';
+import type { AppDefinition, Config } from '../config/index.js';
+import { FileScoreConfigStore, JsonlScoreSink } from '../scores/file/index.js';
 import {
-  answerLengthEvaluator,
-  createEvaluatorRegistry,
-  type Evaluator,
-  type EvaluatorRegistry,
-  jsonValidityEvaluator,
-  llmJudgeFromEnvironment,
-  refusalEvaluator,
-  turnOutcomeEvaluator,
-} from '../evaluators/index.js';
-import { JsonlScoreSink } from '../scores/file/jsonl-sink.js';
-import type { ScoreReader, ScoreSink } from '../scores/index.js';
-import { LangfuseScoreReader, LangfuseScoreSink } from '../scores/langfuse/index.js';
+  type ScoreConfigStore,
+  type ScoreConfigsSynced,
+  type ScoreReader,
+  type ScoreSink,
+  syncScoreConfigs,
+} from '../scores/index.js';
+import {
+  LangfuseScoreConfigStore,
+  LangfuseScoreReader,
+  LangfuseScoreSink,
+} from '../scores/langfuse/index.js';
 import { openStore, type Store } from '../store/index.js';
-import type { Config } from './config.js';
-
-/** The evaluators a worker runs on embedded defaults: the heuristics, and the judge when configured. */
-export function defaultEvaluators(env: NodeJS.ProcessEnv = process.env): Evaluator[] {
-  const judge = llmJudgeFromEnvironment(env);
-  return [
-    answerLengthEvaluator(),
-    refusalEvaluator(),
-    jsonValidityEvaluator(),
-    turnOutcomeEvaluator(),
-    ...(judge ? [judge] : []),
-  ];
-}
 
 export interface Engine {
+  app: AppDefinition;
   store: Store;
-  evaluators: EvaluatorRegistry;
-  activities: ReturnType<typeof createActivities>;
+  activities: EvalflowActivities;
+  /** What syncing the app's score configs into the sink did at open. */
+  scoreConfigs: ScoreConfigsSynced;
   close(): Promise<void>;
 }
 
 /**
- * The worker's dependencies from configuration: the store (Postgres or SQLite), the evaluators
- * and their feedback types, and the score sink (Langfuse, or a JSONL file).
+ * The worker's dependencies for an app: the store (Postgres or SQLite) that knows the app's
+ * feedback types, evaluators and score configs, and the score sink (Langfuse, or JSONL files)
+ * with the app's score configs synced into it, once per name.
  */
-export async function openEngine(
-  config: Config,
-  evaluators: Evaluator[] = defaultEvaluators(),
-): Promise<Engine> {
-  const registry = createEvaluatorRegistry(evaluators);
-  const feedbackTypes = createFeedbackTypeRegistry([
-    ...new Set(evaluators.map((e) => e.feedbackType)),
-  ]);
-  const store = await openStore({
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-    feedbackTypes,
+export async function openEngine(config: Config, app: AppDefinition): Promise<Engine> {
+  const { sink, reader, configStore } = scoreBackend(config);
+  const synced = await syncScoreConfigs(configStore, app.scoreConfigSync.configs, {
+    retired: app.scoreConfigSync.retired,
   });
-  const { sink, reader } = scoreBackend(config);
+  const store = await openStore({ ...app, ...config.store });
   return {
+    app,
     store,
-    evaluators: registry,
     activities: createActivities({
       store,
-      evaluators: registry,
-      feedbackTypes,
+      evaluators: app.evaluators,
+      feedbackTypes: app.feedbackTypes,
       scoreSink: sink,
       scoreReader: reader,
+      tenantId: config.tenantId,
     }),
+    scoreConfigs: synced,
     close: () => store.close(),
   };
 }
 
-function scoreBackend(config: Config): { sink: ScoreSink; reader: ScoreReader } {
+function scoreBackend(config: Config): {
+  sink: ScoreSink;
+  reader: ScoreReader;
+  configStore: ScoreConfigStore;
+} {
   if (config.langfuse === null) {
     const file = new JsonlScoreSink(config.scoresFile);
-    return { sink: file, reader: file };
+    return {
+      sink: file,
+      reader: file,
+      configStore: new FileScoreConfigStore(config.scoreConfigsFile),
+    };
   }
   const client = new LangfuseClient(config.langfuse);
-  return { sink: new LangfuseScoreSink(client), reader: new LangfuseScoreReader(client) };
+  return {
+    sink: new LangfuseScoreSink(client),
+    reader: new LangfuseScoreReader(client),
+    configStore: new LangfuseScoreConfigStore(client),
+  };
 }

@@ -1,10 +1,10 @@
 // The messages of `evaluateRun`, shared by the workflow, the trigger relay and the tests.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { EvaluationState, EvaluationTarget } from '../activities/contract.js';
-import type { EvaluationPlan, EvaluatorRef } from '../evaluators/registry.js';
-
-export type RunStatus = 'running' | 'paused' | 'completed' | 'stopped' | 'failed';
-export type EndStatus = Extract<RunStatus, 'completed' | 'stopped' | 'failed'>;
+import type { EvaluationState, EvaluationTarget } from '../activities/types.js';
+import type { MessageRole, RunEndStatus } from '../core/commands.js';
+import type { RunStatus } from '../core/events.js';
+import type { EvaluationPlan } from '../evaluators/plans.js';
+import type { EvaluatorRef } from '../evaluators/registry.js';
 
 export interface EvaluateRunInput {
   workspaceId: string;
@@ -31,13 +31,8 @@ export type RunEvent =
   | { seq: number; type: 'started' }
   | { seq: number; type: 'paused' }
   | { seq: number; type: 'resumed' }
-  | { seq: number; type: 'ended'; status: EndStatus }
-  | {
-      seq: number;
-      type: 'message';
-      message_id: string;
-      role: 'user' | 'assistant' | 'system' | 'tool';
-    }
+  | { seq: number; type: 'ended'; status: RunEndStatus }
+  | { seq: number; type: 'message'; message_id: string; role: MessageRole }
   | { seq: number; type: 'artifact'; artifact_id: string; version: number };
 
 export interface EvaluationStatus {

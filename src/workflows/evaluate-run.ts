@@ -5,7 +5,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { EvaluationTarget } from '../activities/contract.js';
+import type { EvaluationTarget } from '../activities/types.js';
 import type { EvaluatorRef } from '../evaluators/registry.js';
 import { forEachBounded } from './bounded.js';
 import {

@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type { EvalflowActivities, EvaluateInput, EvaluationState } from '../activities/contract.js';
+import type { EvalflowActivities, EvaluateInput, EvaluationState } from '../activities/types.js';
 
 // Judging one target with one evaluator version: the shared step of evaluateRun and reevaluate.
 

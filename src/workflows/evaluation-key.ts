@@ -1,8 +1,9 @@
-import type { EvaluationTarget } from '../activities/contract.js';
+import type { EvaluationTarget } from '../activities/types.js';
+import { evaluatorParticipant } from '../core/actors.js';
 import { targetKey } from '../core/targets.js';
 import type { EvaluatorRef } from '../evaluators/registry.js';
 
 /** `{participant} {target key}`: one (evaluator version, target) pair. */
 export function evaluationKey(evaluator: EvaluatorRef, target: EvaluationTarget): string {
-  return `evaluator:${evaluator.name}@${evaluator.version} ${targetKey(target)}`;
+  return `${evaluatorParticipant(evaluator)} ${targetKey(target)}`;
 }

@@ -6,7 +6,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { EvalflowActivities } from '../activities/contract.js';
+import type { EvalflowActivities } from '../activities/types.js';
 import {
   feedbackAppendedSignal,
   type MirrorInput,

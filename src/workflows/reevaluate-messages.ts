@@ -1,20 +1,20 @@
 // The messages of `reevaluate`, a batch re-evaluation of artifact versions.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { ArtifactSelector, ArtifactVersionRef } from '../activities/contract.js';
+import type { ArtifactVersionKey, ArtifactVersionSelector } from '../activities/types.js';
 import type { EvaluatorRef } from '../evaluators/registry.js';
 
 export interface ReevaluateInput {
   workspaceId: string;
   /** The generation of the verdicts: the same id again records nothing twice, a new one appends. */
   batchId: string;
-  selector: ArtifactSelector;
+  selector: ArtifactVersionSelector;
   /** The evaluator versions pinned for the whole batch. */
   evaluators: EvaluatorRef[];
   /** Evaluations in flight at once (default 8). */
   concurrency?: number;
   /** Versions per page; each page is one run of the workflow (default 100). */
   pageSize?: number;
-  carried?: { after: ArtifactVersionRef | null; progress: ReevaluateProgress; paused: boolean };
+  carried?: { after: ArtifactVersionKey | null; progress: ReevaluateProgress; paused: boolean };
 }
 
 export interface ReevaluateProgress {

@@ -6,7 +6,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { EvalflowActivities, EvaluationTarget } from '../activities/contract.js';
+import type { EvalflowActivities, EvaluationTarget } from '../activities/types.js';
 import { forEachBounded } from './bounded.js';
 import { evaluateTarget } from './evaluate-target.js';
 import {

@@ -1,7 +1,7 @@
 // The messages of `review`, one workflow per reviewed target that serializes reviewers' actions.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { ReviewOutcome } from '../activities/contract.js';
-import type { Target } from '../core/targets.js';
+import type { ReviewOutcome } from '../activities/types.js';
+import { type Target, targetKey } from '../core/targets.js';
 
 export interface ReviewInput {
   workspaceId: string;
@@ -38,3 +38,7 @@ export const withdrawReviewUpdate = defineUpdate<ReviewResult, [ReviewRequest]>(
 export const reviewStateQuery = defineQuery<ReviewState>('reviewState');
 
 export const DEFAULT_REVIEW_IDLE_MS = 24 * 60 * 60 * 1000;
+
+/** One workflow per reviewed target and workspace. */
+export const reviewWorkflowId = (workspaceId: string, target: Target) =>
+  `review:${workspaceId}:${targetKey(target)}`;

@@ -8,7 +8,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { EvalflowActivities, ReviewAction } from '../activities/contract.js';
+import type { EvalflowActivities, ReviewAction } from '../activities/types.js';
 import {
   DEFAULT_REVIEW_IDLE_MS,
   type ReviewInput,

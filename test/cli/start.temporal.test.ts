@@ -7,11 +7,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, inject, it } from 'vitest';
-import { createFeedbackTypeRegistry } from '../../src/core/index.js';
+import { builtinApp, ENVIRONMENT } from '../../src/config/index.js';
 import { JsonlScoreSink } from '../../src/scores/file/jsonl-sink.js';
 import { openSqliteStore } from '../../src/store/index.js';
-import { ENVIRONMENT } from '../../src/worker/config.js';
-import { defaultEvaluators } from '../../src/worker/engine.js';
 import { freePort } from '../support/free-port.js';
 
 const cli = fileURLToPath(new URL('../../bin/evalflow.js', import.meta.url));
@@ -71,10 +69,7 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
   expect(ready).toContain(`Temporal UI at http://127.0.0.1:${uiPort}`);
 
   // The host app writes to the engine's store; the relay, worker and mirror do the rest.
-  const feedbackTypes = createFeedbackTypeRegistry(
-    defaultEvaluators({}).map((e) => e.feedbackType),
-  );
-  const store = openSqliteStore(join(home, '.evalflow', 'evalflow.db'), { feedbackTypes });
+  const store = openSqliteStore(join(home, '.evalflow', 'evalflow.db'), builtinApp(null));
   try {
     const system = { kind: 'system', name: 'system' };
     for (const command of [

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   createFeedbackTypeRegistry,
   defineFeedbackType,
-  InvalidFeedbackType,
+  InvalidFeedbackTypeError,
 } from '../../src/core/index.js';
 
 const schema = z.object({ rating: z.int().min(1).max(5) });
@@ -29,7 +29,7 @@ describe('defineFeedbackType', () => {
     );
     expect(() =>
       defineFeedbackType({ name: 'quality', targets: ['span' as 'turn'], schema }),
-    ).toThrow(InvalidFeedbackType);
+    ).toThrow(InvalidFeedbackTypeError);
   });
 
   it('refuses an empty name', () => {

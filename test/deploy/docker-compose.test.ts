@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ENVIRONMENT } from '../../src/worker/config.js';
+import { ENVIRONMENT } from '../../src/config/index.js';
 
 // Docker cannot run on these machines, so the stack is checked as data: it must be complete, and
 // the worker must be configured only through variables the code reads.

@@ -5,9 +5,8 @@ import {
   answerLengthEvaluator,
   createEvaluatorRegistry,
   defineEvaluator,
-  InvalidEvaluator,
+  InvalidEvaluatorError,
   jsonValidityEvaluator,
-  turnOutcomeEvaluator,
 } from '../../src/evaluators/index.js';
 
 const quality = defineFeedbackType({
@@ -37,39 +36,28 @@ describe('defineEvaluator', () => {
     );
   });
 
-  it('refuses separators in names, unknown sources and sample rates outside 0 to 1', () => {
-    expect(() => defineEvaluator({ ...base, name: 'a@b' })).toThrow(InvalidEvaluator);
+  it('refuses separators in names, unknown sources and no targets', () => {
+    expect(() => defineEvaluator({ ...base, name: 'a@b' })).toThrow(InvalidEvaluatorError);
     expect(() => defineEvaluator({ ...base, source: 'USER' as 'JUDGE' })).toThrow(
       "quality@3's source is JUDGE or HARNESS, not USER",
     );
-    expect(() => defineEvaluator({ ...base, sampleRate: 1.5 })).toThrow(
-      "quality@3's sampleRate is from 0 to 1, not 1.5",
-    );
-    expect(() => defineEvaluator({ ...base, targets: [] })).toThrow(InvalidEvaluator);
+    expect(() => defineEvaluator({ ...base, targets: [] })).toThrow(InvalidEvaluatorError);
   });
 });
 
 describe('the evaluator registry', () => {
-  it('plans every registered version by the kinds it evaluates', () => {
+  it('finds each registered version by ref and by id, with the kinds it judges', () => {
     const registry = createEvaluatorRegistry([
       answerLengthEvaluator(),
       answerLengthEvaluator({ version: '2' }),
       jsonValidityEvaluator(),
-      turnOutcomeEvaluator(),
     ]);
-    expect(registry.plan()).toEqual({
-      artifact: [{ name: 'json_validity', version: '1' }],
-      message: [
-        { name: 'answer_length', version: '1' },
-        { name: 'answer_length', version: '2' },
-        { name: 'json_validity', version: '1' },
-      ],
-      turn: [{ name: 'turn_outcome', version: '1' }],
-    });
     expect(registry.get({ name: 'answer_length', version: '2' })?.participant).toBe(
       'evaluator:answer_length@2',
     );
     expect(registry.get({ name: 'answer_length', version: '9' })).toBeUndefined();
+    expect(registry.targetsOf('json_validity@1')).toEqual(['artifact', 'message']);
+    expect(registry.targetsOf('json_validity@2')).toBeUndefined();
   });
 
   it('refuses two different evaluators under one participant', () => {

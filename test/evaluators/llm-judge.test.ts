@@ -5,7 +5,6 @@ import {
   type EvaluationContext,
   JudgeRequestError,
   llmJudgeEvaluator,
-  llmJudgeFromEnvironment,
   type Subject,
 } from '../../src/evaluators/index.js';
 
@@ -13,7 +12,7 @@ import {
 let server: Server;
 let baseUrl: string;
 let requests: { path: string; authorization?: string; body: Record<string, unknown> }[];
-let reply: { status: number; content?: string };
+let reply: { status: number; content?: string; headers?: Record<string, string> };
 
 const readBody = async (request: IncomingMessage) => {
   let text = '';
@@ -28,7 +27,7 @@ beforeAll(async () => {
       authorization: request.headers.authorization,
       body: await readBody(request),
     });
-    response.writeHead(reply.status, { 'content-type': 'application/json' });
+    response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
     response.end(
       JSON.stringify({ choices: [{ message: { role: 'assistant', content: reply.content } }] }),
     );
@@ -89,13 +88,10 @@ describe('the LLM judge', () => {
     await expect(judge.evaluate(subject, context)).rejects.toMatchObject({ retryable: false });
   });
 
-  it('is configured by EVALFLOW_JUDGE_BASE_URL and EVALFLOW_JUDGE_MODEL, or absent', () => {
-    expect(llmJudgeFromEnvironment({})).toBeNull();
-    const judge = llmJudgeFromEnvironment({
-      EVALFLOW_JUDGE_BASE_URL: baseUrl,
-      EVALFLOW_JUDGE_MODEL: 'grader',
-    });
-    expect(judge?.participant).toBe('evaluator:llm_judge@1');
-    expect(judge?.source).toBe('JUDGE');
+  it("turns a 429's Retry-After into the wait before the next try", async () => {
+    reply = { status: 429, headers: { 'retry-after': '7' } };
+    const judge = llmJudgeEvaluator({ baseUrl, model: 'grader' });
+    const error = await Promise.resolve(judge.evaluate(subject, context)).catch((e) => e);
+    expect(error).toMatchObject({ retryable: true, retryAfterMs: 7000 });
   });
 });

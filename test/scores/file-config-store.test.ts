@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileScoreConfigStore, ScoreConfigFileError } from '../../src/scores/file/index.js';
 import {
-  checkScoreConfigStore,
-  contractConfigs,
   type ScoreConfig,
   ScoreConfigExistsError,
   syncScoreConfigs,
 } from '../../src/scores/index.js';
+import { checkScoreConfigStore, contractConfigs } from '../../src/testing/index.js';
 
 const [rating, resolved] = contractConfigs() as [ScoreConfig, ScoreConfig, ...ScoreConfig[]];
 

@@ -15,6 +15,8 @@ import {
   type EvaluationPlan,
   type Evaluator,
   type EvaluatorRegistry,
+  everyTargetRules,
+  planOf,
 } from '../../src/evaluators/index.js';
 import type { ScoreReader, ScoreSink } from '../../src/scores/index.js';
 import { openSqliteStore, type Store, staticScoreConfigs } from '../../src/store/index.js';
@@ -41,6 +43,7 @@ export interface TestEngine {
     workspaceId: string,
     options?: { online?: boolean; abandonAfterMs?: number },
   ): TriggerRelay;
+  /** The plan of rules that make every registered evaluator judge everything it can. */
   plan(): EvaluationPlan;
   close(): Promise<void>;
 }
@@ -54,6 +57,7 @@ export function testEngine(options: {
 }): TestEngine {
   const dir = mkdtempSync(join(tmpdir(), 'evalflow-engine-'));
   const evaluators = createEvaluatorRegistry(options.evaluators);
+  const rules = everyTargetRules(options.evaluators);
   const types = [
     ...new Set([
       ...options.evaluators.map((e) => e.feedbackType),
@@ -64,6 +68,7 @@ export function testEngine(options: {
   const feedbackTypes = createFeedbackTypeRegistry(types);
   const store = openSqliteStore(join(dir, 'evalflow.db'), {
     feedbackTypes,
+    evaluators,
     scoreConfigs: staticScoreConfigs({ review_quality: { archived: false } }),
     pollMs: 50,
   });
@@ -81,14 +86,14 @@ export function testEngine(options: {
     evaluators,
     sink,
     activities,
-    plan: () => evaluators.plan(),
+    plan: () => planOf(rules, 'any'),
     relay: (client, taskQueue, workspaceId, relayOptions = {}) =>
       new TriggerRelay({
         store,
         client,
         taskQueue,
         workspaceId,
-        plan: () => evaluators.plan(),
+        rules,
         ...relayOptions,
       }),
     async close() {

@@ -1,10 +1,11 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ReviewClient, reviewWorkflowId } from '../../src/client/reviews.js';
+import { ReviewClient } from '../../src/client/reviews.js';
 import type { Target } from '../../src/core/index.js';
 import { turnOutcomeEvaluator } from '../../src/evaluators/index.js';
 import type { review } from '../../src/workflows/review.js';
 import type { ReviewResult } from '../../src/workflows/review-messages.js';
+import { reviewWorkflowId } from '../../src/workflows/review-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
 import {
   devServerEnvironment,

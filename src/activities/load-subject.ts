@@ -1,6 +1,7 @@
-import type { Subject } from '../evaluators/index.js';
+import type { Message } from '../core/index.js';
+import type { Subject, SubjectMessage } from '../evaluators/index.js';
 import type { Store } from '../store/index.js';
-import type { EvaluationTarget } from './contract.js';
+import type { EvaluationTarget } from './types.js';
 
 /** The snapshot an evaluator judges, or null when the target does not exist (any more). */
 export async function loadSubject(
@@ -37,13 +38,7 @@ export async function loadSubject(
   }
 }
 
-const subjectMessage = (m: {
-  message_id: string;
-  thread_id: string;
-  run_id: string | null;
-  role: 'user' | 'assistant' | 'system' | 'tool';
-  content: string;
-}) => ({
+const subjectMessage = (m: Message): SubjectMessage => ({
   message_id: m.message_id,
   thread_id: m.thread_id,
   run_id: m.run_id,

@@ -1,15 +1,12 @@
 // The activities' inputs and outputs: the only thing workflow code knows of them (types only).
-import type { Target } from '../core/targets.js';
+// Their words are the core's and the store's, imported, never restated.
+import type { EvaluationState } from '../core/ledger-states.js';
+import type { RejectionType } from '../core/rejections.js';
+import type { EvaluationTarget, Target } from '../core/targets.js';
 import type { EvaluatorRef } from '../evaluators/registry.js';
+import type { ArtifactVersionKey, ArtifactVersionSelector } from '../store/artifact-versions.js';
 
-/** What an evaluator judges: a run (turn), a message, or an artifact version. */
-export type EvaluationTarget =
-  | { kind: 'turn'; run_id: string }
-  | { kind: 'message'; message_id: string; thread_id: string; run_id: string | null }
-  | { kind: 'artifact'; artifact_id: string; version: number };
-
-/** The one final state of each (target, evaluator version, generation). */
-export type EvaluationState = 'recorded' | 'sampled_out' | 'failed' | 'skipped';
+export type { ArtifactVersionKey, ArtifactVersionSelector, EvaluationState, EvaluationTarget };
 
 export interface EvaluationKey {
   workspaceId: string;
@@ -40,30 +37,15 @@ export interface SettleInput extends EvaluationKey {
   reason: string;
 }
 
-export interface ArtifactSelector {
-  artifactIds?: string[];
-  kind?: string;
-  /** ISO-8601 times: versions put at or after `from` and before `to`. */
-  createdFrom?: string;
-  createdTo?: string;
-  /** Only each artifact's latest version. */
-  latestOnly?: boolean;
-}
-
-export interface ArtifactVersionRef {
-  artifact_id: string;
-  version: number;
-}
-
 export interface ListVersionsInput {
   workspaceId: string;
-  selector: ArtifactSelector;
+  selector: ArtifactVersionSelector;
   /** Keyset: the last version of the previous page. */
-  after: ArtifactVersionRef | null;
+  after: ArtifactVersionKey | null;
   limit: number;
 }
 
-export interface MirrorInput {
+export interface MirrorScoresInput {
   workspaceId: string;
   afterSeq: number;
   limit: number;
@@ -117,18 +99,15 @@ export type ReviewOutcome =
       is_update: boolean;
       removed?: boolean;
     }
-  | {
-      type: 'not_found' | 'invalid_state' | 'validation_failed' | 'forbidden' | 'conflict';
-      message: string;
-    };
+  | { type: RejectionType; message: string };
 
 export interface EvalflowActivities {
   evaluate(input: EvaluateInput): Promise<EvaluateResult>;
   giveFeedback(input: GiveFeedbackInput): Promise<{ envelopeId: string }>;
   settleEvaluation(input: SettleInput): Promise<void>;
   countArtifactVersions(input: Omit<ListVersionsInput, 'after' | 'limit'>): Promise<number>;
-  listArtifactVersions(input: ListVersionsInput): Promise<ArtifactVersionRef[]>;
+  listArtifactVersions(input: ListVersionsInput): Promise<ArtifactVersionKey[]>;
   applyReview(input: ApplyReviewInput): Promise<ReviewOutcome>;
-  mirrorScores(input: MirrorInput): Promise<MirrorResult>;
+  mirrorScores(input: MirrorScoresInput): Promise<MirrorResult>;
   reconcileScores(input: ReconcileInput): Promise<ReconcileResult>;
 }

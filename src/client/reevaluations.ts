@@ -1,0 +1,112 @@
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import { v7 as uuidv7 } from 'uuid';
+import { type EvaluatorCatalog, EvaluatorId, parseEvaluatorId } from '../core/index.js';
+import type { ArtifactVersionSelector } from '../store/index.js';
+import type { reevaluate } from '../workflows/reevaluate.js';
+import {
+  batchProgressQuery,
+  cancelBatchSignal,
+  pauseBatchSignal,
+  type ReevaluateProgress,
+  reevaluateWorkflowId,
+  resumeBatchSignal,
+} from '../workflows/reevaluate-messages.js';
+import { InvalidRequestError } from './errors.js';
+
+export interface ReevaluationRequest {
+  /** The artifact versions to judge again. */
+  selector: ArtifactVersionSelector;
+  /** The evaluator versions to judge them with, as `name@version`. */
+  evaluators: readonly string[];
+  /** The batch's id and its verdicts' generation (default: a new UUIDv7). Reusing one skips what it settled. */
+  batchId?: string;
+  /** Evaluations in flight at once (default 8). */
+  concurrency?: number;
+}
+
+/** A batch re-evaluation of artifact versions: started, watched, paused, resumed, cancelled. */
+export class ReevaluationClient {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+    /** The app's evaluators: with them, a batch naming an undeployed version is refused at once. */
+    private readonly evaluators?: EvaluatorCatalog,
+  ) {}
+
+  /** Starts a batch; starting the same batch id again while it runs is refused by Temporal. */
+  async start(workspaceId: string, request: ReevaluationRequest): Promise<{ batchId: string }> {
+    const evaluators = request.evaluators.map((id) => this.checkedEvaluator(id));
+    if (evaluators.length === 0) throw new InvalidRequestError('name at least one evaluator');
+    const concurrency = request.concurrency ?? 8;
+    if (!Number.isInteger(concurrency) || concurrency < 1) {
+      throw new InvalidRequestError(`concurrency is a whole number from 1, not ${concurrency}`);
+    }
+    const batchId = request.batchId ?? uuidv7();
+    await this.client.workflow.start<typeof reevaluate>('reevaluate', {
+      workflowId: reevaluateWorkflowId(workspaceId, batchId),
+      taskQueue: this.taskQueue,
+      args: [{ workspaceId, batchId, selector: request.selector, evaluators, concurrency }],
+    });
+    return { batchId };
+  }
+
+  /** The batch's progress now; null for a batch that does not exist. */
+  async progress(workspaceId: string, batchId: string): Promise<ReevaluateProgress | null> {
+    try {
+      return await this.handle(workspaceId, batchId).query(batchProgressQuery);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Reports progress every `intervalMs` until the batch completes, then returns its result.
+   */
+  async watch(
+    workspaceId: string,
+    batchId: string,
+    onProgress: (progress: ReevaluateProgress) => void,
+    intervalMs = 1000,
+  ): Promise<ReevaluateProgress> {
+    const handle = this.handle(workspaceId, batchId);
+    const result = handle.result() as Promise<ReevaluateProgress>;
+    let done = false;
+    void result
+      .finally(() => {
+        done = true;
+      })
+      .catch(() => {});
+    while (!done) {
+      const progress = await this.progress(workspaceId, batchId).catch(() => null);
+      if (progress !== null && !done) onProgress(progress);
+      await Promise.race([result, new Promise((resolve) => setTimeout(resolve, intervalMs))]);
+    }
+    return result;
+  }
+
+  pause(workspaceId: string, batchId: string): Promise<void> {
+    return this.handle(workspaceId, batchId).signal(pauseBatchSignal);
+  }
+  resume(workspaceId: string, batchId: string): Promise<void> {
+    return this.handle(workspaceId, batchId).signal(resumeBatchSignal);
+  }
+  /** Stops scheduling; evaluations in flight finish, and the batch completes with its progress. */
+  cancel(workspaceId: string, batchId: string): Promise<void> {
+    return this.handle(workspaceId, batchId).signal(cancelBatchSignal);
+  }
+
+  private handle(workspaceId: string, batchId: string) {
+    return this.client.workflow.getHandle(reevaluateWorkflowId(workspaceId, batchId));
+  }
+
+  private checkedEvaluator(id: string) {
+    if (!EvaluatorId.safeParse(id).success) {
+      throw new InvalidRequestError(`an evaluator version is written name@version, not ${id}`);
+    }
+    if (this.evaluators && this.evaluators.targetsOf(id) === undefined) {
+      throw new InvalidRequestError(`evaluator ${id} is not deployed`);
+    }
+    return parseEvaluatorId(id);
+  }
+}

@@ -1,0 +1,255 @@
+import { z } from 'zod';
+import {
+  createFeedbackTypeRegistry,
+  type EvaluatedKind,
+  EvaluatedKindSchema,
+  type EvaluationRule,
+  EvaluatorId,
+  type FeedbackType,
+  type FeedbackTypeRegistry,
+  type ScoreConfigDirectory,
+  type ScoreConfigStatus,
+} from '../core/index.js';
+import {
+  createEvaluatorRegistry,
+  type Evaluator,
+  type EvaluatorRegistry,
+  everyTargetRules,
+} from '../evaluators/index.js';
+import { type ScoreConfig, scoreConfigs } from '../scores/index.js';
+import { InvalidConfigError } from './errors.js';
+
+// The app definition: the one object the host's store, the worker, the API and the CLI share, so a
+// type the host can record is a type the engine can judge and mirror.
+
+/** A rule as the config file writes it; the workspace's rule commands use the same settings. */
+export interface RuleInput {
+  /** `name@version` of a declared evaluator. */
+  evaluator: string;
+  /** The kinds it judges under this rule (default: every kind the evaluator judges). */
+  targets?: readonly EvaluatedKind[];
+  /** The share of targets judged, from 0 to 1 (default 1). */
+  sampleRate?: number;
+  /** Where the rule applies: these workspaces only; artifact versions of these kinds only. */
+  filter?: { workspaces?: readonly string[]; artifactKinds?: readonly string[] };
+  /** A disabled rule judges nothing (default true). */
+  enabled?: boolean;
+}
+
+/** A score config HUMAN feedback is validated against; `archived` retires it. */
+export interface ScoreConfigDeclaration {
+  source: 'HUMAN';
+  archived?: boolean;
+}
+
+export interface AppConfigInput {
+  /** Every feedback type the app records: ratings, reviews; evaluators' types join on their own. */
+  feedbackTypes?: readonly FeedbackType[];
+  /** Every evaluator version still needed: live ones, and those pinned runs or backfills name. */
+  evaluators?: readonly Evaluator[];
+  /** The score configs HUMAN feedback types name (`configName`), by name. */
+  scoreConfigs?: Readonly<Record<string, ScoreConfigDeclaration>>;
+  /**
+   * Which evaluator versions judge new runs. Omitted: every evaluator judges everything it can
+   * (only when no evaluator has two versions). Given: only the versions named here judge.
+   */
+  rules?: readonly RuleInput[];
+}
+
+const APP = Symbol.for('evalflow.app');
+
+export interface AppDefinition {
+  readonly [APP]: true;
+  readonly feedbackTypes: FeedbackTypeRegistry;
+  readonly evaluators: EvaluatorRegistry;
+  /** The declared HUMAN configs' status, where the store checks reviewers' feedback. */
+  readonly scoreConfigs: ScoreConfigDirectory;
+  /** The default rules; a workspace's own rules override them per evaluator version. */
+  readonly rules: readonly EvaluationRule[];
+  /** The sink's score configs: one per scorable field of every type; retired types' archived. */
+  readonly scoreConfigSync: { configs: readonly ScoreConfig[]; retired: readonly string[] };
+}
+
+export const isAppDefinition = (value: unknown): value is AppDefinition =>
+  typeof value === 'object' && value !== null && (value as { [APP]?: unknown })[APP] === true;
+
+const isFeedbackType = (value: unknown): value is FeedbackType =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as FeedbackType).name === 'string' &&
+  (value as FeedbackType).schema instanceof z.ZodObject;
+const isEvaluator = (value: unknown): value is Evaluator =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Evaluator).participant === 'string' &&
+  typeof (value as Evaluator).evaluate === 'function';
+
+const Input = z.strictObject({
+  feedbackTypes: z
+    .array(z.custom<FeedbackType>(isFeedbackType, 'not a feedback type from defineFeedbackType'))
+    .default([]),
+  evaluators: z
+    .array(z.custom<Evaluator>(isEvaluator, 'not an evaluator from defineEvaluator'))
+    .default([]),
+  scoreConfigs: z
+    .record(
+      z.string().min(1),
+      z.strictObject({ source: z.literal('HUMAN'), archived: z.boolean().default(false) }),
+    )
+    .default({}),
+  rules: z
+    .array(
+      z.strictObject({
+        evaluator: EvaluatorId,
+        targets: z.array(EvaluatedKindSchema).min(1).optional(),
+        sampleRate: z.number().min(0).max(1).default(1),
+        filter: z
+          .strictObject({
+            workspaces: z.array(z.string().min(1)).min(1).optional(),
+            artifactKinds: z.array(z.string().min(1)).min(1).optional(),
+          })
+          .default({}),
+        enabled: z.boolean().default(true),
+      }),
+    )
+    .optional(),
+});
+
+/** Checks an app's definition whole; a mistake throws `InvalidConfigError` naming it. */
+export function defineConfig(input: AppConfigInput = {}): AppDefinition {
+  const parsed = Input.safeParse(input);
+  if (!parsed.success) throw new InvalidConfigError(firstIssue(parsed.error));
+  const { feedbackTypes: declared, evaluators: list, scoreConfigs: human } = parsed.data;
+
+  const feedbackTypes = guarded(() =>
+    createFeedbackTypeRegistry([...new Set([...declared, ...list.map((e) => e.feedbackType)])]),
+  );
+  const evaluators = guarded(() => createEvaluatorRegistry(list));
+  checkHumanConfigs(feedbackTypes, human);
+  const rules = parsed.data.rules
+    ? parsed.data.rules.map((rule, index) => checkedRule(evaluators, rule, index))
+    : rulesForAll(evaluators);
+
+  const statuses = new Map<string, ScoreConfigStatus>(
+    Object.entries(human).map(([name, { archived }]) => [name, { archived }]),
+  );
+  const configs = feedbackTypes
+    .list()
+    .flatMap((type) => [
+      ...scoreConfigs(type.schema, { typeName: type.name }).map((config) => ({ type, config })),
+    ]);
+  const retired = (type: FeedbackType) =>
+    type.configName !== null && statuses.get(type.configName)?.archived === true;
+  return Object.freeze({
+    [APP]: true as const,
+    feedbackTypes,
+    evaluators,
+    scoreConfigs: {
+      async statusOf(names: readonly string[]) {
+        return new Map(
+          names.flatMap((name) =>
+            statuses.has(name) ? [[name, statuses.get(name) as ScoreConfigStatus]] : [],
+          ),
+        );
+      },
+    },
+    rules: Object.freeze(rules),
+    scoreConfigSync: Object.freeze({
+      configs: configs.filter(({ type }) => !retired(type)).map(({ config }) => config),
+      retired: configs.filter(({ type }) => retired(type)).map(({ config }) => config.name),
+    }),
+  });
+}
+
+/** Every HUMAN type's config is declared, and every declared config is some HUMAN type's. */
+function checkHumanConfigs(
+  feedbackTypes: FeedbackTypeRegistry,
+  human: Record<string, ScoreConfigDeclaration>,
+) {
+  const named = new Set<string>();
+  for (const type of feedbackTypes.list()) {
+    if (type.configName === null) continue;
+    named.add(type.configName);
+    if (!(type.configName in human)) {
+      throw new InvalidConfigError(
+        `feedback type ${type.name} names score config ${type.configName}: declare it in ` +
+          `scoreConfigs: { ${type.configName}: { source: 'HUMAN' } }`,
+      );
+    }
+  }
+  for (const name of Object.keys(human)) {
+    if (!named.has(name)) {
+      throw new InvalidConfigError(
+        `scoreConfigs.${name} is named by no feedback type's configName`,
+      );
+    }
+  }
+}
+
+type ParsedRule = NonNullable<z.output<typeof Input>['rules']>[number];
+
+function checkedRule(
+  evaluators: EvaluatorRegistry,
+  rule: ParsedRule,
+  index: number,
+): EvaluationRule {
+  const judges = evaluators.targetsOf(rule.evaluator);
+  if (judges === undefined) {
+    const known = evaluators.list().map((e) => e.id);
+    throw new InvalidConfigError(
+      `rules[${index}] names ${rule.evaluator}, which is not among the evaluators ` +
+        `(${known.join(', ') || 'none declared'})`,
+    );
+  }
+  const targets = rule.targets ?? judges;
+  const unjudged = targets.filter((kind) => !judges.includes(kind));
+  if (unjudged.length > 0) {
+    throw new InvalidConfigError(
+      `rules[${index}]: ${rule.evaluator} judges ${judges.join(', ')}, not ${unjudged.join(', ')}`,
+    );
+  }
+  return {
+    evaluator: rule.evaluator,
+    targets: [...new Set(targets)].sort(),
+    sample_rate: rule.sampleRate,
+    filter: {
+      ...(rule.filter.workspaces ? { workspaces: [...rule.filter.workspaces] } : {}),
+      ...(rule.filter.artifactKinds ? { artifact_kinds: [...rule.filter.artifactKinds] } : {}),
+    },
+    enabled: rule.enabled,
+  };
+}
+
+/** Without rules every evaluator is live, which only makes sense with one version of each. */
+function rulesForAll(evaluators: EvaluatorRegistry): EvaluationRule[] {
+  const versions = new Map<string, string[]>();
+  for (const { name, version } of evaluators.list()) {
+    versions.set(name, [...(versions.get(name) ?? []), version]);
+  }
+  for (const [name, of] of versions) {
+    if (of.length > 1) {
+      throw new InvalidConfigError(
+        `evaluator ${name} has versions ${of.join(' and ')}: say which judges new runs with ` +
+          `rules: [{ evaluator: '${name}@${of.at(-1)}' }]`,
+      );
+    }
+  }
+  return everyTargetRules(evaluators.list());
+}
+
+function guarded<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    throw new InvalidConfigError((error as Error).message, { cause: error });
+  }
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'invalid app definition';
+  const path = issue.path.map((part) =>
+    typeof part === 'number' ? `[${part}]` : `.${String(part)}`,
+  );
+  return `${path.join('').replace(/^\./, '') || 'the definition'}: ${issue.message}`;
+}

@@ -1,0 +1,112 @@
+import { InvalidConfigError } from './errors.js';
+
+/**
+ * Every environment variable evalflow reads, with what it does. Tests check the README's
+ * configuration table and the docker-compose worker's environment against this list.
+ */
+export const ENVIRONMENT = {
+  TEMPORAL_ADDRESS:
+    'a Temporal frontend (`host:port`); without it `npm start` runs the CLI dev server',
+  TEMPORAL_NAMESPACE: 'the Temporal namespace (default `default`)',
+  EVALFLOW_TASK_QUEUE: 'the task queue workers poll (default `evalflow`)',
+  TEMPORAL_CLI_PATH: 'the `temporal` CLI executable (else PATH, else `.evalflow/bin`, else PyPI)',
+  TEMPORAL_TEST_SERVER_PATH: 'the `temporal-test-server` executable, for time-skipping tests',
+  EVALFLOW_CONFIG:
+    'the app definition file (default `./evalflow.config.ts` when present, else the built-ins)',
+  DATABASE_URL: 'Postgres for the event log and ledger; without it, SQLite',
+  EVALFLOW_SQLITE_PATH: 'the SQLite file without `DATABASE_URL` (default `.evalflow/evalflow.db`)',
+  LANGFUSE_BASE_URL: 'Langfuse to mirror scores into, with the two keys below',
+  LANGFUSE_PUBLIC_KEY: "the Langfuse project's public key (`pk-lf-...`)",
+  LANGFUSE_SECRET_KEY: "the Langfuse project's secret key (`sk-lf-...`)",
+  EVALFLOW_SCORES_FILE:
+    'without Langfuse, the JSONL file scores go to (default `.evalflow/scores.jsonl`)',
+  EVALFLOW_SCORE_CONFIGS_FILE:
+    'without Langfuse, the JSONL file score configs go to (default `.evalflow/score-configs.jsonl`)',
+  EVALFLOW_TENANT_ID:
+    "recorded on every score's metadata, to tell tenants apart in one Langfuse project (default `default`)",
+  EVALFLOW_JUDGE_BASE_URL: 'an OpenAI-compatible API root for the LLM judge, with the model below',
+  EVALFLOW_JUDGE_MODEL: "the LLM judge's model",
+  EVALFLOW_JUDGE_API_KEY: "the LLM judge's API key, when its endpoint needs one",
+} as const;
+
+export type EnvironmentVariable = keyof typeof ENVIRONMENT;
+export type Environment = Partial<Record<EnvironmentVariable, string>>;
+
+/** The defaults, in one place. */
+export const DEFAULTS = {
+  namespace: 'default',
+  taskQueue: 'evalflow',
+  configFile: 'evalflow.config.ts',
+  sqlitePath: '.evalflow/evalflow.db',
+  scoresFile: '.evalflow/scores.jsonl',
+  scoreConfigsFile: '.evalflow/score-configs.jsonl',
+  tenantId: 'default',
+} as const;
+
+/** Where the event log and ledger are: Postgres when a URL is set, else a SQLite file. */
+export interface StoreLocation {
+  databaseUrl?: string;
+  sqlitePath: string;
+}
+
+export interface Config {
+  temporalAddress: string | null;
+  namespace: string;
+  taskQueue: string;
+  /** An app definition file named by EVALFLOW_CONFIG; null to look for the default one. */
+  configFile: string | null;
+  store: StoreLocation;
+  langfuse: { baseUrl: string; publicKey: string; secretKey: string } | null;
+  scoresFile: string;
+  scoreConfigsFile: string;
+  tenantId: string;
+  /** The LLM judge's endpoint, when one is set. */
+  judge: { baseUrl: string; model: string; apiKey?: string } | null;
+}
+
+/** Reads every variable evalflow knows; a half-set group is an `InvalidConfigError`. */
+export function loadConfig(env: Environment = process.env): Config {
+  const langfuse = allOrNone(env, [
+    'LANGFUSE_BASE_URL',
+    'LANGFUSE_PUBLIC_KEY',
+    'LANGFUSE_SECRET_KEY',
+  ]);
+  const judge = allOrNone(env, ['EVALFLOW_JUDGE_BASE_URL', 'EVALFLOW_JUDGE_MODEL']);
+  return {
+    temporalAddress: env.TEMPORAL_ADDRESS || null,
+    namespace: env.TEMPORAL_NAMESPACE || DEFAULTS.namespace,
+    taskQueue: env.EVALFLOW_TASK_QUEUE || DEFAULTS.taskQueue,
+    configFile: env.EVALFLOW_CONFIG || null,
+    store: {
+      ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+      sqlitePath: env.EVALFLOW_SQLITE_PATH || DEFAULTS.sqlitePath,
+    },
+    langfuse: langfuse && {
+      baseUrl: langfuse[0],
+      publicKey: langfuse[1],
+      secretKey: langfuse[2],
+    },
+    scoresFile: env.EVALFLOW_SCORES_FILE || DEFAULTS.scoresFile,
+    scoreConfigsFile: env.EVALFLOW_SCORE_CONFIGS_FILE || DEFAULTS.scoreConfigsFile,
+    tenantId: env.EVALFLOW_TENANT_ID || DEFAULTS.tenantId,
+    judge: judge && {
+      baseUrl: judge[0],
+      model: judge[1],
+      ...(env.EVALFLOW_JUDGE_API_KEY ? { apiKey: env.EVALFLOW_JUDGE_API_KEY } : {}),
+    },
+  };
+}
+
+/** The values of a group of variables that only work together, or null when none is set. */
+function allOrNone<N extends EnvironmentVariable[]>(
+  env: Environment,
+  names: [...N],
+): { [I in keyof N]: string } | null {
+  const values = names.map((name) => env[name] || '');
+  const set = values.filter(Boolean).length;
+  if (set === 0) return null;
+  if (set < names.length) {
+    throw new InvalidConfigError(`set all of ${names.join(', ')}, or none`);
+  }
+  return values as { [I in keyof N]: string };
+}

@@ -1,0 +1,22 @@
+// The app's configuration: the definition every process shares (`defineConfig`, usually in
+// `evalflow.config.ts`) and the environment that says where things run (`loadConfig`).
+export { builtinApp } from './builtin-app.js';
+export {
+  type AppConfigInput,
+  type AppDefinition,
+  defineConfig,
+  isAppDefinition,
+  type RuleInput,
+  type ScoreConfigDeclaration,
+} from './define-config.js';
+export {
+  type Config,
+  DEFAULTS,
+  ENVIRONMENT,
+  type Environment,
+  type EnvironmentVariable,
+  loadConfig,
+  type StoreLocation,
+} from './environment.js';
+export { ConfigFileError, InvalidConfigError } from './errors.js';
+export { loadApp, loadConfigFile } from './load-config-file.js';

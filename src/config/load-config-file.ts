@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import { builtinApp } from './builtin-app.js';
+import { type AppDefinition, defineConfig, isAppDefinition } from './define-config.js';
+import { type Config, DEFAULTS } from './environment.js';
+import { ConfigFileError } from './errors.js';
+
+/**
+ * The app the processes run: the file given (`--config`, else EVALFLOW_CONFIG), else
+ * `./evalflow.config.ts` when present, else the built-in evaluators. A file that fails to load
+ * or to define a valid app is a `ConfigFileError` naming the file and the problem in one line.
+ */
+export async function loadApp(
+  config: Config,
+  options: { file?: string | undefined; cwd?: string } = {},
+): Promise<{ app: AppDefinition; source: string }> {
+  const cwd = options.cwd ?? process.cwd();
+  const named = options.file ?? config.configFile ?? undefined;
+  const file = named ?? DEFAULTS.configFile;
+  const path = resolve(cwd, file);
+  if (!existsSync(path)) {
+    if (named !== undefined) throw new ConfigFileError(file, 'no such file');
+    return { app: builtinApp(config.judge), source: 'the built-in evaluators' };
+  }
+  return { app: await loadConfigFile(path, file), source: file };
+}
+
+/** Loads a TypeScript or JavaScript config file; its default export is the app. */
+export async function loadConfigFile(path: string, shownAs = path): Promise<AppDefinition> {
+  let loaded: { default?: unknown };
+  try {
+    // tsx loads TypeScript on any Node, so the compiled CLI reads a .ts config as well.
+    loaded = (await tsImport(pathToFileURL(path).href, import.meta.url)) as { default?: unknown };
+  } catch (error) {
+    throw new ConfigFileError(shownAs, firstLine(error), { cause: error });
+  }
+  const exported = loaded.default;
+  if (exported === undefined) {
+    throw new ConfigFileError(shownAs, 'has no default export: export default defineConfig({...})');
+  }
+  if (isAppDefinition(exported)) return exported;
+  try {
+    return defineConfig(exported as Parameters<typeof defineConfig>[0]);
+  } catch (error) {
+    throw new ConfigFileError(shownAs, firstLine(error), { cause: error });
+  }
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+}

@@ -1,0 +1,7 @@
+// The core's errors. Rejections are values (`rejections.ts`); these are thrown only for a
+// definition that can never work, so the mistake fails at startup rather than at the first use.
+
+/** Thrown when a feedback type's definition is invalid, or its name is taken by another type. */
+export class InvalidFeedbackTypeError extends Error {
+  override readonly name = 'InvalidFeedbackTypeError';
+}

@@ -1,0 +1,41 @@
+import {
+  type EvaluatedKind,
+  type EvaluationRule,
+  isLive,
+  parseEvaluatorId,
+} from '../core/index.js';
+import type { Evaluator } from './define.js';
+import type { EvaluatorRef } from './registry.js';
+
+/**
+ * Evaluation plan: which evaluator versions judge which target kinds. A run's plan is the rules
+ * in force when its workflow starts, pinned and carried with it, so a rule changed later (or a
+ * new version deployed) changes only later runs.
+ */
+export type EvaluationPlan = Record<EvaluatedKind, EvaluatorRef[]>;
+
+/** The plan of the rules live in a workspace. */
+export function planOf(rules: readonly EvaluationRule[], workspaceId: string): EvaluationPlan {
+  const plan: EvaluationPlan = { artifact: [], message: [], turn: [] };
+  for (const rule of rules) {
+    if (!isLive(rule, workspaceId)) continue;
+    const ref: EvaluatorRef = {
+      ...parseEvaluatorId(rule.evaluator),
+      ...(rule.sample_rate < 1 ? { sampleRate: rule.sample_rate } : {}),
+      ...(rule.filter.artifact_kinds ? { artifactKinds: [...rule.filter.artifact_kinds] } : {}),
+    };
+    for (const kind of rule.targets) plan[kind].push(ref);
+  }
+  return plan;
+}
+
+/** A rule for each evaluator that makes it live on everything it judges, every time. */
+export function everyTargetRules(evaluators: readonly Evaluator[]): EvaluationRule[] {
+  return evaluators.map((evaluator) => ({
+    evaluator: evaluator.id,
+    targets: [...evaluator.targets],
+    sample_rate: 1,
+    filter: {},
+    enabled: true,
+  }));
+}
