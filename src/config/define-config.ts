@@ -73,11 +73,12 @@ export interface AppDefinition {
 export const isAppDefinition = (value: unknown): value is AppDefinition =>
   typeof value === 'object' && value !== null && (value as { [APP]?: unknown })[APP] === true;
 
+// By shape, not by class: a config file loaded on its own may hold another copy of zod.
 const isFeedbackType = (value: unknown): value is FeedbackType =>
   typeof value === 'object' &&
   value !== null &&
   typeof (value as FeedbackType).name === 'string' &&
-  (value as FeedbackType).schema instanceof z.ZodObject;
+  (value as FeedbackType).schema?._zod?.def?.type === 'object';
 const isEvaluator = (value: unknown): value is Evaluator =>
   typeof value === 'object' &&
   value !== null &&

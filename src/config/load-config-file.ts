@@ -36,7 +36,7 @@ export async function loadConfigFile(path: string, shownAs = path): Promise<AppD
   } catch (error) {
     throw new ConfigFileError(shownAs, firstLine(error), { cause: error });
   }
-  const exported = loaded.default;
+  const exported = defaultExport(loaded);
   if (exported === undefined) {
     throw new ConfigFileError(shownAs, 'has no default export: export default defineConfig({...})');
   }
@@ -46,6 +46,17 @@ export async function loadConfigFile(path: string, shownAs = path): Promise<AppD
   } catch (error) {
     throw new ConfigFileError(shownAs, firstLine(error), { cause: error });
   }
+}
+
+/**
+ * The module's default export. A TypeScript file outside an ESM package loads as CommonJS,
+ * whose `default` is its `exports`, marked `__esModule`, with the real default inside.
+ */
+function defaultExport(loaded: { default?: unknown }): unknown {
+  const outer = loaded.default as { __esModule?: unknown; default?: unknown } | undefined;
+  if (outer !== null && typeof outer === 'object' && outer.__esModule === true)
+    return outer.default;
+  return outer;
 }
 
 function firstLine(error: unknown): string {

@@ -1,70 +1,31 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { afterAll, expect, inject, it } from 'vitest';
-import { builtinApp, ENVIRONMENT } from '../../src/config/index.js';
-import { JsonlScoreSink } from '../../src/scores/file/jsonl-sink.js';
+import { afterAll, expect, it } from 'vitest';
+import { builtinApp } from '../../src/config/index.js';
+import { JsonlScoreSink } from '../../src/scores/file/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
 import { freePort } from '../support/free-port.js';
+import {
+  embeddedDefaults,
+  eventually,
+  listening,
+  runCli,
+  temporalBinaries,
+  waitForLine,
+} from '../support/processes.js';
 
-const cli = fileURLToPath(new URL('../../bin/evalflow.js', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'evalflow-start-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-/** The environment without evalflow's own settings (CI sets DATABASE_URL, say): the defaults. */
-function embeddedDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !(name in ENVIRONMENT)));
-}
-
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 90_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} in:\n${output}`)), timeoutMs);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const line = output.split('\n').find((l) => pattern.test(l));
-      if (line) {
-        clearTimeout(timer);
-        resolve(line);
-      }
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`exited with ${code} before ${pattern}:\n${output}`)),
-    );
-  });
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => resolve(socket.destroy() !== undefined));
-    socket.once('error', () => resolve(false));
-  });
-}
-
 it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C stops everything', async () => {
   const [port, uiPort] = [await freePort(), await freePort()];
-  const pathOf = (binary: ReturnType<typeof inject<'temporalCli'>>) =>
-    'path' in binary ? binary.path : '';
-  const child = spawn(
-    process.execPath,
-    [cli, 'start', '--port', String(port), '--ui-port', String(uiPort)],
-    {
-      cwd: home,
-      env: {
-        ...embeddedDefaults(process.env),
-        TEMPORAL_CLI_PATH: pathOf(inject('temporalCli')),
-        TEMPORAL_TEST_SERVER_PATH: pathOf(inject('temporalTestServer')),
-        EVALFLOW_TASK_QUEUE: 'start-test',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const child = runCli(['start', '--port', String(port), '--ui-port', String(uiPort)], {
+    cwd: home,
+    env: { ...embeddedDefaults(), ...temporalBinaries(), EVALFLOW_TASK_QUEUE: 'start-test' },
+  });
+  child.stderr?.pipe(process.stderr);
   const ready = await waitForLine(child, /worker polling/);
   expect(ready).toContain(`Temporal UI at http://127.0.0.1:${uiPort}`);
 
@@ -90,11 +51,12 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
       );
     }
     const scoresFile = new JsonlScoreSink(join(home, '.evalflow', 'scores.jsonl'));
-    const deadline = Date.now() + 60_000;
     // answer_length (2 fields), refusal, json_validity (valid; no error) and turn_outcome (2).
-    while ((await scoresFile.all()).size < 6 && Date.now() < deadline) await sleep(250);
-    const names = [...(await scoresFile.all()).values()].map((score) => score.name).sort();
-    expect(names).toEqual([
+    const scores = await eventually(
+      () => scoresFile.all(),
+      (all) => all.size >= 6,
+    );
+    expect([...scores.values()].map((score) => score.name).sort()).toEqual([
       'answer_length.characters',
       'answer_length.within_limit',
       'json_validity.valid',

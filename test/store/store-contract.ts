@@ -37,6 +37,9 @@ export function storeContract(adapter: string, open: OpenStore) {
       store = await open({
         feedbackTypes: conformanceFeedbackTypes(),
         scoreConfigs: staticScoreConfigs({ review: { archived: false } }),
+        evaluators: {
+          targetsOf: (id) => (id.startsWith('tone@') ? ['message', 'turn'] : undefined),
+        },
         now: () => new Date(clock),
         pollMs: 50,
       });
@@ -617,6 +620,64 @@ export function storeContract(adapter: string, open: OpenStore) {
       ).toEqual(['turn:r1', 'thread:t1']);
       expect(await store.feedback(ws, { participant: 'user:u1', target: turn })).toHaveLength(1);
       expect(await store.feedback(ws)).toHaveLength(3);
+    });
+
+    it("keeps a workspace's rules as of any seq, each with who set it", async () => {
+      const ws = freshWorkspace();
+      const set = (command: object) =>
+        run(ws, system, { type: 'set_evaluation_rule', evaluator: 'tone@2', ...command });
+      const first = recorded(await set({ targets: ['message'], sample_rate: 0.25 }));
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't' }));
+      const second = recorded(await set({ targets: ['turn', 'message'], enabled: false }));
+      expect(first.events[0]?.event).toEqual({
+        type: 'evaluation_rule_set',
+        evaluator: 'tone@2',
+        targets: ['message'],
+        sample_rate: 0.25,
+        filter: {},
+        enabled: true,
+      });
+      const now = await store.rules(ws);
+      expect(now).toEqual([
+        {
+          evaluator: 'tone@2',
+          targets: ['message', 'turn'],
+          sample_rate: 1,
+          filter: {},
+          enabled: false,
+          set_by: 'system:system',
+          set_at: second.events[0]?.ts,
+          seq: 3,
+        },
+      ]);
+      expect(await store.rulesAt(ws, 3)).toEqual(now);
+      expect((await store.rulesAt(ws, 2)).map((r) => [r.seq, r.sample_rate, r.enabled])).toEqual([
+        [1, 0.25, true],
+      ]);
+      expect(await store.rulesAt(ws, 0)).toEqual([]);
+      expect(await store.rules(freshWorkspace())).toEqual([]);
+    });
+
+    it('refuses a rule from anyone but the system, or for an undeployed evaluator or kind', async () => {
+      const ws = freshWorkspace();
+      const rule = { type: 'set_evaluation_rule', evaluator: 'tone@2', targets: ['message'] };
+      expect(await run(ws, user('u'), rule)).toMatchObject({ type: 'forbidden' });
+      expect(await run(ws, system, { ...rule, evaluator: 'other@1' })).toMatchObject({
+        type: 'not_found',
+        entity: 'evaluator',
+        id: 'other@1',
+      });
+      expect(await run(ws, system, { ...rule, targets: ['artifact'] })).toMatchObject({
+        type: 'validation_failed',
+        message: 'tone@2 judges message, turn, not artifact',
+      });
+      expect(await run(ws, system, { ...rule, evaluator: 'tone' })).toMatchObject({
+        type: 'validation_failed',
+      });
+      expect(await run(ws, system, { ...rule, sample_rate: 1.5 })).toMatchObject({
+        type: 'validation_failed',
+      });
+      expect(await store.head(ws)).toBe(0);
     });
 
     it('moves a named cursor only forward', async () => {

@@ -1,0 +1,48 @@
+// The app's one definition: what people and evaluators record, which evaluator versions judge
+// new runs, and the score configs reviewers' feedback needs. `evalflow start` loads this file.
+import { answerLengthEvaluator, defineConfig, defineEvaluator, defineFeedbackType } from 'evalflow';
+import { z } from 'zod';
+
+/** End users rate assistant messages. */
+export const helpfulness = defineFeedbackType({
+  name: 'helpfulness',
+  targets: ['message'],
+  schema: z.object({ helpful: z.boolean(), stars: z.int().min(1).max(5) }),
+});
+
+/** Reviewers judge whole runs; HUMAN feedback is validated against its score config. */
+export const reviewVerdict = defineFeedbackType({
+  name: 'review_verdict',
+  targets: ['turn'],
+  source: 'HUMAN',
+  configName: 'review_verdict',
+  schema: z.object({ verdict: z.enum(['pass', 'fail']), note: z.string().default('') }),
+});
+
+/** A custom evaluator: does the assistant say thank you? */
+export const politeness = defineEvaluator({
+  name: 'politeness',
+  version: '1',
+  feedbackType: defineFeedbackType({
+    name: 'politeness',
+    targets: ['message'],
+    schema: z.object({ polite: z.boolean() }),
+  }),
+  targets: ['message'],
+  source: 'JUDGE',
+  evaluate: (subject) => ({
+    polite: subject.kind === 'message' && /thank|please/i.test(subject.message.content),
+  }),
+});
+
+export default defineConfig({
+  feedbackTypes: [helpfulness, reviewVerdict],
+  // Every version still needed: @2 is deployed, but no rule makes it judge new runs yet.
+  evaluators: [
+    politeness,
+    answerLengthEvaluator(),
+    answerLengthEvaluator({ version: '2', maxCharacters: 80 }),
+  ],
+  scoreConfigs: { review_verdict: { source: 'HUMAN' } },
+  rules: [{ evaluator: 'politeness@1' }, { evaluator: 'answer_length@1', targets: ['message'] }],
+});

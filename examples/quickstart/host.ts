@@ -1,0 +1,66 @@
+// A host application: it reports an agent's run, a user rates the answer, a reviewer judges the
+// run. evalflow (`npm start`, or `evalflow start --config evalflow.config.ts`) does the rest:
+// evaluators judge the run when it ends, and every piece of feedback becomes a score.
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from 'evalflow';
+import { ReviewClient } from 'evalflow/client';
+import { openStore } from 'evalflow/store';
+import app from './evalflow.config.js';
+
+const config = loadConfig(); // DATABASE_URL or EVALFLOW_SQLITE_PATH, TEMPORAL_ADDRESS, ...
+const store = await openStore({ ...app, ...config.store });
+const workspace_id = 'quickstart';
+const agent = { kind: 'agent', thread_id: 'thread-1' };
+const user = { kind: 'user', id: 'ada' };
+const tell = async (actor: object, command: object) => {
+  const outcome = await store.execute({ workspace_id, actor, command });
+  if (outcome.type !== 'recorded') throw new Error(`${outcome.type}: ${outcome.message}`);
+  return outcome;
+};
+
+await tell({ kind: 'system', name: 'host' }, { type: 'create_thread', thread_id: 'thread-1' });
+await tell(agent, {
+  type: 'start_run',
+  run_id: 'run-1',
+  thread_id: 'thread-1',
+  trace_id: '0af7651916cd43dd8448eb211c80319c',
+});
+await tell(user, { type: 'post_message', thread_id: 'thread-1', role: 'user', content: 'Refund?' });
+await tell(agent, {
+  type: 'post_message',
+  thread_id: 'thread-1',
+  message_id: 'answer-1',
+  run_id: 'run-1',
+  role: 'assistant',
+  content: 'Your refund is on its way. Thank you for your patience!',
+});
+await tell(agent, { type: 'end_run', run_id: 'run-1', status: 'completed' });
+
+// The user's rating: their own, replaced if they rate again.
+const rated = await tell(user, {
+  type: 'rate_message',
+  thread_id: 'thread-1',
+  message_id: 'answer-1',
+  feedback_type: 'helpfulness',
+  value: { helpful: true, stars: 5 },
+});
+console.log('rated; raters on the message:', rated.rated_message?.feedback.length);
+
+// The reviewer's verdict goes through the run's review workflow, one action at a time.
+const connection = await Connection.connect({
+  address: config.temporalAddress ?? '127.0.0.1:7233',
+});
+const reviews = new ReviewClient(
+  new Client({ connection, namespace: config.namespace }),
+  config.taskQueue,
+);
+const review = await reviews.submit(
+  workspace_id,
+  { kind: 'turn', run_id: 'run-1' },
+  { id: 'grace' }, // the reviewer your app authenticated
+  { feedback_type: 'review_verdict', value: { verdict: 'pass', note: 'clear and kind' } },
+);
+console.log('review:', review.type, 'at position', review.position);
+
+await connection.close();
+await store.close();

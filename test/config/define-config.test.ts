@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineConfig, InvalidConfigError } from '../../src/config/index.js';
+import { defineFeedbackType } from '../../src/core/index.js';
+import { answerLengthEvaluator, defineEvaluator, planOf } from '../../src/evaluators/index.js';
+
+const helpfulness = defineFeedbackType({
+  name: 'helpfulness',
+  targets: ['message'],
+  schema: z.object({ helpful: z.boolean() }),
+});
+const reviewVerdict = defineFeedbackType({
+  name: 'review_verdict',
+  targets: ['turn', 'message'],
+  source: 'HUMAN',
+  configName: 'review_verdict',
+  schema: z.object({ verdict: z.enum(['pass', 'fail']), score: z.int().min(1).max(5) }),
+});
+const tone = defineEvaluator({
+  name: 'tone',
+  version: '1',
+  feedbackType: defineFeedbackType({
+    name: 'tone',
+    targets: ['message', 'turn'],
+    schema: z.object({ polite: z.boolean() }),
+  }),
+  targets: ['message', 'turn'],
+  source: 'JUDGE',
+  evaluate: () => ({ polite: true }),
+});
+
+const human = { review_verdict: { source: 'HUMAN' as const } };
+
+describe('defineConfig', () => {
+  it("registers the declared types and every evaluator's own type", () => {
+    const app = defineConfig({ feedbackTypes: [helpfulness], evaluators: [tone] });
+    expect(
+      app.feedbackTypes
+        .list()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['helpfulness', 'tone']);
+    expect(app.evaluators.targetsOf('tone@1')).toEqual(['message', 'turn']);
+  });
+
+  it('makes every evaluator live on everything it judges when there are no rules', () => {
+    const app = defineConfig({ evaluators: [tone] });
+    expect(planOf(app.rules, 'ws')).toEqual({
+      artifact: [],
+      message: [{ name: 'tone', version: '1' }],
+      turn: [{ name: 'tone', version: '1' }],
+    });
+  });
+
+  it('refuses two versions of one evaluator without rules saying which is live', () => {
+    expect(() =>
+      defineConfig({
+        evaluators: [answerLengthEvaluator(), answerLengthEvaluator({ version: '2' })],
+      }),
+    ).toThrow(
+      "evaluator answer_length has versions 1 and 2: say which judges new runs with rules: [{ evaluator: 'answer_length@2' }]",
+    );
+  });
+
+  it('judges only what the rules name, with their targets, rates and filters', () => {
+    const app = defineConfig({
+      evaluators: [answerLengthEvaluator(), answerLengthEvaluator({ version: '2' }), tone],
+      rules: [
+        { evaluator: 'answer_length@2', sampleRate: 0.5 },
+        { evaluator: 'tone@1', targets: ['turn'], filter: { workspaces: ['team-a'] } },
+      ],
+    });
+    expect(planOf(app.rules, 'team-a')).toEqual({
+      artifact: [],
+      message: [{ name: 'answer_length', version: '2', sampleRate: 0.5 }],
+      turn: [{ name: 'tone', version: '1' }],
+    });
+    expect(planOf(app.rules, 'team-b').turn).toEqual([]);
+    // A version in no rule stays deployed, for pinned runs and re-evaluation.
+    expect(app.evaluators.targetsOf('answer_length@1')).toEqual(['message']);
+  });
+
+  it('refuses a rule for an undeclared evaluator, or a kind it does not judge', () => {
+    expect(() => defineConfig({ evaluators: [tone], rules: [{ evaluator: 'tone@2' }] })).toThrow(
+      'rules[0] names tone@2, which is not among the evaluators (tone@1)',
+    );
+    expect(() =>
+      defineConfig({ evaluators: [tone], rules: [{ evaluator: 'tone@1', targets: ['artifact'] }] }),
+    ).toThrow('rules[0]: tone@1 judges message, turn, not artifact');
+    expect(() => defineConfig({ evaluators: [tone], rules: [{ evaluator: 'tone' }] })).toThrow(
+      'rules[0].evaluator: an evaluator version is written name@version',
+    );
+    expect(() =>
+      defineConfig({ evaluators: [tone], rules: [{ evaluator: 'tone@1', sampleRate: 2 }] }),
+    ).toThrow(InvalidConfigError);
+  });
+
+  it('needs the score config of every HUMAN type declared, and only those', () => {
+    expect(() => defineConfig({ feedbackTypes: [reviewVerdict] })).toThrow(
+      "feedback type review_verdict names score config review_verdict: declare it in scoreConfigs: { review_verdict: { source: 'HUMAN' } }",
+    );
+    expect(() =>
+      defineConfig({ feedbackTypes: [helpfulness], scoreConfigs: { stray: { source: 'HUMAN' } } }),
+    ).toThrow("scoreConfigs.stray is named by no feedback type's configName");
+  });
+
+  it('answers HUMAN config status from the declarations, archived ones retired', async () => {
+    const app = defineConfig({ feedbackTypes: [reviewVerdict, helpfulness], scoreConfigs: human });
+    expect(await app.scoreConfigs.statusOf(['review_verdict', 'missing'])).toEqual(
+      new Map([['review_verdict', { archived: false }]]),
+    );
+    expect(app.scoreConfigSync.configs.map((c) => c.name)).toEqual([
+      'review_verdict.verdict',
+      'review_verdict.score',
+      'helpfulness.helpful',
+    ]);
+    const retired = defineConfig({
+      feedbackTypes: [reviewVerdict],
+      scoreConfigs: { review_verdict: { source: 'HUMAN', archived: true } },
+    });
+    expect(await retired.scoreConfigs.statusOf(['review_verdict'])).toEqual(
+      new Map([['review_verdict', { archived: true }]]),
+    );
+    expect(retired.scoreConfigSync).toEqual({
+      configs: [],
+      retired: ['review_verdict.verdict', 'review_verdict.score'],
+    });
+  });
+
+  it('refuses unknown fields, things that are not types or evaluators, and name clashes', () => {
+    expect(() => defineConfig({ evaluator: [] } as never)).toThrow(
+      'the definition: Unrecognized key: "evaluator"',
+    );
+    expect(() => defineConfig({ feedbackTypes: [{ name: 'x' }] as never })).toThrow(
+      'feedbackTypes[0]: not a feedback type from defineFeedbackType',
+    );
+    const clash = defineFeedbackType({
+      name: 'helpfulness',
+      targets: ['turn'],
+      schema: z.object({ n: z.number() }),
+    });
+    expect(() => defineConfig({ feedbackTypes: [helpfulness, clash] })).toThrow(
+      "feedback type name 'helpfulness' is already registered by another type",
+    );
+  });
+});

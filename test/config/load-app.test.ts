@@ -1,0 +1,119 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigFileError, loadApp, loadConfig } from '../../src/config/index.js';
+
+// Inside the project, so a config file finds the project's packages (zod) as a user's would.
+mkdirSync('.evalflow/test', { recursive: true });
+const dir = mkdtempSync(resolve('.evalflow/test/config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const source = resolve('src/index.ts');
+const config = loadConfig({});
+const write = (name: string, text: string) => {
+  writeFileSync(join(dir, name), text);
+  return name;
+};
+
+describe('loading the app', () => {
+  it('runs the built-in evaluators when there is no config file', async () => {
+    const { app, source: from } = await loadApp(config, { cwd: join(dir) });
+    expect(from).toBe('the built-in evaluators');
+    expect(app.evaluators.list().map((e) => e.id)).toEqual([
+      'answer_length@1',
+      'refusal@1',
+      'json_validity@1',
+      'turn_outcome@1',
+    ]);
+  });
+
+  it("adds the LLM judge to the built-ins when the judge's endpoint is configured", async () => {
+    const judged = loadConfig({
+      EVALFLOW_JUDGE_BASE_URL: 'http://127.0.0.1:1/v1',
+      EVALFLOW_JUDGE_MODEL: 'm',
+    });
+    const { app } = await loadApp(judged, { cwd: dir });
+    expect(app.evaluators.targetsOf('llm_judge@1')).toEqual(['artifact', 'message', 'turn']);
+  });
+
+  it('loads ./evalflow.config.ts, a TypeScript module whose default export is the app', async () => {
+    write(
+      'evalflow.config.ts',
+      `import { defineConfig, defineFeedbackType } from ${JSON.stringify(source)};
+       import { z } from 'zod';
+       const stars: number = 5;
+       export default defineConfig({
+         feedbackTypes: [defineFeedbackType({ name: 'stars', targets: ['message'],
+           schema: z.object({ stars: z.int().min(1).max(stars) }) })],
+       });`,
+    );
+    const { app, source: from } = await loadApp(config, { cwd: dir });
+    expect(from).toBe('evalflow.config.ts');
+    expect(app.feedbackTypes.get('stars')?.targets).toEqual(['message']);
+    rmSync(join(dir, 'evalflow.config.ts'));
+  });
+
+  it('takes a plain object as the definition, checked as defineConfig checks it', async () => {
+    const file = write('plain.config.mjs', 'export default { evaluators: [] };');
+    const { app } = await loadApp(config, { cwd: dir, file });
+    expect(app.evaluators.list()).toEqual([]);
+  });
+
+  it('names the file and the problem in one line when it cannot define an app', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['missing.config.ts', '', /^missing\.config\.ts: no such file$/],
+      ['syntax.config.ts', 'export default {', /^syntax\.config\.ts: .+/],
+      ['none.config.ts', 'export const x = 1;', /^none\.config\.ts: has no default export/],
+      [
+        'bad.config.ts',
+        'export default { rules: [{ evaluator: "nope@1" }] };',
+        /^bad\.config\.ts: rules\[0\] names nope@1, which is not among the evaluators \(none declared\)$/,
+      ],
+      ['throws.config.ts', 'throw new Error("boom\\nsecond line");', /^throws\.config\.ts: boom$/],
+    ];
+    for (const [name, text, line] of cases) {
+      if (text) write(name, text);
+      const error = await loadApp(config, { cwd: dir, file: name }).catch((e: unknown) => e);
+      expect(error, name).toBeInstanceOf(ConfigFileError);
+      expect((error as Error).message, name).toMatch(line);
+      expect((error as Error).message, name).not.toContain('\n');
+    }
+  });
+
+  it('reads the file named by EVALFLOW_CONFIG when no --config is given', async () => {
+    const file = write('named.config.mjs', 'export default {};');
+    const { source: from } = await loadApp(loadConfig({ EVALFLOW_CONFIG: file }), { cwd: dir });
+    expect(from).toBe(file);
+    await expect(
+      loadApp(loadConfig({ EVALFLOW_CONFIG: 'absent.ts' }), { cwd: dir }),
+    ).rejects.toThrow('absent.ts: no such file');
+  });
+});
+
+describe('loadConfig', () => {
+  it('has a default for everything, and a SQLite path of its own', () => {
+    expect(loadConfig({})).toMatchObject({
+      temporalAddress: null,
+      namespace: 'default',
+      taskQueue: 'evalflow',
+      store: { sqlitePath: '.evalflow/evalflow.db' },
+      langfuse: null,
+      judge: null,
+      tenantId: 'default',
+    });
+    expect(
+      loadConfig({ EVALFLOW_SQLITE_PATH: '/data/e.db', DATABASE_URL: 'postgres://x' }).store,
+    ).toEqual({
+      databaseUrl: 'postgres://x',
+      sqlitePath: '/data/e.db',
+    });
+  });
+
+  it('refuses half of a group of variables that only work together', () => {
+    expect(() => loadConfig({ LANGFUSE_BASE_URL: 'http://x' })).toThrow(
+      'set all of LANGFUSE_BASE_URL, LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY, or none',
+    );
+    expect(() => loadConfig({ EVALFLOW_JUDGE_MODEL: 'm' })).toThrow(
+      'set all of EVALFLOW_JUDGE_BASE_URL, EVALFLOW_JUDGE_MODEL, or none',
+    );
+  });
+});
