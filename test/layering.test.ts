@@ -13,6 +13,7 @@ const allowed: Record<string, string[]> = {
   client: ['core', 'store', 'evaluators', 'workflows', 'activities'],
   worker: ['core', 'scores', 'store', 'evaluators', 'activities', 'workflows'],
   cli: ['core', 'scores', 'store', 'evaluators', 'activities', 'workflows', 'client', 'worker'],
+  testing: ['scores'],
 };
 
 const imports = readdirSync('src', { recursive: true, encoding: 'utf8' })

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, expect, inject, it } from 'vitest';
 import { createFeedbackTypeRegistry } from '../../src/core/index.js';
 import { JsonlScoreSink } from '../../src/scores/file/jsonl-sink.js';
@@ -14,7 +15,10 @@ import { ENVIRONMENT } from '../../src/worker/config.js';
 import { defaultEvaluators } from '../../src/worker/engine.js';
 import { freePort } from '../support/free-port.js';
 
-const cli = fileURLToPath(new URL('../../bin/evalflow.js', import.meta.url));
+// The CLI from its sources, as `npm start` runs it (bin/evalflow.js runs the build). The tsx hook
+// is named by its file URL because the child's working folder cannot resolve the bare name.
+const cli = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const tsxHook = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const home = mkdtempSync(join(tmpdir(), 'evalflow-start-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
@@ -55,7 +59,7 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
     'path' in binary ? binary.path : '';
   const child = spawn(
     process.execPath,
-    [cli, 'start', '--port', String(port), '--ui-port', String(uiPort)],
+    ['--import', tsxHook, cli, 'start', '--port', String(port), '--ui-port', String(uiPort)],
     {
       cwd: home,
       env: {
