@@ -5,7 +5,13 @@ import { defineConfig } from 'vitest/config';
 // Temporal SDK's native bridge (threads break it).
 const temporalFiles = 'test/**/*.temporal.test.ts';
 
+// In the repository, `evalflow/...` imports resolve to the sources (package.json's
+// `evalflow-source` condition), not to a `dist` that may be stale or absent.
+const conditions = ['evalflow-source'];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: conditions } },
   test: {
     pool: 'forks',
     teardownTimeout: 30_000,

@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// The CLI runs from the TypeScript sources through tsx, so `npx evalflow` needs no build step.
-import { register } from 'tsx/esm/api';
+// The installed CLI runs the compiled code, which `npm pack` builds. In the repository, `npm start`
+// and `npm run setup` run the sources through tsx; this bin needs `npm run build` first.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+const main = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(main)) {
+  console.error('evalflow: no compiled code in dist/; run `npm run build` first');
+  process.exit(1);
+}
+await import(main.href);

@@ -1,3 +1,4 @@
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   bundleWorkflowCode,
@@ -8,8 +9,13 @@ import {
 } from '@temporalio/worker';
 import { DEFAULTS } from '../config/index.js';
 
-/** The module the worker bundles: every workflow and only pure code. */
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/**
+ * The module the worker bundles: every workflow and only pure code. It sits beside this module in
+ * the same form, `.ts` when running from the sources and `.js` when running compiled from `dist`.
+ */
+export const WORKFLOWS_PATH = fileURLToPath(
+  new URL(`../workflows/index${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
 
 /** Bundles the workflow code once; tests share one bundle across every worker they create. */
 export function bundleWorkflows(): Promise<WorkflowBundle> {

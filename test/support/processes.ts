@@ -33,7 +33,9 @@ export function runTypeScript(
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): ChildProcess {
-  return spawn(process.execPath, ['--import', tsxLoader, file, ...args], {
+  // `evalflow-source`: the example programs' `evalflow` imports resolve to the sources.
+  const node = ['--conditions=evalflow-source', '--import', tsxLoader];
+  return spawn(process.execPath, [...node, file, ...args], {
     ...options,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
