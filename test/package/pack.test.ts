@@ -122,10 +122,10 @@ describe('the installed package', () => {
 
   it('opens an SQLite store and bundles the workflows from its compiled code', async () => {
     const result = await evaluate<{ recorded: string; bundled: boolean }>(
-      `import { createFeedbackTypeRegistry } from 'evalflow';
+      `import { defineConfig } from 'evalflow';
        import { openSqliteStore } from 'evalflow/store';
        import { bundleWorkflows } from 'evalflow/worker';
-       const store = openSqliteStore(':memory:', { feedbackTypes: createFeedbackTypeRegistry([]) });
+       const store = openSqliteStore(':memory:', defineConfig({}));
        const outcome = await store.execute({
          workspace_id: 'w',
          actor: { kind: 'system', name: 'system' },

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ReevaluationClient } from '../../src/client/index.js';
 import {
   answerLengthEvaluator,
   artifactSchemaEvaluator,
@@ -10,14 +11,7 @@ import {
 } from '../../src/evaluators/index.js';
 import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
 import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
-import { reevaluate } from '../../src/workflows/reevaluate.js';
-import {
-  batchProgressQuery,
-  cancelBatchSignal,
-  pauseBatchSignal,
-  reevaluateWorkflowId,
-  resumeBatchSignal,
-} from '../../src/workflows/reevaluate-messages.js';
+import { reevaluateWorkflowId } from '../../src/workflows/reevaluate-messages.js';
 import { feedbackEvents, given, type TestEngine, testEngine } from '../support/engine.js';
 import {
   devServerEnvironment,
@@ -167,38 +161,51 @@ describe('durable evaluation on the dev server', () => {
       kind: 'memo',
       data: {},
     });
-    const evaluators = [{ name: 'artifact_schema', version: '1' }];
+    const reevaluations = new ReevaluationClient(env.client, taskQueue, engine.evaluators);
     const batch = (batchId: string, selector: object) =>
-      env.client.workflow.start(reevaluate, {
-        workflowId: reevaluateWorkflowId(ws, batchId),
-        taskQueue,
-        args: [{ workspaceId: ws, batchId, selector, evaluators, concurrency: 8, pageSize: 100 }],
+      reevaluations.start(ws, {
+        batchId,
+        selector,
+        evaluators: ['artifact_schema@1'],
+        concurrency: 8,
       });
 
+    // Refused before anything reaches Temporal.
+    await expect(
+      reevaluations.start(ws, { selector: {}, evaluators: ['artifact_schema@9'] }),
+    ).rejects.toThrow('evaluator artifact_schema@9 is not deployed');
     const worker = await testWorker(env, taskQueue, engine.activities);
     await worker.runUntil(async () => {
-      const first = await batch('b1', { kind: 'report' });
-      const progress = () => first.query(batchProgressQuery);
+      await batch('b1', { kind: 'report' });
+      const progress = async () => (await reevaluations.progress(ws, 'b1')) ?? { done: 0 };
       while ((await progress()).done < 120) await sleep(20);
-      await first.signal(pauseBatchSignal);
+      await reevaluations.pause(ws, 'b1');
       await sleep(300); // evaluations in flight finish; no new one starts
       const paused = (await progress()).done;
       await sleep(500);
       expect(await progress()).toMatchObject({ paused: true, done: paused });
-      await first.signal(resumeBatchSignal);
+      await reevaluations.resume(ws, 'b1');
       while ((await progress()).done < paused + 50) await sleep(20);
-      await first.signal(cancelBatchSignal);
-      const cancelled = await first.result();
+      await reevaluations.cancel(ws, 'b1');
+      const cancelled = await reevaluations.watch(ws, 'b1', () => {});
       expect(cancelled.cancelled).toBe(true);
       expect(cancelled.total).toBe(500);
       expect(cancelled.done).toBeLessThan(500);
 
-      const again = await (await batch('b1', { kind: 'report' })).result();
+      await batch('b1', { kind: 'report' });
+      const seen: number[] = [];
+      const again = await reevaluations.watch(ws, 'b1', (p) => seen.push(p.done), 50);
       expect(again).toMatchObject({ total: 500, done: 500, failed: 0, cancelled: false });
-      const second = await batch('b2', { kind: 'report', latestOnly: true });
-      const latest = await second.result();
-      await recordHistory(second, 'reevaluate');
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen).toEqual([...seen].sort((x, y) => x - y));
+      await batch('b2', { kind: 'report', latestOnly: true });
+      const latest = await reevaluations.watch(ws, 'b2', () => {});
+      await recordHistory(
+        env.client.workflow.getHandle(reevaluateWorkflowId(ws, 'b2')),
+        'reevaluate',
+      );
       expect(latest).toMatchObject({ total: 250, done: 250, recorded: 250 });
+      expect(await reevaluations.progress(ws, 'never-started')).toBeNull();
     });
 
     const counts = countBy(await feedbackEvents(engine.store, ws));
