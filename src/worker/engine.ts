@@ -51,6 +51,7 @@ export async function openEngine(
   const store = await openStore({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     feedbackTypes,
+    onWait: (line) => console.log(`evalflow: ${line}`),
   });
   const { sink, reader } = scoreBackend(config);
   return {
