@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +69,8 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
   );
   const ready = await waitForLine(child, /worker polling/);
   expect(ready).toContain(`Temporal UI at http://127.0.0.1:${uiPort}`);
+  const pidFile = join(home, '.evalflow', 'temporal.pid');
+  expect(JSON.parse(readFileSync(pidFile, 'utf8'))).toMatchObject({ port, uiPort });
 
   // The host app writes to the engine's store; the relay, worker and mirror do the rest.
   const feedbackTypes = createFeedbackTypeRegistry(
@@ -118,9 +120,13 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
     await store.close();
   }
 
+  const stopping = Date.now();
   child.kill('SIGINT');
   const [code] = await once(child, 'exit');
   expect(code).toBe(0);
+  // Nothing (a forgotten timer, say) keeps it running once the server is stopped.
+  expect(Date.now() - stopping).toBeLessThan(8_000);
   expect(await listening(port)).toBe(false);
   expect(await listening(uiPort)).toBe(false);
+  expect(existsSync(pidFile)).toBe(false);
 });
