@@ -1,14 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import { followWorkspaces } from '../client/follow-workspaces.js';
 import { type Config, loadApp } from '../config/index.js';
 import { createWorker } from '../worker/create-worker.js';
 import { openEngine } from '../worker/engine.js';
+import { connectWhenReady, type DevServer, startDevServer } from './dev-server.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
 
 export interface StartOptions {
@@ -27,7 +22,7 @@ export async function start(config: Config, options: StartOptions): Promise<void
   // The app first: a config that fails to load stops startup before anything else starts.
   const { app, source } = await loadApp(config, { file: options.config });
   console.log(`evalflow: app from ${source}`);
-  let server: ChildProcess | null = null;
+  let server: DevServer | null = null;
   let address = config.temporalAddress;
   let ui: string | null = null;
   if (!address) {
@@ -36,12 +31,17 @@ export async function start(config: Config, options: StartOptions): Promise<void
     if (binaries.cli.source === 'sdk-download') {
       throw new Error('npm start needs the temporal CLI on disk; set TEMPORAL_CLI_PATH');
     }
-    server = startDevServer(binaries.cli.path, config.namespace, options);
-    address = `127.0.0.1:${options.port}`;
+    server = await startDevServer({
+      cliPath: binaries.cli.path,
+      namespace: config.namespace,
+      port: options.port,
+      uiPort: options.uiPort,
+    });
+    address = server.address;
     ui = `http://127.0.0.1:${options.uiPort}`;
   }
   try {
-    const connection = await connectWhenReady(address, server);
+    const connection = await connectWhenReady(address, server?.child ?? null);
     const engine = await openEngine(config, app);
     const { created, archived } = engine.scoreConfigs;
     if (created.length + archived.length > 0) {
@@ -76,60 +76,7 @@ export async function start(config: Config, options: StartOptions): Promise<void
       await connection.close();
     }
   } finally {
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await once(server, 'exit');
-    }
+    await server?.stop();
   }
   console.log('evalflow: stopped');
-}
-
-function startDevServer(cliPath: string, namespace: string, options: StartOptions): ChildProcess {
-  const home = resolve('.evalflow');
-  mkdirSync(home, { recursive: true });
-  // Its own process group keeps a terminal's Ctrl-C from reaching the server directly: the worker
-  // must drain first, then `start` stops the server.
-  return spawn(
-    cliPath,
-    [
-      'server',
-      'start-dev',
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(options.port),
-      '--ui-port',
-      String(options.uiPort),
-      '--namespace',
-      namespace,
-      '--db-filename',
-      resolve(home, 'temporal.db'),
-      '--log-level',
-      'error',
-    ],
-    { stdio: ['ignore', 'inherit', 'inherit'], detached: true },
-  );
-}
-
-async function connectWhenReady(
-  address: string,
-  server: ChildProcess | null,
-  timeoutMs = 60_000,
-): Promise<NativeConnection> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (server && server.exitCode !== null) {
-      throw new Error(`the Temporal dev server exited with code ${server.exitCode}`);
-    }
-    try {
-      return await NativeConnection.connect({ address });
-    } catch (error) {
-      if (Date.now() > deadline) {
-        throw new Error(`Temporal at ${address} did not answer within ${timeoutMs / 1000}s`, {
-          cause: error,
-        });
-      }
-      await sleep(200);
-    }
-  }
 }

@@ -5,6 +5,7 @@ export type { Backend, Row, Sql } from './backend.js';
 export type { StoreOptions } from './create-store.js';
 export { createStore } from './create-store.js';
 export { envelopeIdFor } from './envelope-ids.js';
+export { StoreError, StoreOpenError, StoreUnavailableError } from './errors.js';
 export type {
   EvaluationEntry,
   EvaluationFilter,
@@ -36,4 +37,6 @@ export type {
   SubscribeOptions,
   Subscription,
 } from './port.js';
+export type { PostgresOptions } from './postgres/backend.js';
+export { DEFAULT_OPEN_TIMEOUT_MS } from './postgres/backend.js';
 export { staticScoreConfigs } from './score-configs.js';

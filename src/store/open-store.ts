@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createStore, type StoreOptions } from './create-store.js';
 import type { Store } from './port.js';
-import { postgresBackend } from './postgres/backend.js';
+import { type PostgresOptions, postgresBackend } from './postgres/backend.js';
 import { sqliteBackend } from './sqlite/backend.js';
 
 export const DEFAULT_SQLITE_PATH = '.evalflow/evalflow.db';
@@ -12,14 +12,29 @@ export interface OpenStoreOptions extends StoreOptions {
   databaseUrl?: string;
   /** The Postgres schema for the tables (default: the server's search_path). */
   schema?: string;
+  /**
+   * How long opening waits for Postgres to answer before it fails with a `StoreOpenError`, in
+   * milliseconds (default 60 000; SQLite ignores it).
+   */
+  openTimeoutMs?: number;
+  /** Told, as one line, what opening waits for while Postgres does not answer. */
+  onWait?: (line: string) => void;
   /** The SQLite file when there is no URL (default `.evalflow/evalflow.db`); `:memory:` works. */
   sqlitePath?: string;
 }
 
 /** Postgres when a URL is given, else SQLite (its folder created); migrated and ready. */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
-  const { databaseUrl, schema, sqlitePath = DEFAULT_SQLITE_PATH, ...storeOptions } = options;
-  if (databaseUrl) return openPostgresStore({ databaseUrl, schema }, storeOptions);
+  const {
+    databaseUrl,
+    schema,
+    openTimeoutMs,
+    onWait,
+    sqlitePath = DEFAULT_SQLITE_PATH,
+    ...storeOptions
+  } = options;
+  if (databaseUrl)
+    return openPostgresStore({ databaseUrl, schema, openTimeoutMs, onWait }, storeOptions);
   return openSqliteStore(sqlitePath, storeOptions);
 }
 
@@ -28,8 +43,11 @@ export function openSqliteStore(path: string, options: StoreOptions): Store {
   return createStore(sqliteBackend(path), options);
 }
 
+/**
+ * @throws StoreOpenError when Postgres does not answer within `openTimeoutMs`, or refuses.
+ */
 export async function openPostgresStore(
-  postgres: { databaseUrl: string; schema?: string; max?: number },
+  postgres: PostgresOptions,
   options: StoreOptions,
 ): Promise<Store> {
   return createStore(await postgresBackend(postgres), options);

@@ -36,7 +36,11 @@ export async function openEngine(config: Config, app: AppDefinition): Promise<En
   const synced = await syncScoreConfigs(configStore, app.scoreConfigSync.configs, {
     retired: app.scoreConfigSync.retired,
   });
-  const store = await openStore({ ...app, ...config.store });
+  const store = await openStore({
+    ...app,
+    ...config.store,
+    onWait: (line) => console.log(`evalflow: ${line}`),
+  });
   return {
     app,
     store,

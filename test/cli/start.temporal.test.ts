@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -28,6 +28,8 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
   child.stderr?.pipe(process.stderr);
   const ready = await waitForLine(child, /worker polling/);
   expect(ready).toContain(`Temporal UI at http://127.0.0.1:${uiPort}`);
+  const pidFile = join(home, '.evalflow', 'temporal.pid');
+  expect(JSON.parse(readFileSync(pidFile, 'utf8'))).toMatchObject({ port, uiPort });
 
   // The host app writes to the engine's store; the relay, worker and mirror do the rest.
   const store = openSqliteStore(join(home, '.evalflow', 'evalflow.db'), builtinApp(null));
@@ -75,9 +77,13 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
     await store.close();
   }
 
+  const stopping = Date.now();
   child.kill('SIGINT');
   const [code] = await once(child, 'exit');
   expect(code).toBe(0);
+  // Nothing (a forgotten timer, say) keeps it running once the server is stopped.
+  expect(Date.now() - stopping).toBeLessThan(8_000);
+  expect(existsSync(pidFile)).toBe(false);
   expect(await listening(port)).toBe(false);
   expect(await listening(uiPort)).toBe(false);
 });

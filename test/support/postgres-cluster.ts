@@ -11,7 +11,15 @@ import { freePort } from './free-port.js';
 
 export interface ThrowawayCluster {
   url: string;
+  /** Stops the server and removes its folder. */
   stop(): void;
+  /**
+   * Stops the server the way a crash does (`pg_ctl stop -m immediate`: every backend ends at
+   * once, no checkpoint), keeping its data for `restart`.
+   */
+  crash(): void;
+  /** Starts the server again on the same data dir and port (after `crash`, it recovers first). */
+  restart(): void;
 }
 
 function postgresBin(): string {
@@ -38,19 +46,7 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
   const data = join(dir, 'data');
   const port = await freePort();
   let started = false;
-  const stop = () => {
-    if (started) {
-      try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } catch {
-        // Already stopped: nothing left to end.
-      }
-      started = false;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const startServer = () => {
     run('pg_ctl', [
       '-D',
       data,
@@ -62,9 +58,33 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       'start',
     ]);
     started = true;
+  };
+  const crash = () => {
+    if (!started) return;
+    try {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // Already stopped: nothing left to end.
+    }
+    started = false;
+  };
+  const stop = () => {
+    crash();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    startServer();
   } catch (error) {
     stop();
     throw error;
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop,
+    crash,
+    restart: () => {
+      if (!started) startServer();
+    },
+  };
 }

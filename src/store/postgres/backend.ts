@@ -1,6 +1,16 @@
 import pg from 'pg';
 import type { Backend, Row, Sql } from '../backend.js';
+import { StoreUnavailableError } from '../errors.js';
+import { isConnectionFailure, reasonOf, serverOf } from './connection-failures.js';
 import { migratePostgres } from './migrate.js';
+import { openWithRetry } from './open-with-retry.js';
+
+/** How long opening waits for the server by default. */
+export const DEFAULT_OPEN_TIMEOUT_MS = 60_000;
+
+// One connect attempt while opening gives up after this, so a silent host does not use the
+// whole deadline on one try.
+const CONNECT_ATTEMPT_MS = 10_000;
 
 export interface PostgresOptions {
   /** A `postgres://` URL. */
@@ -9,6 +19,13 @@ export interface PostgresOptions {
   schema?: string;
   /** Pool size (default 10). */
   max?: number;
+  /**
+   * How long opening waits for the server (refused, not resolvable, starting up) before it fails
+   * with a `StoreOpenError`, in milliseconds (default 60 000).
+   */
+  openTimeoutMs?: number;
+  /** Told, as one line, what opening waits for (`waiting for Postgres at host:port (…)`). */
+  onWait?: (line: string) => void;
 }
 
 /**
@@ -43,59 +60,94 @@ function sqlOver(client: pg.ClientBase): Sql {
 
 /**
  * Postgres through a `pg` pool. Each transaction holds one pooled client; writers to the same
- * workspace serialize on its row lock, writers to different ones run in parallel.
+ * workspace serialize on its row lock, writers to different ones run in parallel. Opening waits
+ * for the server (up to `openTimeoutMs`); afterwards a lost connection fails only the operation
+ * that was using it, with a retryable `StoreUnavailableError`.
  */
 export async function postgresBackend(options: PostgresOptions): Promise<Backend> {
   const { schema } = options;
-  const pool = new pg.Pool({
+  const server = serverOf(options.databaseUrl);
+  const config: pg.ClientConfig = {
     connectionString: options.databaseUrl,
-    max: options.max ?? 10,
     ...(schema === undefined ? {} : { options: `-c search_path=${quoteIdent(schema)}` }),
+  };
+  await openWithRetry((remainingMs) => migrateOnce(config, schema, remainingMs), {
+    server,
+    timeoutMs: options.openTimeoutMs ?? DEFAULT_OPEN_TIMEOUT_MS,
+    onWait: options.onWait,
   });
-  // An idle client's error (the server restarting) must not crash the process; the next query
-  // gets a fresh client and its own error.
+
+  const pool = new pg.Pool({ ...config, max: options.max ?? 10 });
+  // pg emits a dropped connection as an 'error' event, which crashes the process when nothing
+  // listens: on the pool for idle clients, on the client itself while it is checked out. The
+  // operation using it fails through its query's rejection anyway, and pg-pool discards the
+  // broken client on release, so both listeners only keep the process alive.
   pool.on('error', () => {});
-  try {
-    const client = await pool.connect();
-    try {
-      if (schema !== undefined)
-        await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-      await migratePostgres(client);
-    } finally {
-      client.release();
-    }
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const unavailable = (error: unknown): unknown =>
+    isConnectionFailure(error)
+      ? new StoreUnavailableError(
+          `Postgres at ${server} is unavailable: ${reasonOf(error)}`,
+          server,
+          { cause: error },
+        )
+      : error;
 
   return {
     async read(work) {
-      const client = await pool.connect();
+      let client: pg.PoolClient | undefined;
+      let broken: Error | undefined;
       try {
+        client = await pool.connect();
         return await work(sqlOver(client));
+      } catch (error) {
+        if (isConnectionFailure(error)) broken = error as Error;
+        throw unavailable(error);
       } finally {
-        client.release();
+        client?.release(broken);
       }
     },
     async transaction(work) {
-      const client = await pool.connect();
+      let client: pg.PoolClient | undefined;
       // A client whose rollback failed is in an unknown state: it is destroyed, not pooled again.
       let broken: Error | undefined;
       try {
+        client = await pool.connect();
         await client.query('BEGIN');
         const result = await work(sqlOver(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        await client?.query('ROLLBACK').catch((rollbackError: Error) => {
           broken = rollbackError;
         });
-        throw error;
+        throw unavailable(error);
       } finally {
-        client.release(broken);
+        client?.release(broken);
       }
     },
     close: () => pool.end(),
   };
+}
+
+/** One attempt at opening: connect a client of its own, create the schema, migrate, disconnect. */
+async function migrateOnce(
+  config: pg.ClientConfig,
+  schema: string | undefined,
+  remainingMs: number,
+): Promise<void> {
+  const client = new pg.Client({
+    ...config,
+    connectionTimeoutMillis: Math.min(remainingMs, CONNECT_ATTEMPT_MS),
+  });
+  // As in the pool: the failure reaches the caller through the pending connect or query.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    if (schema !== undefined)
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    await migratePostgres(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }

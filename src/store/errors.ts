@@ -1,0 +1,48 @@
+// The store's own errors. Each says with `retryable` whether trying again may succeed; the
+// activities treat `retryable: false` as terminal and retry anything else.
+
+/** Thrown when the store fails for a reason of its database rather than of the command. */
+export abstract class StoreError extends Error {
+  abstract readonly retryable: boolean;
+}
+
+/**
+ * Thrown when an operation could not reach the database or lost its connection mid-way (the
+ * server restarted or crashed, the network dropped). Retryable: the next operation gets a fresh
+ * connection. A write in flight may or may not have committed, so retry it with its
+ * `command_id`, which makes the second attempt return the first one's outcome.
+ */
+export class StoreUnavailableError extends StoreError {
+  override readonly name = 'StoreUnavailableError';
+  readonly retryable = true;
+  constructor(
+    message: string,
+    /** The server as `host:port`, never with credentials. */
+    readonly database: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * Thrown by `openStore` when the database is not usable: it did not answer before the open's
+ * deadline, or it refused for a reason waiting cannot fix (a wrong password, a missing
+ * database). Not retryable: the waiting already happened.
+ */
+export class StoreOpenError extends StoreError {
+  override readonly name = 'StoreOpenError';
+  readonly retryable = false;
+  constructor(
+    message: string,
+    /** The server as `host:port`, never with credentials. */
+    readonly database: string,
+    /** How long opening waited for the server, in milliseconds. */
+    readonly waitedMs: number,
+    /** How many times it tried to connect. */
+    readonly attempts: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

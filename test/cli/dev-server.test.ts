@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import {
+  type DevServerRecord,
+  pidFileOf,
+  stateFileOf,
+  stopLeftoverDevServer,
+} from '../../src/cli/dev-server.js';
+import { DevServerInUseError } from '../../src/cli/errors.js';
+import { commandLineOf, isAlive } from '../../src/cli/processes.js';
+
+// The leftover rules on stand-in processes (node scripts whose command line looks like a dev
+// server's); the real dev server's turn is in dev-server.temporal.test.ts.
+
+const home = mkdtempSync(join(tmpdir(), 'evalflow-leftover-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  rmSync(pidFileOf(home), { force: true });
+});
+
+/** A node process running `script`, printing `ready` once its handlers are in place. */
+async function running(script: string, ...args: string[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-e', `${script}; console.log('ready')`, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
+  children.push(child);
+  await once(child.stdout ?? child, 'data');
+  return child;
+}
+const forever = 'setInterval(() => {}, 1000)';
+const fakeServer = (script = forever) =>
+  running(script, 'server', 'start-dev', '--db-filename', stateFileOf(home));
+
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await once(child, 'exit');
+  return child.pid ?? 0;
+}
+
+function record(pid: number, owner: { pid: number; command: string | null }): void {
+  const value: DevServerRecord = {
+    pid,
+    port: 7233,
+    uiPort: 8233,
+    stateFile: stateFileOf(home),
+    owner,
+    startedAt: new Date().toISOString(),
+  };
+  writeFileSync(pidFileOf(home), JSON.stringify(value));
+}
+
+it('ends a leftover that ignores SIGTERM with SIGKILL after the grace period, and says so', async () => {
+  const server = await fakeServer(`process.on('SIGTERM', () => {}); ${forever}`);
+  const pid = server.pid ?? 0;
+  record(pid, { pid: await deadPid(), command: 'node bin/evalflow.js start' });
+  const lines: string[] = [];
+  const started = Date.now();
+  await stopLeftoverDevServer({ home, graceMs: 300, log: (line) => lines.push(line) });
+  expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  expect(isAlive(pid)).toBe(false);
+  expect(lines).toEqual([
+    `evalflow: stopped a leftover Temporal dev server (pid ${pid}, port 7233) of an earlier evalflow start that did not shut down`,
+  ]);
+  expect(existsSync(pidFileOf(home))).toBe(false);
+});
+
+it('leaves alone a server whose start still runs, with a DevServerInUseError', async () => {
+  const server = await fakeServer();
+  const owner = await running(forever);
+  const ownerPid = owner.pid ?? 0;
+  record(server.pid ?? 0, { pid: ownerPid, command: commandLineOf(ownerPid) });
+  const error = await stopLeftoverDevServer({ home, graceMs: 300, log: () => {} }).catch(
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DevServerInUseError);
+  expect(error).toMatchObject({ serverPid: server.pid, ownerPid, stateFile: stateFileOf(home) });
+  expect(isAlive(server.pid ?? 0)).toBe(true);
+  expect(existsSync(pidFileOf(home))).toBe(true);
+});
+
+it('treats an owner pid now used by another program as gone', async () => {
+  const server = await fakeServer();
+  const other = await running(forever);
+  record(server.pid ?? 0, { pid: other.pid ?? 0, command: 'node bin/evalflow.js start' });
+  await stopLeftoverDevServer({ home, graceMs: 2_000, log: () => {} });
+  expect(isAlive(server.pid ?? 0)).toBe(false);
+  expect(isAlive(other.pid ?? 0)).toBe(true);
+});
+
+it('never stops a process that is no dev server of this state file, and drops the stale record', async () => {
+  const bystander = await running(forever);
+  const lines: string[] = [];
+  for (const pid of [bystander.pid ?? 0, await deadPid()]) {
+    record(pid, { pid: await deadPid(), command: null });
+    await stopLeftoverDevServer({ home, graceMs: 300, log: (line) => lines.push(line) });
+    expect(existsSync(pidFileOf(home))).toBe(false);
+  }
+  expect(isAlive(bystander.pid ?? 0)).toBe(true);
+  expect(lines).toEqual([]);
+});
+
+it('ignores a pid file that is not a record', async () => {
+  writeFileSync(pidFileOf(home), '{"pid": "12');
+  await expect(stopLeftoverDevServer({ home, graceMs: 300, log: () => {} })).resolves.toBe(
+    undefined,
+  );
+});
