@@ -75,6 +75,6 @@ export class ScoreSinkError extends Error {
 }
 
 /** An adapter broke an obligation of its port; thrown by the contract suites. */
-export class ContractViolation extends Error {
-  override readonly name = 'ContractViolation';
+export class ContractViolationError extends Error {
+  override readonly name = 'ContractViolationError';
 }

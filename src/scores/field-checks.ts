@@ -4,8 +4,8 @@
 // schema; when it fails (an empty field that its schema refuses, or a bad value) the present
 // fields are checked one by one, which gives the exact result and names the failing field.
 import { z } from 'zod';
-import type { ScoredFieldPlan } from './configs.js';
 import { InvalidScoreValueError } from './errors.js';
+import type { ScoredFieldPlan } from './schema-configs.js';
 
 const checkers = new WeakMap<readonly ScoredFieldPlan[], z.core.$ZodType | null>();
 

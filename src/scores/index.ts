@@ -4,13 +4,6 @@
 // loads an SDK; the contract suites and in-memory adapters are test kits (`evalflow/testing`).
 
 export {
-  MAX_TEXT,
-  SCORE_DATA_TYPES,
-  type ScoreConfig,
-  type ScoreDataType,
-} from './config.js';
-export { type ScoreTypeOptions, scoreConfigs } from './configs.js';
-export {
   InvalidScoreError,
   InvalidScoreValueError,
   ScoreConfigExistsError,
@@ -26,6 +19,7 @@ export {
   scoreId,
 } from './ids.js';
 export type { ScoreConfigStore, ScoreReader, ScoreSink } from './ports.js';
+export { type ScoreTypeOptions, scoreConfigs } from './schema-configs.js';
 export {
   parseScore,
   parseScores,
@@ -34,6 +28,12 @@ export {
   ScoreSchema,
   scoreMetadata,
 } from './score.js';
+export {
+  MAX_TEXT,
+  SCORE_DATA_TYPES,
+  type ScoreConfig,
+  type ScoreDataType,
+} from './score-config.js';
 export {
   type ScoreConfigsSynced,
   type SyncScoreConfigsOptions,

@@ -1,7 +1,8 @@
 // The two ports of ADR-0011, plus a reader for reconciliation. Ports take and give evalflow's own
 // values (`Score`, `ScoreConfig`), never a backend SDK's types. I/O ports are async.
-import type { ScoreConfig } from './config.js';
+
 import type { Score } from './score.js';
+import type { ScoreConfig } from './score-config.js';
 
 /**
  * Where scores are recorded. `checkScoreSink` is the contract.

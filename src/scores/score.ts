@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SCORE_DATA_TYPES } from './config.js';
 import { InvalidScoreError } from './errors.js';
+import { SCORE_DATA_TYPES } from './score-config.js';
 
 /** Keys of `scoreMetadata` that the evaluator fields own, so a source may not use them. */
 const RESERVED_SOURCE_KEYS = ['evaluator', 'version', 'confidence'] as const;

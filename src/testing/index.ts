@@ -13,7 +13,7 @@ export {
   contractVerdict,
   type ReadBack,
 } from '../scores/contracts/index.js';
-export { ContractViolation } from '../scores/errors.js';
+export { ContractViolationError } from '../scores/errors.js';
 export { InMemoryScoreConfigStore, InMemoryScoreSink } from '../scores/in-memory.js';
 export {
   CaseFile,

@@ -5,7 +5,7 @@ import {
   ScoreConfigExistsError,
 } from '../../src/scores/index.js';
 import {
-  ContractViolation,
+  ContractViolationError,
   checkScoreConfigStore,
   checkScoreSink,
   contractConfigs,
@@ -42,7 +42,7 @@ describe('the ScoreSink contract', () => {
         async (sink) => sink.held,
       ),
     ).rejects.toThrow(
-      new ContractViolation('recording a score again must replace it, not add another'),
+      new ContractViolationError('recording a score again must replace it, not add another'),
     );
   });
 
@@ -113,7 +113,7 @@ describe('the ScoreConfigStore contract', () => {
 
   it('fails a store whose archive does nothing', async () => {
     await expect(checkScoreConfigStore(() => new InertArchiveStore())).rejects.toThrow(
-      new ContractViolation('archiving a name with one active config must archive it and say 1'),
+      new ContractViolationError('archiving a name with one active config must archive it and say 1'),
     );
   });
 
@@ -125,7 +125,7 @@ describe('the ScoreConfigStore contract', () => {
 
   it('fails a store that archives a name twice', async () => {
     await expect(checkScoreConfigStore(() => new RearchivingStore())).rejects.toThrow(
-      new ContractViolation('archiving a name again must archive nothing and say 0'),
+      new ContractViolationError('archiving a name again must archive nothing and say 0'),
     );
   });
 

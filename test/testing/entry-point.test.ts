@@ -11,7 +11,7 @@ const testKits = [
   'contractConfigs',
   'contractFeedbackScore',
   'contractVerdict',
-  'ContractViolation',
+  'ContractViolationError',
   'InMemoryScoreSink',
   'InMemoryScoreConfigStore',
 ];

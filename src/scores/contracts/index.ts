@@ -1,9 +1,9 @@
-export { checkScoreConfigStore } from './score-config-store.js';
-export { checkScoreSink, type ReadBack } from './score-sink.js';
 export {
   CONTRACT_TYPE,
   ContractVerdict,
   contractConfigs,
   contractFeedbackScore,
   contractVerdict,
-} from './subjects.js';
+} from './contract-subjects.js';
+export { checkScoreConfigStore } from './score-config-store.js';
+export { checkScoreSink, type ReadBack } from './score-sink.js';

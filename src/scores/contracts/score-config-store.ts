@@ -1,5 +1,5 @@
 import type { ScoreConfigStore } from '../ports.js';
-import { contractConfigs } from './subjects.js';
+import { contractConfigs } from './contract-subjects.js';
 import { must } from './support.js';
 
 const NEVER_CREATED = 'evalflow_contract.never_created';
@@ -11,7 +11,7 @@ const NEVER_CREATED = 'evalflow_contract.never_created';
  * archives nothing; and that the other names stay active. Needs no test framework.
  *
  * @param makeStore Gives a store holding no configs yet.
- * @throws ContractViolation naming the first obligation broken.
+ * @throws ContractViolationError naming the first obligation broken.
  */
 export async function checkScoreConfigStore<S extends ScoreConfigStore>(
   makeStore: () => S | Promise<S>,

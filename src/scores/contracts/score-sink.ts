@@ -1,6 +1,6 @@
 import type { ScoreSink } from '../ports.js';
 import { type Score, scoreMetadata } from '../score.js';
-import { contractFeedbackScore, contractVerdictScores } from './subjects.js';
+import { contractFeedbackScore, contractVerdictScores } from './contract-subjects.js';
 import { must } from './support.js';
 
 /** Shows what a sink holds, as `Score`s: the in-memory sink's scores, or a backend read back. */
@@ -13,7 +13,7 @@ export type ReadBack<S> = (sink: S) => Promise<Iterable<Score>>;
  * stay, and that deleting an unknown id is no error. Needs no test framework.
  *
  * @param makeSink Gives a sink holding no scores yet.
- * @throws ContractViolation naming the first obligation broken.
+ * @throws ContractViolationError naming the first obligation broken.
  */
 export async function checkScoreSink<S extends ScoreSink>(
   makeSink: () => S | Promise<S>,

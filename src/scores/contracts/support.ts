@@ -1,6 +1,6 @@
-import { ContractViolation } from '../errors.js';
+import { ContractViolationError } from '../errors.js';
 
-/** Throws `ContractViolation` with the rule that was broken, when it was. */
+/** Throws `ContractViolationError` with the rule that was broken, when it was. */
 export function must(condition: boolean, rule: string): asserts condition {
-  if (!condition) throw new ContractViolation(rule);
+  if (!condition) throw new ContractViolationError(rule);
 }

@@ -1,9 +1,9 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { SCORE_DATA_TYPES, type ScoreConfig } from '../config.js';
 import { ScoreConfigExistsError } from '../errors.js';
 import type { ScoreConfigStore } from '../ports.js';
+import { SCORE_DATA_TYPES, type ScoreConfig } from '../score-config.js';
 import { ScoreConfigFileError } from './errors.js';
 
 const ConfigSchema = z.strictObject({

@@ -4,9 +4,9 @@
 
 import type { LangfuseClient } from '@langfuse/client';
 import { v4 as uuidv4 } from 'uuid';
-import { MAX_TEXT } from '../config.js';
 import { InvalidScoreError } from '../errors.js';
 import { type Score, scoreMetadata } from '../score.js';
+import { MAX_TEXT } from '../score-config.js';
 
 export type IngestionRequest = Parameters<LangfuseClient['api']['ingestion']['batch']>[0];
 export type IngestionEvent = IngestionRequest['batch'][number];

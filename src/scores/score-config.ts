@@ -1,12 +1,6 @@
+export const SCORE_DATA_TYPES = ['NUMERIC', 'BOOLEAN', 'CATEGORICAL', 'TEXT'] as const;
 /** How a score's value is read, as Langfuse and the OpenTelemetry conventions name the kinds. */
-export type ScoreDataType = 'NUMERIC' | 'BOOLEAN' | 'CATEGORICAL' | 'TEXT';
-
-export const SCORE_DATA_TYPES: readonly ScoreDataType[] = [
-  'NUMERIC',
-  'BOOLEAN',
-  'CATEGORICAL',
-  'TEXT',
-];
+export type ScoreDataType = (typeof SCORE_DATA_TYPES)[number];
 
 /** The longest category or text a score holds, in UTF-16 code units (as Langfuse counts). */
 export const MAX_TEXT = 500;

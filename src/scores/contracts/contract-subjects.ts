@@ -1,8 +1,8 @@
 // What the contract suites record: verdicts of a small type that has every data type, and a
 // person's feedback score on a session.
 import { z } from 'zod';
-import { scoreConfigs } from '../configs.js';
 import { scoreId } from '../ids.js';
+import { scoreConfigs } from '../schema-configs.js';
 import type { Score } from '../score.js';
 import { scores, type Verdict } from '../verdicts.js';
 
