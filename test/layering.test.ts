@@ -13,6 +13,7 @@ const allowed: Record<string, string[]> = {
   workflows: ['core', 'evaluators', 'activities'],
   client: ['core', 'store', 'evaluators', 'workflows', 'activities'],
   worker: ['core', 'scores', 'store', 'evaluators', 'config', 'activities', 'workflows'],
+  api: ['core', 'scores', 'store', 'evaluators', 'config', 'client'],
   testing: ['core', 'scores', 'store', 'evaluators'],
   cli: [
     'core',
@@ -24,6 +25,7 @@ const allowed: Record<string, string[]> = {
     'workflows',
     'client',
     'worker',
+    'api',
     'testing',
   ],
 };

@@ -41,3 +41,8 @@ export class DevServerInUseError extends Error {
     );
   }
 }
+
+/** Thrown when a command's arguments or flags cannot work; the CLI prints it on one line. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}

@@ -1,7 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../config/index.js';
+import { loadApp, loadConfig } from '../config/index.js';
 import { runConformance } from './conformance-command.js';
+import { createKey, listKeys, revokeKey } from './keys.js';
 import { ensurePostgres } from './postgres-binaries.js';
+import { runUntilStopped, serveApi, serveWorker } from './serve.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
 import { start } from './start.js';
 
@@ -33,10 +35,79 @@ program
   )
   .option('--port <port>', 'the dev server frontend port', port, 7233)
   .option('--ui-port <port>', 'the Temporal UI port', port, 8233)
+  .option('--api-port <port>', 'the HTTP API port (default EVALFLOW_API_PORT, else 8787)', port)
   .option('--config <file>', 'the app definition (default ./evalflow.config.ts when present)')
-  .action(async (options: { port: number; uiPort: number; config?: string }) => {
+  .action(async (options: { port: number; uiPort: number; apiPort?: number; config?: string }) => {
     await start(loadConfig(), options);
   });
+
+/** Temporal's address for the commands that never start a server. */
+const temporalAt = (address: string | null) => address ?? '127.0.0.1:7233';
+
+program
+  .command('worker')
+  .description(
+    'run the worker and the trigger relays alone, on TEMPORAL_ADDRESS (default 127.0.0.1:7233)',
+  )
+  .option('--config <file>', 'the app definition (default ./evalflow.config.ts when present)')
+  .action(async (options: { config?: string }) => {
+    const config = loadConfig();
+    const { app, source } = await loadApp(config, { file: options.config });
+    console.log(`evalflow: app from ${source}`);
+    const worker = await serveWorker(config, app, temporalAt(config.temporalAddress));
+    console.log(`evalflow: worker polling task queue ${config.taskQueue}`);
+    await runUntilStopped([worker]);
+  });
+
+program
+  .command('api')
+  .description('run the HTTP API alone, on TEMPORAL_ADDRESS (default 127.0.0.1:7233)')
+  .option('--api-port <port>', 'the HTTP API port (default EVALFLOW_API_PORT, else 8787)', port)
+  .option('--config <file>', 'the app definition (default ./evalflow.config.ts when present)')
+  .action(async (options: { apiPort?: number; config?: string }) => {
+    const loaded = loadConfig();
+    const config = options.apiPort
+      ? { ...loaded, api: { ...loaded.api, port: options.apiPort } }
+      : loaded;
+    const { app, source } = await loadApp(config, { file: options.config });
+    console.log(`evalflow: app from ${source}`);
+    const api = await serveApi(config, app, temporalAt(config.temporalAddress));
+    console.log(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
+    await runUntilStopped([api]);
+  });
+
+const keys = program
+  .command('keys')
+  .description('API keys: each bound to one workspace and one principal');
+keys
+  .command('create')
+  .description('create a key and print it once')
+  .requiredOption('--workspace <id>', 'the workspace the key may read and write')
+  .requiredOption(
+    '--principal <principal>',
+    'system, admin, agent, user:<id>, reviewer:<id> or evaluator:<name>@<version>',
+  )
+  .option('--name <label>', 'what the key is for')
+  .option('--json', 'print one JSON object {id, key, workspace, principal}')
+  .action((options: { workspace: string; principal: string; name?: string; json?: boolean }) =>
+    createKey(loadConfig(), options, (line) => console.log(line)),
+  );
+keys
+  .command('list')
+  .description('list the keys (never their secrets)')
+  .option('--workspace <id>', 'only this workspace')
+  .option('--json', 'print one JSON array')
+  .action((options: { workspace?: string; json?: boolean }) =>
+    listKeys(loadConfig(), options, (line) => console.log(line)),
+  );
+keys
+  .command('revoke')
+  .description('revoke a key: it answers 401 at once')
+  .argument('<id>', "the key's id")
+  .option('--json', 'print one JSON object')
+  .action((id: string, options: { json?: boolean }) =>
+    revokeKey(loadConfig(), id, options, (line) => console.log(line)),
+  );
 
 program
   .command('conformance')

@@ -1,27 +1,29 @@
-import { Client, Connection } from '@temporalio/client';
-import { followWorkspaces } from '../client/follow-workspaces.js';
 import { type Config, loadApp } from '../config/index.js';
-import { createWorker } from '../worker/create-worker.js';
-import { openEngine } from '../worker/engine.js';
-import { connectWhenReady, type DevServer, startDevServer } from './dev-server.js';
+import { type DevServer, startDevServer } from './dev-server.js';
+import { runUntilStopped, type Service, serveApi, serveWorker } from './serve.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
 
 export interface StartOptions {
   port: number;
   uiPort: number;
+  /** The HTTP API port (`--api-port`); else EVALFLOW_API_PORT, else 8787. */
+  apiPort?: number;
   /** The app definition file (`--config`); else EVALFLOW_CONFIG, else `./evalflow.config.ts`. */
   config?: string;
 }
 
 /**
  * The engine on embedded defaults: the Temporal CLI dev server (its SQLite file under
- * `.evalflow/`), unless TEMPORAL_ADDRESS names a cluster, and a worker. SIGINT or SIGTERM stops
- * the worker, then the server.
+ * `.evalflow/`) unless TEMPORAL_ADDRESS names a cluster, a worker with its relays, and the HTTP
+ * API. SIGINT or SIGTERM stops the API, then the worker, then the server.
  */
 export async function start(config: Config, options: StartOptions): Promise<void> {
   // The app first: a config that fails to load stops startup before anything else starts.
   const { app, source } = await loadApp(config, { file: options.config });
   console.log(`evalflow: app from ${source}`);
+  const settings = options.apiPort
+    ? { ...config, api: { ...config.api, port: options.apiPort } }
+    : config;
   let server: DevServer | null = null;
   let address = config.temporalAddress;
   let ui: string | null = null;
@@ -40,42 +42,23 @@ export async function start(config: Config, options: StartOptions): Promise<void
     address = server.address;
     ui = `http://127.0.0.1:${options.uiPort}`;
   }
+  const services: Service[] = [];
   try {
-    const connection = await connectWhenReady(address, server?.child ?? null);
-    const engine = await openEngine(config, app);
-    const { created, archived } = engine.scoreConfigs;
-    if (created.length + archived.length > 0) {
-      console.log(`evalflow: score configs created ${created.length}, archived ${archived.length}`);
-    }
-    const worker = await createWorker({
-      connection,
-      namespace: config.namespace,
-      taskQueue: config.taskQueue,
-      activities: engine.activities,
+    const worker = await serveWorker(settings, app, address);
+    services.push(worker);
+    const api = await serveApi(settings, app, address, {
+      store: worker.engine.store,
+      onScoreConfigsChanged: () => worker.engine.forgetScoreConfigs(),
     });
-    const clientConnection = await Connection.connect({ address });
-    const relays = followWorkspaces({
-      store: engine.store,
-      client: new Client({ connection: clientConnection, namespace: config.namespace }),
-      taskQueue: config.taskQueue,
-      rules: app.rules,
-    });
-    const stop = () => worker.shutdown();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    services.push(api);
+    console.log(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
     console.log(
       `evalflow: worker polling task queue ${config.taskQueue} on Temporal at ${address}` +
         (ui ? `; Temporal UI at ${ui}` : ''),
     );
-    try {
-      await worker.run();
-    } finally {
-      await relays.close();
-      await engine.close();
-      await clientConnection.close();
-      await connection.close();
-    }
+    await runUntilStopped(services);
   } finally {
+    for (const service of services.reverse()) await service.stop().catch(() => {});
     await server?.stop();
   }
   console.log('evalflow: stopped');

@@ -68,6 +68,8 @@ export interface AppDefinition {
   readonly rules: readonly EvaluationRule[];
   /** The sink's score configs: one per scorable field of every type; retired types' archived. */
   readonly scoreConfigSync: { configs: readonly ScoreConfig[]; retired: readonly string[] };
+  /** The field configs a HUMAN config name stands for (its type's); empty for an unknown name. */
+  scoreConfigFields(configName: string): readonly string[];
 }
 
 export const isAppDefinition = (value: unknown): value is AppDefinition =>
@@ -155,6 +157,8 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
       },
     },
     rules: Object.freeze(rules),
+    scoreConfigFields: (configName: string) =>
+      configs.filter(({ type }) => type.configName === configName).map(({ config }) => config.name),
     scoreConfigSync: Object.freeze({
       configs: configs.filter(({ type }) => !retired(type)).map(({ config }) => config),
       retired: configs.filter(({ type }) => retired(type)).map(({ config }) => config.name),

@@ -24,6 +24,10 @@ export const ENVIRONMENT = {
     'without Langfuse, the JSONL file score configs go to (default `.evalflow/score-configs.jsonl`)',
   EVALFLOW_TENANT_ID:
     "recorded on every score's metadata, to tell tenants apart in one Langfuse project (default `default`)",
+  EVALFLOW_API_HOST: 'the address the HTTP API listens on (default `127.0.0.1`)',
+  EVALFLOW_API_PORT: 'the HTTP API port (default `8787`)',
+  EVALFLOW_API_BODY_LIMIT_BYTES: 'the largest request body the API reads (default 2 MiB)',
+  EVALFLOW_API_RATE_LIMIT: 'requests per minute per API key (default `1200`)',
   EVALFLOW_JUDGE_BASE_URL: 'an OpenAI-compatible API root for the LLM judge, with the model below',
   EVALFLOW_JUDGE_MODEL: "the LLM judge's model",
   EVALFLOW_JUDGE_API_KEY: "the LLM judge's API key, when its endpoint needs one",
@@ -41,6 +45,10 @@ export const DEFAULTS = {
   scoresFile: '.evalflow/scores.jsonl',
   scoreConfigsFile: '.evalflow/score-configs.jsonl',
   tenantId: 'default',
+  apiHost: '127.0.0.1',
+  apiPort: 8787,
+  apiBodyLimitBytes: 2 * 1024 * 1024,
+  apiRateLimitPerMinute: 1200,
 } as const;
 
 /** Where the event log and ledger are: Postgres when a URL is set, else a SQLite file. */
@@ -62,6 +70,7 @@ export interface Config {
   tenantId: string;
   /** The LLM judge's endpoint, when one is set. */
   judge: { baseUrl: string; model: string; apiKey?: string } | null;
+  api: { host: string; port: number; bodyLimitBytes: number; rateLimitPerMinute: number };
 }
 
 /** Reads every variable evalflow knows; a half-set group is an `InvalidConfigError`. */
@@ -89,12 +98,34 @@ export function loadConfig(env: Environment = process.env): Config {
     scoresFile: env.EVALFLOW_SCORES_FILE || DEFAULTS.scoresFile,
     scoreConfigsFile: env.EVALFLOW_SCORE_CONFIGS_FILE || DEFAULTS.scoreConfigsFile,
     tenantId: env.EVALFLOW_TENANT_ID || DEFAULTS.tenantId,
+    api: {
+      host: env.EVALFLOW_API_HOST || DEFAULTS.apiHost,
+      port: whole(env, 'EVALFLOW_API_PORT', DEFAULTS.apiPort, 65_535),
+      bodyLimitBytes: whole(env, 'EVALFLOW_API_BODY_LIMIT_BYTES', DEFAULTS.apiBodyLimitBytes),
+      rateLimitPerMinute: whole(env, 'EVALFLOW_API_RATE_LIMIT', DEFAULTS.apiRateLimitPerMinute),
+    },
     judge: judge && {
       baseUrl: judge[0],
       model: judge[1],
       ...(env.EVALFLOW_JUDGE_API_KEY ? { apiKey: env.EVALFLOW_JUDGE_API_KEY } : {}),
     },
   };
+}
+
+/** A whole number from 1 (to `max`), or the default when the variable is unset. */
+function whole(
+  env: Environment,
+  name: EnvironmentVariable,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+) {
+  const text = env[name];
+  if (!text) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new InvalidConfigError(`${name} is a whole number from 1 to ${max}, not ${text}`);
+  }
+  return n;
 }
 
 /** The values of a group of variables that only work together, or null when none is set. */

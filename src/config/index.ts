@@ -20,3 +20,4 @@ export {
 } from './environment.js';
 export { ConfigFileError, InvalidConfigError } from './errors.js';
 export { loadApp, loadConfigFile } from './load-config-file.js';
+export { liveScoreConfigDirectory } from './score-config-directory.js';

@@ -1,8 +1,10 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { EvaluatorCatalog, FeedbackTypeRegistry } from '../core/index.js';
+import { createApiKeys } from './api-keys.js';
 import { countArtifactVersions, listArtifactVersions } from './artifact-versions.js';
 import type { Backend } from './backend.js';
 import { execute } from './execute.js';
+import { createIdempotencyRecords } from './idempotency.js';
 import { createLedger } from './ledger.js';
 import type { ScoreConfigDirectory, Store, Subscription } from './port.js';
 import {
@@ -93,6 +95,8 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
       return rows.map((row) => String(row.workspace_id));
     },
     ledger: createLedger(backend, deps.now),
+    apiKeys: createApiKeys(backend, deps.now),
+    idempotency: createIdempotencyRecords(backend, deps.now),
     artifactVersions: {
       count: (workspace_id, selector) => countArtifactVersions(backend, workspace_id, selector),
       list: (workspace_id, selector, after, limit) =>

@@ -1,11 +1,18 @@
 // The store's public surface: the port, its two adapters and the helpers around them. It loads
 // better-sqlite3 and pg, so it is its own entry point (`evalflow/store`), apart from the pure core.
+export type {
+  ApiKeyRecord,
+  ApiKeys,
+  CredentialKind,
+  StoredCredential,
+} from './api-keys.js';
 export type { ArtifactVersionKey, ArtifactVersionSelector } from './artifact-versions.js';
 export type { Backend, Row, Sql } from './backend.js';
 export type { StoreOptions } from './create-store.js';
 export { createStore } from './create-store.js';
 export { envelopeIdFor } from './envelope-ids.js';
 export { StoreError, StoreOpenError, StoreUnavailableError } from './errors.js';
+export type { IdempotencyRecords, RememberedResponse } from './idempotency.js';
 export type {
   EvaluationEntry,
   EvaluationFilter,

@@ -61,6 +61,35 @@ const rulesMigration: Migration = {
   statements: [viewTable('rules', 'seq BIGINT NOT NULL,')],
 };
 
+/** Migration 4: the HTTP API's keys and user tokens (hashed), and its idempotent responses. */
+const apiMigration: Migration = {
+  version: 4,
+  name: 'api keys and idempotency keys',
+  statements: [
+    `CREATE TABLE api_keys (
+      id TEXT PRIMARY KEY,
+      kind TEXT NOT NULL,
+      workspace_id TEXT NOT NULL,
+      principal TEXT NOT NULL,
+      name TEXT,
+      secret_hash TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      expires_at TEXT,
+      revoked_at TEXT
+    )`,
+    'CREATE INDEX api_keys_by_workspace ON api_keys (workspace_id, kind, created_at)',
+    `CREATE TABLE idempotency_keys (
+      scope TEXT NOT NULL,
+      idempotency_key TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      status INTEGER NOT NULL,
+      body TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      PRIMARY KEY (scope, idempotency_key)
+    )`,
+  ],
+};
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -117,4 +146,5 @@ export const migrations: readonly Migration[] = [
   },
   ledgerMigration,
   rulesMigration,
+  apiMigration,
 ];

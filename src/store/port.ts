@@ -13,7 +13,9 @@ import type {
   Thread,
   WorkspaceState,
 } from '../core/index.js';
+import type { ApiKeys } from './api-keys.js';
 import type { ArtifactVersionKey, ArtifactVersionSelector } from './artifact-versions.js';
+import type { IdempotencyRecords } from './idempotency.js';
 import type { Ledger } from './ledger.js';
 
 /** A command to execute in a workspace. Actor and command arrive off the wire and are parsed. */
@@ -113,6 +115,10 @@ export interface Store {
   readonly ledger: Ledger;
   /** Keyset pages of artifact versions, for batch re-evaluation. */
   readonly artifactVersions: ArtifactVersionIndex;
+  /** The HTTP API's keys and user tokens. */
+  readonly apiKeys: ApiKeys;
+  /** The HTTP API's first response to each idempotency key. */
+  readonly idempotency: IdempotencyRecords;
 
   close(): Promise<void>;
 }

@@ -1,21 +1,13 @@
-import { LangfuseClient } from '@langfuse/client';
 import { createActivities } from '../activities/create-activities.js';
 import type { EvalflowActivities } from '../activities/types.js';
-import type { AppDefinition, Config } from '../config/index.js';
-import { FileScoreConfigStore, JsonlScoreSink } from '../scores/file/index.js';
+import { type AppDefinition, type Config, liveScoreConfigDirectory } from '../config/index.js';
 import {
   type ScoreConfigStore,
   type ScoreConfigsSynced,
-  type ScoreReader,
-  type ScoreSink,
   syncScoreConfigs,
 } from '../scores/index.js';
-import {
-  LangfuseScoreConfigStore,
-  LangfuseScoreReader,
-  LangfuseScoreSink,
-} from '../scores/langfuse/index.js';
 import { openStore, type Store } from '../store/index.js';
+import { scoreBackend } from './score-backend.js';
 
 export interface Engine {
   app: AppDefinition;
@@ -23,6 +15,10 @@ export interface Engine {
   activities: EvalflowActivities;
   /** What syncing the app's score configs into the sink did at open. */
   scoreConfigs: ScoreConfigsSynced;
+  /** The sink's score configs. */
+  configStore: ScoreConfigStore;
+  /** Makes the store's HUMAN config checks read the sink afresh (after an archive, say). */
+  forgetScoreConfigs(): void;
   close(): Promise<void>;
 }
 
@@ -36,8 +32,10 @@ export async function openEngine(config: Config, app: AppDefinition): Promise<En
   const synced = await syncScoreConfigs(configStore, app.scoreConfigSync.configs, {
     retired: app.scoreConfigSync.retired,
   });
+  const scoreConfigs = liveScoreConfigDirectory(app, configStore);
   const store = await openStore({
     ...app,
+    scoreConfigs,
     ...config.store,
     onWait: (line) => console.log(`evalflow: ${line}`),
   });
@@ -53,27 +51,8 @@ export async function openEngine(config: Config, app: AppDefinition): Promise<En
       tenantId: config.tenantId,
     }),
     scoreConfigs: synced,
+    configStore,
+    forgetScoreConfigs: () => scoreConfigs.forget(),
     close: () => store.close(),
-  };
-}
-
-function scoreBackend(config: Config): {
-  sink: ScoreSink;
-  reader: ScoreReader;
-  configStore: ScoreConfigStore;
-} {
-  if (config.langfuse === null) {
-    const file = new JsonlScoreSink(config.scoresFile);
-    return {
-      sink: file,
-      reader: file,
-      configStore: new FileScoreConfigStore(config.scoreConfigsFile),
-    };
-  }
-  const client = new LangfuseClient(config.langfuse);
-  return {
-    sink: new LangfuseScoreSink(client),
-    reader: new LangfuseScoreReader(client),
-    configStore: new LangfuseScoreConfigStore(client),
   };
 }

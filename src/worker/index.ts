@@ -4,3 +4,4 @@ export { type ActivityDeps, createActivities } from '../activities/create-activi
 export { FailureType } from '../activities/failures.js';
 export { bundleWorkflows, createWorker, type WorkerOptions } from './create-worker.js';
 export { type Engine, openEngine } from './engine.js';
+export { type ScoreBackend, scoreBackend } from './score-backend.js';

@@ -1,0 +1,81 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { refusalResponses } from '../errors.js';
+import { callerOf, type Register, type RouteDeps } from './context.js';
+
+// The log as server-sent events: each event's `id` is its seq, so a client that reconnects with
+// Last-Event-ID resumes after the last one it saw. Each `data` is the envelope as stored.
+
+const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
+const Resume = z.object({
+  /** Resume after this seq (Last-Event-ID, when both are given, wins). */
+  after: z.coerce.number().int().min(0).optional(),
+});
+
+export const registerEvents: Register = (api, deps) => {
+  api.get('/v1/events', {
+    config: { allow: readers },
+    schema: {
+      tags: ['events'],
+      summary: "The workspace's events as server-sent events, resumable with Last-Event-ID",
+      produces: ['text/event-stream'],
+      querystring: Resume,
+      response: { 200: z.string().describe('text/event-stream'), ...refusalResponses },
+    },
+    handler: (request, reply) => stream(deps, request, reply, request.query.after),
+  });
+
+  api.get('/v1/threads/:threadId/events', {
+    config: { allow: readers },
+    schema: {
+      tags: ['events'],
+      summary: "One thread's events (its feedback included) as server-sent events",
+      produces: ['text/event-stream'],
+      params: z.object({ threadId: z.string().min(1) }),
+      querystring: Resume,
+      response: { 200: z.string().describe('text/event-stream'), ...refusalResponses },
+    },
+    handler: (request, reply) =>
+      stream(deps, request, reply, request.query.after, request.params.threadId),
+  });
+};
+
+async function stream(
+  deps: RouteDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  after: number | undefined,
+  thread_id?: string,
+) {
+  const lastEventId = Number(request.headers['last-event-id']);
+  const from = Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (after ?? 0);
+  reply.hijack();
+  const out = reply.raw;
+  out.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-request-id': request.id,
+  });
+  out.write(': evalflow events\n\n');
+  const subscription = deps.store.subscribe(
+    {
+      workspace_id: callerOf(request).workspaceId,
+      after: from,
+      ...(thread_id ? { thread_id } : {}),
+    },
+    (envelope) => {
+      out.write(
+        `id: ${envelope.seq}\nevent: ${envelope.event.type}\ndata: ${JSON.stringify(envelope)}\n\n`,
+      );
+    },
+  );
+  // A comment now and then keeps proxies from closing an idle stream.
+  const keepAlive = setInterval(() => out.write(': keep-alive\n\n'), 15_000);
+  const stop = () => {
+    clearInterval(keepAlive);
+    void subscription.close();
+  };
+  request.raw.once('close', stop);
+  subscription.done.catch(() => out.end()).finally(stop);
+}

@@ -1,0 +1,29 @@
+import type { Api } from '../server.js';
+import type { RouteDeps } from './context.js';
+import { registerEvents } from './events.js';
+import { registerFeedback } from './feedback.js';
+import { registerHealth } from './health.js';
+import { registerLifecycle } from './lifecycle.js';
+import { registerReading } from './reading.js';
+import { registerReevaluations } from './reevaluations.js';
+import { registerReviews } from './reviews.js';
+import { registerRules } from './rules.js';
+import { registerScoreConfigs } from './score-configs.js';
+import { registerUserTokens } from './user-tokens.js';
+
+export function registerRoutes(api: Api, deps: RouteDeps): void {
+  for (const register of [
+    registerHealth,
+    registerUserTokens,
+    registerLifecycle,
+    registerFeedback,
+    registerReviews,
+    registerReading,
+    registerRules,
+    registerReevaluations,
+    registerScoreConfigs,
+    registerEvents,
+  ]) {
+    register(api, deps);
+  }
+}

@@ -1,0 +1,237 @@
+import { z } from 'zod';
+import { type Actor, RunEndStatus } from '../../core/index.js';
+import { refusalResponses, refuse } from '../errors.js';
+import { actorOf } from '../principals.js';
+import { RoleName, roleOf, Written, written } from '../wire.js';
+import { callerOf, execute, type Register } from './context.js';
+
+// What the host reports: threads, runs (start, resume, pause, end), messages, artifact versions.
+// An agent key acts as the agent of the thread the command is about.
+
+const id = z.string().min(1);
+const reporters = ['system', 'agent'] as const;
+const tags = ['lifecycle'];
+
+export const registerLifecycle: Register = (api, deps) => {
+  /** The actor for a command about a thread; an agent key speaks for that thread's agent. */
+  const actorFor = (request: Parameters<typeof callerOf>[0], threadId: string): Actor =>
+    actorOf(callerOf(request).principal, threadId);
+  const runThread = async (request: Parameters<typeof callerOf>[0], runId: string) => {
+    const run = await deps.store.run(callerOf(request).workspaceId, runId);
+    if (run === null)
+      throw refuse({
+        type: 'not_found',
+        entity: 'run',
+        id: runId,
+        message: `run ${runId} does not exist`,
+      });
+    return run.thread_id;
+  };
+
+  api.post('/v1/threads', {
+    config: { allow: reporters },
+    schema: {
+      tags,
+      summary: 'Create a thread',
+      body: z.strictObject({ threadId: id, title: z.string().nullable().optional() }),
+      response: { 201: Written.extend({ threadId: z.string() }), ...refusalResponses },
+    },
+    handler: async (request, reply) => {
+      const { threadId, title } = request.body;
+      const outcome = await execute(deps, request, actorFor(request, threadId), {
+        type: 'create_thread',
+        thread_id: threadId,
+        title: title ?? null,
+      });
+      return reply.code(201).send({ threadId, ...written(outcome.events) });
+    },
+  });
+
+  api.post('/v1/threads/:threadId/runs', {
+    config: { allow: reporters },
+    schema: {
+      tags,
+      summary: 'Start a run, or resume a paused one (appending its trace id)',
+      params: z.object({ threadId: id }),
+      body: z.strictObject({ runId: id, traceId: id.nullable().optional() }),
+      response: {
+        201: Written.extend({ runId: z.string(), resumed: z.boolean() }),
+        ...refusalResponses,
+      },
+    },
+    handler: async (request, reply) => {
+      const { threadId } = request.params;
+      const outcome = await execute(deps, request, actorFor(request, threadId), {
+        type: 'start_run',
+        run_id: request.body.runId,
+        thread_id: threadId,
+        trace_id: request.body.traceId ?? null,
+      });
+      const event = outcome.events[0]?.event;
+      const resumed = event?.type === 'run_started' && event.resumed;
+      return reply
+        .code(201)
+        .send({ runId: request.body.runId, resumed, ...written(outcome.events) });
+    },
+  });
+
+  api.post('/v1/runs/:runId/pause', {
+    config: { allow: reporters },
+    schema: {
+      tags,
+      summary: 'Pause a running run',
+      params: z.object({ runId: id }),
+      body: z.strictObject({ reason: z.string().nullable().optional() }).optional(),
+      response: { 200: Written, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { runId } = request.params;
+      const outcome = await execute(
+        deps,
+        request,
+        actorFor(request, await runThread(request, runId)),
+        {
+          type: 'pause_run',
+          run_id: runId,
+          reason: request.body?.reason ?? null,
+        },
+      );
+      return written(outcome.events);
+    },
+  });
+
+  api.post('/v1/runs/:runId/end', {
+    config: { allow: reporters },
+    schema: {
+      tags,
+      summary: 'End a run; its evaluation starts',
+      params: z.object({ runId: id }),
+      body: z.strictObject({ status: RunEndStatus }),
+      response: { 200: Written, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { runId } = request.params;
+      const outcome = await execute(
+        deps,
+        request,
+        actorFor(request, await runThread(request, runId)),
+        {
+          type: 'end_run',
+          run_id: runId,
+          status: request.body.status,
+        },
+      );
+      return written(outcome.events);
+    },
+  });
+
+  api.post('/v1/threads/:threadId/messages', {
+    config: { allow: reporters },
+    schema: {
+      tags,
+      summary: 'Post a message (feedback sent along is ignored: sending is not a feedback path)',
+      params: z.object({ threadId: id }),
+      body: z.strictObject({
+        messageId: id.optional(),
+        role: RoleName,
+        content: z.string(),
+        runId: id.nullable().optional(),
+        feedback: z.unknown().optional(),
+      }),
+      response: { 201: Written.extend({ messageId: z.string() }), ...refusalResponses },
+    },
+    handler: async (request, reply) => {
+      const { threadId } = request.params;
+      const { messageId, role, content, runId } = request.body;
+      const outcome = await execute(deps, request, actorFor(request, threadId), {
+        type: 'post_message',
+        thread_id: threadId,
+        ...(messageId ? { message_id: messageId } : {}),
+        role: roleOf(role),
+        content,
+        run_id: runId ?? null,
+      });
+      const event = outcome.events[0]?.event;
+      const posted = event?.type === 'message_posted' ? event.message_id : (messageId ?? '');
+      return reply.code(201).send({ messageId: posted, ...written(outcome.events) });
+    },
+  });
+
+  api.put('/v1/artifacts/:artifactId', {
+    config: { allow: reporters },
+    schema: {
+      tags,
+      summary: 'Put a new version of an artifact',
+      params: z.object({ artifactId: id }),
+      body: z.strictObject({
+        kind: id,
+        data: z.unknown().describe('any JSON value').optional(),
+        runId: id.nullable().optional(),
+        traceId: id.nullable().optional(),
+      }),
+      response: {
+        200: Written.extend({ artifactId: z.string(), version: z.int() }),
+        ...refusalResponses,
+      },
+    },
+    handler: async (request) => {
+      const { artifactId } = request.params;
+      const { kind, data, runId, traceId } = request.body;
+      const caller = callerOf(request);
+      let threadId: string | undefined;
+      if (caller.principal.kind === 'agent') {
+        threadId = runId
+          ? await runThread(request, runId)
+          : ((await deps.store.artifact(caller.workspaceId, artifactId))?.thread_id ?? undefined);
+        if (threadId === undefined) {
+          throw refuse({
+            type: 'validation_failed',
+            message: 'an agent names the run that produced a new artifact (runId)',
+            errors: [],
+          });
+        }
+      }
+      const outcome = await execute(deps, request, actorOf(caller.principal, threadId), {
+        type: 'put_artifact',
+        artifact_id: artifactId,
+        kind,
+        data: data ?? null,
+        run_id: runId ?? null,
+        trace_id: traceId ?? null,
+      });
+      const event = outcome.events[0]?.event;
+      const version = event?.type === 'artifact_put' ? event.version : 0;
+      return { artifactId, version, ...written(outcome.events) };
+    },
+  });
+
+  api.post('/v1/artifacts/:artifactId/archive', {
+    config: { allow: reporters },
+    schema: {
+      tags,
+      summary: 'Archive an artifact: no new versions',
+      params: z.object({ artifactId: id }),
+      response: { 200: Written, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { artifactId } = request.params;
+      const caller = callerOf(request);
+      const artifact = await deps.store.artifact(caller.workspaceId, artifactId);
+      if (artifact === null) {
+        throw refuse({
+          type: 'not_found',
+          entity: 'artifact',
+          id: artifactId,
+          message: `artifact ${artifactId} does not exist`,
+        });
+      }
+      const outcome = await execute(
+        deps,
+        request,
+        actorOf(caller.principal, artifact.thread_id ?? undefined),
+        { type: 'archive_artifact', artifact_id: artifactId },
+      );
+      return written(outcome.events);
+    },
+  });
+};

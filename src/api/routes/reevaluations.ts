@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { InvalidRequestError, ReevaluationClient } from '../../client/index.js';
+import { EvaluatorId } from '../../core/index.js';
+import { refusalResponses, refuse } from '../errors.js';
+import { callerOf, type Register } from './context.js';
+
+// Batch re-evaluation of artifact versions with pinned evaluator versions.
+
+const Progress = z.object({
+  total: z.int(),
+  done: z.int(),
+  recorded: z.int(),
+  sampledOut: z.int(),
+  failed: z.int(),
+  skipped: z.int(),
+  paused: z.boolean(),
+  cancelled: z.boolean(),
+});
+const control = ['system', 'admin'] as const;
+
+export const registerReevaluations: Register = (api, deps) => {
+  const batches = new ReevaluationClient(
+    deps.temporal.client,
+    deps.temporal.taskQueue,
+    deps.app.evaluators,
+  );
+  const missing = (id: string) =>
+    refuse({
+      type: 'not_found',
+      entity: 'reevaluation',
+      id,
+      message: `reevaluation ${id} does not exist`,
+    });
+
+  api.post('/v1/reevaluations', {
+    config: { allow: control },
+    schema: {
+      tags: ['reevaluations'],
+      summary: 'Judge a selection of artifact versions again, as a new generation of verdicts',
+      body: z.strictObject({
+        selector: z.strictObject({
+          artifactIds: z.array(z.string().min(1)).optional(),
+          kind: z.string().min(1).optional(),
+          createdFrom: z.iso.datetime({ offset: true }).optional(),
+          createdTo: z.iso.datetime({ offset: true }).optional(),
+          latestOnly: z.boolean().optional(),
+        }),
+        evaluators: z.array(EvaluatorId).min(1),
+        concurrency: z.int().min(1).max(64).optional(),
+      }),
+      response: { 201: z.object({ id: z.string() }), ...refusalResponses },
+    },
+    handler: async (request, reply) => {
+      const { selector, evaluators, concurrency } = request.body;
+      try {
+        const { batchId } = await batches.start(callerOf(request).workspaceId, {
+          selector,
+          evaluators,
+          ...(concurrency ? { concurrency } : {}),
+          // A retried request with the same Idempotency-Key names the same batch.
+          ...(request.commandId ? { batchId: request.commandId.replaceAll(':', '-') } : {}),
+        });
+        return reply.code(201).send({ id: batchId });
+      } catch (error) {
+        if (error instanceof InvalidRequestError) {
+          throw refuse({ type: 'validation_failed', message: error.message, errors: [] });
+        }
+        throw error;
+      }
+    },
+  });
+
+  api.get('/v1/reevaluations/:id', {
+    config: { allow: control },
+    schema: {
+      tags: ['reevaluations'],
+      summary: "A re-evaluation's progress",
+      params: z.object({ id: z.string().min(1) }),
+      response: { 200: Progress, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const progress = await batches.progress(callerOf(request).workspaceId, request.params.id);
+      if (progress === null) throw missing(request.params.id);
+      return progress;
+    },
+  });
+
+  for (const action of ['pause', 'resume', 'cancel'] as const) {
+    api.post(`/v1/reevaluations/:id/${action}`, {
+      config: { allow: control },
+      schema: {
+        tags: ['reevaluations'],
+        summary: `${action[0]?.toUpperCase()}${action.slice(1)} a re-evaluation`,
+        params: z.object({ id: z.string().min(1) }),
+        response: { 200: Progress, ...refusalResponses },
+      },
+      handler: async (request) => {
+        const { workspaceId } = callerOf(request);
+        if ((await batches.progress(workspaceId, request.params.id)) === null)
+          throw missing(request.params.id);
+        await batches[action](workspaceId, request.params.id);
+        return (
+          (await batches.progress(workspaceId, request.params.id)) ??
+          Promise.reject(missing(request.params.id))
+        );
+      },
+    });
+  }
+};

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { ReviewClient } from '../../client/index.js';
+import { HTTP_STATUS, HttpRefusal, httpOnly, refusalResponses, refuse } from '../errors.js';
+import { targetOf, WireTarget } from '../wire.js';
+import { callerOf, type Register } from './context.js';
+
+// Reviewers' actions (seed 002): serialized per target by the target's review workflow, each
+// answered with the stored outcome and its place in the target's order.
+
+export const registerReviews: Register = (api, deps) => {
+  const reviews = new ReviewClient(deps.temporal.client, deps.temporal.taskQueue);
+
+  api.post('/v1/reviews', {
+    config: { allow: ['reviewer'] },
+    schema: {
+      tags: ['reviews'],
+      summary: 'Submit, revise or withdraw the caller’s review of a target',
+      description:
+        'Reviewers give SCORE_SOURCE_HUMAN feedback, so a submit or revise names the score ' +
+        'config it is validated against (`configId`, the feedback type’s config); without it the ' +
+        'answer is 400, as seed 002 says.',
+      body: z.strictObject({
+        action: z.enum(['submit', 'revise', 'withdraw']),
+        target: WireTarget,
+        feedbackType: z.string().min(1),
+        value: z.record(z.string(), z.unknown()).optional(),
+        configId: z.string().min(1).optional(),
+      }),
+      response: {
+        200: z.object({
+          type: z.literal('recorded'),
+          seq: z.int(),
+          envelopeId: z.string().nullable(),
+          isUpdate: z.boolean(),
+          removed: z.boolean().optional(),
+          position: z.int(),
+        }),
+        ...refusalResponses,
+      },
+    },
+    handler: async (request) => {
+      const { action, target, feedbackType, value, configId } = request.body;
+      const caller = callerOf(request);
+      const type = deps.app.feedbackTypes.get(feedbackType);
+      if (type === undefined) {
+        throw refuse({
+          type: 'not_found',
+          entity: 'feedback type',
+          id: feedbackType,
+          message: `feedback type ${feedbackType} does not exist`,
+        });
+      }
+      if (action !== 'withdraw') {
+        if (configId === undefined) {
+          throw httpOnly(
+            'bad_request',
+            'SCORE_SOURCE_HUMAN feedback needs the configId of its score config',
+          );
+        }
+        if (configId !== type.configName) {
+          throw refuse({
+            type: 'validation_failed',
+            message: `${type.name} feedback is validated against score config ${type.configName ?? '(none)'}, not ${configId}`,
+            errors: [],
+          });
+        }
+      }
+      const principal = caller.principal;
+      if (principal.kind !== 'reviewer') throw new Error('unreachable: reviews are reviewers’');
+      const result = await reviews[action](
+        caller.workspaceId,
+        targetOf(target),
+        { id: principal.id },
+        {
+          feedback_type: feedbackType,
+          ...(value !== undefined ? { value } : {}),
+          ...(request.commandId ? { request_id: request.commandId } : {}),
+        },
+      );
+      if (result.type !== 'recorded') {
+        throw new HttpRefusal(HTTP_STATUS[result.type], {
+          type: result.type,
+          message: result.message,
+        });
+      }
+      return {
+        type: 'recorded' as const,
+        seq: result.seq,
+        envelopeId: result.envelope_id,
+        isUpdate: result.is_update,
+        ...(result.removed !== undefined ? { removed: result.removed } : {}),
+        position: result.position,
+      };
+    },
+  });
+};

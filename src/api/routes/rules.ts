@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { EvaluatedKindSchema, EvaluatorId, rulesInForce } from '../../core/index.js';
+import { refusalResponses } from '../errors.js';
+import { actorOf } from '../principals.js';
+import { WireRule, Written, wireRule, written } from '../wire.js';
+import { callerOf, execute, type Register } from './context.js';
+
+// Evaluation rules: the app's defaults, overridden per evaluator version by the workspace's own.
+
+export const registerRules: Register = (api, deps) => {
+  api.get('/v1/evaluation-rules', {
+    config: { allow: ['system', 'admin', 'agent', 'reviewer'] },
+    schema: {
+      tags: ['rules'],
+      summary: 'The rules in force in this workspace, each with where it comes from',
+      response: { 200: z.object({ rules: z.array(WireRule) }), ...refusalResponses },
+    },
+    handler: async (request) => {
+      const own = await deps.store.rules(callerOf(request).workspaceId);
+      const mine = new Map(own.map((rule) => [rule.evaluator, rule]));
+      return {
+        rules: rulesInForce(deps.app.rules, own).map((rule) => {
+          const stored = mine.get(rule.evaluator);
+          return stored ? wireRule(stored, 'workspace') : wireRule(rule, 'config');
+        }),
+      };
+    },
+  });
+
+  api.put('/v1/evaluation-rules/:evaluator', {
+    config: { allow: ['admin'] },
+    schema: {
+      tags: ['rules'],
+      summary: "Set this workspace's rule for one evaluator version; later runs follow it",
+      params: z.object({ evaluator: EvaluatorId }),
+      body: z.strictObject({
+        targets: z.array(EvaluatedKindSchema).min(1),
+        sampleRate: z.number().min(0).max(1).default(1),
+        filter: z
+          .strictObject({
+            workspaces: z.array(z.string().min(1)).min(1).optional(),
+            artifactKinds: z.array(z.string().min(1)).min(1).optional(),
+          })
+          .default({}),
+        enabled: z.boolean().default(true),
+      }),
+      response: { 200: Written, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { targets, sampleRate, filter, enabled } = request.body;
+      const outcome = await execute(deps, request, actorOf(callerOf(request).principal), {
+        type: 'set_evaluation_rule',
+        evaluator: request.params.evaluator,
+        targets,
+        sample_rate: sampleRate,
+        filter: {
+          ...(filter.workspaces ? { workspaces: filter.workspaces } : {}),
+          ...(filter.artifactKinds ? { artifact_kinds: filter.artifactKinds } : {}),
+        },
+        enabled,
+      });
+      return written(outcome.events);
+    },
+  });
+};

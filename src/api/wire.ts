@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import {
+  type Envelope,
+  EvaluatedKindSchema,
+  type EvaluationRule,
+  type FeedbackRecord,
+  type Message,
+  MessageRole,
+  type RatedMessage,
+  type Run,
+  RunEndStatus,
+  ScoreSource,
+  type Target,
+} from '../core/index.js';
+
+// The HTTP API's JSON: seed 002's names in camelCase and its enum names (ROLE_ASSISTANT,
+// SCORE_SOURCE_HUMAN), each mapped to and from the core's wire words here, once. Events keep the
+// core's snake_case envelope (the shape shared with the Python libraries).
+
+const id = z.string().min(1);
+
+/** `ROLE_USER`, `ROLE_ASSISTANT`, ...: the core's roles under seed 002's names. */
+export const roleName = (role: MessageRole) => `ROLE_${role.toUpperCase()}` as const;
+export const RoleName = z.enum(MessageRole.options.map(roleName) as [string, ...string[]]);
+export const roleOf = (name: string): MessageRole =>
+  name.slice('ROLE_'.length).toLowerCase() as MessageRole;
+
+/** `SCORE_SOURCE_USER`, ...: the core's score sources under seed 002's names. */
+export const sourceName = (source: ScoreSource) => `SCORE_SOURCE_${source}` as const;
+export const SourceName = z.enum(ScoreSource.options.map(sourceName) as [string, ...string[]]);
+export const sourceOf = (name: string): ScoreSource =>
+  name.slice('SCORE_SOURCE_'.length) as ScoreSource;
+
+export const WireTarget = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('turn'), runId: id }),
+  z.strictObject({
+    kind: z.literal('message'),
+    messageId: id,
+    threadId: id,
+    runId: id.nullable().optional(),
+  }),
+  z.strictObject({ kind: z.literal('artifact'), artifactId: id, version: z.int().min(1) }),
+  z.strictObject({ kind: z.literal('thread'), threadId: id }),
+]);
+export type WireTarget = z.output<typeof WireTarget>;
+
+export function targetOf(wire: WireTarget): Target {
+  switch (wire.kind) {
+    case 'turn':
+      return { kind: 'turn', run_id: wire.runId };
+    case 'message':
+      return {
+        kind: 'message',
+        message_id: wire.messageId,
+        thread_id: wire.threadId,
+        run_id: wire.runId ?? null,
+      };
+    case 'artifact':
+      return { kind: 'artifact', artifact_id: wire.artifactId, version: wire.version };
+    case 'thread':
+      return { kind: 'thread', thread_id: wire.threadId };
+  }
+}
+
+export function wireTarget(target: Target): WireTarget {
+  switch (target.kind) {
+    case 'turn':
+      return { kind: 'turn', runId: target.run_id };
+    case 'message':
+      return {
+        kind: 'message',
+        messageId: target.message_id,
+        threadId: target.thread_id,
+        runId: target.run_id,
+      };
+    case 'artifact':
+      return { kind: 'artifact', artifactId: target.artifact_id, version: target.version };
+    case 'thread':
+      return { kind: 'thread', threadId: target.thread_id };
+  }
+}
+
+/** What a write recorded: the seq of its last event (null when it recorded none) and their ids. */
+export const Written = z.object({ seq: z.int().nullable(), eventIds: z.array(z.string()) });
+export const written = (events: readonly Envelope[]) => ({
+  seq: events.at(-1)?.seq ?? null,
+  eventIds: events.map((e) => e.id),
+});
+
+export const FeedbackEntry = z.object({
+  rater: z.string(),
+  feedbackType: z.string(),
+  value: z.record(z.string(), z.unknown()),
+});
+export const WireRatedMessage = z.object({
+  messageId: z.string(),
+  threadId: z.string(),
+  runId: z.string().nullable(),
+  feedback: z.array(FeedbackEntry),
+});
+export const wireRatedMessage = (rated: RatedMessage) => ({
+  messageId: rated.message_id,
+  threadId: rated.thread_id,
+  runId: rated.run_id,
+  feedback: rated.feedback.map((entry) => ({
+    rater: entry.rater,
+    feedbackType: entry.feedback_type,
+    value: entry.value,
+  })),
+});
+
+export const WireFeedback = z.object({
+  id: z.string(),
+  feedbackType: z.string(),
+  target: WireTarget,
+  value: z.record(z.string(), z.unknown()),
+  source: SourceName,
+  sourceLabel: z.string().nullable(),
+  rater: z.string(),
+  updatedAt: z.string(),
+});
+export const wireFeedback = (record: FeedbackRecord) => ({
+  id: record.id,
+  feedbackType: record.feedback_type,
+  target: wireTarget(record.target),
+  value: record.value,
+  source: sourceName(record.source),
+  sourceLabel: record.source_label,
+  rater: record.participant,
+  updatedAt: record.updated_at,
+});
+
+export const WireMessage = z.object({
+  messageId: z.string(),
+  threadId: z.string(),
+  runId: z.string().nullable(),
+  role: RoleName,
+  content: z.string(),
+  author: z.string(),
+  seq: z.int(),
+  postedAt: z.string(),
+  /** An assistant message's current feedback, every rater's. */
+  feedback: z.array(WireFeedback).optional(),
+});
+export const wireMessage = (message: Message, feedback?: readonly FeedbackRecord[]) => ({
+  messageId: message.message_id,
+  threadId: message.thread_id,
+  runId: message.run_id,
+  role: roleName(message.role),
+  content: message.content,
+  author: message.author,
+  seq: message.seq,
+  postedAt: message.posted_at,
+  ...(feedback ? { feedback: feedback.map(wireFeedback) } : {}),
+});
+
+export const WireRun = z.object({
+  runId: z.string(),
+  threadId: z.string(),
+  status: z.enum(['running', 'paused', ...RunEndStatus.options]),
+  traceIds: z.array(z.string()),
+  pauseReason: z.string().nullable(),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+});
+export const wireRun = (run: Run) => ({
+  runId: run.run_id,
+  threadId: run.thread_id,
+  status: run.status,
+  traceIds: run.trace_ids,
+  pauseReason: run.pause_reason,
+  startedAt: run.started_at,
+  updatedAt: run.updated_at,
+});
+
+export const WireRule = z.object({
+  evaluator: z.string(),
+  targets: z.array(EvaluatedKindSchema),
+  sampleRate: z.number(),
+  filter: z.object({
+    workspaces: z.array(z.string()).optional(),
+    artifactKinds: z.array(z.string()).optional(),
+  }),
+  enabled: z.boolean(),
+  /** Where it comes from: the app's config file, or this workspace's own rule. */
+  origin: z.enum(['config', 'workspace']),
+  setBy: z.string().nullable(),
+  setAt: z.string().nullable(),
+});
+export const wireRule = (
+  rule: EvaluationRule & { set_by?: string; set_at?: string },
+  origin: 'config' | 'workspace',
+) => ({
+  evaluator: rule.evaluator,
+  targets: rule.targets,
+  sampleRate: rule.sample_rate,
+  filter: {
+    ...(rule.filter.workspaces ? { workspaces: rule.filter.workspaces } : {}),
+    ...(rule.filter.artifact_kinds ? { artifactKinds: rule.filter.artifact_kinds } : {}),
+  },
+  enabled: rule.enabled,
+  origin,
+  setBy: rule.set_by ?? null,
+  setAt: rule.set_at ?? null,
+});
+
+/** Envelopes go out as stored: seed 000's snake_case shape, shared with the Python libraries. */
+export const WireEnvelope = z.object({
+  seq: z.int(),
+  id: z.string(),
+  ts: z.string(),
+  workspace_id: z.string(),
+  thread_id: z.string().nullable(),
+  run_id: z.string().nullable(),
+  actor: z.record(z.string(), z.unknown()),
+  event: z.object({ type: z.string() }).loose(),
+});

@@ -1,0 +1,125 @@
+import { Client, Connection } from '@temporalio/client';
+import { buildApi } from '../api/index.js';
+import { followWorkspaces } from '../client/follow-workspaces.js';
+import { type AppDefinition, type Config, liveScoreConfigDirectory } from '../config/index.js';
+import { openStore, type Store } from '../store/index.js';
+import { createWorker } from '../worker/create-worker.js';
+import { type Engine, openEngine } from '../worker/engine.js';
+import { scoreBackend } from '../worker/score-backend.js';
+import { connectWhenReady } from './dev-server.js';
+
+// The two long-running services, each startable alone (`evalflow worker`, `evalflow api`) or
+// together (`evalflow start`).
+
+export interface Service {
+  /** Settles when the service has stopped, by `stop()` or by failing. */
+  readonly done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The worker and a trigger relay per workspace, on Temporal at `address`. */
+export async function serveWorker(
+  config: Config,
+  app: AppDefinition,
+  address: string,
+): Promise<Service & { engine: Engine }> {
+  const connection = await connectWhenReady(address, null);
+  const engine = await openEngine(config, app);
+  const { created, archived } = engine.scoreConfigs;
+  if (created.length + archived.length > 0) {
+    console.log(`evalflow: score configs created ${created.length}, archived ${archived.length}`);
+  }
+  const worker = await createWorker({
+    connection,
+    namespace: config.namespace,
+    taskQueue: config.taskQueue,
+    activities: engine.activities,
+  });
+  const clientConnection = await Connection.connect({ address });
+  const relays = followWorkspaces({
+    store: engine.store,
+    client: new Client({ connection: clientConnection, namespace: config.namespace }),
+    taskQueue: config.taskQueue,
+    rules: app.rules,
+  });
+  const done = worker.run().finally(async () => {
+    await relays.close();
+    await engine.close();
+    await clientConnection.close();
+    await connection.close();
+  });
+  return {
+    engine,
+    done,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done.catch(() => {});
+    },
+  };
+}
+
+/** The HTTP API on `config.api`, on Temporal at `address`; its own store unless given one. */
+export async function serveApi(
+  config: Config,
+  app: AppDefinition,
+  address: string,
+  shared?: { store: Store; onScoreConfigsChanged(): void },
+): Promise<Service & { url: string }> {
+  const { configStore } = scoreBackend(config);
+  const directory = shared ? null : liveScoreConfigDirectory(app, configStore);
+  const store =
+    shared?.store ??
+    (await openStore({
+      ...app,
+      scoreConfigs: directory ?? undefined,
+      ...config.store,
+      onWait: (line) => console.log(`evalflow: ${line}`),
+    }));
+  const connection = await Connection.connect({ address });
+  const api = await buildApi({
+    store,
+    app,
+    temporal: {
+      client: new Client({ connection, namespace: config.namespace }),
+      taskQueue: config.taskQueue,
+    },
+    scoreConfigs: configStore,
+    onScoreConfigsChanged: () => (shared ? shared.onScoreConfigsChanged() : directory?.forget()),
+    bodyLimitBytes: config.api.bodyLimitBytes,
+    rateLimitPerMinute: config.api.rateLimitPerMinute,
+  });
+  const url = await api.listen({ host: config.api.host, port: config.api.port });
+  let stopped: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    stopped = resolve;
+  });
+  let stopping: Promise<void> | null = null;
+  return {
+    url,
+    done,
+    stop() {
+      stopping ??= (async () => {
+        await api.close();
+        if (!shared) await store.close();
+        await connection.close();
+        stopped();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Stops the services, last started first, on SIGINT or SIGTERM, or when any stops by itself. */
+export async function runUntilStopped(services: Service[]): Promise<void> {
+  let stopping: Promise<void> | null = null;
+  const stopAll = () => {
+    stopping ??= (async () => {
+      for (const service of [...services].reverse()) await service.stop();
+    })();
+    return stopping;
+  };
+  process.once('SIGINT', () => void stopAll());
+  process.once('SIGTERM', () => void stopAll());
+  await Promise.race(services.map((service) => service.done));
+  await stopAll();
+}

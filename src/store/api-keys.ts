@@ -1,0 +1,99 @@
+import type { Backend, Row } from './backend.js';
+
+// API keys and user tokens, kept beside the log so every API process on one store shares them.
+// Only a hash of each secret is stored; the API makes and checks the secrets.
+
+export type CredentialKind = 'key' | 'user_token';
+
+export interface ApiKeyRecord {
+  id: string;
+  kind: CredentialKind;
+  workspace_id: string;
+  /** `system`, `agent`, `admin`, `user:{id}`, `reviewer:{id}` or `evaluator:{name}@{version}`. */
+  principal: string;
+  /** A label for people (a key's purpose, a user's display name). */
+  name: string | null;
+  created_at: string;
+  /** When a user token stops working; null for keys. */
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface StoredCredential extends ApiKeyRecord {
+  secret_hash: string;
+}
+
+export interface ApiKeys {
+  create(credential: Omit<StoredCredential, 'created_at' | 'revoked_at'>): Promise<ApiKeyRecord>;
+  find(id: string): Promise<StoredCredential | null>;
+  /** Keys (not user tokens), oldest first; one workspace's when given. */
+  list(filter?: { workspace_id?: string }): Promise<ApiKeyRecord[]>;
+  /** Revokes a key or token; false when there is none with that id or it was revoked already. */
+  revoke(id: string): Promise<boolean>;
+}
+
+export function createApiKeys(backend: Backend, now: () => Date): ApiKeys {
+  return {
+    async create(credential) {
+      const created_at = now().toISOString();
+      await backend.transaction((sql) =>
+        sql.run(
+          `INSERT INTO api_keys (id, kind, workspace_id, principal, name, secret_hash, created_at,
+             expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+          [
+            credential.id,
+            credential.kind,
+            credential.workspace_id,
+            credential.principal,
+            credential.name,
+            credential.secret_hash,
+            created_at,
+            credential.expires_at,
+          ],
+        ),
+      );
+      const { secret_hash: _secret, ...record } = credential;
+      return { ...record, created_at, revoked_at: null };
+    },
+    async find(id) {
+      const rows = await backend.read((sql) =>
+        sql.all('SELECT * FROM api_keys WHERE id = ?', [id]),
+      );
+      return rows[0] === undefined
+        ? null
+        : { ...recordOf(rows[0]), secret_hash: String(rows[0].secret_hash) };
+    },
+    async list(filter = {}) {
+      const rows = await backend.read((sql) =>
+        filter.workspace_id === undefined
+          ? sql.all("SELECT * FROM api_keys WHERE kind = 'key' ORDER BY created_at, id")
+          : sql.all(
+              "SELECT * FROM api_keys WHERE kind = 'key' AND workspace_id = ? ORDER BY created_at, id",
+              [filter.workspace_id],
+            ),
+      );
+      return rows.map(recordOf);
+    },
+    async revoke(id) {
+      return backend.transaction(async (sql) => {
+        const rows = await sql.all('SELECT id FROM api_keys WHERE id = ? AND revoked_at IS NULL', [
+          id,
+        ]);
+        if (rows.length === 0) return false;
+        await sql.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [now().toISOString(), id]);
+        return true;
+      });
+    },
+  };
+}
+
+const recordOf = (row: Row): ApiKeyRecord => ({
+  id: String(row.id),
+  kind: row.kind as CredentialKind,
+  workspace_id: String(row.workspace_id),
+  principal: String(row.principal),
+  name: row.name === null ? null : String(row.name),
+  created_at: String(row.created_at),
+  expires_at: row.expires_at === null ? null : String(row.expires_at),
+  revoked_at: row.revoked_at === null ? null : String(row.revoked_at),
+});
