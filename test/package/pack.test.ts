@@ -52,8 +52,9 @@ beforeAll(async () => {
     join(consumer, 'package.json'),
     JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
   );
-  // Every dependency is in npm's cache from the repository's own install, so `--offline` installs
-  // without the network and fails loudly (ENOTCACHED) rather than hanging if one is not.
+  // npm's cache holds the repository's own install, but a fresh folder resolves each dependency's
+  // range afresh and needs registry metadata the lockfile install never fetched:
+  // `--prefer-offline` takes what the cache has and asks the registry for the rest.
   // `--ignore-scripts` skips better-sqlite3's install script, which would try to download a
   // prebuilt binary; the other skipped scripts (esbuild, @swc/core, protobufjs) only check what
   // their optional platform packages already installed. The native addon is then the one the
@@ -63,7 +64,7 @@ beforeAll(async () => {
     [
       'install',
       join(packed, tarball),
-      '--offline',
+      '--prefer-offline',
       '--ignore-scripts',
       '--no-audit',
       '--no-fund',

@@ -1,0 +1,112 @@
+// npm run bench:api — what the HTTP API costs over calling the store in the same process.
+//
+// One SQLite store; the same commands (a new thread each) go in through the store's `execute`
+// with 32 callers at a time (the baseline), then through the HTTP API on loopback with 32
+// keep-alive clients at a time. It reports throughput as a ratio, api / store (1 would be free),
+// and the HTTP requests' latency percentiles. The last line is one JSON object. Not part of
+// `npm test`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildApi, issueCredential } from '../src/api/index.js';
+import { defineConfig } from '../src/config/index.js';
+import { openSqliteStore } from '../src/store/index.js';
+import { InMemoryScoreConfigStore } from '../src/testing/index.js';
+
+const COMMANDS = Number(process.env.BENCH_API_COMMANDS ?? 4000);
+const CLIENTS = 32;
+const ROUNDS = 3;
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ??
+  0;
+
+/** Runs `work(i)` for i in [0, count) with `clients` at a time; returns elapsed ms. */
+async function concurrently(count: number, clients: number, work: (i: number) => Promise<void>) {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
+  return performance.now() - started;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'evalflow-bench-api-'));
+const app = defineConfig({});
+const store = openSqliteStore(join(dir, 'evalflow.db'), app);
+const api = await buildApi({
+  store,
+  app,
+  temporal: { client: {} as never, taskQueue: 'bench' },
+  scoreConfigs: new InMemoryScoreConfigStore(),
+  rateLimitPerMinute: 1_000_000,
+  logger: false,
+});
+const url = await api.listen({ host: '127.0.0.1', port: 0 });
+const system = { kind: 'system', name: 'bench' };
+
+const rows: { round: number; store_per_s: number; api_per_s: number }[] = [];
+const latencies: number[] = [];
+try {
+  for (let round = 1; round <= ROUNDS; round++) {
+    const direct = await concurrently(COMMANDS, CLIENTS, async (i) => {
+      const outcome = await store.execute({
+        workspace_id: `store-${round}`,
+        actor: system,
+        command: { type: 'create_thread', thread_id: `t${i}` },
+      });
+      if (outcome.type !== 'recorded') throw new Error(outcome.message);
+    });
+    const { key } = await issueCredential(store, {
+      kind: 'key',
+      workspaceId: `api-${round}`,
+      principal: { kind: 'system' },
+    });
+    const viaHttp = await concurrently(COMMANDS, CLIENTS, async (i) => {
+      const sent = performance.now();
+      const response = await fetch(`${url}/v1/threads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ threadId: `t${i}` }),
+      });
+      await response.arrayBuffer();
+      if (response.status !== 201) throw new Error(`HTTP ${response.status}`);
+      latencies.push(performance.now() - sent);
+    });
+    rows.push({
+      round,
+      store_per_s: Math.round((COMMANDS / direct) * 1000),
+      api_per_s: Math.round((COMMANDS / viaHttp) * 1000),
+    });
+  }
+} finally {
+  await api.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(
+  `bench:api — ${COMMANDS} create_thread commands per round, ${CLIENTS} concurrent callers, SQLite`,
+);
+console.log('round  store.execute/s  HTTP/s  ratio');
+for (const row of rows) {
+  console.log(
+    `${String(row.round).padEnd(7)}${String(row.store_per_s).padEnd(17)}${String(row.api_per_s).padEnd(8)}${(row.api_per_s / row.store_per_s).toFixed(2)}`,
+  );
+}
+const ratio = median(rows.map((row) => row.api_per_s / row.store_per_s));
+console.log(
+  JSON.stringify({
+    bench: 'api',
+    api_vs_store: Number(ratio.toFixed(2)),
+    p50_ms: Number(percentile(latencies, 0.5).toFixed(1)),
+    p99_ms: Number(percentile(latencies, 0.99).toFixed(1)),
+    api_per_s: median(rows.map((row) => row.api_per_s)),
+    store_per_s: median(rows.map((row) => row.store_per_s)),
+  }),
+);
