@@ -7,6 +7,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { EvalflowActivities } from '../activities/types.js';
+import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
 import {
   feedbackAppendedSignal,
   type MirrorInput,
@@ -22,6 +23,7 @@ const { mirrorScores, reconcileScores, reconcileDeletes } = proxyActivities<
   Pick<EvalflowActivities, 'mirrorScores' | 'reconcileScores' | 'reconcileDeletes'>
 >({
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
