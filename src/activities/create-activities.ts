@@ -2,6 +2,7 @@ import type { FeedbackTypeRegistry } from '../core/index.js';
 import type { EvaluatorRegistry } from '../evaluators/index.js';
 import type { ScoreReader, ScoreSink } from '../scores/index.js';
 import type { Store } from '../store/index.js';
+import { heartbeating } from './activity-context.js';
 import { evaluationActivities } from './evaluation.js';
 import { mirrorActivities } from './mirror.js';
 import { reviewActivities } from './review.js';
@@ -18,8 +19,9 @@ export interface ActivityDeps {
   tenantId?: string;
 }
 
+/** The activities, each heartbeating while it runs (see `heartbeating`). */
 export function createActivities(deps: ActivityDeps): EvalflowActivities {
-  return {
+  const activities: EvalflowActivities = {
     ...evaluationActivities(deps),
     ...reviewActivities(deps),
     ...mirrorActivities({
@@ -34,4 +36,7 @@ export function createActivities(deps: ActivityDeps): EvalflowActivities {
     listArtifactVersions: ({ workspaceId, selector, after, limit }) =>
       deps.store.artifactVersions.list(workspaceId, selector, after, limit),
   };
+  return Object.fromEntries(
+    Object.entries(activities).map(([name, activity]) => [name, heartbeating(activity)]),
+  ) as unknown as EvalflowActivities;
 }

@@ -19,7 +19,43 @@ export interface FeedbackScoreOptions {
   namespace?: string;
 }
 
-/** The scores one `feedback_given` produces; none for an unregistered type. */
+/** Feedback, given or withdrawn, as the log holds it. */
+export type FeedbackEnvelope = Envelope<FeedbackGiven | RatingDeleted | FeedbackWithdrawn>;
+
+/**
+ * Feedback (given or withdrawn) whose type the app does not declare cannot become scores: the
+ * score ledger records it as failed under this id and reason, null when the type is declared.
+ * The id is UUIDv5 of the feedback's identity and its type name: a withdrawal lands on the entry
+ * of what it withdraws, a replacement on the first one's, and no real score has it (those are
+ * named `{type}.{field}`).
+ */
+export function undeclaredFeedback(
+  envelope: FeedbackEnvelope,
+  options: Pick<FeedbackScoreOptions, 'feedbackTypes' | 'namespace'>,
+): { scoreId: string; reason: string } | null {
+  const { event } = envelope;
+  if (options.feedbackTypes.get(event.feedback_type) !== undefined) return null;
+  const what = event.type === 'feedback_given' ? 'feedback' : `withdrawal (${event.type})`;
+  return {
+    scoreId: scoreId(identityOf(envelope).id, event.feedback_type, options.namespace),
+    reason: `feedback type ${event.feedback_type} is not declared in the app; its ${what} was not mirrored`,
+  };
+}
+
+/** The identity feedback's scores are recorded under, which replacements and withdrawals keep. */
+function identityOf(envelope: FeedbackEnvelope): { id: string; ts: string } {
+  const { event } = envelope;
+  switch (event.type) {
+    case 'feedback_given':
+      return event.replaces ?? { id: envelope.id, ts: envelope.ts };
+    case 'rating_deleted':
+      return event.rating;
+    case 'feedback_withdrawn':
+      return event.identity;
+  }
+}
+
+/** The scores one `feedback_given` produces; none for an undeclared type (`undeclaredFeedback`). */
 export async function scoresOfFeedback(
   envelope: Envelope<FeedbackGiven>,
   options: FeedbackScoreOptions,
@@ -29,7 +65,7 @@ export async function scoresOfFeedback(
   if (type === undefined) return [];
   // Replacing feedback (a rating, a reviewer's) keeps the first one's identity, so its scores
   // upsert in place.
-  const identity = event.replaces ?? { id: envelope.id, ts: envelope.ts };
+  const identity = identityOf(envelope);
   const { traceId, sessionId } = await attachment(envelope, options.store);
   if (traceId === undefined && sessionId === undefined) return [];
   const source: Record<string, string> = {
@@ -65,7 +101,7 @@ export function scoreIdsOfWithdrawn(
   const { event } = envelope;
   const type = options.feedbackTypes.get(event.feedback_type);
   if (type === undefined) return [];
-  const identity = event.type === 'rating_deleted' ? event.rating : event.identity;
+  const identity = identityOf(envelope);
   return scoreConfigs(type.schema, { typeName: type.name }).map((config) =>
     scoreId(identity.id, config.name, options.namespace),
   );

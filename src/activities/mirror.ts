@@ -14,8 +14,14 @@ import {
   ScoreSinkError,
 } from '../scores/index.js';
 import type { Store } from '../store/index.js';
+import { activityLogger } from './activity-context.js';
 import { asActivityFailure } from './failures.js';
-import { scoreIdsOfWithdrawn, scoresOfFeedback } from './feedback-scores.js';
+import {
+  type FeedbackEnvelope,
+  scoreIdsOfWithdrawn,
+  scoresOfFeedback,
+  undeclaredFeedback,
+} from './feedback-scores.js';
 import type { MirrorResult, MirrorScoresInput, ReconcileInput, ReconcileResult } from './types.js';
 
 export interface MirrorDeps {
@@ -27,14 +33,47 @@ export interface MirrorDeps {
   tenantId: string;
 }
 
-/** The `mirrorScores` and `reconcileScores` activities. */
+/** The `mirrorScores`, `reconcileScores` and `reconcileDeletes` activities. */
 export function mirrorActivities(deps: MirrorDeps) {
   const options = { feedbackTypes: deps.feedbackTypes, store: deps.store, tenantId: deps.tenantId };
+
+  /** The last word of one event on each score id it touches. */
+  async function operationsOf(envelope: Envelope): Promise<Operation[]> {
+    const { event, seq } = envelope;
+    if (
+      event.type !== 'feedback_given' &&
+      event.type !== 'rating_deleted' &&
+      event.type !== 'feedback_withdrawn'
+    ) {
+      return [];
+    }
+    const feedback = envelope as FeedbackEnvelope;
+    const undeclared = undeclaredFeedback(feedback, options);
+    if (undeclared !== null) {
+      activityLogger().warn(`mirror: ${undeclared.reason}`, {
+        workspaceId: envelope.workspace_id,
+        seq,
+        envelopeId: envelope.id,
+        ledgerScoreId: undeclared.scoreId,
+      });
+      return [{ kind: 'failure', seq, id: undeclared.scoreId, reason: undeclared.reason }];
+    }
+    if (event.type === 'feedback_given') {
+      const scores = await scoresOfFeedback(envelope as Envelope<FeedbackGiven>, options);
+      return scores.map((score) => ({ kind: 'write', seq, id: score.id, score }));
+    }
+    return scoreIdsOfWithdrawn(
+      feedback as Envelope<RatingDeleted | FeedbackWithdrawn>,
+      options,
+    ).map((id) => ({ kind: 'delete', seq, id }));
+  }
 
   return {
     /**
      * Turns the feedback after `afterSeq` into scores and records them in one batch; withdrawn
-     * ratings' scores are deleted. Safe to repeat: scores upsert by id.
+     * feedback's scores are deleted, to be read back gone by `reconcileDeletes`. Feedback of a
+     * type the app does not declare is settled failed, with a warning. Safe to repeat: scores
+     * upsert by id, and the ledger takes an event's entries once.
      */
     async mirrorScores(input: MirrorScoresInput): Promise<MirrorResult> {
       const envelopes = await deps.store.events({
@@ -42,59 +81,58 @@ export function mirrorActivities(deps: MirrorDeps) {
         after: input.afterSeq,
         limit: input.limit,
       });
-      const expected: { seq: number; score: Score }[] = [];
-      const deleted: string[] = [];
+      // A later event in the same page replaces an earlier one's word on an id: send only that.
+      const latest = new Map<string, Operation>();
       for (const envelope of envelopes) {
-        if (envelope.event.type === 'feedback_given') {
-          for (const score of await scoresOfFeedback(
-            envelope as Envelope<FeedbackGiven>,
-            options,
-          )) {
-            expected.push({ seq: envelope.seq, score });
-          }
-        } else if (
-          envelope.event.type === 'rating_deleted' ||
-          envelope.event.type === 'feedback_withdrawn'
-        ) {
-          deleted.push(
-            ...scoreIdsOfWithdrawn(
-              envelope as Envelope<RatingDeleted | FeedbackWithdrawn>,
-              options,
-            ),
-          );
-        }
+        for (const operation of await operationsOf(envelope)) latest.set(operation.id, operation);
       }
-      // A later event may replace a score of an earlier one in the same page: send the latest.
-      const latest = [...new Map(expected.map((e) => [e.score.id, e])).values()];
-      await deps.store.ledger.expectScores(input.workspaceId, latest);
-      const ids = latest.map((e) => e.score.id);
+      const operations = [...latest.values()];
+      const writes = operations.filter((o) => o.kind === 'write');
+      const deletes = operations.filter((o) => o.kind === 'delete');
+      const failures = operations.filter((o) => o.kind === 'failure');
+      const ws = input.workspaceId;
+      await deps.store.ledger.recordFailures(
+        ws,
+        failures.map(({ seq, id, reason }) => ({ seq, score_id: id, reason })),
+      );
+
+      await deps.store.ledger.expectScores(ws, writes);
+      const ids = writes.map((w) => w.id);
       // A batch the sink refuses for good fails its scores, not the workspace's mirror.
       const refused =
-        ids.length === 0 ? null : await refusal(() => deps.sink.record(latest.map((e) => e.score)));
+        ids.length === 0 ? null : await refusal(() => deps.sink.record(writes.map((w) => w.score)));
       if (refused !== null) {
         await deps.store.ledger.settleScores(
-          input.workspaceId,
+          ws,
           ids.map((score_id) => ({ score_id, state: 'failed', reason: `refused: ${refused}` })),
         );
       }
-      if (deleted.length > 0) {
-        const notDeleted = deps.sink.delete
-          ? await refusal(() => deps.sink.delete?.(deleted) ?? Promise.resolve())
-          : null;
+
+      const deleting = deletes.map((d) => d.id);
+      await deps.store.ledger.expectDeletes(
+        ws,
+        deletes.map(({ seq, id }) => ({ seq, score_id: id })),
+      );
+      const notDeleted = deleting.length === 0 ? null : await refusal(() => sendDeletes(deleting));
+      if (notDeleted !== null) {
         await deps.store.ledger.settleScores(
-          input.workspaceId,
-          deleted.map((score_id) =>
-            notDeleted === null
-              ? { score_id, state: 'deleted', reason: 'the feedback was withdrawn' }
-              : { score_id, state: 'failed', reason: `delete refused: ${notDeleted}` },
-          ),
+          ws,
+          deleting.map((score_id) => ({
+            score_id,
+            state: 'failed',
+            reason: `delete refused: ${notDeleted}`,
+          })),
         );
       }
       return {
         lastSeq: envelopes.at(-1)?.seq ?? input.afterSeq,
         recorded: refused === null ? ids : [],
-        failed: refused === null ? [] : ids,
-        deleted,
+        failed: [
+          ...(refused === null ? [] : ids),
+          ...(notDeleted === null ? [] : deleting),
+          ...failures.map((f) => f.id),
+        ],
+        deleting: notDeleted === null ? deleting : [],
       };
     },
 
@@ -105,7 +143,7 @@ export function mirrorActivities(deps: MirrorDeps) {
     async reconcileScores(input: ReconcileInput): Promise<ReconcileResult> {
       const entries = (
         await deps.store.ledger.scores(input.workspaceId, { ids: input.ids })
-      ).filter((entry) => entry.state === 'pending');
+      ).filter((entry) => entry.state === 'pending' && !entry.deletion);
       const scores = parseScores(entries.map((entry) => entry.score));
       const found = deps.reader ? await deps.reader.read(scores.map((s) => s.id)) : null;
       const confirmed: string[] = [];
@@ -138,8 +176,54 @@ export function mirrorActivities(deps: MirrorDeps) {
         failed,
       };
     },
+
+    /**
+     * Reads the pending deletions back, as writes are: those gone are settled deleted; those
+     * still visible are deleted again, or on the final check marked failed with the reason
+     * (Langfuse may answer a delete with success and keep the score).
+     */
+    async reconcileDeletes(input: ReconcileInput): Promise<ReconcileResult> {
+      const ids = (await deps.store.ledger.scores(input.workspaceId, { ids: input.ids }))
+        .filter((entry) => entry.state === 'pending' && entry.deletion)
+        .map((entry) => entry.score_id);
+      const found = deps.reader && ids.length > 0 ? await deps.reader.read(ids) : new Map();
+      const gone = ids.filter((id) => !found.has(id));
+      const visible = ids.filter((id) => found.has(id));
+      await deps.store.ledger.settleScores(
+        input.workspaceId,
+        gone.map((score_id) => ({ score_id, state: 'deleted', reason: WITHDRAWN })),
+      );
+      const refused =
+        input.final || visible.length === 0 ? null : await refusal(() => sendDeletes(visible));
+      const failed = input.final || refused !== null ? visible : [];
+      await deps.store.ledger.settleScores(
+        input.workspaceId,
+        failed.map((score_id) => ({
+          score_id,
+          state: 'failed',
+          reason:
+            refused === null
+              ? 'still readable back after every deletion and reconciliation'
+              : `delete refused: ${refused}`,
+        })),
+      );
+      return { confirmed: gone, missing: failed.length > 0 ? [] : visible, failed };
+    },
   };
+
+  // A sink that cannot delete leaves the scores visible: the read-back fails them with why.
+  async function sendDeletes(ids: readonly string[]): Promise<void> {
+    await deps.sink.delete?.(ids);
+  }
 }
+
+const WITHDRAWN = 'the feedback was withdrawn';
+
+/** What one event says of a score id: write it, delete it, or fail it without sending. */
+type Operation =
+  | { kind: 'write'; seq: number; id: string; score: Score }
+  | { kind: 'delete'; seq: number; id: string }
+  | { kind: 'failure'; seq: number; id: string; reason: string };
 
 // Langfuse reads a BOOLEAN back as true/false and may send a number as the same number.
 const sameValue = (a: unknown, b: unknown) => a === b || Number(a) === Number(b);

@@ -56,9 +56,15 @@ export interface MirrorResult {
   lastSeq: number;
   /** Ids of the scores recorded, now expected to become visible. */
   recorded: string[];
-  /** Ids of the scores the sink refused for good, settled as failed. */
+  /**
+   * Ids settled as failed: scores the sink refused for good, deletes it refused, and the entries
+   * of feedback whose type the app does not declare.
+   */
   failed: string[];
-  deleted: string[];
+  /** Ids of the scores whose delete was sent, now expected to vanish (`reconcileDeletes`). */
+  deleting?: string[];
+  /** Only in results recorded before deletes were read back: ids settled as deleted at once. */
+  deleted?: string[];
 }
 
 export interface ReconcileInput {
@@ -68,11 +74,13 @@ export interface ReconcileInput {
   final: boolean;
 }
 
+/** A read-back of writes (`reconcileScores`) or of deletes (`reconcileDeletes`). */
 export interface ReconcileResult {
+  /** Settled: a write visible with the value sent, a delete gone. */
   confirmed: string[];
-  /** Sent again, to be checked at the next delay. */
+  /** Sent again (written, or deleted), to be checked at the next delay. */
   missing: string[];
-  /** Settled as failed: still missing on the final check, or refused by the sink. */
+  /** Settled as failed: still not as sent on the final check, or refused by the sink. */
   failed: string[];
 }
 
@@ -110,4 +118,5 @@ export interface EvalflowActivities {
   applyReview(input: ApplyReviewInput): Promise<ReviewOutcome>;
   mirrorScores(input: MirrorScoresInput): Promise<MirrorResult>;
   reconcileScores(input: ReconcileInput): Promise<ReconcileResult>;
+  reconcileDeletes(input: ReconcileInput): Promise<ReconcileResult>;
 }

@@ -28,6 +28,11 @@ export interface ScoreEntry {
   reason: string | null;
   /** The score as sent, kept to re-send it; the store does not read it. */
   score: ScoreRecord;
+  /**
+   * The entry follows a deletion (the feedback was withdrawn), not a write: pending until read
+   * back gone, then deleted or failed.
+   */
+  deletion: boolean;
   updated_at: string;
 }
 
@@ -52,6 +57,19 @@ export interface Ledger {
   evaluations(workspace_id: string, filter?: EvaluationFilter): Promise<EvaluationEntry[]>;
   /** Scores about to be sent: pending again, unless an entry from a later event holds the id. */
   expectScores(workspace_id: string, scores: { seq: number; score: ScoreRecord }[]): Promise<void>;
+  /**
+   * Scores whose delete is about to be sent: pending again as deletions, unless an entry from a
+   * later event holds the id. An id without an entry gets one.
+   */
+  expectDeletes(workspace_id: string, deletes: { seq: number; score_id: string }[]): Promise<void>;
+  /**
+   * Feedback that could not become scores at all (its type is not declared, say): failed with
+   * the reason before anything is sent, unless an entry from a later event holds the id.
+   */
+  recordFailures(
+    workspace_id: string,
+    failures: { seq: number; score_id: string; reason: string }[],
+  ): Promise<void>;
   settleScores(
     workspace_id: string,
     updates: { score_id: string; state: Exclude<ScoreState, 'pending'>; reason: string | null }[],
@@ -64,6 +82,29 @@ export interface Ledger {
 }
 
 export function createLedger(backend: Backend, now: () => Date): Ledger {
+  // One entry per score id; an event replays onto its own entry without changing it, and only a
+  // later event's write replaces it.
+  const upsertScores = async (
+    workspace_id: string,
+    entries: { seq: number; score: ScoreRecord; state: ScoreState; reason: string | null }[],
+  ) => {
+    if (entries.length === 0) return;
+    const at = now().toISOString();
+    await backend.transaction(async (sql) => {
+      for (const { seq, score, state, reason } of entries) {
+        await sql.run(
+          `INSERT INTO score_ledger (workspace_id, score_id, seq, state, reason, score, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (workspace_id, score_id) DO UPDATE SET seq = excluded.seq,
+             state = excluded.state, reason = excluded.reason, score = excluded.score,
+             updated_at = excluded.updated_at
+           WHERE score_ledger.seq < excluded.seq`,
+          [workspace_id, score.id, seq, state, reason, JSON.stringify(score), at],
+        );
+      }
+    });
+  };
+
   return {
     async settleEvaluation(entry) {
       const key = {
@@ -118,22 +159,31 @@ export function createLedger(backend: Backend, now: () => Date): Ledger {
       );
       return rows.map(evaluationEntry);
     },
-    async expectScores(workspace_id, scores) {
-      if (scores.length === 0) return;
-      const at = now().toISOString();
-      await backend.transaction(async (sql) => {
-        for (const { seq, score } of scores) {
-          await sql.run(
-            `INSERT INTO score_ledger (workspace_id, score_id, seq, state, reason, score, updated_at)
-               VALUES (?, ?, ?, 'pending', NULL, ?, ?)
-             ON CONFLICT (workspace_id, score_id) DO UPDATE SET seq = excluded.seq,
-               state = 'pending', reason = NULL, score = excluded.score, updated_at = excluded.updated_at
-             WHERE score_ledger.seq < excluded.seq`,
-            [workspace_id, score.id, seq, JSON.stringify(score), at],
-          );
-        }
-      });
-    },
+    expectScores: (workspace_id, scores) =>
+      upsertScores(
+        workspace_id,
+        scores.map(({ seq, score }) => ({ seq, score, state: 'pending', reason: null })),
+      ),
+    expectDeletes: (workspace_id, deletes) =>
+      upsertScores(
+        workspace_id,
+        deletes.map(({ seq, score_id }) => ({
+          seq,
+          score: { id: score_id, [DELETION]: true },
+          state: 'pending',
+          reason: null,
+        })),
+      ),
+    recordFailures: (workspace_id, failures) =>
+      upsertScores(
+        workspace_id,
+        failures.map(({ seq, score_id, reason }) => ({
+          seq,
+          score: { id: score_id },
+          state: 'failed',
+          reason,
+        })),
+      ),
     async settleScores(workspace_id, updates) {
       if (updates.length === 0) return;
       const at = now().toISOString();
@@ -179,12 +229,19 @@ const evaluationEntry = (row: Row): EvaluationEntry => ({
   settled_at: String(row.settled_at),
 });
 
-const scoreEntry = (row: Row): ScoreEntry => ({
-  workspace_id: String(row.workspace_id),
-  score_id: String(row.score_id),
-  seq: asNumber(row.seq),
-  state: row.state as ScoreState,
-  reason: row.reason === null ? null : String(row.reason),
-  score: parseJson<ScoreRecord>(row.score),
-  updated_at: String(row.updated_at),
-});
+// A deletion's entry keeps no score, only the id and this mark (no score field is named so).
+const DELETION = '$deletion';
+
+const scoreEntry = (row: Row): ScoreEntry => {
+  const score = parseJson<ScoreRecord & { [DELETION]?: true }>(row.score);
+  return {
+    workspace_id: String(row.workspace_id),
+    score_id: String(row.score_id),
+    seq: asNumber(row.seq),
+    state: row.state as ScoreState,
+    reason: row.reason === null ? null : String(row.reason),
+    score,
+    deletion: score[DELETION] === true,
+    updated_at: String(row.updated_at),
+  };
+};

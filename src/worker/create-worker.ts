@@ -31,6 +31,15 @@ export interface WorkerOptions {
   activities?: object;
 }
 
+/**
+ * How long a workflow task waits for the worker that last ran its workflow before any worker may
+ * take it. After a worker dies, the next task of each of its workflows (the one an activity
+ * retried elsewhere completes into) waits this long for the dead worker; the SDK's 10 s would
+ * alone break the goal of every verdict within 15 s of a restart. The cost of a short wait: a
+ * live worker busy this long loses that workflow from its cache, and another replays it.
+ */
+export const STICKY_QUEUE_SCHEDULE_TO_START_TIMEOUT = '3 seconds';
+
 export async function createWorker(options: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: options.connection,
@@ -38,6 +47,7 @@ export async function createWorker(options: WorkerOptions): Promise<Worker> {
     taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
     workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
     activities: options.activities ?? {},
+    stickyQueueScheduleToStartTimeout: STICKY_QUEUE_SCHEDULE_TO_START_TIMEOUT,
   });
 }
 

@@ -1,10 +1,12 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { EvalflowActivities, EvaluateInput, EvaluationState } from '../activities/types.js';
+import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
 
 // Judging one target with one evaluator version: the shared step of evaluateRun and reevaluate.
 
 const judging = proxyActivities<Pick<EvalflowActivities, 'evaluate'>>({
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   // Transient failures back off and retry; a terminal one (a verdict its feedback type refuses,
   // an evaluator not deployed on this worker) is non-retryable and ends here.
   retry: {
@@ -17,6 +19,7 @@ const judging = proxyActivities<Pick<EvalflowActivities, 'evaluate'>>({
 
 const recording = proxyActivities<Pick<EvalflowActivities, 'giveFeedback' | 'settleEvaluation'>>({
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,

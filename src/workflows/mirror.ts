@@ -7,31 +7,47 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { EvalflowActivities } from '../activities/types.js';
+import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
 import {
   feedbackAppendedSignal,
   type MirrorInput,
   type MirrorState,
   mirrorStateQuery,
+  type PendingCheck,
   RECONCILE_DELAYS_MS,
 } from './mirror-messages.js';
 
 // Sending must eventually succeed, so attempts are unlimited; a 429's Retry-After sets the next
 // delay (the activity raises it as `nextRetryDelay`), otherwise backoff up to five minutes.
-const { mirrorScores, reconcileScores } = proxyActivities<
-  Pick<EvalflowActivities, 'mirrorScores' | 'reconcileScores'>
+const { mirrorScores, reconcileScores, reconcileDeletes } = proxyActivities<
+  Pick<EvalflowActivities, 'mirrorScores' | 'reconcileScores' | 'reconcileDeletes'>
 >({
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
+/** A batch to read back: of writes, or (`deletes`) of deletes. */
+interface MirrorCheck extends PendingCheck {
+  /** Checks carried from before deletes were read back have none: they are writes. */
+  deletes?: true;
+}
+
 /**
- * One per workspace: each feedback event signalled becomes scores recorded in the sink, then
- * each batch is read back after durable timers, the missing scores re-sent, and every expected
- * score given one final state in the ledger: confirmed, or failed with the reason.
+ * The state the query shows. `deleted` counts deletes read back gone; `resent` counts writes
+ * and deletes sent again; `failed` counts both kinds and feedback of undeclared types.
+ */
+type MirrorWorkflowState = Omit<MirrorState, 'checks'> & { checks: MirrorCheck[] };
+
+/**
+ * One per workspace: each feedback event signalled becomes scores recorded in the sink (or
+ * deleted, for withdrawn feedback), then each batch is read back after durable timers, the
+ * missing scores re-sent and the undeleted ones deleted again, and every score given one final
+ * state in the ledger: confirmed or deleted, or failed with the reason.
  */
 export async function mirror(input: MirrorInput): Promise<never> {
   const delays = input.reconcileDelaysMs ?? RECONCILE_DELAYS_MS;
-  const state: MirrorState = input.carried ?? {
+  const state: MirrorWorkflowState = input.carried ?? {
     seenSeq: 0,
     mirroredSeq: 0,
     checks: [],
@@ -57,27 +73,25 @@ export async function mirror(input: MirrorInput): Promise<never> {
       state.mirroredSeq = result.lastSeq > state.mirroredSeq ? result.lastSeq : state.seenSeq;
       state.recorded += result.recorded.length;
       state.failed += result.failed?.length ?? 0; // absent from results recorded before it existed
-      state.deleted += result.deleted.length;
-      if (result.recorded.length > 0) {
-        state.checks.push({
-          ids: result.recorded,
-          attempt: 0,
-          dueAt: Date.now() + (delays[0] ?? 0),
-        });
-      }
+      // Results recorded before deletes were read back settled them at once, as `deleted`.
+      state.deleted += result.deleted?.length ?? 0;
+      const dueAt = Date.now() + (delays[0] ?? 0);
+      if (result.recorded.length > 0)
+        state.checks.push({ ids: result.recorded, attempt: 0, dueAt });
+      const deleting = result.deleting ?? [];
+      if (deleting.length > 0)
+        state.checks.push({ ids: deleting, attempt: 0, dueAt, deletes: true });
     }
 
     for (const check of state.checks.filter((c) => c.dueAt <= Date.now())) {
       const final = check.attempt >= delays.length - 1;
-      const result = await reconcileScores({
-        workspaceId: input.workspaceId,
-        ids: check.ids,
-        final,
-      });
+      const reconcile = check.deletes ? reconcileDeletes : reconcileScores;
+      const result = await reconcile({ workspaceId: input.workspaceId, ids: check.ids, final });
       // Results recorded before `failed` existed reported a final check's losses as `missing`.
       const failed = result.failed ?? (final ? result.missing : []);
       const missing = result.failed === undefined && final ? [] : result.missing;
-      state.confirmed += result.confirmed.length;
+      if (check.deletes) state.deleted += result.confirmed.length;
+      else state.confirmed += result.confirmed.length;
       state.failed += failed.length;
       state.resent += missing.length;
       check.ids = missing;

@@ -9,6 +9,7 @@ import {
 import type { EvalflowActivities, EvaluationTarget } from '../activities/types.js';
 import { forEachBounded } from './bounded.js';
 import { evaluateTarget } from './evaluate-target.js';
+import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
 import {
   batchProgressQuery,
   cancelBatchSignal,
@@ -20,7 +21,11 @@ import {
 
 const paging = proxyActivities<
   Pick<EvalflowActivities, 'countArtifactVersions' | 'listArtifactVersions'>
->({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1 minute' } });
+>({
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: { maximumInterval: '1 minute' },
+});
 
 /**
  * Re-evaluates a selection of artifact versions with pinned evaluator versions: keyset pages,

@@ -1,10 +1,20 @@
+import type { Logger } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineFeedbackType, type Target } from '../../src/core/index.js';
+import { createActivities } from '../../src/activities/create-activities.js';
+import type { MirrorResult, MirrorScoresInput } from '../../src/activities/types.js';
+import {
+  createFeedbackTypeRegistry,
+  defineFeedbackType,
+  type Target,
+} from '../../src/core/index.js';
 import { turnOutcomeEvaluator } from '../../src/evaluators/index.js';
-import { ScoreSinkError } from '../../src/scores/index.js';
+import { ScoreSinkError, scoreId } from '../../src/scores/index.js';
+import { LangfuseScoreReader, LangfuseScoreSink } from '../../src/scores/langfuse/index.js';
 import { InMemoryScoreSink } from '../../src/testing/index.js';
-import { given, type TestEngine, testEngine } from '../support/engine.js';
+import { given, reviewQuality, type TestEngine, testEngine } from '../support/engine.js';
+import { LangfuseTestServer } from '../support/langfuse-server/index.js';
 
 // The mirror's activities on their own (no workflow): their results are what the workflow
 // carries, and the sink and ledger are what they change.
@@ -78,13 +88,27 @@ it('upserts a revised review in place, confirms it, and deletes it when withdraw
     afterSeq: second.lastSeq,
     limit: 100,
   });
-  // Every field's id is deleted, including fields the value left unscored (`note` was null).
-  expect(third.deleted).toContain(id);
-  expect(third.deleted).toHaveLength(2);
+  // Every field's id is deleted, including fields the value left unscored (`note` was null),
+  // and stays pending until read back gone.
+  const deleting = third.deleting ?? [];
+  expect(deleting).toContain(id);
+  expect(deleting).toHaveLength(2);
   expect(sink.scores()).toEqual([]);
   expect(await engine.store.ledger.scores(ws, { ids: [id as string] })).toMatchObject([
+    { state: 'pending', deletion: true },
+  ]);
+  expect(
+    await engine.activities.reconcileDeletes({ workspaceId: ws, ids: deleting, final: false }),
+  ).toEqual({ confirmed: deleting, missing: [], failed: [] });
+  expect(await engine.store.ledger.scores(ws, { ids: deleting })).toMatchObject([
+    { state: 'deleted', reason: 'the feedback was withdrawn' },
     { state: 'deleted', reason: 'the feedback was withdrawn' },
   ]);
+  // A write check still due for the withdrawn score leaves it alone instead of re-sending it.
+  expect(
+    await engine.activities.reconcileScores({ workspaceId: ws, ids: [id as string], final: false }),
+  ).toEqual({ confirmed: [], missing: [], failed: [] });
+  expect(sink.scores()).toEqual([]);
 });
 
 it('re-sends a score the sink lost, and marks it failed on the final check', async () => {
@@ -160,7 +184,7 @@ it("upserts a user's replaced rating in place and deletes a deleted one", async 
 
   await rate({ type: 'delete_rating', ...message });
   const third = await mirror(second.lastSeq);
-  expect(third.deleted).toEqual(first.recorded);
+  expect(third.deleting).toEqual(first.recorded);
   expect((await sink.read(first.recorded)).size).toBe(0);
 });
 
@@ -211,3 +235,178 @@ it("turns a sink's 429 into a retry after its Retry-After, and a refusal into fa
     await failing.close();
   }
 });
+
+it('fails feedback of a type the app does not declare in the score ledger, with its reason and a warning', async () => {
+  const ws = 'undeclared';
+  await given(
+    engine.store,
+    ws,
+    { type: 'create_thread', thread_id: 't' },
+    { type: 'start_run', run_id: 'r', thread_id: 't', trace_id: 'cd'.repeat(16) },
+    {
+      type: 'post_message',
+      thread_id: 't',
+      message_id: 'm',
+      role: 'assistant',
+      content: 'hi',
+      run_id: 'r',
+    },
+  );
+  const rate = async (command: object) => {
+    const outcome = await engine.store.execute({
+      workspace_id: ws,
+      actor: { kind: 'user', id: 'u1' },
+      command: { thread_id: 't', message_id: 'm', feedback_type: 'thumbs', ...command },
+    });
+    if (outcome.type !== 'recorded') throw new Error(JSON.stringify(outcome));
+    return outcome.events[0] as { id: string; seq: number };
+  };
+  const rating = await rate({ type: 'rate_message', value: { up: true } });
+  // A worker whose app no longer declares `thumbs`, which the log holds feedback of.
+  const worker = createActivities({
+    store: engine.store,
+    evaluators: engine.evaluators,
+    feedbackTypes: createFeedbackTypeRegistry([reviewQuality]),
+    scoreSink: sink,
+    scoreReader: sink,
+  });
+  const warnings: string[] = [];
+  const activity = new MockActivityEnvironment(undefined, { logger: warningsInto(warnings) });
+  const mirror = (afterSeq: number) =>
+    activity.run<[MirrorScoresInput], MirrorResult, typeof worker.mirrorScores>(
+      worker.mirrorScores,
+      { workspaceId: ws, afterSeq, limit: 100 },
+    );
+
+  const first = await mirror(0);
+  // Its ledger id: UUIDv5 of the feedback's identity and its type name.
+  const ledgerId = scoreId(rating.id, 'thumbs');
+  expect(first).toMatchObject({ recorded: [], failed: [ledgerId], deleting: [] });
+  expect(await engine.store.ledger.scores(ws, { ids: [ledgerId] })).toMatchObject([
+    {
+      seq: rating.seq,
+      state: 'failed',
+      reason: 'feedback type thumbs is not declared in the app; its feedback was not mirrored',
+    },
+  ]);
+  expect(warnings).toEqual([
+    'mirror: feedback type thumbs is not declared in the app; its feedback was not mirrored',
+  ]);
+  expect((await sink.read([scoreId(rating.id, 'thumbs.up')])).size).toBe(0);
+
+  // Its withdrawal lands on the same entry, as a later event.
+  const deleted = await rate({ type: 'delete_rating' });
+  const second = await mirror(first.lastSeq);
+  expect(second).toMatchObject({ recorded: [], failed: [ledgerId], deleting: [] });
+  expect(await engine.store.ledger.scores(ws, { ids: [ledgerId] })).toMatchObject([
+    {
+      seq: deleted.seq,
+      state: 'failed',
+      reason:
+        'feedback type thumbs is not declared in the app; its withdrawal (rating_deleted) was not mirrored',
+    },
+  ]);
+  expect(warnings).toHaveLength(2);
+});
+
+it('deletes again a score Langfuse keeps after answering its delete, and fails one that stays', async () => {
+  const langfuse = await LangfuseTestServer.start();
+  const mirrored = testEngine({
+    evaluators: [turnOutcomeEvaluator()],
+    sink: new LangfuseScoreSink(langfuse.client()),
+    reader: new LangfuseScoreReader(langfuse.client()),
+  });
+  try {
+    const ws = 'kept-deletes';
+    await given(
+      mirrored.store,
+      ws,
+      { type: 'create_thread', thread_id: 't' },
+      { type: 'start_run', run_id: 'r', thread_id: 't' },
+    );
+    const act = (reviewer: string, kind: 'submit' | 'withdraw') =>
+      mirrored.activities.applyReview({
+        workspaceId: ws,
+        target,
+        kind,
+        reviewer: { id: reviewer },
+        feedback_type: 'review_quality',
+        value: kind === 'submit' ? { score: 3 } : null,
+        requestId: `${reviewer}-${kind}`,
+      });
+    const mirror = (afterSeq: number) =>
+      mirrored.activities.mirrorScores({ workspaceId: ws, afterSeq, limit: 100 });
+    const reconcile = (ids: string[], final: boolean) =>
+      mirrored.activities.reconcileDeletes({ workspaceId: ws, ids, final });
+
+    await act('rv1', 'submit');
+    await act('rv2', 'submit');
+    const written = await mirror(0);
+    const [once, always] = written.recorded as [string, string];
+    expect(
+      await mirrored.activities.reconcileScores({
+        workspaceId: ws,
+        ids: written.recorded,
+        final: false,
+      }),
+    ).toMatchObject({ confirmed: [once, always] });
+
+    // Langfuse answers every delete 202, but ignores rv1's first and every one of rv2's.
+    const ignoredOnce = new Set<string>();
+    langfuse.setIgnoreDeletes(
+      (id) => id === always || (id === once && !ignoredOnce.has(id) && !!ignoredOnce.add(id)),
+    );
+    await act('rv1', 'withdraw');
+    await act('rv2', 'withdraw');
+    const withdrawn = await mirror(written.lastSeq);
+    const deleting = withdrawn.deleting ?? [];
+    // Each review's two fields: the scores, and the notes that were never scored (404: gone).
+    expect(deleting).toHaveLength(4);
+    const notes = deleting.filter((id) => id !== once && id !== always);
+
+    expect(await reconcile(deleting, false)).toEqual({
+      confirmed: notes,
+      missing: [once, always],
+      failed: [],
+    });
+    expect(await reconcile([once, always], false)).toEqual({
+      confirmed: [once],
+      missing: [always],
+      failed: [],
+    });
+    expect(await reconcile([always], true)).toEqual({
+      confirmed: [],
+      missing: [],
+      failed: [always],
+    });
+
+    const ledger = await mirrored.store.ledger.scores(ws, { ids: deleting });
+    expect(Object.fromEntries(ledger.map((e) => [e.score_id, [e.state, e.reason]]))).toEqual({
+      ...Object.fromEntries(notes.map((id) => [id, ['deleted', 'the feedback was withdrawn']])),
+      [once]: ['deleted', 'the feedback was withdrawn'],
+      [always]: ['failed', 'still readable back after every deletion and reconciliation'],
+    });
+    expect(langfuse.scores().map((row) => row.id)).toEqual([always]);
+    // rv2's score was deleted three times: sent, then again after each read-back but the final.
+    expect(langfuse.ignoredDeletes()).toEqual([once, always, always, always]);
+    expect(langfuse.violations()).toEqual([]);
+  } finally {
+    await mirrored.close();
+    await langfuse.close();
+  }
+});
+
+/** A logger that keeps each warning's message and drops everything else. */
+function warningsInto(warnings: string[]): Logger {
+  const ignore = () => {};
+  return {
+    log: (level, message) => {
+      if (level === 'WARN') warnings.push(message);
+    },
+    trace: ignore,
+    debug: ignore,
+    info: ignore,
+    warn: (message) => warnings.push(message),
+    error: ignore,
+  };
+}

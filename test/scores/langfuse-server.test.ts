@@ -156,6 +156,23 @@ describe('the Langfuse test server', () => {
     expect(context.server.scores().map((row) => row.id)).toEqual(['b']);
   });
 
+  it('answers deletes with 202 and applies them after the lag, except those it is told to ignore', async () => {
+    context.server.setLag(1_000);
+    await call('POST', '/api/public/ingestion', {
+      batch: ['a', 'b'].map((id) => event(`e-${id}`, scoreBody(id))),
+    });
+    context.now += 1_000;
+    context.server.setIgnoreDeletes((id) => id === 'b');
+    for (const id of ['a', 'b']) {
+      expect((await call('DELETE', `/api/public/scores/${id}`)).status).toBe(202);
+    }
+    expect(context.server.scores().map((row) => row.id)).toEqual(['a', 'b']);
+    context.now += 1_000;
+    expect(context.server.scores().map((row) => row.id)).toEqual(['b']);
+    expect(context.server.ignoredDeletes()).toEqual(['b']);
+    expect((await call('DELETE', '/api/public/scores/a')).status).toBe(404);
+  });
+
   it('drops a score whose config is missing or of another data type, giving a linked one its config name', async () => {
     const config = await call('POST', '/api/public/score-configs', {
       name: 'Helpful',

@@ -70,6 +70,35 @@ export function ledgerContract(adapter: string, open: OpenStore) {
       ]);
     });
 
+    it('tracks a deletion as pending until settled, and records a failure before anything is sent', async () => {
+      const ws = freshWorkspace();
+      await store.ledger.expectScores(ws, [{ seq: 5, score: { id: 's1' } }]);
+      await store.ledger.expectDeletes(ws, [
+        { seq: 8, score_id: 's1' },
+        { seq: 8, score_id: 'never-written' },
+      ]);
+      expect(await store.ledger.scores(ws, { state: 'pending' })).toMatchObject([
+        { score_id: 'never-written', seq: 8, deletion: true },
+        { score_id: 's1', seq: 8, deletion: true, score: { id: 's1' } },
+      ]);
+      // An earlier event's write or failure does not undo the deletion; a replay changes nothing.
+      await store.ledger.expectScores(ws, [{ seq: 5, score: { id: 's1' } }]);
+      await store.ledger.recordFailures(ws, [{ seq: 8, score_id: 's1', reason: 'replayed' }]);
+      expect(await store.ledger.scores(ws, { ids: ['s1'] })).toMatchObject([
+        { state: 'pending', deletion: true, reason: null },
+      ]);
+      await store.ledger.settleScores(ws, [{ score_id: 's1', state: 'deleted', reason: 'gone' }]);
+      expect(await store.ledger.scores(ws, { state: 'deleted' })).toMatchObject([
+        { score_id: 's1', deletion: true, reason: 'gone' },
+      ]);
+
+      await store.ledger.recordFailures(ws, [{ seq: 9, score_id: 's2', reason: 'undeclared' }]);
+      await store.ledger.recordFailures(ws, [{ seq: 12, score_id: 's2', reason: 'withdrawn' }]);
+      expect(await store.ledger.scores(ws, { ids: ['s2'] })).toMatchObject([
+        { state: 'failed', seq: 12, reason: 'withdrawn', deletion: false, score: { id: 's2' } },
+      ]);
+    });
+
     it('pages artifact versions by key, kind, creation time and latest version', async () => {
       const ws = freshWorkspace();
       const put = async (artifact_id: string, kind: string) => {

@@ -33,6 +33,8 @@ export const reviewQuality = defineFeedbackType({
 
 export interface TestEngine {
   store: Store;
+  /** The SQLite file, for a worker in another process to open. */
+  storePath: string;
   evaluators: EvaluatorRegistry;
   sink: ScoreSink;
   activities: ReturnType<typeof createActivities>;
@@ -48,16 +50,15 @@ export interface TestEngine {
   close(): Promise<void>;
 }
 
-/** The engine's real parts for a test: a SQLite store in a temp folder, real activities. */
-export function testEngine(options: {
-  evaluators: Evaluator[];
-  sink?: ScoreSink;
-  reader?: ScoreReader | null;
-  feedbackTypes?: FeedbackType[];
-}): TestEngine {
-  const dir = mkdtempSync(join(tmpdir(), 'evalflow-engine-'));
+/**
+ * The store and registries of a test engine on a SQLite file: what a worker in another process
+ * opens to share the engine's store.
+ */
+export function engineStore(
+  path: string,
+  options: { evaluators: Evaluator[]; feedbackTypes?: FeedbackType[] },
+) {
   const evaluators = createEvaluatorRegistry(options.evaluators);
-  const rules = everyTargetRules(options.evaluators);
   const types = [
     ...new Set([
       ...options.evaluators.map((e) => e.feedbackType),
@@ -66,12 +67,26 @@ export function testEngine(options: {
     ]),
   ];
   const feedbackTypes = createFeedbackTypeRegistry(types);
-  const store = openSqliteStore(join(dir, 'evalflow.db'), {
+  const store = openSqliteStore(path, {
     feedbackTypes,
     evaluators,
     scoreConfigs: staticScoreConfigs({ review_quality: { archived: false } }),
     pollMs: 50,
   });
+  return { store, evaluators, feedbackTypes };
+}
+
+/** The engine's real parts for a test: a SQLite store in a temp folder, real activities. */
+export function testEngine(options: {
+  evaluators: Evaluator[];
+  sink?: ScoreSink;
+  reader?: ScoreReader | null;
+  feedbackTypes?: FeedbackType[];
+}): TestEngine {
+  const dir = mkdtempSync(join(tmpdir(), 'evalflow-engine-'));
+  const storePath = join(dir, 'evalflow.db');
+  const { store, evaluators, feedbackTypes } = engineStore(storePath, options);
+  const rules = everyTargetRules(options.evaluators);
   const sink = options.sink ?? new InMemoryScoreSink();
   const reader = options.reader === undefined ? (sink as unknown as ScoreReader) : options.reader;
   const activities = createActivities({
@@ -83,6 +98,7 @@ export function testEngine(options: {
   });
   return {
     store,
+    storePath,
     evaluators,
     sink,
     activities,

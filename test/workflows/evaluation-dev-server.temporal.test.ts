@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -13,12 +14,21 @@ import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
 import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
 import { reevaluateWorkflowId } from '../../src/workflows/reevaluate-messages.js';
 import { feedbackEvents, given, type TestEngine, testEngine } from '../support/engine.js';
+import { finished, repoRoot, runTypeScript, waitForLine } from '../support/processes.js';
 import {
   devServerEnvironment,
   recordHistory,
   testWorker,
   uniqueTaskQueue,
+  workflowBundle,
 } from '../support/temporal.js';
+import { stallingJudge } from './fixtures/stalling-judge.js';
+
+const killableWorker = fileURLToPath(new URL('./fixtures/killable-worker.ts', import.meta.url));
+const bundlePath = () => {
+  const bundle = workflowBundle();
+  return 'codePath' in bundle ? bundle.codePath : '';
+};
 
 // An evaluator slow enough to be caught mid-run by a worker restart; it gives up when cancelled.
 const slow = defineEvaluator({
@@ -63,9 +73,9 @@ const countBy = (events: Awaited<ReturnType<typeof feedbackEvents>>) => {
   return counts;
 };
 
-async function endedRun(ws: string, answers: string[]) {
+async function endedRun(ws: string, answers: string[], store = engine.store) {
   await given(
-    engine.store,
+    store,
     ws,
     { type: 'create_thread', thread_id: 't' },
     { type: 'start_run', run_id: 'r', thread_id: 't' },
@@ -107,6 +117,53 @@ describe('durable evaluation on the dev server', () => {
     const counts = countBy(await feedbackEvents(engine.store, ws));
     expect(counts.size).toBe(expected);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('records every verdict of a run caught mid-activity by a worker kill within 15 s of the restart', async () => {
+    const ws = 'killed';
+    const taskQueue = uniqueTaskQueue();
+    // The same deployment as the killed worker's, whose judge answers here.
+    const killed = testEngine({ evaluators: [answerLengthEvaluator(), stallingJudge('answers')] });
+    try {
+      const answers = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'];
+      await endedRun(ws, answers, killed.store);
+      const child = runTypeScript(
+        killableWorker,
+        [env.address, env.namespace ?? 'default', taskQueue, killed.storePath, bundlePath()],
+        { cwd: repoRoot, env: process.env },
+      );
+      const exited = finished(child);
+      let printed = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+      });
+      await waitForLine(child, /^ready$/);
+      await killed.relay(env.client, taskQueue, ws).drain();
+      // Every one of the run's four evaluation slots waits on the stalled judge: kill then.
+      const stalled = () => printed.split('\n').filter((l) => l.startsWith('evaluating ')).length;
+      for (let i = 0; i < 1200 && stalled() < 4; i++) await sleep(50);
+      expect(stalled()).toBe(4);
+      child.kill('SIGKILL');
+      await exited;
+
+      const worker = await testWorker(env, taskQueue, killed.activities);
+      const restartedAt = Date.now();
+      const result = await worker.runUntil(
+        env.client.workflow.getHandle<typeof evaluateRun>(evaluateRunWorkflowId(ws, 'r')).result(),
+      );
+      const verdicts = await feedbackEvents(killed.store, ws);
+      const lastVerdictMs = Math.max(...verdicts.map((v) => Date.parse(v.ts))) - restartedAt;
+      console.info(
+        `worker killed mid-activity: the last verdict came ${lastVerdictMs} ms after the new worker started`,
+      );
+      expect(lastVerdictMs).toBeLessThanOrEqual(15_000);
+      expect(Object.values(result.evaluations).every((e) => e.state === 'recorded')).toBe(true);
+      const counts = countBy(verdicts);
+      expect(counts.size).toBe(answers.length * 2);
+      expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    } finally {
+      await killed.close();
+    }
   });
 
   it('keeps two versions of an evaluator apart as two participants', async () => {

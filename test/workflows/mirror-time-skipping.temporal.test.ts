@@ -4,7 +4,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { answerLengthEvaluator, turnOutcomeEvaluator } from '../../src/evaluators/index.js';
 import { LangfuseScoreReader, LangfuseScoreSink } from '../../src/scores/langfuse/index.js';
 import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
-import { mirrorStateQuery, mirrorWorkflowId } from '../../src/workflows/mirror-messages.js';
+import {
+  type MirrorState,
+  mirrorStateQuery,
+  mirrorWorkflowId,
+} from '../../src/workflows/mirror-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
 import { idFraction, LangfuseTestServer } from '../support/langfuse-server/index.js';
 import {
@@ -47,11 +51,10 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-it('confirms every score after the reconcile timers, re-sending the ones Langfuse dropped', async () => {
-  const ws = 'mirrored';
-  const taskQueue = uniqueTaskQueue();
-  const activities = Object.fromEntries(
-    Object.entries(engine.activities).map(([name, activity]) => [
+/** The activities, each setting the Langfuse server's clock to the time it was scheduled at. */
+const schedulingServerClock = (activities: object) =>
+  Object.fromEntries(
+    Object.entries(activities).map(([name, activity]) => [
       name,
       (input: never) => {
         serverNow = Context.current().info.currentAttemptScheduledTimestampMs;
@@ -59,7 +62,11 @@ it('confirms every score after the reconcile timers, re-sending the ones Langfus
       },
     ]),
   );
-  const worker = await testWorker(env, taskQueue, activities);
+
+it('confirms every score after the reconcile timers, re-sending the ones Langfuse dropped', async () => {
+  const ws = 'mirrored';
+  const taskQueue = uniqueTaskQueue();
+  const worker = await testWorker(env, taskQueue, schedulingServerClock(engine.activities));
   const state = await worker.runUntil(async () => {
     const trace = 'ab'.repeat(16);
     await given(
@@ -102,5 +109,78 @@ it('confirms every score after the reconcile timers, re-sending the ones Langfus
   expect(dropped.length).toBeGreaterThan(0);
   const stored = new Set(langfuse.scores().map((s) => s.id));
   for (const id of dropped) expect(stored.has(id)).toBe(true);
+  expect(langfuse.violations()).toEqual([]);
+});
+
+it('reads deletes back, deleting again what Langfuse keeps, and fails a score that stays', async () => {
+  const ws = 'withdrawn';
+  const taskQueue = uniqueTaskQueue();
+  const reviewers = ['rv1', 'rv2', 'rv3', 'rv4'];
+  const review = (reviewer: string, kind: 'submit' | 'withdraw') =>
+    engine.activities.applyReview({
+      workspaceId: ws,
+      target: { kind: 'turn', run_id: 'r' },
+      kind,
+      reviewer: { id: reviewer },
+      feedback_type: 'review_quality',
+      value: kind === 'submit' ? { score: 4 } : null,
+      requestId: `${reviewer}-${kind}`,
+    });
+  const worker = await testWorker(env, taskQueue, schedulingServerClock(engine.activities));
+  const { written, state, once, always } = await worker.runUntil(async () => {
+    await given(
+      engine.store,
+      ws,
+      { type: 'create_thread', thread_id: 't' },
+      { type: 'start_run', run_id: 'r', thread_id: 't', trace_id: 'cd'.repeat(16) },
+    );
+    for (const reviewer of reviewers) await review(reviewer, 'submit');
+    const relay = engine.relay(env.client, taskQueue, ws);
+    await relay.drain();
+    const mirror = env.client.workflow.getHandle(mirrorWorkflowId(ws));
+    const settled = async (done: (s: MirrorState) => boolean) => {
+      for (let step = 0; step < 60; step++) {
+        const current = await mirror.query(mirrorStateQuery);
+        if (current.checks.length === 0 && done(current)) return current;
+        await env.sleep(10 * MINUTE);
+      }
+      throw new Error('the mirror did not settle within ten hours');
+    };
+    const written = await settled((s) => s.confirmed === reviewers.length);
+
+    // Langfuse answers every delete 202 but ignores rv1's score's first delete and every one
+    // of rv2's.
+    const [once, always] = (await engine.store.ledger.scores(ws, { state: 'confirmed' })).map(
+      (entry) => entry.score_id,
+    );
+    const ignoredOnce = new Set<string>();
+    langfuse.setIgnoreDeletes(
+      (id) => id === always || (id === once && !ignoredOnce.has(id) && !!ignoredOnce.add(id)),
+    );
+    for (const reviewer of reviewers) await review(reviewer, 'withdraw');
+    await relay.drain();
+    const state = await settled((s) => s.deleted + s.failed > 0);
+    await recordHistory(mirror, 'mirror.deletes');
+    return { written, state, once: once as string, always: always as string };
+  });
+
+  expect(written).toMatchObject({ recorded: 4, confirmed: 4, failed: 0 });
+  // Four reviews of two fields each: the four scores and the four notes never scored.
+  expect(state).toMatchObject({ deleted: 7, failed: 1, checks: [] });
+  const ledger = await engine.store.ledger.scores(ws, { state: 'failed' });
+  expect(ledger).toMatchObject([
+    {
+      score_id: always,
+      deletion: true,
+      reason: 'still readable back after every deletion and reconciliation',
+    },
+  ]);
+  expect(await engine.store.ledger.scores(ws, { state: 'deleted' })).toHaveLength(7);
+  const visible = langfuse.scores().filter((row) => row.traceId === 'cd'.repeat(16));
+  expect(visible.map((row) => row.id)).toEqual([always]);
+  // rv2's score was deleted again after each read-back but the final one: five deletes in all.
+  const ignored = langfuse.ignoredDeletes();
+  expect(ignored.filter((id) => id === always)).toHaveLength(5);
+  expect(ignored.filter((id) => id === once)).toHaveLength(1);
   expect(langfuse.violations()).toEqual([]);
 });

@@ -24,7 +24,9 @@
  *   sessionId, observationId, source, time range), `limit` ≤ 100, `fields` groups, base64url
  *   cursor pages, newest first, BOOLEAN read back as true/false, metadata as string to string.
  * - `DELETE /api/public/scores/{id}` answers 202 and deletes after the lag (Langfuse's spec says
- *   204, which is why that answer is not checked against it); an id not visible is 404.
+ *   204, which is why that answer is not checked against it); an id not visible is 404. A
+ *   fraction (by hash of the id) or predicate makes accepted deletes do nothing, as Langfuse's
+ *   sometimes do (langfuse#10692, #11070); `ignoredDeletes()` lists them.
  * - Score configs: create (name 1–35 of `[A-Za-z0-9_ .()-]`, categories only for CATEGORICAL,
  *   BOOLEAN categories generated, bounds only for NUMERIC with max > min), list with pages and
  *   archived included, get, and PATCH (archive). Names are not unique; there is no delete.
@@ -45,6 +47,7 @@ export {
 export {
   type DroppedScore,
   type DropRule,
+  type IgnoreDeletesRule,
   idFraction,
   type StoredConfig,
   type StoredScore,

@@ -8,6 +8,7 @@ import { langfuseSpec } from './spec.js';
 import {
   type DroppedScore,
   type DropRule,
+  type IgnoreDeletesRule,
   LangfuseStore,
   type StoredConfig,
   type StoredScore,
@@ -23,6 +24,8 @@ export interface LangfuseTestServerOptions {
   readonly lagMs?: number;
   /** Scores lost after acceptance: a fraction of ids (by hash) or a predicate. */
   readonly drop?: DropRule | null;
+  /** Deletes answered 202 and never applied: a fraction of ids (by hash) or a predicate. */
+  readonly ignoreDeletes?: IgnoreDeletesRule | null;
 }
 
 /** A fault for the next request (of `operationId`, when given); faults are used in order. */
@@ -78,6 +81,7 @@ export class LangfuseTestServer {
       options.now ?? Date.now,
       options.lagMs ?? 0,
       options.drop ?? null,
+      options.ignoreDeletes ?? null,
     );
   }
 
@@ -132,6 +136,10 @@ export class LangfuseTestServer {
     this.#store.drop = rule;
   }
 
+  setIgnoreDeletes(rule: IgnoreDeletesRule | null): void {
+    this.#store.ignoreDeletes = rule;
+  }
+
   injectFaults(...faults: Fault[]): void {
     this.#faults.push(...faults);
   }
@@ -146,6 +154,12 @@ export class LangfuseTestServer {
   dropped(): DroppedScore[] {
     this.#store.applyDue();
     return this.#store.dropped();
+  }
+
+  /** Ids of accepted deletes that were never applied, once per delete. */
+  ignoredDeletes(): string[] {
+    this.#store.applyDue();
+    return this.#store.ignoredDeletes();
   }
 
   /** Writes accepted but not yet visible. */

@@ -65,6 +65,12 @@ export interface StoredConfig {
 /** Scores to lose after acceptance: a fraction (chosen by hashing the id) or a predicate. */
 export type DropRule = number | ((score: IncomingScore) => boolean);
 
+/**
+ * Deletes answered 202 and never applied, as langfuse#10692 and #11070 report: a fraction of
+ * the ids (by hash) or a predicate on the id.
+ */
+export type IgnoreDeletesRule = number | ((scoreId: string) => boolean);
+
 /** Why an accepted score was never stored. */
 export interface DroppedScore {
   readonly score: IncomingScore;
@@ -86,6 +92,7 @@ export class LangfuseStore {
   readonly #configs = new Map<string, StoredConfig>();
   readonly #queue: QueuedWrite[] = [];
   readonly #dropped: DroppedScore[] = [];
+  readonly #ignoredDeletes: string[] = [];
   #seq = 0;
 
   constructor(
@@ -93,6 +100,7 @@ export class LangfuseStore {
     readonly now: () => number,
     public lagMs: number,
     public drop: DropRule | null,
+    public ignoreDeletes: IgnoreDeletesRule | null = null,
   ) {}
 
   /** Queues a write; the worker applies it once `lagMs` has passed on the server's clock. */
@@ -126,6 +134,11 @@ export class LangfuseStore {
     return [...this.#dropped];
   }
 
+  /** Ids of accepted deletes the worker never applied, once per delete. */
+  ignoredDeletes(): string[] {
+    return [...this.#ignoredDeletes];
+  }
+
   configs(): StoredConfig[] {
     return [...this.#configs.values()];
   }
@@ -148,6 +161,11 @@ export class LangfuseStore {
   }
 
   #delete(id: string): void {
+    const rule = this.ignoreDeletes;
+    if (typeof rule === 'number' ? idFraction(id) < rule : (rule?.(id) ?? false)) {
+      this.#ignoredDeletes.push(id);
+      return;
+    }
     for (const [key, row] of this.#rows) if (row.id === id) this.#rows.delete(key);
   }
 
