@@ -12,14 +12,20 @@ export interface MirrorInput {
   carried?: MirrorState;
 }
 
-/** A batch of scores awaiting its next read-back. */
+/** A batch of scores awaiting its next read-back: of writes, or (`deletes`) of deletes. */
 export interface PendingCheck {
   ids: string[];
+  /** Checks carried from before deletes were read back have none: they are writes. */
+  deletes?: true;
   /** Index of the delay this check waits out; the last one is final. */
   attempt: number;
   dueAt: number;
 }
 
+/**
+ * `deleted` counts deletes read back gone; `resent` counts writes and deletes sent again;
+ * `failed` counts both kinds and feedback of undeclared types.
+ */
 export interface MirrorState {
   /** Highest feedback seq signalled. */
   seenSeq: number;

@@ -27,18 +27,6 @@ const { mirrorScores, reconcileScores, reconcileDeletes } = proxyActivities<
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
-/** A batch to read back: of writes, or (`deletes`) of deletes. */
-interface MirrorCheck extends PendingCheck {
-  /** Checks carried from before deletes were read back have none: they are writes. */
-  deletes?: true;
-}
-
-/**
- * The state the query shows. `deleted` counts deletes read back gone; `resent` counts writes
- * and deletes sent again; `failed` counts both kinds and feedback of undeclared types.
- */
-type MirrorWorkflowState = Omit<MirrorState, 'checks'> & { checks: MirrorCheck[] };
-
 /**
  * One per workspace: each feedback event signalled becomes scores recorded in the sink (or
  * deleted, for withdrawn feedback), then each batch is read back after durable timers, the
@@ -47,7 +35,7 @@ type MirrorWorkflowState = Omit<MirrorState, 'checks'> & { checks: MirrorCheck[]
  */
 export async function mirror(input: MirrorInput): Promise<never> {
   const delays = input.reconcileDelaysMs ?? RECONCILE_DELAYS_MS;
-  const state: MirrorWorkflowState = input.carried ?? {
+  const state: MirrorState = input.carried ?? {
     seenSeq: 0,
     mirroredSeq: 0,
     checks: [],
