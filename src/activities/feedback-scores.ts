@@ -4,6 +4,7 @@ import type {
   FeedbackTypeRegistry,
   FeedbackWithdrawn,
   RatingDeleted,
+  ScoreRecorded,
 } from '../core/index.js';
 import { participantOf } from '../core/index.js';
 import { type Score, scoreConfigs, scoreId, scoreValues } from '../scores/index.js';
@@ -135,3 +136,34 @@ async function attachment(
 // Langfuse and OpenTelemetry take W3C trace ids; a host's other ids fall back to the session.
 const traceOrNone = (id: string | null | undefined) =>
   id && /^[0-9a-f]{32}$/.test(id) ? id : undefined;
+
+/**
+ * The score a direct write records: on its trace, named as written, its id derived from the
+ * trace, the rater and the name (seed 002), so writing it again, on any day, replaces it.
+ */
+export function scoreOfRecorded(
+  envelope: Envelope<ScoreRecorded>,
+  options: Pick<FeedbackScoreOptions, 'tenantId' | 'namespace'>,
+): Score {
+  const { event, actor } = envelope;
+  const rater = participantOf(actor);
+  const source: Record<string, string> = {
+    tenant_id: options.tenantId,
+    workspace_id: envelope.workspace_id,
+    actor: rater,
+    actor_kind: actor.kind,
+    seq: String(envelope.seq),
+    score_source: event.source,
+  };
+  if (event.source_label !== null) source.source_label = event.source_label;
+  if (event.comment !== null) source.comment = event.comment;
+  return {
+    id: scoreId(`${event.trace_id}|${rater}`, event.name, options.namespace),
+    name: event.name,
+    value: event.value,
+    dataType: typeof event.value === 'boolean' ? 'BOOLEAN' : 'NUMERIC',
+    traceId: event.trace_id,
+    timestamp: envelope.ts,
+    source,
+  };
+}

@@ -4,6 +4,7 @@ import type {
   FeedbackTypeRegistry,
   FeedbackWithdrawn,
   RatingDeleted,
+  ScoreRecorded,
 } from '../core/index.js';
 import {
   InvalidScoreError,
@@ -19,6 +20,7 @@ import { asActivityFailure } from './failures.js';
 import {
   type FeedbackEnvelope,
   scoreIdsOfWithdrawn,
+  scoreOfRecorded,
   scoresOfFeedback,
   undeclaredFeedback,
 } from './feedback-scores.js';
@@ -40,6 +42,10 @@ export function mirrorActivities(deps: MirrorDeps) {
   /** The last word of one event on each score id it touches. */
   async function operationsOf(envelope: Envelope): Promise<Operation[]> {
     const { event, seq } = envelope;
+    if (event.type === 'score_recorded') {
+      const score = scoreOfRecorded(envelope as Envelope<ScoreRecorded>, options);
+      return [{ kind: 'write', seq, id: score.id, score }];
+    }
     if (
       event.type !== 'feedback_given' &&
       event.type !== 'rating_deleted' &&

@@ -122,7 +122,8 @@ export class TriggerRelay {
         });
       case 'feedback_given':
       case 'feedback_withdrawn':
-      case 'rating_deleted': {
+      case 'rating_deleted':
+      case 'score_recorded': {
         const { client, taskQueue, workspaceId } = this.options;
         await client.workflow.signalWithStart('mirror', {
           workflowId: mirrorWorkflowId(workspaceId),

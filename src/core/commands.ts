@@ -120,6 +120,23 @@ export const DeleteRating = z.strictObject({
   ...commandId,
 });
 
+/**
+ * A score written directly on a trace (seed 002's supported write): a number or a boolean, from
+ * a harness or a reviewer (HUMAN, against its score config, named by `config_id`). The rater is
+ * the actor; the score's identity is (trace, rater, name), so writing it again replaces it.
+ */
+export const RecordScore = z.strictObject({
+  type: z.literal('record_score'),
+  trace_id: z.string().regex(/^[0-9a-f]{32}$/, 'a trace id is 32 lowercase hex digits'),
+  name: id,
+  value: z.union([z.number().finite(), z.boolean()]),
+  source: z.enum(['HARNESS', 'HUMAN']),
+  config_id: id.optional(),
+  source_label: z.string().min(1).optional(),
+  comment: z.string().optional(),
+  ...commandId,
+});
+
 /** Sets a workspace's rule for one evaluator version (the system's, which the API's admin is). */
 export const SetEvaluationRule = z.strictObject({
   type: z.literal('set_evaluation_rule'),
@@ -141,6 +158,7 @@ export const Command = z.discriminatedUnion('type', [
   RateMessage,
   DeleteRating,
   SetEvaluationRule,
+  RecordScore,
 ]);
 export type Command = z.output<typeof Command>;
 export type CommandInput = z.input<typeof Command>;

@@ -12,6 +12,7 @@ import {
 } from './decide-lifecycle.js';
 import { deleteRating, rateMessage } from './decide-ratings.js';
 import { setEvaluationRule } from './decide-rules.js';
+import { recordScore } from './decide-scores.js';
 import type { DecideContext, Decision } from './decision.js';
 import { forbidden, issuesOf, type Rejection, validationFailed } from './rejections.js';
 import type { WorkspaceState } from './state.js';
@@ -87,6 +88,8 @@ export function decideCommand(
       return deleteRating(state, actor, command);
     case 'set_evaluation_rule':
       return setEvaluationRule(actor, command, context);
+    case 'record_score':
+      return recordScore(actor, command);
   }
 }
 

@@ -114,6 +114,18 @@ export interface RatingDeleted {
   rating: ScoreIdentity;
 }
 
+/** A score written directly on a trace; its rater is the envelope's actor. */
+export interface ScoreRecorded {
+  type: 'score_recorded';
+  trace_id: string;
+  name: string;
+  value: number | boolean;
+  source: 'HARNESS' | 'HUMAN';
+  config_id: string | null;
+  source_label: string | null;
+  comment: string | null;
+}
+
 /** A workspace's rule for one evaluator version was set; later runs' plans follow it. */
 export interface EvaluationRuleSet extends EvaluationRule {
   type: 'evaluation_rule_set';
@@ -130,7 +142,8 @@ export type Event =
   | FeedbackGiven
   | FeedbackWithdrawn
   | RatingDeleted
-  | EvaluationRuleSet;
+  | EvaluationRuleSet
+  | ScoreRecorded;
 export type EventType = Event['type'];
 
 /** An event as stored and sent: `seq` is gap-free per workspace, `id` unique, `ts` ISO-8601. */
@@ -162,6 +175,7 @@ export function scopeOf(event: Event): { thread_id: string | null; run_id: strin
     case 'artifact_put':
     case 'artifact_archived':
     case 'evaluation_rule_set':
+    case 'score_recorded':
       return { thread_id: null, run_id: null };
   }
 }

@@ -141,6 +141,9 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
       return [{ view: 'feedback', key: event.rating.id, value: null }];
     case 'feedback_withdrawn':
       return [{ view: 'feedback', key: event.identity.id, value: null }];
+    case 'score_recorded':
+      // A direct score is the log's and the sink's; no view keeps it.
+      return [];
     case 'evaluation_rule_set': {
       const { type: _type, ...rule } = event;
       return [

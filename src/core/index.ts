@@ -27,6 +27,7 @@ export {
   PostMessage,
   PutArtifact,
   RateMessage,
+  RecordScore,
   RunEndStatus,
   SetEvaluationRule,
   StartRun,
@@ -61,6 +62,7 @@ export type {
   RunStarted,
   RunStatus,
   ScoreIdentity,
+  ScoreRecorded,
   ThreadCreated,
 } from './events.js';
 export { scopeOf } from './events.js';

@@ -89,7 +89,8 @@ export function needsOf(
       break;
     }
     case 'set_evaluation_rule':
-      // A rule replaces the one before it whole: it reads nothing.
+    case 'record_score':
+      // A rule replaces the one before it whole, and a trace is no entity: they read nothing.
       break;
   }
   return needs;

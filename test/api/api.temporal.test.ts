@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineConfig } from '../../src/config/index.js';
 import { defineFeedbackType } from '../../src/core/index.js';
 import { answerLengthEvaluator, artifactSchemaEvaluator } from '../../src/evaluators/index.js';
+import { JsonlScoreSink } from '../../src/scores/file/index.js';
 import { type ApiHarness, startApi } from '../support/api.js';
 import { eventually } from '../support/processes.js';
 import { devServerEnvironment } from '../support/temporal.js';
@@ -558,6 +559,65 @@ describe('the HTTP API', () => {
     expect(
       onlyUsers.body.groups.every((g: { source: string }) => g.source === 'SCORE_SOURCE_USER'),
     ).toBe(true);
+  });
+
+  it("takes seed 002's supported score writes, keyed by trace, rater and name, and refuses the rest with 400", async () => {
+    const trace = 'cd'.repeat(16);
+    const write = (key: string, body: object) =>
+      h.call('POST', '/v1/scores', { key, body: { traceId: trace, ...body } });
+    const first = await write(system, {
+      name: 'latency_ok',
+      value: true,
+      source: 'SCORE_SOURCE_HARNESS',
+      comment: 'p95',
+    });
+    expect(first.status).toBe(201);
+    const again = await write(system, {
+      name: 'latency_ok',
+      value: false,
+      source: 'SCORE_SOURCE_HARNESS',
+    });
+    expect(again.status).toBe(201);
+    const byReviewer = await write(grace, {
+      name: 'helpfulness.stars',
+      value: 4,
+      source: 'SCORE_SOURCE_HUMAN',
+      configId: 'helpfulness.stars',
+    });
+    expect(byReviewer.status).toBe(201);
+    for (const [body, status] of [
+      [{ name: 'x', value: 'good', source: 'SCORE_SOURCE_HARNESS' }, 400],
+      [{ name: 'x', value: 1, source: 'SCORE_SOURCE_HARNESS', sessionId: 's' }, 400],
+      [{ name: 'x', value: 1, source: 'SCORE_SOURCE_USER' }, 400],
+      [{ name: 'x', value: 1, source: 'SCORE_SOURCE_HUMAN' }, 400],
+      [{ name: 'x', value: 1, source: 'SCORE_SOURCE_HUMAN', configId: 'missing' }, 404],
+      [{ name: 'x', value: 1, source: 'SCORE_SOURCE_HARNESS', traceId: 'not-a-trace' }, 422],
+    ] as const) {
+      const reply = await write(grace, body);
+      expect(reply.status, JSON.stringify(body)).toBe(status);
+    }
+    // The system records harness scores; a HUMAN score is a reviewer's.
+    const human = await write(system, {
+      name: 'helpfulness.stars',
+      value: 1,
+      source: 'SCORE_SOURCE_HUMAN',
+      configId: 'helpfulness.stars',
+    });
+    expect(human.status).toBe(403);
+    // The mirror sends them: the same trace, rater and name is one score, holding the latest value.
+    const scores = new JsonlScoreSink(h.scoresFile);
+    const held = await eventually(
+      async () => [...(await scores.all()).values()].filter((score) => score.traceId === trace),
+      (found) =>
+        found.length >= 2 &&
+        found.some((score) => score.name === 'latency_ok' && score.value === false),
+    );
+    expect(
+      held.map((score) => [score.name, score.value, score.source.score_source]).sort(),
+    ).toEqual([
+      ['helpfulness.stars', 4, 'HUMAN'],
+      ['latency_ok', false, 'HARNESS'],
+    ]);
   });
 
   it('starts, watches and controls a re-evaluation of artifact versions', async () => {

@@ -28,6 +28,8 @@ export interface ApiHarness {
   url: string;
   api: Api;
   engine: Engine;
+  /** The JSONL file the engine's scores go to. */
+  scoresFile: string;
   /** A new key for a principal (`system`, `user:ada`, ...) in a workspace (default `ws`). */
   key(principal: string, workspace?: string): Promise<string>;
   call(
@@ -85,6 +87,7 @@ export async function startApi(
     url,
     api,
     engine,
+    scoresFile: config.scoresFile,
     async key(principal, workspace = 'ws') {
       const parsed = parsePrincipal(principal);
       if (parsed === null) throw new Error(`not a principal: ${principal}`);

@@ -9,6 +9,7 @@ import { registerReevaluations } from './reevaluations.js';
 import { registerReviews } from './reviews.js';
 import { registerRules } from './rules.js';
 import { registerScoreConfigs } from './score-configs.js';
+import { registerScores } from './scores.js';
 import { registerUserTokens } from './user-tokens.js';
 
 export function registerRoutes(api: Api, deps: RouteDeps): void {
@@ -21,6 +22,7 @@ export function registerRoutes(api: Api, deps: RouteDeps): void {
     registerReading,
     registerRules,
     registerReevaluations,
+    registerScores,
     registerScoreConfigs,
     registerEvents,
   ]) {
