@@ -2,6 +2,7 @@
 // better-sqlite3 and pg, so it is its own entry point (`evalflow/store`), apart from the pure core.
 export type { ArtifactVersionKey, ArtifactVersionSelector } from './artifact-versions.js';
 export type { Backend, Row, Sql } from './backend.js';
+export { commandIdOf } from './command-ids.js';
 export type { StoreOptions } from './create-store.js';
 export { createStore } from './create-store.js';
 export { envelopeIdFor } from './envelope-ids.js';

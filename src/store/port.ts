@@ -16,7 +16,10 @@ import type {
 import type { ArtifactVersionKey, ArtifactVersionSelector } from './artifact-versions.js';
 import type { Ledger } from './ledger.js';
 
-/** A command to execute in a workspace. Actor and command arrive off the wire and are parsed. */
+/**
+ * A command to execute in a workspace. Actor and command arrive off the wire and are parsed, and
+ * the whole input is checked too: whatever `execute` is given, even `null`, gets an outcome.
+ */
 export interface ExecuteInput {
   workspace_id: string;
   actor: unknown;
@@ -106,7 +109,7 @@ export interface Store {
   /** Moves a named cursor forward; a lower seq leaves it. Returns the cursor's seq afterwards. */
   saveCursor(workspace_id: string, name: string, seq: number): Promise<number>;
 
-  /** Every workspace with at least one event. */
+  /** Every workspace with at least one event (a refused command creates none). */
   workspaces(): Promise<string[]>;
 
   /** The evaluation and score ledger, kept beside the log. */
