@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { evaluatorParticipant, targetKey } from '../core/index.js';
 import { type EvaluatorRegistry, isSampled, type Subject } from '../evaluators/index.js';
-import type { Store } from '../store/index.js';
+import { commandIdOf, type Store } from '../store/index.js';
 import { asActivityFailure, FailureType, terminal } from './failures.js';
 import { loadSubject } from './load-subject.js';
 import type {
@@ -122,7 +122,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
           value: input.value,
           source: evaluator.source,
         },
-        command_id: `${input.workflowId}|${participant}|${target_key}|${generation}`,
+        command_id: commandIdOf(`${input.workflowId}|${participant}|${target_key}|${generation}`),
       });
       if (outcome.type !== 'recorded') {
         throw terminal(

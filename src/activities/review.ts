@@ -1,5 +1,5 @@
 import { participantOf } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import { commandIdOf, type Store } from '../store/index.js';
 import type { ApplyReviewInput, ReviewOutcome } from './types.js';
 
 /**
@@ -43,7 +43,7 @@ export function reviewActivities({ store }: { store: Store }) {
         workspace_id: input.workspaceId,
         actor,
         command,
-        command_id: input.requestId,
+        command_id: commandIdOf(input.requestId),
       });
       if (outcome.type !== 'recorded') return { type: outcome.type, message: outcome.message };
       const first = outcome.events[0];

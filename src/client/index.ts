@@ -7,5 +7,5 @@ export {
   type ReevaluationRequest,
 } from './reevaluations.js';
 export { type RelayOptions, TriggerRelay } from './relay.js';
-export { type ReviewBody, ReviewClient } from './reviews.js';
+export { type ReviewBody, ReviewClient, type ReviewClientOptions } from './reviews.js';
 export { runEvaluationState } from './runs.js';

@@ -1,6 +1,6 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
-import { type EvaluatorCatalog, EvaluatorId, parseEvaluatorId } from '../core/index.js';
+import { type EvaluatorCatalog, EvaluatorId, idProblem, parseEvaluatorId } from '../core/index.js';
 import type { ArtifactVersionSelector } from '../store/index.js';
 import type { reevaluate } from '../workflows/reevaluate.js';
 import {
@@ -42,6 +42,11 @@ export class ReevaluationClient {
       throw new InvalidRequestError(`concurrency is a whole number from 1, not ${concurrency}`);
     }
     const batchId = request.batchId ?? uuidv7();
+    // The batch id keys the ledger's verdicts (their generation), so it follows the id rule.
+    const badBatch = idProblem(batchId);
+    if (badBatch !== null) throw new InvalidRequestError(`batchId: ${badBatch}`);
+    const badWorkspace = idProblem(workspaceId);
+    if (badWorkspace !== null) throw new InvalidRequestError(`workspaceId: ${badWorkspace}`);
     await this.client.workflow.start<typeof reevaluate>('reevaluate', {
       workflowId: reevaluateWorkflowId(workspaceId, batchId),
       taskQueue: this.taskQueue,

@@ -1,8 +1,7 @@
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
-import type { Target } from '../core/index.js';
+import { type Limits, resolveLimits, type Target } from '../core/index.js';
 import type { review } from '../workflows/review.js';
 import {
-  type ReviewRequest,
   type ReviewResult,
   reviewWorkflowId,
   reviseReviewUpdate,
@@ -10,65 +9,74 @@ import {
   type VerifiedReviewer,
   withdrawReviewUpdate,
 } from '../workflows/review-messages.js';
+import { checkReview, type ReviewBody, type ReviewKind } from './review-requests.js';
 
-/** What a reviewer sends: the value only. Who sends it is the verified caller's business. */
-export interface ReviewBody {
-  feedback_type: string;
-  value?: Record<string, unknown>;
-  /** Deduplicates a retried request (Temporal's update id). */
-  request_id?: string;
+export type { ReviewBody } from './review-requests.js';
+
+export interface ReviewClientOptions {
+  /** How long a target's review workflow waits idle before completing (one day). */
+  idleMs?: number;
+  /**
+   * Size limits, as the store is given them (docs/limits.md): a review's value is held to
+   * `feedbackValueBytes` here, before it becomes a Temporal payload.
+   */
+  limits?: Partial<Limits>;
 }
+
+const updates = {
+  submit: submitReviewUpdate,
+  revise: reviseReviewUpdate,
+  withdraw: withdrawReviewUpdate,
+} as const;
 
 /**
  * Sends reviewers' actions to the target's `review` workflow with update-with-start: the first
  * action starts it, later ones join it, and each returns the stored result. The reviewer is the
- * caller the host authenticated; a body that tries to name one is refused.
+ * caller the host authenticated; a body that tries to name one is refused. Every action is
+ * checked whole first (`checkReview`), so a malformed one throws `InvalidRequestError` and
+ * starts no workflow.
  */
 export class ReviewClient {
+  private readonly limits: Readonly<Limits>;
+
+  /** @throws InvalidLimitsError for an unknown or non-positive limit. */
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string,
-    /** How long a target's review workflow waits idle before completing (one day). */
-    private readonly idleMs?: number,
-  ) {}
+    private readonly options: ReviewClientOptions = {},
+  ) {
+    this.limits = resolveLimits(options.limits);
+  }
 
   submit(workspaceId: string, target: Target, caller: VerifiedReviewer, body: ReviewBody) {
-    return this.send(submitReviewUpdate, workspaceId, target, caller, body);
+    return this.send('submit', workspaceId, target, caller, body);
   }
   revise(workspaceId: string, target: Target, caller: VerifiedReviewer, body: ReviewBody) {
-    return this.send(reviseReviewUpdate, workspaceId, target, caller, body);
+    return this.send('revise', workspaceId, target, caller, body);
   }
   withdraw(workspaceId: string, target: Target, caller: VerifiedReviewer, body: ReviewBody) {
-    return this.send(withdrawReviewUpdate, workspaceId, target, caller, body);
+    return this.send('withdraw', workspaceId, target, caller, body);
   }
 
   private async send(
-    update: typeof submitReviewUpdate,
+    kind: ReviewKind,
     workspaceId: string,
     target: Target,
     caller: VerifiedReviewer,
     body: ReviewBody,
   ): Promise<ReviewResult> {
-    if ('reviewer' in body || 'actor' in body) {
-      throw new TypeError(
-        'a review body does not name its reviewer: the verified caller is the reviewer',
-      );
-    }
-    const request: ReviewRequest = {
-      reviewer: { id: caller.id, ...(caller.name ? { name: caller.name } : {}) },
-      feedback_type: body.feedback_type,
-      ...(body.value !== undefined ? { value: body.value } : {}),
-    };
+    const checked = checkReview(kind, workspaceId, target, caller, body, this.limits);
+    const { idleMs } = this.options;
     const startWorkflowOperation = new WithStartWorkflowOperation<typeof review>('review', {
-      workflowId: reviewWorkflowId(workspaceId, target),
+      workflowId: reviewWorkflowId(workspaceId, checked.target),
       taskQueue: this.taskQueue,
-      args: [{ workspaceId, target, ...(this.idleMs ? { idleMs: this.idleMs } : {}) }],
+      args: [{ workspaceId, target: checked.target, ...(idleMs ? { idleMs } : {}) }],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
-    return this.client.workflow.executeUpdateWithStart(update, {
-      args: [request],
+    return this.client.workflow.executeUpdateWithStart(updates[kind], {
+      args: [checked.request],
       startWorkflowOperation,
-      ...(body.request_id ? { updateId: body.request_id } : {}),
+      ...(checked.requestId ? { updateId: checked.requestId } : {}),
     });
   }
 }

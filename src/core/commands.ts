@@ -1,17 +1,20 @@
 import { z } from 'zod';
+import { CommandId, Id as id, Text } from './ids.js';
+import { Json } from './json-values.js';
 import { EvaluatorId, RuleSettings } from './rules.js';
 import { ScoreSource } from './sources.js';
 import { Target } from './targets.js';
 
 // Commands in their wire shape. Each may carry a `command_id`: executing the same id again
-// returns the first outcome and records nothing.
-const id = z.string().min(1);
-const commandId = { command_id: id.optional() };
+// returns the first outcome and records nothing. Every id follows the id rule (`ids.ts`), free
+// text must be well-formed and free-form values JSON (`json-values.ts`); sizes are the store's
+// limits (`limits.ts`), checked after parsing.
+const commandId = { command_id: CommandId.optional() };
 
 export const CreateThread = z.strictObject({
   type: z.literal('create_thread'),
   thread_id: id,
-  title: z.string().nullable().default(null),
+  title: Text.nullable().default(null),
   ...commandId,
 });
 
@@ -27,7 +30,7 @@ export const StartRun = z.strictObject({
 export const PauseRun = z.strictObject({
   type: z.literal('pause_run'),
   run_id: id,
-  reason: z.string().nullable().default(null),
+  reason: Text.nullable().default(null),
   ...commandId,
 });
 
@@ -52,9 +55,9 @@ export const PostMessage = z.strictObject({
   thread_id: id,
   message_id: id.optional(),
   role: MessageRole,
-  content: z.string(),
+  content: Text,
   run_id: id.nullable().default(null),
-  feedback: z.unknown().optional(),
+  feedback: Json.optional(),
   ...commandId,
 });
 
@@ -66,7 +69,7 @@ export const PutArtifact = z.strictObject({
   type: z.literal('put_artifact'),
   artifact_id: id,
   kind: id,
-  data: z.json().default(null),
+  data: Json.default(null),
   trace_id: id.nullable().default(null),
   run_id: id.nullable().default(null),
   ...commandId,
@@ -87,10 +90,10 @@ export const GiveFeedback = z.strictObject({
   feedback_type: id,
   target: Target,
   // Checked against the feedback type's schema by `decide`, after the type and target kind.
-  value: z.unknown().default({}),
+  value: Json.default({}),
   /** An evaluator declares JUDGE (default) or HARNESS; the system may import EVAL scores. */
   source: ScoreSource.optional(),
-  source_label: z.string().min(1).optional(),
+  source_label: Text.min(1).optional(),
   ...commandId,
 });
 
@@ -108,7 +111,7 @@ export const RateMessage = z.strictObject({
   message_id: id,
   feedback_type: id,
   // Checked against the feedback type's schema by `decide`, after the type and target kind.
-  value: z.unknown().default({}),
+  value: Json.default({}),
   ...commandId,
 });
 
@@ -132,8 +135,8 @@ export const RecordScore = z.strictObject({
   value: z.union([z.number().finite(), z.boolean()]),
   source: z.enum(['HARNESS', 'HUMAN']),
   config_id: id.optional(),
-  source_label: z.string().min(1).optional(),
-  comment: z.string().optional(),
+  source_label: Text.min(1).optional(),
+  comment: Text.optional(),
   ...commandId,
 });
 

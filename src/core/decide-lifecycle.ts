@@ -75,7 +75,8 @@ export function endRun(
 
 /**
  * Anyone but an evaluator may post; an assistant message speaks for the thread's agent, so only
- * that agent or the system may post one. A message's run must be one of its thread's.
+ * that agent or the system may post one. A message's run must be one of its thread's, and live
+ * (running or paused).
  */
 export function postMessage(
   state: WorkspaceState,
@@ -92,6 +93,12 @@ export function postMessage(
     if (run === undefined) return notFound('run', run_id);
     if (run.thread_id !== thread_id)
       return invalidState(`run ${run_id} belongs to thread ${run.thread_id}`);
+    // An ended run is evaluated already: a message recorded now would never be judged.
+    if (run.status !== 'running' && run.status !== 'paused') {
+      return invalidState(
+        `run ${run_id} is ${run.status}; a run's messages are posted while it is running or paused`,
+      );
+    }
   }
   if (state.messages.has(messageKey(thread_id, message_id))) {
     return conflict(`message ${message_id} exists already in thread ${thread_id}`);

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { Actor } from './actors.js';
 import { Command } from './commands.js';
 import { giveFeedback, withdrawFeedback } from './decide-feedback.js';
@@ -14,7 +15,7 @@ import { deleteRating, rateMessage } from './decide-ratings.js';
 import { setEvaluationRule } from './decide-rules.js';
 import { recordScore } from './decide-scores.js';
 import type { DecideContext, Decision } from './decision.js';
-import { forbidden, issuesOf, type Rejection, validationFailed } from './rejections.js';
+import { forbidden, issuesOf, type Rejection, summaryOf, validationFailed } from './rejections.js';
 import type { WorkspaceState } from './state.js';
 
 export type Admitted =
@@ -26,29 +27,34 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Parses an actor and a command off the wire. An evaluator may only give feedback, and that is
- * refused before anything else, the command's shape included (ADR-0037).
+ * refused before anything else, the command's shape included (ADR-0037). Anything at all may
+ * arrive, so nothing here throws: what cannot be read is a `validation_failed`.
  */
 export function admit(actor: unknown, command: unknown): Admitted {
-  if (
-    isRecord(actor) &&
-    actor.kind === 'evaluator' &&
-    (!isRecord(command) || command.type !== 'give_feedback')
-  ) {
-    return { ok: false, rejection: forbidden('an evaluator can only give feedback') };
+  try {
+    if (
+      isRecord(actor) &&
+      actor.kind === 'evaluator' &&
+      (!isRecord(command) || command.type !== 'give_feedback')
+    ) {
+      return { ok: false, rejection: forbidden('an evaluator can only give feedback') };
+    }
+    const parsedActor = Actor.safeParse(actor);
+    if (!parsedActor.success) return refused('invalid actor', parsedActor.error);
+    const parsedCommand = Command.safeParse(command);
+    if (!parsedCommand.success) return refused('invalid command', parsedCommand.error);
+    return { ok: true, actor: parsedActor.data, command: parsedCommand.data };
+  } catch (error) {
+    // A getter or proxy that throws while being read.
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, rejection: validationFailed(`unreadable input: ${reason}`) };
   }
-  const parsedActor = Actor.safeParse(actor);
-  if (!parsedActor.success) {
-    return { ok: false, rejection: validationFailed('invalid actor', issuesOf(parsedActor.error)) };
-  }
-  const parsedCommand = Command.safeParse(command);
-  if (!parsedCommand.success) {
-    return {
-      ok: false,
-      rejection: validationFailed('invalid command', issuesOf(parsedCommand.error)),
-    };
-  }
-  return { ok: true, actor: parsedActor.data, command: parsedCommand.data };
 }
+
+const refused = (what: string, error: z.ZodError): Admitted => ({
+  ok: false,
+  rejection: validationFailed(`${what}: ${summaryOf(error)}`, issuesOf(error)),
+});
 
 /**
  * Decides an admitted command against the entities it needs. Pure: time and ids are the store's,

@@ -5,3 +5,8 @@
 export class InvalidFeedbackTypeError extends Error {
   override readonly name = 'InvalidFeedbackTypeError';
 }
+
+/** Thrown when a store or client is given a size limit that is unknown or not a whole number. */
+export class InvalidLimitsError extends Error {
+  override readonly name = 'InvalidLimitsError';
+}

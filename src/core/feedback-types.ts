@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { InvalidFeedbackTypeError } from './errors.js';
+import { idProblem } from './ids.js';
 import { ScoreSource } from './sources.js';
 import { type TargetKind, targetKinds } from './targets.js';
 
@@ -29,6 +30,11 @@ export function defineFeedbackType<Schema extends z.ZodObject>(
   const { name, targets, schema, source, configName } = definition;
   if (typeof name !== 'string' || name.trim() === '') {
     throw new InvalidFeedbackTypeError('a feedback type needs a non-empty name');
+  }
+  // Commands name the type by this, so it follows the id rule they are held to.
+  const problem = idProblem(name);
+  if (problem !== null) {
+    throw new InvalidFeedbackTypeError(`feedback type name ${name}: ${problem}`);
   }
   const known: readonly string[] = targetKinds;
   if (targets.length === 0 || targets.some((kind) => !known.includes(kind))) {

@@ -45,7 +45,7 @@ export type {
   ScoreConfigDirectory,
   ScoreConfigStatus,
 } from './decision.js';
-export { InvalidFeedbackTypeError } from './errors.js';
+export { InvalidFeedbackTypeError, InvalidLimitsError } from './errors.js';
 export type {
   ArtifactArchived,
   ArtifactPut,
@@ -75,11 +75,31 @@ export type {
 } from './feedback-types.js';
 export { createFeedbackTypeRegistry, defineFeedbackType } from './feedback-types.js';
 export {
+  COMMAND_ID_MAX_LENGTH,
+  CommandId,
+  ID_MAX_LENGTH,
+  Id,
+  idProblem,
+  isId,
+  isWellFormed,
+  Text,
+} from './ids.js';
+export { JSON_MAX_DEPTH, Json, type JsonValue, jsonProblem } from './json-values.js';
+export {
   type EvaluationState,
   evaluationStates,
   type ScoreState,
   scoreStates,
 } from './ledger-states.js';
+export {
+  DEFAULT_LIMITS,
+  jsonBytes,
+  type Limits,
+  limitViolation,
+  overLimit,
+  resolveLimits,
+  utf8Bytes,
+} from './limits.js';
 export type { Needs } from './needs.js';
 export { needsOf } from './needs.js';
 export type { Rejection, RejectionType } from './rejections.js';
@@ -90,6 +110,7 @@ export {
   isRejection,
   notFound,
   rejectionTypes,
+  summaryOf,
   validationFailed,
 } from './rejections.js';
 export {

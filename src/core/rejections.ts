@@ -39,6 +39,19 @@ export function issuesOf(error: z.ZodError): unknown[] {
   return error.issues.map((issue) => JSON.parse(JSON.stringify(issue)) as unknown);
 }
 
+/**
+ * The first issues as one line, each with the field it is about: `thread_id: an id cannot be
+ * empty; value: not JSON: $.a: a bigint is not a JSON value`.
+ */
+export function summaryOf(error: z.ZodError, shown = 3): string {
+  const lines = error.issues.slice(0, shown).map((issue) => {
+    const field = issue.path.map(String).join('.');
+    return field === '' ? issue.message : `${field}: ${issue.message}`;
+  });
+  const more = error.issues.length - shown;
+  return more > 0 ? `${lines.join('; ')} (and ${more} more)` : lines.join('; ');
+}
+
 export function isRejection(value: { type: string }): value is Rejection {
   return (rejectionTypes as readonly string[]).includes(value.type);
 }

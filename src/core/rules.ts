@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_MAX_LENGTH, Id } from './ids.js';
 import { type EvaluatedKind, evaluatedKinds } from './targets.js';
 
 // Evaluation rules: which evaluator versions are live, on which target kinds, at which sample
@@ -11,6 +12,8 @@ export const EVALUATOR_ID_PART = /^[A-Za-z0-9_.-]+$/;
 /** An evaluator version as rules, plans and the API name it: `{name}@{version}`. */
 export const EvaluatorId = z
   .string()
+  // A name and a version, each an id.
+  .max(2 * ID_MAX_LENGTH + 1)
   .regex(/^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+$/, 'an evaluator version is written name@version');
 
 export function parseEvaluatorId(id: string): { name: string; version: string } {
@@ -22,8 +25,8 @@ export const EvaluatedKindSchema = z.enum(evaluatedKinds as [EvaluatedKind, ...E
 
 /** Narrows where a rule applies; every list given must contain the case. */
 export const RuleFilter = z.strictObject({
-  workspaces: z.array(z.string().min(1)).min(1).optional(),
-  artifact_kinds: z.array(z.string().min(1)).min(1).optional(),
+  workspaces: z.array(Id).min(1).optional(),
+  artifact_kinds: z.array(Id).min(1).optional(),
 });
 export type RuleFilter = z.output<typeof RuleFilter>;
 

@@ -1,27 +1,28 @@
 import { z } from 'zod';
+import { Id } from './ids.js';
 
 // What feedback is given on (ADR-0037). Unknown keys are refused and `version` is checked here,
 // when the command is parsed, before any rule runs.
 export const ArtifactTarget = z.strictObject({
   kind: z.literal('artifact'),
-  artifact_id: z.string().min(1),
+  artifact_id: Id,
   version: z.int().min(1),
 });
 export const ThreadTarget = z.strictObject({
   kind: z.literal('thread'),
-  thread_id: z.string().min(1),
+  thread_id: Id,
 });
 /** A turn is an agent's run, which may span pauses. */
 export const TurnTarget = z.strictObject({
   kind: z.literal('turn'),
-  run_id: z.string().min(1),
+  run_id: Id,
 });
 /** Messages are not entities: the target names its thread (checked) and optionally its run. */
 export const MessageTarget = z.strictObject({
   kind: z.literal('message'),
-  message_id: z.string().min(1),
-  thread_id: z.string().min(1),
-  run_id: z.string().min(1).nullable().default(null),
+  message_id: Id,
+  thread_id: Id,
+  run_id: Id.nullable().default(null),
 });
 
 export const Target = z.discriminatedUnion('kind', [
@@ -44,8 +45,8 @@ export const evaluatedKinds: readonly EvaluatedKind[] = targetKinds.filter(
 export type EvaluationTarget = Extract<Target, { kind: EvaluatedKind }>;
 
 /**
- * Ids are the client's and may hold any character, so each part of a composite key escapes the
- * separators (and `%` itself): two different pairs of ids never make the same key.
+ * Ids are the client's and may hold the separators, so each part of a composite key escapes them
+ * (and `%` itself): two different pairs of ids never make the same key.
  */
 export const keyPart = (id: string): string =>
   id.replace(/[%/@:]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

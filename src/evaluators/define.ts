@@ -6,6 +6,7 @@ import {
   evaluatorId,
   evaluatorParticipant,
   type FeedbackType,
+  idProblem,
 } from '../core/index.js';
 import { InvalidEvaluatorError } from './errors.js';
 import type { Subject } from './subjects.js';
@@ -60,6 +61,10 @@ export function defineEvaluator<Schema extends z.ZodObject>(
     throw new InvalidEvaluatorError(
       `an evaluator's name and version are letters, digits, '_', '.' or '-': got ${name}@${version}`,
     );
+  }
+  const tooLong = idProblem(name) ?? idProblem(version);
+  if (tooLong !== null) {
+    throw new InvalidEvaluatorError(`${name}@${version}: its name and version are ids: ${tooLong}`);
   }
   const label = evaluatorId({ name, version });
   if (targets.length === 0 || targets.some((kind) => !evaluatedKinds.includes(kind))) {

@@ -1,8 +1,15 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { EvaluatorCatalog, FeedbackTypeRegistry } from '../core/index.js';
+import {
+  type EvaluatorCatalog,
+  emptyState,
+  type FeedbackTypeRegistry,
+  isId,
+  type Limits,
+  resolveLimits,
+} from '../core/index.js';
 import { createApiKeys } from './api-keys.js';
 import { countArtifactVersions, listArtifactVersions } from './artifact-versions.js';
-import type { Backend } from './backend.js';
+import type { Backend, Sql } from './backend.js';
 import { execute } from './execute.js';
 import { createIdempotencyRecords } from './idempotency.js';
 import { createLedger } from './ledger.js';
@@ -37,6 +44,11 @@ export interface StoreOptions {
   newId?: () => string;
   /** How often a follower looks for events appended by other processes (default 1000 ms). */
   pollMs?: number;
+  /**
+   * Size limits in bytes of UTF-8 (docs/limits.md); each one given replaces its default in
+   * `DEFAULT_LIMITS`. An unknown or non-positive limit throws `InvalidLimitsError` here.
+   */
+  limits?: Partial<Limits>;
 }
 
 /** The store's behaviour over any backend; the adapters only supply SQL connections. */
@@ -46,12 +58,17 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
     feedbackTypes: options.feedbackTypes,
     evaluators: options.evaluators,
     scoreConfigs: options.scoreConfigs ?? staticScoreConfigs(),
+    limits: resolveLimits(options.limits),
     now: options.now ?? (() => new Date()),
     newId: options.newId ?? (() => uuidv7()),
   };
   const wakeups = new Wakeups();
   const following = new Set<Subscription>();
   const read = backend.read.bind(backend);
+  // An id the id rule refuses names nothing, so reading it answers "absent" without asking the
+  // database, which could mangle it (a lone surrogate) or refuse it untyped (NUL in Postgres).
+  const lookup = <T>(ids: readonly unknown[], absent: T, work: (sql: Sql) => Promise<T>) =>
+    ids.every(isId) ? read(work) : Promise.resolve(absent);
   const store: Store = {
     async execute(input) {
       const outcome = await execute(deps, input);
@@ -59,7 +76,14 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
         wakeups.wake(input.workspace_id);
       return outcome;
     },
-    events: (options) => read((sql) => readEvents(sql, options)),
+    events: (options) =>
+      lookup(
+        options.thread_id === undefined
+          ? [options.workspace_id]
+          : [options.workspace_id, options.thread_id],
+        [],
+        (sql) => readEvents(sql, options),
+      ),
     subscribe(subscribeOptions, listener) {
       const subscription = follow(
         store.events,
@@ -72,25 +96,37 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
       void subscription.done.finally(() => following.delete(subscription)).catch(() => {});
       return subscription;
     },
-    head: (workspace_id) => read((sql) => readHead(sql, workspace_id)),
-    thread: (workspace_id, thread_id) => read((sql) => readThread(sql, workspace_id, thread_id)),
-    run: (workspace_id, run_id) => read((sql) => readRun(sql, workspace_id, run_id)),
+    head: (workspace_id) => lookup([workspace_id], 0, (sql) => readHead(sql, workspace_id)),
+    thread: (workspace_id, thread_id) =>
+      lookup([workspace_id, thread_id], null, (sql) => readThread(sql, workspace_id, thread_id)),
+    run: (workspace_id, run_id) =>
+      lookup([workspace_id, run_id], null, (sql) => readRun(sql, workspace_id, run_id)),
     artifact: (workspace_id, artifact_id, version) =>
-      read((sql) => readArtifact(sql, workspace_id, artifact_id, version)),
+      lookup([workspace_id, artifact_id], null, (sql) =>
+        readArtifact(sql, workspace_id, artifact_id, version),
+      ),
     message: (workspace_id, thread_id, message_id) =>
-      read((sql) => readMessage(sql, workspace_id, thread_id, message_id)),
+      lookup([workspace_id, thread_id, message_id], null, (sql) =>
+        readMessage(sql, workspace_id, thread_id, message_id),
+      ),
     conversation: (workspace_id, thread_id) =>
-      read((sql) => readConversation(sql, workspace_id, thread_id)),
-    feedback: (workspace_id, filter) => read((sql) => readFeedback(sql, workspace_id, filter)),
-    views: (workspace_id) => read((sql) => readViews(sql, workspace_id)),
+      lookup([workspace_id, thread_id], null, (sql) =>
+        readConversation(sql, workspace_id, thread_id),
+      ),
+    feedback: (workspace_id, filter) =>
+      lookup([workspace_id], [], (sql) => readFeedback(sql, workspace_id, filter)),
+    views: (workspace_id) =>
+      lookup([workspace_id], emptyState(), (sql) => readViews(sql, workspace_id)),
     rules: (workspace_id) => read((sql) => readRules(sql, workspace_id)),
     rulesAt: (workspace_id, seq) => read((sql) => readRulesAt(sql, workspace_id, seq)),
     cursor: (workspace_id, name) => read((sql) => readCursor(sql, workspace_id, name)),
     saveCursor: (workspace_id, name, seq) =>
       backend.transaction((sql) => writeCursor(sql, workspace_id, name, seq)),
     async workspaces() {
+      // A refused command rolls its row back; `last_seq > 0` also passes over any row a store
+      // before that left behind.
       const rows = await read((sql) =>
-        sql.all('SELECT workspace_id FROM workspaces ORDER BY workspace_id'),
+        sql.all('SELECT workspace_id FROM workspaces WHERE last_seq > 0 ORDER BY workspace_id'),
       );
       return rows.map((row) => String(row.workspace_id));
     },

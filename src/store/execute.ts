@@ -1,6 +1,8 @@
 import {
+  type Actor,
   admit,
   applyChanges,
+  COMMAND_ID_MAX_LENGTH,
   type Command,
   changesOf,
   conflict,
@@ -9,6 +11,10 @@ import {
   type Envelope,
   type EvaluatorCatalog,
   type FeedbackTypeRegistry,
+  idProblem,
+  type Limits,
+  limitViolation,
+  type Needs,
   needsOf,
   participantOf,
   type Rejection,
@@ -27,25 +33,45 @@ export interface ExecuteDeps {
   feedbackTypes: FeedbackTypeRegistry;
   evaluators: EvaluatorCatalog | undefined;
   scoreConfigs: ScoreConfigDirectory;
+  limits: Readonly<Limits>;
   now: () => Date;
   newId: () => string;
+}
+
+/** Thrown inside the transaction to roll a refused command back, and caught right outside it. */
+class Refusal {
+  constructor(readonly rejection: Rejection) {}
 }
 
 /**
  * Parses, decides and appends one command. Everything that can refuse the command without the
  * workspace's entities runs before the transaction; inside it the workspace row is locked, so
- * seq stays gap-free and a command id is looked up and recorded atomically with its events.
+ * seq stays gap-free and a command id is looked up and recorded atomically with its events. A
+ * refusal rolls the transaction back, so a workspace exists from its first event only.
  */
-export async function execute(deps: ExecuteDeps, input: ExecuteInput): Promise<Outcome> {
-  const { workspace_id } = input;
-  if (typeof workspace_id !== 'string' || workspace_id === '') {
-    return validationFailed('a command needs a non-empty workspace_id');
+export async function execute(deps: ExecuteDeps, input: unknown): Promise<Outcome> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return validationFailed('execute takes { workspace_id, actor, command, command_id? }');
   }
-  const admitted = admit(input.actor, input.command);
+  const {
+    workspace_id,
+    actor: wireActor,
+    command: wireCommand,
+    command_id,
+  } = input as Partial<ExecuteInput>;
+  const badWorkspace = idProblem(workspace_id);
+  if (badWorkspace !== null || typeof workspace_id !== 'string') {
+    return validationFailed(`workspace_id: ${badWorkspace}`, [
+      { path: ['workspace_id'], message: badWorkspace },
+    ]);
+  }
+  const admitted = admit(wireActor, wireCommand);
   if (!admitted.ok) return admitted.rejection;
   const { actor } = admitted;
-  const commandId = resolveCommandId(input.command_id, admitted.command.command_id);
+  const commandId = resolveCommandId(command_id, admitted.command.command_id);
   if (typeof commandId === 'object') return commandId;
+  const oversized = limitViolation(admitted.command, deps.limits);
+  if (oversized !== null) return oversized;
   // The fingerprint is taken before the store fills in ids, so a replay of the same wire command
   // matches it.
   const fingerprint = JSON.stringify([participantOf(actor), withoutCommandId(admitted.command)]);
@@ -60,61 +86,89 @@ export async function execute(deps: ExecuteDeps, input: ExecuteInput): Promise<O
         : undefined,
   };
 
-  return deps.backend.transaction(async (sql) => {
-    const head = await lockWorkspace(sql, workspace_id);
-    if (commandId !== undefined) {
-      const first = await sql.all(
-        'SELECT fingerprint, outcome FROM commands WHERE workspace_id = ? AND command_id = ?',
-        [workspace_id, commandId],
-      );
-      if (first[0] !== undefined) {
-        if (first[0].fingerprint !== fingerprint) {
-          return conflict(`command ${commandId} was already used for a different command`);
-        }
-        return parseJson<Outcome>(first[0].outcome);
-      }
-    }
-    const state = await loadState(sql, workspace_id, needs);
-    const decision = decideCommand(state, actor, command, context);
-    if (decision.type !== 'recorded') return decision;
+  try {
+    return await deps.backend.transaction((sql) =>
+      decideAndAppend(sql, deps, {
+        workspace_id,
+        actor,
+        command,
+        commandId,
+        fingerprint,
+        needs,
+        context,
+      }),
+    );
+  } catch (error) {
+    if (error instanceof Refusal) return error.rejection;
+    throw error;
+  }
+}
 
-    // ts never decreases, even when the clock steps back.
-    const ts = new Date(
-      Math.max(deps.now().getTime(), Date.parse(head.last_ts) || 0),
-    ).toISOString();
-    const envelopes: Envelope[] = decision.events.map((event, index) => ({
-      seq: head.last_seq + 1 + index,
-      id: commandId === undefined ? deps.newId() : envelopeIdFor(workspace_id, commandId, index),
+interface Decidable {
+  workspace_id: string;
+  actor: Actor;
+  command: Command;
+  commandId: string | undefined;
+  fingerprint: string;
+  needs: Needs;
+  context: DecideContext;
+}
+
+async function decideAndAppend(sql: Sql, deps: ExecuteDeps, decidable: Decidable) {
+  const { workspace_id, actor, command, commandId, fingerprint, needs, context } = decidable;
+  const head = await lockWorkspace(sql, workspace_id);
+  if (commandId !== undefined) {
+    const first = await sql.all(
+      'SELECT fingerprint, outcome FROM commands WHERE workspace_id = ? AND command_id = ?',
+      [workspace_id, commandId],
+    );
+    if (first[0] !== undefined) {
+      if (first[0].fingerprint !== fingerprint) {
+        throw new Refusal(
+          conflict(`command ${commandId} was already used for a different command`),
+        );
+      }
+      return parseJson<Outcome>(first[0].outcome);
+    }
+  }
+  const state = await loadState(sql, workspace_id, needs);
+  const decision = decideCommand(state, actor, command, context);
+  if (decision.type !== 'recorded') throw new Refusal(decision);
+
+  // ts never decreases, even when the clock steps back.
+  const ts = new Date(Math.max(deps.now().getTime(), Date.parse(head.last_ts) || 0)).toISOString();
+  const envelopes: Envelope[] = decision.events.map((event, index) => ({
+    seq: head.last_seq + 1 + index,
+    id: commandId === undefined ? deps.newId() : envelopeIdFor(workspace_id, commandId, index),
+    ts,
+    workspace_id,
+    ...scopeOf(event),
+    actor,
+    event,
+  }));
+  const changes: ViewChange[] = [];
+  for (const envelope of envelopes) {
+    const made = changesOf(state, envelope);
+    applyChanges(state, made);
+    changes.push(...made);
+  }
+  const outcome: Outcome = { ...decision, events: envelopes };
+  await appendEvents(sql, envelopes);
+  await writeChanges(sql, workspace_id, changes);
+  if (envelopes.length > 0) {
+    await sql.run('UPDATE workspaces SET last_seq = ?, last_ts = ? WHERE workspace_id = ?', [
+      head.last_seq + envelopes.length,
       ts,
       workspace_id,
-      ...scopeOf(event),
-      actor,
-      event,
-    }));
-    const changes: ViewChange[] = [];
-    for (const envelope of envelopes) {
-      const made = changesOf(state, envelope);
-      applyChanges(state, made);
-      changes.push(...made);
-    }
-    const outcome: Outcome = { ...decision, events: envelopes };
-    await appendEvents(sql, envelopes);
-    await writeChanges(sql, workspace_id, changes);
-    if (envelopes.length > 0) {
-      await sql.run('UPDATE workspaces SET last_seq = ?, last_ts = ? WHERE workspace_id = ?', [
-        head.last_seq + envelopes.length,
-        ts,
-        workspace_id,
-      ]);
-    }
-    if (commandId !== undefined) {
-      await sql.run(
-        'INSERT INTO commands (workspace_id, command_id, fingerprint, outcome) VALUES (?, ?, ?, ?)',
-        [workspace_id, commandId, fingerprint, JSON.stringify(outcome)],
-      );
-    }
-    return outcome;
-  });
+    ]);
+  }
+  if (commandId !== undefined) {
+    await sql.run(
+      'INSERT INTO commands (workspace_id, command_id, fingerprint, outcome) VALUES (?, ?, ?, ?)',
+      [workspace_id, commandId, fingerprint, JSON.stringify(outcome)],
+    );
+  }
+  return outcome;
 }
 
 function resolveCommandId(
@@ -122,8 +176,9 @@ function resolveCommandId(
   inCommand: string | undefined,
 ): string | undefined | Rejection {
   if (given === undefined) return inCommand;
-  if (typeof given !== 'string' || given === '') {
-    return validationFailed('command_id must be a non-empty string');
+  const problem = idProblem(given, COMMAND_ID_MAX_LENGTH);
+  if (problem !== null || typeof given !== 'string') {
+    return validationFailed(`command_id: ${problem}`, [{ path: ['command_id'], message: problem }]);
   }
   if (inCommand !== undefined && inCommand !== given) {
     return validationFailed(`command_id ${given} differs from the command's own ${inCommand}`);

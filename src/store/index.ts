@@ -8,6 +8,7 @@ export type {
 } from './api-keys.js';
 export type { ArtifactVersionKey, ArtifactVersionSelector } from './artifact-versions.js';
 export type { Backend, Row, Sql } from './backend.js';
+export { commandIdOf } from './command-ids.js';
 export type { StoreOptions } from './create-store.js';
 export { createStore } from './create-store.js';
 export { envelopeIdFor } from './envelope-ids.js';

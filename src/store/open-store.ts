@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { resolveLimits } from '../core/index.js';
 import { createStore, type StoreOptions } from './create-store.js';
 import type { Store } from './port.js';
 import { type PostgresOptions, postgresBackend } from './postgres/backend.js';
@@ -38,17 +39,22 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   return openSqliteStore(sqlitePath, storeOptions);
 }
 
+// Each opener checks the limits before it connects, so a mistake there leaves no connection open.
+
 export function openSqliteStore(path: string, options: StoreOptions): Store {
+  resolveLimits(options.limits);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   return createStore(sqliteBackend(path), options);
 }
 
 /**
  * @throws StoreOpenError when Postgres does not answer within `openTimeoutMs`, or refuses.
+ * @throws InvalidLimitsError for an unknown or non-positive limit, before connecting.
  */
 export async function openPostgresStore(
   postgres: PostgresOptions,
   options: StoreOptions,
 ): Promise<Store> {
+  resolveLimits(options.limits);
   return createStore(await postgresBackend(postgres), options);
 }

@@ -18,7 +18,10 @@ import type { ArtifactVersionKey, ArtifactVersionSelector } from './artifact-ver
 import type { IdempotencyRecords } from './idempotency.js';
 import type { Ledger } from './ledger.js';
 
-/** A command to execute in a workspace. Actor and command arrive off the wire and are parsed. */
+/**
+ * A command to execute in a workspace. Actor and command arrive off the wire and are parsed, and
+ * the whole input is checked too: whatever `execute` is given, even `null`, gets an outcome.
+ */
 export interface ExecuteInput {
   workspace_id: string;
   actor: unknown;
@@ -108,7 +111,7 @@ export interface Store {
   /** Moves a named cursor forward; a lower seq leaves it. Returns the cursor's seq afterwards. */
   saveCursor(workspace_id: string, name: string, seq: number): Promise<number>;
 
-  /** Every workspace with at least one event. */
+  /** Every workspace with at least one event (a refused command creates none). */
   workspaces(): Promise<string[]>;
 
   /** The evaluation and score ledger, kept beside the log. */

@@ -13,7 +13,6 @@ import {
   type MirrorInput,
   type MirrorState,
   mirrorStateQuery,
-  type PendingCheck,
   RECONCILE_DELAYS_MS,
 } from './mirror-messages.js';
 

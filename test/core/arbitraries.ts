@@ -144,6 +144,24 @@ export const validCommand = fc
     };
   });
 
+/**
+ * Anything at all, values JSON has not included (BigInt, Date, Map, Set, sparse and typed arrays,
+ * boxed values, objects without a prototype) and strings of any UTF-16 units, lone surrogates
+ * included.
+ */
+const anything = fc.anything({
+  maxDepth: 2,
+  withBigInt: true,
+  withBoxedValues: true,
+  withDate: true,
+  withMap: true,
+  withNullPrototype: true,
+  withSet: true,
+  withSparseArray: true,
+  withTypedArray: true,
+  stringUnit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)),
+});
+
 /** A command damaged one way: a key dropped or added, a value or the type swapped, or noise. */
 const mutated: fc.Arbitrary<unknown> = fc.oneof(
   validCommand.chain((command) =>
@@ -159,11 +177,11 @@ const mutated: fc.Arbitrary<unknown> = fc.oneof(
     .tuple(validCommand, validCommand)
     .map(([command, other]) => ({ ...command, type: other.type })),
   fc
-    .tuple(validCommand, fc.anything({ maxDepth: 2 }))
+    .tuple(validCommand, anything)
     .chain(([command, value]) =>
       fc.constantFrom(...Object.keys(command)).map((key) => ({ ...command, [key]: value })),
     ),
-  fc.anything({ maxDepth: 2 }),
+  anything,
 );
 
 const weighted = (weight: number, value: unknown) => ({ weight, arbitrary: fc.constant(value) });
@@ -179,7 +197,7 @@ export const actor: fc.Arbitrary<unknown> = fc.oneof(
   weighted(1, { kind: 'evaluator', name: 'tone', version: '2' }),
   weighted(2, { kind: 'reviewer', id: 'rv1' }),
   weighted(1, { kind: 'reviewer', id: 'rv2', name: 'Bo' }),
-  { weight: 1, arbitrary: fc.anything({ maxDepth: 1 }) },
+  { weight: 1, arbitrary: anything },
 );
 
 /** Mostly valid commands (so entities build up), the rest mutated. */

@@ -32,6 +32,17 @@ describe('defineFeedbackType', () => {
     ).toThrow(InvalidFeedbackTypeError);
   });
 
+  it('refuses a name the id rule refuses, since commands name the type by it', () => {
+    expect(() => defineFeedbackType({ name: 'q'.repeat(129), targets: ['turn'], schema })).toThrow(
+      new InvalidFeedbackTypeError(
+        `feedback type name ${'q'.repeat(129)}: an id is at most 128 UTF-16 units long, not 129`,
+      ),
+    );
+    expect(() => defineFeedbackType({ name: 'q\u0000', targets: ['turn'], schema })).toThrow(
+      InvalidFeedbackTypeError,
+    );
+  });
+
   it('refuses an empty name', () => {
     expect(() => defineFeedbackType({ name: ' ', targets: ['turn'], schema })).toThrow(
       'a feedback type needs a non-empty name',

@@ -36,6 +36,15 @@ describe('defineEvaluator', () => {
     );
   });
 
+  it('refuses a name or version longer than an id, which no command could carry', () => {
+    expect(defineEvaluator({ ...base, name: 'n'.repeat(128) }).name).toHaveLength(128);
+    expect(() => defineEvaluator({ ...base, version: '1'.repeat(129) })).toThrow(
+      new InvalidEvaluatorError(
+        `quality@${'1'.repeat(129)}: its name and version are ids: an id is at most 128 UTF-16 units long, not 129`,
+      ),
+    );
+  });
+
   it('refuses separators in names, unknown sources and no targets', () => {
     expect(() => defineEvaluator({ ...base, name: 'a@b' })).toThrow(InvalidEvaluatorError);
     expect(() => defineEvaluator({ ...base, source: 'USER' as 'JUDGE' })).toThrow(

@@ -149,7 +149,7 @@ export function storeContract(adapter: string, open: OpenStore) {
         await run(ws, 'not an actor', { type: 'create_thread', thread_id: 'x' }),
       ).toMatchObject({
         type: 'validation_failed',
-        message: 'invalid actor',
+        message: 'invalid actor: Invalid input: expected object, received string',
       });
       expect(await store.execute({ workspace_id: '', actor: system, command: {} })).toMatchObject({
         type: 'validation_failed',

@@ -1,5 +1,7 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { InvalidRequestError } from '../../src/client/errors.js';
 import { ReviewClient } from '../../src/client/reviews.js';
 import type { Target } from '../../src/core/index.js';
 import { turnOutcomeEvaluator } from '../../src/evaluators/index.js';
@@ -52,7 +54,7 @@ it('applies 20 concurrent review updates from 5 reviewers as if one at a time, i
   const ws = 'reviews';
   const taskQueue = uniqueTaskQueue();
   await endedRun(ws);
-  const reviews = new ReviewClient(env.client, taskQueue, 1500);
+  const reviews = new ReviewClient(env.client, taskQueue, { idleMs: 1500 });
   const actions: Action[] = [];
   for (let r = 0; r < 5; r++) {
     for (const [i, kind] of (
@@ -121,4 +123,47 @@ it("takes the reviewer from the verified caller, never from the request's body",
       reviewer: { id: 'someone-else' },
     } as never),
   ).rejects.toThrow('a review body does not name its reviewer');
+});
+
+it('refuses a malformed action before Temporal: no review workflow exists for it afterwards', async () => {
+  const ws = 'reviews-refused';
+  const taskQueue = uniqueTaskQueue();
+  await endedRun(ws);
+  const reviews = new ReviewClient(env.client, taskQueue, { idleMs: 1500 });
+  const body = { feedback_type: 'review_quality', value: { score: 4 } };
+  const unknownKind = { kind: 'span', span_id: 's1' } as unknown as Target;
+  await expect(reviews.submit(ws, unknownKind, { id: 'rv1' }, body)).rejects.toThrow(
+    new InvalidRequestError(
+      "a review's target is invalid: kind: Invalid discriminator value. Expected 'artifact' | 'thread' | 'turn' | 'message'",
+    ),
+  );
+  await expect(reviews.submit(ws, target, { id: '' }, body)).rejects.toThrow(
+    new InvalidRequestError("a review's verified reviewer is invalid: id: an id cannot be empty"),
+  );
+  await expect(
+    reviews.revise(ws, target, { id: 'rv1' }, { ...body, value: { note: 'n'.repeat(3 << 20) } }),
+  ).rejects.toThrow(InvalidRequestError);
+  for (const workflowId of [`review:${ws}:undefined`, reviewWorkflowId(ws, target)]) {
+    await expect(env.client.workflow.getHandle(workflowId).describe()).rejects.toThrow(
+      WorkflowNotFoundError,
+    );
+  }
+
+  // A well-formed action then starts the target's workflow, and it is the only one.
+  const worker = await testWorker(env, taskQueue, engine.activities);
+  await worker.runUntil(async () => {
+    expect(await reviews.submit(ws, target, { id: 'rv1' }, body)).toMatchObject({
+      type: 'recorded',
+      position: 0,
+    });
+  });
+  const query = `WorkflowId STARTS_WITH "review:${ws}:"`;
+  let ids: string[] = [];
+  for (const deadline = Date.now() + 10_000; ids.length === 0 && Date.now() < deadline; ) {
+    ids = [];
+    for await (const execution of env.client.workflow.list({ query }))
+      ids.push(execution.workflowId);
+    if (ids.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(ids).toEqual([reviewWorkflowId(ws, target)]);
 });

@@ -54,7 +54,8 @@ const GivenScoreConfig = z.object({ name: z.string(), archived: z.boolean().defa
 
 /**
  * What exists before the case's command runs, each list built through commands in this order
- * (`givenCommands`). A thread that a run, artifact or message names is created when not listed.
+ * (`givenCommands`); runs pause or end after the messages. A thread that a run, artifact or
+ * message names is created when not listed.
  */
 export const Given = z.object({
   threads: z.array(GivenThread).default([]),

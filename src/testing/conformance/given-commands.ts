@@ -25,10 +25,6 @@ export function givenCommands(given: Given): GivenStep[] {
       thread_id: run.thread_id,
       trace_id: `trace-${run.id}`,
     });
-    if (run.status === 'paused') system({ type: 'pause_run', run_id: run.id });
-    if (run.status !== 'running' && run.status !== 'paused') {
-      system({ type: 'end_run', run_id: run.id, status: run.status });
-    }
   }
   for (const artifact of given.artifacts) {
     const owner = artifact.thread_id;
@@ -57,6 +53,13 @@ export function givenCommands(given: Given): GivenStep[] {
       role: message.role,
       content: '',
     });
+  }
+  // Runs pause or end after their messages are posted: a message can only name a live run.
+  for (const run of given.runs) {
+    if (run.status === 'paused') system({ type: 'pause_run', run_id: run.id });
+    if (run.status !== 'running' && run.status !== 'paused') {
+      system({ type: 'end_run', run_id: run.id, status: run.status });
+    }
   }
   for (const rating of given.ratings) {
     const { rater, thread_id, message_id, feedback_type, value } = rating;

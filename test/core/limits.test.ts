@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  admit,
+  type Command,
+  DEFAULT_LIMITS,
+  InvalidLimitsError,
+  type Limits,
+  limitViolation,
+  resolveLimits,
+  utf8Bytes,
+} from '../../src/core/index.js';
+
+/** A string of exactly `bytes` bytes of UTF-8, mostly two-byte characters (so units ≠ bytes). */
+const textOf = (bytes: number) => 'é'.repeat(Math.floor(bytes / 2)) + 'a'.repeat(bytes % 2);
+/** `{"s":"…"}` of exactly `bytes` bytes serialized. */
+const jsonOf = (bytes: number) => ({ s: textOf(bytes - '{"s":""}'.length) });
+
+const parsed = (command: Record<string, unknown>): Command => {
+  const admitted = admit({ kind: 'system' }, command);
+  if (!admitted.ok) throw new Error(admitted.rejection.message);
+  return admitted.command;
+};
+
+const fields: {
+  field: string;
+  limit: keyof Limits;
+  command: (bytes: number) => Record<string, unknown>;
+}[] = [
+  {
+    field: 'title',
+    limit: 'titleBytes',
+    command: (n) => ({ type: 'create_thread', thread_id: 't', title: textOf(n) }),
+  },
+  {
+    field: 'reason',
+    limit: 'pauseReasonBytes',
+    command: (n) => ({ type: 'pause_run', run_id: 'r', reason: textOf(n) }),
+  },
+  {
+    field: 'content',
+    limit: 'messageContentBytes',
+    command: (n) => ({ type: 'post_message', thread_id: 't', role: 'user', content: textOf(n) }),
+  },
+  {
+    field: 'feedback',
+    limit: 'feedbackValueBytes',
+    command: (n) => ({
+      type: 'post_message',
+      thread_id: 't',
+      role: 'user',
+      content: '',
+      feedback: jsonOf(n),
+    }),
+  },
+  {
+    field: 'data',
+    limit: 'artifactDataBytes',
+    command: (n) => ({ type: 'put_artifact', artifact_id: 'a', kind: 'k', data: jsonOf(n) }),
+  },
+  {
+    field: 'value',
+    limit: 'feedbackValueBytes',
+    command: (n) => ({
+      type: 'give_feedback',
+      feedback_type: 'f',
+      target: { kind: 'turn', run_id: 'r' },
+      value: jsonOf(n),
+    }),
+  },
+  {
+    field: 'source_label',
+    limit: 'sourceLabelBytes',
+    command: (n) => ({
+      type: 'give_feedback',
+      feedback_type: 'f',
+      target: { kind: 'turn', run_id: 'r' },
+      source_label: textOf(n),
+    }),
+  },
+  {
+    field: 'value',
+    limit: 'feedbackValueBytes',
+    command: (n) => ({
+      type: 'rate_message',
+      thread_id: 't',
+      message_id: 'm',
+      feedback_type: 'f',
+      value: jsonOf(n),
+    }),
+  },
+];
+
+describe('size limits', () => {
+  it('count bytes of UTF-8, as Node encodes them', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(utf8Bytes(text)).toBe(Buffer.byteLength(text, 'utf8'));
+      }),
+    );
+    expect(utf8Bytes('a é € 😀 \ud800')).toBe(1 + 1 + 2 + 1 + 3 + 1 + 4 + 1 + 3);
+  });
+
+  it('have documented defaults', () => {
+    expect(DEFAULT_LIMITS).toEqual({
+      titleBytes: 1024,
+      messageContentBytes: 1_048_576,
+      artifactDataBytes: 1_048_576,
+      feedbackValueBytes: 65_536,
+      pauseReasonBytes: 1024,
+      sourceLabelBytes: 256,
+    });
+  });
+
+  for (const { field, limit, command } of fields) {
+    const type = String(command(64).type);
+    it(`take a ${type}'s ${field} of exactly ${limit} and refuse one byte more, naming it`, () => {
+      const max = DEFAULT_LIMITS[limit];
+      expect(limitViolation(parsed(command(max)), DEFAULT_LIMITS)).toBeNull();
+      expect(limitViolation(parsed(command(max + 1)), DEFAULT_LIMITS)).toEqual({
+        type: 'validation_failed',
+        message: `${field} is ${max + 1} bytes of UTF-8, over the limit of ${max} (${limit})`,
+        errors: [{ path: [field], size: max + 1, limit: max, name: limit }],
+      });
+    });
+  }
+
+  it('take configured limits in place of the defaults, one by one', () => {
+    const limits = resolveLimits({ titleBytes: 10 });
+    expect(limits).toEqual({ ...DEFAULT_LIMITS, titleBytes: 10 });
+    const title = (n: number) =>
+      parsed({ type: 'create_thread', thread_id: 't', title: textOf(n) });
+    expect(limitViolation(title(10), limits)).toBeNull();
+    expect(limitViolation(title(11), limits)?.message).toBe(
+      'title is 11 bytes of UTF-8, over the limit of 10 (titleBytes)',
+    );
+    expect(resolveLimits({ titleBytes: undefined })).toEqual(DEFAULT_LIMITS);
+  });
+
+  it('refuse a limit that is unknown or not a whole number from 1, when configured', () => {
+    expect(() => resolveLimits({ titleBytes: 0 })).toThrow(
+      new InvalidLimitsError('limit titleBytes is a whole number of bytes from 1, not 0'),
+    );
+    expect(() => resolveLimits({ feedbackValueBytes: 1.5 })).toThrow(InvalidLimitsError);
+    expect(() => resolveLimits({ noteBytes: 10 } as Partial<Limits>)).toThrow(
+      'unknown limit noteBytes; the limits are titleBytes, messageContentBytes, artifactDataBytes, feedbackValueBytes, pauseReasonBytes, sourceLabelBytes',
+    );
+  });
+});
