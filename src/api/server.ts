@@ -40,8 +40,11 @@ export interface ApiOptions {
   bodyLimitBytes?: number;
   /** Requests per minute per key (default 1200). */
   rateLimitPerMinute?: number;
-  /** Fastify's logger: true for structured JSON logs (default), false for none. */
-  logger?: boolean;
+  /**
+   * Structured JSON logs, one line per request with its id: to stdout (default), to a stream,
+   * or none (false). The Authorization header is never logged.
+   */
+  logger?: boolean | { stream: NodeJS.WritableStream };
   now?: () => Date;
 }
 
@@ -76,7 +79,13 @@ export const API_DEFAULTS = { bodyLimitBytes: 2 * 1024 * 1024, rateLimitPerMinut
 export async function buildApi(options: ApiOptions): Promise<Api> {
   const now = options.now ?? (() => new Date());
   const api = Fastify({
-    logger: options.logger === false ? false : { redact: ['req.headers.authorization'] },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
+            ...(typeof options.logger === 'object' ? { stream: options.logger.stream } : {}),
+          },
     bodyLimit: options.bodyLimitBytes ?? API_DEFAULTS.bodyLimitBytes,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];

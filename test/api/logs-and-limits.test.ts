@@ -1,0 +1,83 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Api, buildApi, issueCredential } from '../../src/api/index.js';
+import { defineConfig } from '../../src/config/index.js';
+import { openSqliteStore, type Store } from '../../src/store/index.js';
+import { InMemoryScoreConfigStore } from '../../src/testing/index.js';
+
+// The API's logs and its per-key rate limit, on a real server without Temporal (no route here
+// reaches it).
+
+let api: Api | undefined;
+let store: Store | undefined;
+afterEach(async () => {
+  await api?.close();
+  await store?.close();
+});
+
+async function serve(options: { rateLimitPerMinute?: number; logs?: PassThrough } = {}) {
+  const app = defineConfig({});
+  store = openSqliteStore(':memory:', app);
+  api = await buildApi({
+    store,
+    app,
+    temporal: { client: {} as never, taskQueue: 'unused' },
+    scoreConfigs: new InMemoryScoreConfigStore(),
+    logger: options.logs ? { stream: options.logs } : false,
+    ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
+  });
+  const url = await api.listen({ host: '127.0.0.1', port: 0 });
+  const { key } = await issueCredential(store, {
+    kind: 'key',
+    workspaceId: 'ws',
+    principal: { kind: 'system' },
+  });
+  const post = (threadId: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}/v1/threads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ threadId }),
+    });
+  return { key, post };
+}
+
+describe('the API', () => {
+  it('logs each request as JSON with its request id, and never the key', async () => {
+    const logs = new PassThrough();
+    let text = '';
+    logs.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    const { key, post } = await serve({ logs });
+    const response = await post('t1', {
+      'x-request-id': 'req-42',
+      'idempotency-key': 'secret-ish',
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-request-id')).toBe('req-42');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      lines.some(
+        (line) =>
+          line.reqId === 'req-42' && (line.res as { statusCode?: number })?.statusCode === 201,
+      ),
+    ).toBe(true);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(key.split('_')[2] as string);
+  });
+
+  it('answers 429 with Retry-After past the per-key rate limit, and records nothing more', async () => {
+    const { post } = await serve({ rateLimitPerMinute: 3 });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await post(`t${i}`)).status);
+    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+    const limited = await post('t9');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.json()).toMatchObject({ type: 'rate_limited' });
+    expect(await store?.head('ws')).toBe(3);
+  });
+});

@@ -1,0 +1,116 @@
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { freePort } from '../support/free-port.js';
+import {
+  embeddedDefaults,
+  eventually,
+  finished,
+  runCli,
+  temporalBinaries,
+  waitForLine,
+} from '../support/processes.js';
+
+// The API as a user runs it: `evalflow start` (dev server, worker, API), keys made with
+// `evalflow keys`, a second `evalflow api` process on the same store, all over real HTTP.
+
+const home = mkdtempSync(join(tmpdir(), 'evalflow-api-process-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+it('serves the API beside the worker, with keys from the CLI, and alone in a second process', async () => {
+  const [port, uiPort, apiPort, secondApiPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
+  const env = { ...embeddedDefaults(), ...temporalBinaries(), EVALFLOW_TASK_QUEUE: 'api-process' };
+  const engine = runCli(
+    ['start', '--port', String(port), '--ui-port', String(uiPort), '--api-port', String(apiPort)],
+    { cwd: home, env },
+  );
+  engine.stderr?.pipe(process.stderr);
+  expect(await waitForLine(engine, /API at/)).toContain(`http://127.0.0.1:${apiPort}`);
+  await waitForLine(engine, /worker polling/);
+  const cli = async (...args: string[]) => finished(runCli(args, { cwd: home, env }));
+
+  const made = await cli('keys', 'create', '--workspace', 'acme', '--principal', 'agent', '--json');
+  expect(made.code).toBe(0);
+  const agent = JSON.parse(made.out) as { id: string; key: string };
+  expect(agent.key).toMatch(/^efk_/);
+  const system = JSON.parse(
+    (await cli('keys', 'create', '--workspace', 'acme', '--principal', 'system', '--json')).out,
+  );
+  const bad = await cli('keys', 'create', '--workspace', 'acme', '--principal', 'boss');
+  expect(bad.code).toBe(1);
+  expect(bad.err.trim().split('\n')).toEqual([
+    'evalflow: --principal is one of system, admin, agent, user:<id>, reviewer:<id>, evaluator:<name>@<version>, not boss',
+  ]);
+  const listed = JSON.parse((await cli('keys', 'list', '--workspace', 'acme', '--json')).out) as {
+    id: string;
+  }[];
+  expect(listed.map((k) => k.id).sort()).toEqual([agent.id, system.id].sort());
+  expect(JSON.stringify(listed)).not.toContain(agent.key.split('_')[2]);
+
+  const api = `http://127.0.0.1:${apiPort}`;
+  const call = async (method: string, path: string, key: string, body?: object) => {
+    const response = await fetch(`${api}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON the API answered
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  expect((await call('POST', '/v1/threads', agent.key, { threadId: 't' })).status).toBe(201);
+  expect(
+    (await call('POST', '/v1/threads/t/runs', agent.key, { runId: 'r', traceId: 'ef'.repeat(16) }))
+      .status,
+  ).toBe(201);
+  await call('POST', '/v1/threads/t/messages', agent.key, {
+    role: 'ROLE_ASSISTANT',
+    content: 'Hello there',
+    runId: 'r',
+  });
+  expect((await call('POST', '/v1/runs/r/end', agent.key, { status: 'completed' })).status).toBe(
+    200,
+  );
+  const read = await eventually(
+    () => call('GET', '/v1/runs/r', system.key),
+    (reply) => reply.body.evaluations?.length >= 4,
+  );
+  expect(read.body.evaluations.map((e: { state: string }) => e.state)).toEqual([
+    'recorded',
+    'recorded',
+    'recorded',
+    'recorded',
+  ]);
+
+  // A second API process, alone, on the same store and Temporal.
+  const second = runCli(['api', '--api-port', String(secondApiPort)], {
+    cwd: home,
+    env: { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
+  });
+  await waitForLine(second, /API at/);
+  const ready = await fetch(`http://127.0.0.1:${secondApiPort}/readyz`);
+  expect(await ready.json()).toEqual({ status: 'ok', checks: { store: 'ok', temporal: 'ok' } });
+  const conversation = await fetch(`http://127.0.0.1:${secondApiPort}/v1/threads/t/conversation`, {
+    headers: { authorization: `Bearer ${system.key}` },
+  });
+  expect(((await conversation.json()) as { messages: unknown[] }).messages).toHaveLength(1);
+
+  // Revoked with the CLI: refused at once by both processes.
+  expect((await cli('keys', 'revoke', agent.id)).code).toBe(0);
+  expect((await call('POST', '/v1/threads', agent.key, { threadId: 'u' })).status).toBe(401);
+  expect((await cli('keys', 'revoke', agent.id)).err).toContain(`no active key ${agent.id}`);
+
+  second.kill('SIGINT');
+  expect((await once(second, 'exit'))[0]).toBe(0);
+  engine.kill('SIGINT');
+  expect((await once(engine, 'exit'))[0]).toBe(0);
+});
