@@ -639,6 +639,9 @@ describe('the HTTP API', () => {
       (reply) => reply.body.done === 2,
     );
     expect(done.body).toMatchObject({ total: 2, done: 2, recorded: 2 });
+    const late = await h.call('POST', `/v1/reevaluations/${started.body.id}/pause`, { key });
+    expect(late.status).toBe(409);
+    expect(late.body.type).toBe('invalid_state');
     const unknown = await h.call('POST', '/v1/reevaluations', {
       key,
       body: { selector: {}, evaluators: ['nope@1'] },

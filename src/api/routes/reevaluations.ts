@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import { InvalidRequestError, ReevaluationClient } from '../../client/index.js';
 import { EvaluatorId } from '../../core/index.js';
@@ -98,7 +99,16 @@ export const registerReevaluations: Register = (api, deps) => {
         const { workspaceId } = callerOf(request);
         if ((await batches.progress(workspaceId, request.params.id)) === null)
           throw missing(request.params.id);
-        await batches[action](workspaceId, request.params.id);
+        try {
+          await batches[action](workspaceId, request.params.id);
+        } catch (error) {
+          // Temporal refuses a signal to a batch that has completed.
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+          throw refuse({
+            type: 'invalid_state',
+            message: `reevaluation ${request.params.id} has finished`,
+          });
+        }
         return (
           (await batches.progress(workspaceId, request.params.id)) ??
           Promise.reject(missing(request.params.id))
