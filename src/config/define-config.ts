@@ -18,6 +18,7 @@ import {
 } from '../evaluators/index.js';
 import { type ScoreConfig, scoreConfigs } from '../scores/index.js';
 import { InvalidConfigError } from './errors.js';
+import { RuleSettingsInput, ruleSettingsOf } from './rule-settings.js';
 
 // The app definition: the one object the host's store, the worker, the API and the CLI share, so a
 // type the host can record is a type the engine can judge and mirror.
@@ -102,17 +103,10 @@ const Input = z.strictObject({
     .default({}),
   rules: z
     .array(
-      z.strictObject({
+      RuleSettingsInput.extend({
         evaluator: EvaluatorId,
-        targets: z.array(EvaluatedKindSchema).min(1).optional(),
-        sampleRate: z.number().min(0).max(1).default(1),
-        filter: z
-          .strictObject({
-            workspaces: z.array(z.string().min(1)).min(1).optional(),
-            artifactKinds: z.array(z.string().min(1)).min(1).optional(),
-          })
-          .default({}),
-        enabled: z.boolean().default(true),
+        // Absent: every kind the evaluator judges.
+        targets: RuleSettingsInput.shape.targets.optional(),
       }),
     )
     .optional(),
@@ -206,23 +200,14 @@ function checkedRule(
         `(${known.join(', ') || 'none declared'})`,
     );
   }
-  const targets = rule.targets ?? judges;
+  const targets = rule.targets ?? [...judges];
   const unjudged = targets.filter((kind) => !judges.includes(kind));
   if (unjudged.length > 0) {
     throw new InvalidConfigError(
       `rules[${index}]: ${rule.evaluator} judges ${judges.join(', ')}, not ${unjudged.join(', ')}`,
     );
   }
-  return {
-    evaluator: rule.evaluator,
-    targets: [...new Set(targets)].sort(),
-    sample_rate: rule.sampleRate,
-    filter: {
-      ...(rule.filter.workspaces ? { workspaces: [...rule.filter.workspaces] } : {}),
-      ...(rule.filter.artifactKinds ? { artifact_kinds: [...rule.filter.artifactKinds] } : {}),
-    },
-    enabled: rule.enabled,
-  };
+  return { evaluator: rule.evaluator, ...ruleSettingsOf({ ...rule, targets }) };
 }
 
 /** Without rules every evaluator is live, which only makes sense with one version of each. */

@@ -20,4 +20,5 @@ export {
 } from './environment.js';
 export { ConfigFileError, InvalidConfigError } from './errors.js';
 export { loadApp, loadConfigFile } from './load-config-file.js';
+export { RuleSettingsInput, ruleSettingsOf } from './rule-settings.js';
 export { liveScoreConfigDirectory } from './score-config-directory.js';

@@ -122,6 +122,7 @@ export {
   isLive,
   parseEvaluatorId,
   RuleFilter,
+  RuleSettings,
   rulesInForce,
   type StoredEvaluationRule,
 } from './rules.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notFound } from '../../core/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { actorOf } from '../principals.js';
 import {
@@ -148,12 +149,7 @@ export const registerFeedback: Register = (api, deps) => {
       const { threadId } = request.params;
       const conversation = await deps.store.conversation(callerOf(request).workspaceId, threadId);
       if (conversation === null) {
-        throw refuse({
-          type: 'not_found',
-          entity: 'thread',
-          id: threadId,
-          message: `thread ${threadId} does not exist`,
-        });
+        throw refuse(notFound('thread', threadId));
       }
       return {
         threadId,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Actor, RunEndStatus } from '../../core/index.js';
+import { type Actor, notFound, RunEndStatus } from '../../core/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { actorOf } from '../principals.js';
 import { RoleName, roleOf, Written, written } from '../wire.js';
@@ -18,14 +18,18 @@ export const registerLifecycle: Register = (api, deps) => {
     actorOf(callerOf(request).principal, threadId);
   const runThread = async (request: Parameters<typeof callerOf>[0], runId: string) => {
     const run = await deps.store.run(callerOf(request).workspaceId, runId);
-    if (run === null)
-      throw refuse({
-        type: 'not_found',
-        entity: 'run',
-        id: runId,
-        message: `run ${runId} does not exist`,
-      });
+    if (run === null) throw refuse(notFound('run', runId));
     return run.thread_id;
+  };
+
+  /** A command about an existing run, as that run's thread's agent when the key is an agent's. */
+  const onRun = async (
+    request: Parameters<typeof callerOf>[0],
+    runId: string,
+    command: Record<string, unknown>,
+  ) => {
+    const actor = actorFor(request, await runThread(request, runId));
+    return written((await execute(deps, request, actor, { ...command, run_id: runId })).events);
   };
 
   api.post('/v1/threads', {
@@ -85,18 +89,10 @@ export const registerLifecycle: Register = (api, deps) => {
       response: { 200: Written, ...refusalResponses },
     },
     handler: async (request) => {
-      const { runId } = request.params;
-      const outcome = await execute(
-        deps,
-        request,
-        actorFor(request, await runThread(request, runId)),
-        {
-          type: 'pause_run',
-          run_id: runId,
-          reason: request.body?.reason ?? null,
-        },
-      );
-      return written(outcome.events);
+      return onRun(request, request.params.runId, {
+        type: 'pause_run',
+        reason: request.body?.reason ?? null,
+      });
     },
   });
 
@@ -110,18 +106,7 @@ export const registerLifecycle: Register = (api, deps) => {
       response: { 200: Written, ...refusalResponses },
     },
     handler: async (request) => {
-      const { runId } = request.params;
-      const outcome = await execute(
-        deps,
-        request,
-        actorFor(request, await runThread(request, runId)),
-        {
-          type: 'end_run',
-          run_id: runId,
-          status: request.body.status,
-        },
-      );
-      return written(outcome.events);
+      return onRun(request, request.params.runId, { type: 'end_run', status: request.body.status });
     },
   });
 
@@ -218,12 +203,7 @@ export const registerLifecycle: Register = (api, deps) => {
       const caller = callerOf(request);
       const artifact = await deps.store.artifact(caller.workspaceId, artifactId);
       if (artifact === null) {
-        throw refuse({
-          type: 'not_found',
-          entity: 'artifact',
-          id: artifactId,
-          message: `artifact ${artifactId} does not exist`,
-        });
+        throw refuse(notFound('artifact', artifactId));
       }
       const outcome = await execute(
         deps,

@@ -3,6 +3,7 @@ import {
   type EvaluationTarget,
   evaluationStates,
   type FeedbackRecord,
+  notFound,
   type ScoreSource,
 } from '../../core/index.js';
 import { scoreValues } from '../../scores/index.js';
@@ -69,12 +70,7 @@ export const registerReading: Register = (api, deps) => {
       const { workspaceId } = callerOf(request);
       const run = await deps.store.run(workspaceId, request.params.runId);
       if (run === null) {
-        throw refuse({
-          type: 'not_found',
-          entity: 'run',
-          id: request.params.runId,
-          message: `run ${request.params.runId} does not exist`,
-        });
+        throw refuse(notFound('run', request.params.runId));
       }
       // A run's own evaluation (generation `run`): its turn, its messages, the versions it produced.
       const entries = [];

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import { InvalidRequestError, ReevaluationClient } from '../../client/index.js';
-import { EvaluatorId } from '../../core/index.js';
+import { EvaluatorId, notFound } from '../../core/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { callerOf, type Register } from './context.js';
 
@@ -25,13 +25,7 @@ export const registerReevaluations: Register = (api, deps) => {
     deps.temporal.taskQueue,
     deps.app.evaluators,
   );
-  const missing = (id: string) =>
-    refuse({
-      type: 'not_found',
-      entity: 'reevaluation',
-      id,
-      message: `reevaluation ${id} does not exist`,
-    });
+  const missing = (id: string) => refuse(notFound('reevaluation', id));
 
   api.post('/v1/reevaluations', {
     config: { allow: control },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ReviewClient } from '../../client/index.js';
+import { notFound } from '../../core/index.js';
 import { HTTP_STATUS, HttpRefusal, httpOnly, refusalResponses, refuse } from '../errors.js';
 import { targetOf, WireTarget } from '../wire.js';
 import { callerOf, type Register } from './context.js';
@@ -43,12 +44,7 @@ export const registerReviews: Register = (api, deps) => {
       const caller = callerOf(request);
       const type = deps.app.feedbackTypes.get(feedbackType);
       if (type === undefined) {
-        throw refuse({
-          type: 'not_found',
-          entity: 'feedback type',
-          id: feedbackType,
-          message: `feedback type ${feedbackType} does not exist`,
-        });
+        throw refuse(notFound('feedback type', feedbackType));
       }
       if (action !== 'withdraw') {
         if (configId === undefined) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { EvaluatedKindSchema, EvaluatorId, rulesInForce } from '../../core/index.js';
+import { RuleSettingsInput, ruleSettingsOf } from '../../config/index.js';
+import { EvaluatorId, rulesInForce } from '../../core/index.js';
 import { refusalResponses } from '../errors.js';
 import { actorOf } from '../principals.js';
 import { WireRule, Written, wireRule, written } from '../wire.js';
@@ -33,31 +34,14 @@ export const registerRules: Register = (api, deps) => {
       tags: ['rules'],
       summary: "Set this workspace's rule for one evaluator version; later runs follow it",
       params: z.object({ evaluator: EvaluatorId }),
-      body: z.strictObject({
-        targets: z.array(EvaluatedKindSchema).min(1),
-        sampleRate: z.number().min(0).max(1).default(1),
-        filter: z
-          .strictObject({
-            workspaces: z.array(z.string().min(1)).min(1).optional(),
-            artifactKinds: z.array(z.string().min(1)).min(1).optional(),
-          })
-          .default({}),
-        enabled: z.boolean().default(true),
-      }),
+      body: RuleSettingsInput,
       response: { 200: Written, ...refusalResponses },
     },
     handler: async (request) => {
-      const { targets, sampleRate, filter, enabled } = request.body;
       const outcome = await execute(deps, request, actorOf(callerOf(request).principal), {
         type: 'set_evaluation_rule',
         evaluator: request.params.evaluator,
-        targets,
-        sample_rate: sampleRate,
-        filter: {
-          ...(filter.workspaces ? { workspaces: filter.workspaces } : {}),
-          ...(filter.artifactKinds ? { artifact_kinds: filter.artifactKinds } : {}),
-        },
-        enabled,
+        ...ruleSettingsOf(request.body),
       });
       return written(outcome.events);
     },

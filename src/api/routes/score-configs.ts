@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notFound } from '../../core/index.js';
 import { SCORE_DATA_TYPES, type ScoreConfig, ScoreConfigExistsError } from '../../scores/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import type { Register } from './context.js';
@@ -114,12 +115,7 @@ export const registerScoreConfigs: Register = (api, deps) => {
       const names = fields.length > 0 ? fields : [configId];
       const statuses = await deps.scoreConfigs.statuses();
       if (names.some((name) => !statuses.has(name))) {
-        throw refuse({
-          type: 'not_found',
-          entity: 'score config',
-          id: configId,
-          message: `score config ${configId} does not exist`,
-        });
+        throw refuse(notFound('score config', configId));
       }
       for (const name of names) await deps.scoreConfigs.archive(name);
       deps.onScoreConfigsChanged?.();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notFound } from '../../core/index.js';
 import { httpOnly, refusalResponses, refuse } from '../errors.js';
 import { actorOf } from '../principals.js';
 import { SourceName, sourceName, Written, written } from '../wire.js';
@@ -69,12 +70,7 @@ export const registerScores: Register = (api, deps) => {
         }
         const status = (await deps.scoreConfigs.statuses()).get(configId);
         if (status === undefined) {
-          throw refuse({
-            type: 'not_found',
-            entity: 'score config',
-            id: configId,
-            message: `score config ${configId} does not exist`,
-          });
+          throw refuse(notFound('score config', configId));
         }
         if (status.archived)
           throw refuse({ type: 'invalid_state', message: `score config ${configId} is archived` });

@@ -1,10 +1,11 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ScoreConfigExistsError } from '../errors.js';
 import type { ScoreConfigStore } from '../ports.js';
 import { SCORE_DATA_TYPES, type ScoreConfig } from '../score-config.js';
 import { ScoreConfigFileError } from './errors.js';
+import { readLines } from './lines.js';
 
 const ConfigSchema = z.strictObject({
   name: z.string().min(1),
@@ -81,15 +82,8 @@ export class FileScoreConfigStore implements ScoreConfigStore {
 
   /** @throws ScoreConfigFileError for a line this store would not have written. */
   async #replay(): Promise<Map<string, Held>> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-      throw error;
-    }
     const held = new Map<string, Held>();
-    const lines = text.split('\n');
+    const lines = await readLines(this.path);
     for (let number = 1; number <= lines.length; number++) {
       const line = lines[number - 1] as string;
       if (line === '') continue;

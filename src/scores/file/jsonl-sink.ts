@@ -1,7 +1,8 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ScoreReader, ScoreSink } from '../ports.js';
 import { parseScores, type Score } from '../score.js';
+import { readLines } from './lines.js';
 
 /**
  * Scores as lines of a JSONL file, for running without Langfuse: each record or delete is one
@@ -27,15 +28,8 @@ export class JsonlScoreSink implements ScoreSink, ScoreReader {
 
   /** Every score the file holds now. */
   async all(): Promise<Map<string, Score>> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-      throw error;
-    }
     const scores = new Map<string, Score>();
-    for (const line of text.split('\n')) {
+    for (const line of await readLines(this.path)) {
       if (line === '') continue;
       const entry = JSON.parse(line) as
         | { op: 'record'; score: Score }
