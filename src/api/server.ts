@@ -59,6 +59,8 @@ declare module 'fastify' {
     caller: VerifiedCaller | null;
     /** Derived from the Idempotency-Key: names the store command, so a retry records once. */
     commandId: string | undefined;
+    /** The Idempotency-Key and the request's fingerprint, until its first answer is kept. */
+    idempotency: { key: string; fingerprint: string } | null;
   }
   interface FastifyContextConfig extends RouteAccess {}
 }
@@ -96,6 +98,7 @@ export async function buildApi(options: ApiOptions): Promise<Api> {
   api.setSerializerCompiler(serializerCompiler);
   api.decorateRequest('caller', null);
   api.decorateRequest('commandId', undefined);
+  api.decorateRequest('idempotency', null);
 
   // Each operation is named after its method and path (`postThreadsThreadIdRuns`), so clients
   // generated from the document get stable names.
@@ -212,21 +215,17 @@ function registerIdempotency(api: Api, store: Store) {
       return reply.code(first.status).header('idempotent-replayed', 'true').send(first.body);
     }
     request.commandId = `http:${scope}:${key}`;
-    reply.raw.setHeader('x-evalflow-fingerprint', fingerprint);
+    request.idempotency = { key, fingerprint };
   });
   api.addHook('onSend', async (request, reply, payload) => {
-    const key = request.headers['idempotency-key'];
-    const fingerprint = reply.getHeader('x-evalflow-fingerprint');
-    if (typeof key !== 'string' || typeof fingerprint !== 'string' || request.caller === null) {
-      return payload;
-    }
-    reply.removeHeader('x-evalflow-fingerprint');
+    const { idempotency, caller } = request;
+    if (idempotency === null || caller === null) return payload;
     // A server fault or a rate limit is no answer: the retry should do the work.
     if (reply.statusCode >= 500 || reply.statusCode === 429 || typeof payload !== 'string') {
       return payload;
     }
-    await store.idempotency.remember(request.caller.credentialId, key, {
-      fingerprint,
+    await store.idempotency.remember(caller.credentialId, idempotency.key, {
+      fingerprint: idempotency.fingerprint,
       status: reply.statusCode,
       body: JSON.parse(payload),
     });
