@@ -113,7 +113,9 @@ describe('the ScoreConfigStore contract', () => {
 
   it('fails a store whose archive does nothing', async () => {
     await expect(checkScoreConfigStore(() => new InertArchiveStore())).rejects.toThrow(
-      new ContractViolationError('archiving a name with one active config must archive it and say 1'),
+      new ContractViolationError(
+        'archiving a name with one active config must archive it and say 1',
+      ),
     );
   });
 
