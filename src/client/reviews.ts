@@ -1,5 +1,6 @@
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
 import type { Target } from '../core/index.js';
+import type { StoreIdentity } from '../store/index.js';
 import type { review } from '../workflows/review.js';
 import {
   type ReviewRequest,
@@ -27,6 +28,8 @@ export interface ReviewBody {
 export class ReviewClient {
   constructor(
     private readonly client: Client,
+    /** The store the reviews are recorded in (its id scopes the workflow ids). */
+    private readonly store: StoreIdentity,
     private readonly taskQueue: string,
     /** How long a target's review workflow waits idle before completing (one day). */
     private readonly idleMs?: number,
@@ -60,7 +63,7 @@ export class ReviewClient {
       ...(body.value !== undefined ? { value: body.value } : {}),
     };
     const startWorkflowOperation = new WithStartWorkflowOperation<typeof review>('review', {
-      workflowId: reviewWorkflowId(workspaceId, target),
+      workflowId: reviewWorkflowId(this.store.id, workspaceId, target),
       taskQueue: this.taskQueue,
       args: [{ workspaceId, target, ...(this.idleMs ? { idleMs: this.idleMs } : {}) }],
       workflowIdConflictPolicy: 'USE_EXISTING',

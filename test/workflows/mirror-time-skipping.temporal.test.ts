@@ -79,9 +79,9 @@ it('confirms every score after the reconcile timers, re-sending the ones Langfus
     );
     const relay = engine.relay(env.client, taskQueue, ws);
     await relay.drain();
-    await env.client.workflow.getHandle(evaluateRunWorkflowId(ws, 'r')).result();
+    await env.client.workflow.getHandle(evaluateRunWorkflowId(engine.store.id, ws, 'r')).result();
     await relay.drain(); // the verdicts, now in the log, go to the mirror
-    const mirror = env.client.workflow.getHandle(mirrorWorkflowId(ws));
+    const mirror = env.client.workflow.getHandle(mirrorWorkflowId(engine.store.id, ws));
     for (let minute = 0; minute < 120; minute++) {
       const current = await mirror.query(mirrorStateQuery);
       if (current.recorded > 0 && current.checks.length === 0) {

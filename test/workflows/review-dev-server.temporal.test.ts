@@ -52,7 +52,7 @@ it('applies 20 concurrent review updates from 5 reviewers as if one at a time, i
   const ws = 'reviews';
   const taskQueue = uniqueTaskQueue();
   await endedRun(ws);
-  const reviews = new ReviewClient(env.client, taskQueue, 1500);
+  const reviews = new ReviewClient(env.client, engine.store, taskQueue, 1500);
   const actions: Action[] = [];
   for (let r = 0; r < 5; r++) {
     for (const [i, kind] of (
@@ -76,7 +76,9 @@ it('applies 20 concurrent review updates from 5 reviewers as if one at a time, i
   const results = await worker.runUntil(async () => {
     const all = await Promise.all(actions.map((action) => send(reviews, ws, action)));
     // Idle past its limit, the workflow completes; the next action starts it again.
-    const handle = env.client.workflow.getHandle<typeof review>(reviewWorkflowId(ws, target));
+    const handle = env.client.workflow.getHandle<typeof review>(
+      reviewWorkflowId(engine.store.id, ws, target),
+    );
     expect(await handle.result()).toEqual({ applied: 20 });
     await recordHistory(handle, 'review');
     const late = await send(reviews, ws, { kind: 'submit', reviewer: 'rv9', score: 3 });
@@ -113,7 +115,7 @@ it('applies 20 concurrent review updates from 5 reviewers as if one at a time, i
 });
 
 it("takes the reviewer from the verified caller, never from the request's body", async () => {
-  const reviews = new ReviewClient(env.client, uniqueTaskQueue());
+  const reviews = new ReviewClient(env.client, engine.store, uniqueTaskQueue());
   await expect(
     reviews.submit('ws', target, { id: 'rv1' }, {
       feedback_type: 'review_quality',
