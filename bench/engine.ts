@@ -119,7 +119,7 @@ async function evaluatedRuns(n: number, tag: string): Promise<number> {
     Array.from({ length: n }, async (_, i) => {
       const run = `${tag}-${i}`;
       const handle = await client.workflow.signalWithStart('evaluateRun', {
-        workflowId: evaluateRunWorkflowId(ws, run),
+        workflowId: evaluateRunWorkflowId(store.id, ws, run),
         taskQueue,
         args: [
           {
@@ -149,7 +149,7 @@ async function endToConfirmed(): Promise<number> {
   );
   const start = performance.now();
   const handle = await client.workflow.signalWithStart('evaluateRun', {
-    workflowId: evaluateRunWorkflowId(own, 'r'),
+    workflowId: evaluateRunWorkflowId(store.id, own, 'r'),
     taskQueue,
     args: [
       {
@@ -164,7 +164,7 @@ async function endToConfirmed(): Promise<number> {
   });
   await handle.result();
   await client.workflow.signalWithStart('mirror', {
-    workflowId: mirrorWorkflowId(own),
+    workflowId: mirrorWorkflowId(store.id, own),
     taskQueue,
     // The in-memory sink shows writes at once, so the first read-back need not wait 30 s.
     args: [{ workspaceId: own, reconcileDelaysMs: [0, 1000, 5000] }],
@@ -180,7 +180,7 @@ async function reevaluation(versions: number, batchId: string) {
   for (let i = 0; i < versions; i++) ids.push(`${batchId}-doc-${String(i).padStart(6, '0')}`);
   for (const artifact_id of ids)
     await given({ type: 'put_artifact', artifact_id, kind: batchId, data: {} });
-  const workflowId = reevaluateWorkflowId(ws, batchId);
+  const workflowId = reevaluateWorkflowId(store.id, ws, batchId);
   const start = performance.now();
   const progress = await client.workflow.execute('reevaluate', {
     workflowId,

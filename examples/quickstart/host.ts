@@ -52,6 +52,7 @@ const connection = await Connection.connect({
 });
 const reviews = new ReviewClient(
   new Client({ connection, namespace: config.namespace }),
+  store, // its id scopes the workflow ids, so reviews reach this store's workflows
   config.taskQueue,
 );
 const review = await reviews.submit(

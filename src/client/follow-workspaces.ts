@@ -15,6 +15,8 @@ export function followWorkspaces(options: {
   rules: readonly EvaluationRule[];
   pollMs?: number;
   onError?: (error: unknown) => void;
+  /** Told of each event a relay could not deliver (default `console.warn`). */
+  onWarning?: (line: string) => void;
 }): { close(): Promise<void> } {
   const following = new Map<string, Promise<Subscription>>();
   let closed = false;

@@ -1,7 +1,7 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
 import { type EvaluatorCatalog, EvaluatorId, idProblem, parseEvaluatorId } from '../core/index.js';
-import type { ArtifactVersionSelector } from '../store/index.js';
+import type { ArtifactVersionSelector, StoreIdentity } from '../store/index.js';
 import type { reevaluate } from '../workflows/reevaluate.js';
 import {
   batchProgressQuery,
@@ -28,6 +28,8 @@ export interface ReevaluationRequest {
 export class ReevaluationClient {
   constructor(
     private readonly client: Client,
+    /** The store whose artifact versions are judged (its id scopes the workflow ids). */
+    private readonly store: StoreIdentity,
     private readonly taskQueue: string,
     /** The app's evaluators: with them, a batch naming an undeployed version is refused at once. */
     private readonly evaluators?: EvaluatorCatalog,
@@ -48,7 +50,7 @@ export class ReevaluationClient {
     const badWorkspace = idProblem(workspaceId);
     if (badWorkspace !== null) throw new InvalidRequestError(`workspaceId: ${badWorkspace}`);
     await this.client.workflow.start<typeof reevaluate>('reevaluate', {
-      workflowId: reevaluateWorkflowId(workspaceId, batchId),
+      workflowId: reevaluateWorkflowId(this.store.id, workspaceId, batchId),
       taskQueue: this.taskQueue,
       args: [{ workspaceId, batchId, selector: request.selector, evaluators, concurrency }],
     });
@@ -102,7 +104,9 @@ export class ReevaluationClient {
   }
 
   private handle(workspaceId: string, batchId: string) {
-    return this.client.workflow.getHandle(reevaluateWorkflowId(workspaceId, batchId));
+    return this.client.workflow.getHandle(
+      reevaluateWorkflowId(this.store.id, workspaceId, batchId),
+    );
   }
 
   private checkedEvaluator(id: string) {

@@ -6,7 +6,7 @@ import {
   type StoredEvaluationRule,
 } from '../core/index.js';
 import { type EvaluationPlan, planOf } from '../evaluators/index.js';
-import type { Store, Subscription } from '../store/index.js';
+import type { Store, Subscription, UndeliveredEntry } from '../store/index.js';
 import type { evaluateRun } from '../workflows/evaluate-run.js';
 import {
   evaluateRunWorkflowId,
@@ -14,6 +14,7 @@ import {
   runEventSignal,
 } from '../workflows/evaluate-run-messages.js';
 import { feedbackAppendedSignal, mirrorWorkflowId } from '../workflows/mirror-messages.js';
+import { mapConcurrently } from './concurrently.js';
 
 export interface RelayOptions {
   store: Store;
@@ -30,36 +31,61 @@ export interface RelayOptions {
   abandonAfterMs?: number;
   /** The store cursor that remembers how far the relay got (default `trigger-relay`). */
   cursor?: string;
+  /** Told, as one line, of each event no workflow would take (default `console.warn`). */
+  onWarning?: (line: string) => void;
+  /** Events read per page; the cursor is saved once per page (default 500). */
+  pageSize?: number;
+  /** Workflows signalled at once while relaying a page (default 16). */
+  concurrency?: number;
 }
+
+/** A run's events in one page, for its workflow, in seq order. */
+interface RunDelivery {
+  workflowId: string;
+  runId: string;
+  threadId: string;
+  items: { envelope: Envelope; event: RunEvent; plan: EvaluationPlan }[];
+}
+
+type Undelivered = Omit<UndeliveredEntry, 'recorded_at'>;
 
 /**
  * Follows a workspace's log and turns its events into workflow signals: a run's lifecycle,
  * messages and artifact versions go to its `evaluateRun` (started by the first), feedback to the
- * workspace's `mirror`. The cursor moves only after Temporal accepted a signal, so an outage
- * delays evaluation but never loses a trigger; workflows drop the repeats by seq.
+ * workspace's `mirror`. It works a page at a time: every workflow of the page is signalled, up to
+ * `concurrency` at once and each one's events in seq order, then the cursor moves past the page,
+ * so an outage delays evaluation but never loses a trigger; workflows drop the repeats by seq.
+ * An event whose run's workflow is closed (completed or terminated) can never be delivered: it is
+ * recorded in the store's undelivered ledger with the reason, a warning says so, and the cursor
+ * moves on.
  */
 export class TriggerRelay {
   private readonly cursor: string;
+  private readonly warn: (line: string) => void;
   /**
    * The workspace's own rules as of the last event relayed, loaded at the first run event and
    * kept current by the rule events that follow, so each run's plan is the one at its seq.
    */
   private workspaceRules: Map<string, StoredEvaluationRule> | null = null;
+  /** The plan of those rules, until the next rule event. */
+  private plan: EvaluationPlan | null = null;
 
   constructor(private readonly options: RelayOptions) {
     this.cursor = options.cursor ?? 'trigger-relay';
+    this.warn = options.onWarning ?? ((line) => console.warn(line));
   }
 
   /** Relays every event after the cursor up to the log's head; returns how many. */
   async drain(): Promise<number> {
     const { store, workspaceId } = this.options;
+    let after = await store.cursor(workspaceId, this.cursor);
     let relayed = 0;
     for (;;) {
-      const after = await store.cursor(workspaceId, this.cursor);
-      const page = await store.events({ workspace_id: workspaceId, after, limit: 500 });
+      const page = await store.events({ workspace_id: workspaceId, after, limit: this.pageSize });
       if (page.length === 0) return relayed;
-      for (const envelope of page) await this.relay(envelope);
+      await this.relayPage(page);
       relayed += page.length;
+      after = page[page.length - 1]?.seq ?? after;
     }
   }
 
@@ -67,76 +93,109 @@ export class TriggerRelay {
   async follow(): Promise<Subscription> {
     const { store, workspaceId } = this.options;
     const after = await store.cursor(workspaceId, this.cursor);
-    return store.subscribe({ workspace_id: workspaceId, after }, (envelope) =>
-      this.relay(envelope),
+    return store.subscribePages(
+      { workspace_id: workspaceId, after, limit: this.pageSize },
+      (page) => this.relayPage(page),
     );
   }
 
-  /** Signals one event's workflow, then saves the cursor past it. */
-  async relay(envelope: Envelope): Promise<void> {
-    await this.signal(envelope);
-    await this.options.store.saveCursor(envelope.workspace_id, this.cursor, envelope.seq);
+  /**
+   * Signals the workflows of a page of consecutive events, records the events none would take,
+   * then saves the cursor past the page.
+   */
+  async relayPage(page: readonly Envelope[]): Promise<void> {
+    const last = page[page.length - 1];
+    if (last === undefined) return;
+    const { store, workspaceId, concurrency = 16 } = this.options;
+    const { runs, mirrorSeq } = await this.sortOut(page);
+    const deliveries: (() => Promise<Undelivered[]>)[] = runs.map((run) => () => this.toRun(run));
+    if (mirrorSeq !== null) deliveries.push(() => this.toMirror(mirrorSeq).then(() => []));
+    const undelivered = (await mapConcurrently(deliveries, concurrency, (send) => send())).flat();
+    if (undelivered.length > 0) {
+      await store.ledger.recordUndelivered(undelivered);
+      for (const entry of undelivered) {
+        this.warn(
+          `evalflow relay: event ${entry.seq} (${entry.event_type}) of run ${entry.run_id} in ` +
+            `workspace ${workspaceId} was not delivered: ${entry.reason}; it is in the undelivered ledger`,
+        );
+      }
+    }
+    await store.saveCursor(workspaceId, this.cursor, last.seq);
   }
 
-  private async signal(envelope: Envelope): Promise<void> {
-    const { event, seq } = envelope;
-    switch (event.type) {
-      case 'evaluation_rule_set': {
-        const { type: _type, ...rule } = event;
-        this.workspaceRules?.set(rule.evaluator, {
-          ...rule,
-          set_by: '',
-          set_at: envelope.ts,
-          seq,
-        });
-        return;
+  private get pageSize(): number {
+    return this.options.pageSize ?? 500;
+  }
+
+  /**
+   * A page's events by destination, in seq order: each run's for its workflow with the plan in
+   * force at each event, and the highest feedback seq for the mirror (it reads the log up to it).
+   */
+  private async sortOut(page: readonly Envelope[]) {
+    const { store, workspaceId } = this.options;
+    const runs = new Map<string, RunDelivery>();
+    let mirrorSeq: number | null = null;
+    for (const envelope of page) {
+      const { event, seq } = envelope;
+      const toRun = async (runId: string, threadId: string, runEvent: RunEvent) => {
+        const workflowId = evaluateRunWorkflowId(store.id, workspaceId, runId);
+        const delivery = runs.get(workflowId) ?? { workflowId, runId, threadId, items: [] };
+        runs.set(workflowId, delivery);
+        delivery.items.push({ envelope, event: runEvent, plan: await this.planAt(seq) });
+      };
+      switch (event.type) {
+        case 'evaluation_rule_set': {
+          const { type: _type, ...rule } = event;
+          this.workspaceRules?.set(rule.evaluator, {
+            ...rule,
+            set_by: '',
+            set_at: envelope.ts,
+            seq,
+          });
+          this.plan = null;
+          break;
+        }
+        case 'run_started':
+          await toRun(event.run_id, event.thread_id, {
+            seq,
+            type: event.resumed ? 'resumed' : 'started',
+          });
+          break;
+        case 'run_paused':
+          await toRun(event.run_id, event.thread_id, { seq, type: 'paused' });
+          break;
+        case 'run_ended':
+          await toRun(event.run_id, event.thread_id, { seq, type: 'ended', status: event.status });
+          break;
+        case 'message_posted':
+          if (event.run_id === null) break;
+          await toRun(event.run_id, event.thread_id, {
+            seq,
+            type: 'message',
+            message_id: event.message_id,
+            role: event.role,
+          });
+          break;
+        case 'artifact_put':
+          if (event.run_id === null || event.thread_id === null) break;
+          await toRun(event.run_id, event.thread_id, {
+            seq,
+            type: 'artifact',
+            artifact_id: event.artifact_id,
+            version: event.version,
+          });
+          break;
+        case 'feedback_given':
+        case 'feedback_withdrawn':
+        case 'rating_deleted':
+        case 'score_recorded':
+          mirrorSeq = seq;
+          break;
+        default:
+          break;
       }
-      case 'run_started':
-        return this.toRun(event.run_id, event.thread_id, {
-          seq,
-          type: event.resumed ? 'resumed' : 'started',
-        });
-      case 'run_paused':
-        return this.toRun(event.run_id, event.thread_id, { seq, type: 'paused' });
-      case 'run_ended':
-        return this.toRun(event.run_id, event.thread_id, {
-          seq,
-          type: 'ended',
-          status: event.status,
-        });
-      case 'message_posted':
-        if (event.run_id === null) return;
-        return this.toRun(event.run_id, event.thread_id, {
-          seq,
-          type: 'message',
-          message_id: event.message_id,
-          role: event.role,
-        });
-      case 'artifact_put':
-        if (event.run_id === null || event.thread_id === null) return;
-        return this.toRun(event.run_id, event.thread_id, {
-          seq,
-          type: 'artifact',
-          artifact_id: event.artifact_id,
-          version: event.version,
-        });
-      case 'feedback_given':
-      case 'feedback_withdrawn':
-      case 'rating_deleted':
-      case 'score_recorded': {
-        const { client, taskQueue, workspaceId } = this.options;
-        await client.workflow.signalWithStart('mirror', {
-          workflowId: mirrorWorkflowId(workspaceId),
-          taskQueue,
-          args: [{ workspaceId }],
-          signal: feedbackAppendedSignal,
-          signalArgs: [{ seq }],
-        });
-        return;
-      }
-      default:
-        return;
     }
+    return { runs: [...runs.values()], mirrorSeq };
   }
 
   /** The plan of the rules in force at `seq`. */
@@ -146,24 +205,70 @@ export class TriggerRelay {
       const loaded = await store.rulesAt(workspaceId, seq);
       this.workspaceRules = new Map(loaded.map((rule) => [rule.evaluator, rule]));
     }
-    return planOf(rulesInForce(rules, this.workspaceRules.values()), workspaceId);
+    this.plan ??= planOf(rulesInForce(rules, this.workspaceRules.values()), workspaceId);
+    return this.plan;
   }
 
-  private async toRun(runId: string, threadId: string, event: RunEvent): Promise<void> {
+  private async toMirror(seq: number): Promise<void> {
+    const { client, store, taskQueue, workspaceId } = this.options;
+    await client.workflow.signalWithStart('mirror', {
+      workflowId: mirrorWorkflowId(store.id, workspaceId),
+      taskQueue,
+      args: [{ workspaceId }],
+      signal: feedbackAppendedSignal,
+      signalArgs: [{ seq }],
+    });
+  }
+
+  /** Signals a run's events one after another; returns those its closed workflow refused. */
+  private async toRun(run: RunDelivery): Promise<Undelivered[]> {
     const { client, taskQueue, workspaceId, online, abandonAfterMs } = this.options;
-    const plan = await this.planAt(event.seq);
-    try {
-      await client.workflow.signalWithStart<typeof evaluateRun, [RunEvent]>('evaluateRun', {
-        workflowId: evaluateRunWorkflowId(workspaceId, runId),
-        taskQueue,
-        args: [{ workspaceId, runId, threadId, plan, online, abandonAfterMs }],
-        signal: runEventSignal,
-        signalArgs: [event],
-        // A run evaluated and closed is not started again by a late event.
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      });
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    for (const [index, { event, plan }] of run.items.entries()) {
+      try {
+        await client.workflow.signalWithStart<typeof evaluateRun, [RunEvent]>('evaluateRun', {
+          workflowId: run.workflowId,
+          taskQueue,
+          args: [
+            { workspaceId, runId: run.runId, threadId: run.threadId, plan, online, abandonAfterMs },
+          ],
+          signal: runEventSignal,
+          signalArgs: [event],
+          // A run evaluated and closed is not started again by a late event.
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        });
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        return this.refused(run, run.items.slice(index), error);
+      }
     }
+    return [];
+  }
+
+  /**
+   * The events a run's closed workflow refused (a closed workflow stays closed, so the rest of
+   * the page's are refused too), less those a completed one had applied: a relay that stopped
+   * before saving its cursor sends those again, and they are repeats, not losses.
+   */
+  private async refused(
+    run: RunDelivery,
+    items: RunDelivery['items'],
+    error: WorkflowExecutionAlreadyStartedError,
+  ): Promise<Undelivered[]> {
+    const handle = this.options.client.workflow.getHandle<typeof evaluateRun>(run.workflowId);
+    const { status } = await handle.describe();
+    // Started again since, by someone else: the page is relayed again from the cursor.
+    if (status.name === 'RUNNING') throw error;
+    const applied = status.name === 'COMPLETED' ? (await handle.result()).lastSeq : 0;
+    const reason = `its workflow ${run.workflowId} is closed (${status.name.toLowerCase()})`;
+    return items
+      .filter(({ event }) => event.seq > applied)
+      .map(({ envelope }) => ({
+        workspace_id: envelope.workspace_id,
+        seq: envelope.seq,
+        event_type: envelope.event.type,
+        run_id: run.runId,
+        workflow_id: run.workflowId,
+        reason,
+      }));
   }
 }

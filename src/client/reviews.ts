@@ -1,5 +1,6 @@
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
 import { type Limits, resolveLimits, type Target } from '../core/index.js';
+import type { StoreIdentity } from '../store/index.js';
 import type { review } from '../workflows/review.js';
 import {
   type ReviewResult,
@@ -42,6 +43,8 @@ export class ReviewClient {
   /** @throws InvalidLimitsError for an unknown or non-positive limit. */
   constructor(
     private readonly client: Client,
+    /** The store the reviews are recorded in (its id scopes the workflow ids). */
+    private readonly store: StoreIdentity,
     private readonly taskQueue: string,
     private readonly options: ReviewClientOptions = {},
   ) {
@@ -68,7 +71,7 @@ export class ReviewClient {
     const checked = checkReview(kind, workspaceId, target, caller, body, this.limits);
     const { idleMs } = this.options;
     const startWorkflowOperation = new WithStartWorkflowOperation<typeof review>('review', {
-      workflowId: reviewWorkflowId(workspaceId, checked.target),
+      workflowId: reviewWorkflowId(this.store.id, workspaceId, checked.target),
       taskQueue: this.taskQueue,
       args: [{ workspaceId, target: checked.target, ...(idleMs ? { idleMs } : {}) }],
       workflowIdConflictPolicy: 'USE_EXISTING',

@@ -1,4 +1,5 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import type { StoreIdentity } from '../store/index.js';
 import {
   type EvaluateRunState,
   evaluateRunWorkflowId,
@@ -11,12 +12,14 @@ import {
  */
 export async function runEvaluationState(
   client: Client,
+  /** The store the run is recorded in (its id scopes the workflow ids). */
+  store: StoreIdentity,
   workspaceId: string,
   runId: string,
 ): Promise<EvaluateRunState | null> {
   try {
     return await client.workflow
-      .getHandle(evaluateRunWorkflowId(workspaceId, runId))
+      .getHandle(evaluateRunWorkflowId(store.id, workspaceId, runId))
       .query(runStateQuery);
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return null;

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import {
   createFeedbackTypeRegistry,
   type EvaluatedKind,
-  EvaluatedKindSchema,
   type EvaluationRule,
   EvaluatorId,
   type FeedbackType,

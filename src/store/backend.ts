@@ -10,6 +10,8 @@ export interface Sql {
 }
 
 export interface Backend {
+  /** The id its schema was created with (see `Store.id`). */
+  readonly storeId: string;
   read<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
   /** Runs `work` in one transaction: committed if it returns, rolled back if it throws. */
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;

@@ -30,7 +30,7 @@ import {
   writeCursor,
 } from './reads.js';
 import { staticScoreConfigs } from './score-configs.js';
-import { follow, Wakeups } from './subscription.js';
+import { follow, followPages, Wakeups } from './subscription.js';
 
 export interface StoreOptions {
   feedbackTypes: FeedbackTypeRegistry;
@@ -42,7 +42,10 @@ export interface StoreOptions {
   now?: () => Date;
   /** Ids for envelopes and unnamed messages (default: UUIDv7, time-ordered). */
   newId?: () => string;
-  /** How often a follower looks for events appended by other processes (default 1000 ms). */
+  /**
+   * The longest pause between a follower's reads for events appended by other processes (default
+   * 1000 ms); under load it reads again within 50 ms.
+   */
   pollMs?: number;
   /**
    * Size limits in bytes of UTF-8 (docs/limits.md); each one given replaces its default in
@@ -69,7 +72,14 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
   // database, which could mangle it (a lone surrogate) or refuse it untyped (NUL in Postgres).
   const lookup = <T>(ids: readonly unknown[], absent: T, work: (sql: Sql) => Promise<T>) =>
     ids.every(isId) ? read(work) : Promise.resolve(absent);
+  const pollMs = options.pollMs ?? 1000;
+  const tracked = (subscription: Subscription) => {
+    following.add(subscription);
+    void subscription.done.finally(() => following.delete(subscription)).catch(() => {});
+    return subscription;
+  };
   const store: Store = {
+    id: backend.storeId,
     async execute(input) {
       const outcome = await execute(deps, input);
       if (outcome.type === 'recorded' && outcome.events.length > 0)
@@ -84,18 +94,10 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
         [],
         (sql) => readEvents(sql, options),
       ),
-    subscribe(subscribeOptions, listener) {
-      const subscription = follow(
-        store.events,
-        wakeups,
-        options.pollMs ?? 1000,
-        subscribeOptions,
-        listener,
-      );
-      following.add(subscription);
-      void subscription.done.finally(() => following.delete(subscription)).catch(() => {});
-      return subscription;
-    },
+    subscribe: (subscribeOptions, listener) =>
+      tracked(follow(store.events, wakeups, pollMs, subscribeOptions, listener)),
+    subscribePages: (subscribeOptions, listener) =>
+      tracked(followPages(store.events, wakeups, pollMs, subscribeOptions, listener)),
     head: (workspace_id) => lookup([workspace_id], 0, (sql) => readHead(sql, workspace_id)),
     thread: (workspace_id, thread_id) =>
       lookup([workspace_id, thread_id], null, (sql) => readThread(sql, workspace_id, thread_id)),

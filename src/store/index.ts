@@ -22,8 +22,9 @@ export type {
   ScoreEntry,
   ScoreRecord,
   ScoreState,
+  UndeliveredEntry,
 } from './ledger.js';
-export type { Migration } from './migrations.js';
+export type { Migration, MigrationStatement } from './migrations.js';
 export { migrations } from './migrations.js';
 export type { OpenStoreOptions } from './open-store.js';
 export {
@@ -42,6 +43,7 @@ export type {
   ReadEventsOptions,
   ScoreConfigDirectory,
   Store,
+  StoreIdentity,
   SubscribeOptions,
   Subscription,
 } from './port.js';

@@ -2,8 +2,9 @@ import type { EvaluationState, ScoreState } from '../core/index.js';
 import { asNumber, type Backend, parseJson, type Row } from './backend.js';
 
 // The ledger: every (target, evaluator@version, generation) ends in exactly one state with its
-// reason, and every score the mirror sends ends confirmed, failed or deleted. Writes are
-// idempotent, since the activities that make them run at least once.
+// reason, every score the mirror sends ends confirmed, failed or deleted, and every event the
+// trigger relay could not deliver is kept with its reason. Writes are idempotent, since the
+// activities and the relay that make them run at least once.
 
 export type { EvaluationState, ScoreState };
 
@@ -39,6 +40,19 @@ export interface ScoreEntry {
 /** A score as the mirror sends it: only its id matters here. */
 export interface ScoreRecord {
   id: string;
+}
+
+/** An event of the log the trigger relay could not deliver to its workflow, and why. */
+export interface UndeliveredEntry {
+  workspace_id: string;
+  seq: number;
+  /** The log event's type (`message_posted`, `run_ended`, ...). */
+  event_type: string;
+  run_id: string | null;
+  /** The workflow that refused it. */
+  workflow_id: string;
+  reason: string;
+  recorded_at: string;
 }
 
 export interface EvaluationFilter {
@@ -79,6 +93,10 @@ export interface Ledger {
     workspace_id: string,
     select: { ids: readonly string[] } | { state: ScoreState },
   ): Promise<ScoreEntry[]>;
+  /** Records events the relay could not deliver; an event already recorded keeps its entry. */
+  recordUndelivered(entries: readonly Omit<UndeliveredEntry, 'recorded_at'>[]): Promise<void>;
+  /** The workspace's undelivered events, in seq order. */
+  undelivered(workspace_id: string): Promise<UndeliveredEntry[]>;
 }
 
 export function createLedger(backend: Backend, now: () => Date): Ledger {
@@ -214,6 +232,34 @@ export function createLedger(backend: Backend, now: () => Date): Ledger {
       );
       return rows.map(scoreEntry);
     },
+    async recordUndelivered(entries) {
+      if (entries.length === 0) return;
+      const at = now().toISOString();
+      await backend.transaction(async (sql) => {
+        for (const entry of entries) {
+          await sql.run(
+            `INSERT INTO undelivered (workspace_id, seq, event_type, run_id, workflow_id, reason,
+               recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (workspace_id, seq) DO NOTHING`,
+            [
+              entry.workspace_id,
+              entry.seq,
+              entry.event_type,
+              entry.run_id,
+              entry.workflow_id,
+              entry.reason,
+              at,
+            ],
+          );
+        }
+      });
+    },
+    async undelivered(workspace_id) {
+      const rows = await backend.read((sql) =>
+        sql.all('SELECT * FROM undelivered WHERE workspace_id = ? ORDER BY seq', [workspace_id]),
+      );
+      return rows.map(undeliveredEntry);
+    },
   };
 }
 
@@ -245,3 +291,13 @@ const scoreEntry = (row: Row): ScoreEntry => {
     updated_at: String(row.updated_at),
   };
 };
+
+const undeliveredEntry = (row: Row): UndeliveredEntry => ({
+  workspace_id: String(row.workspace_id),
+  seq: asNumber(row.seq),
+  event_type: String(row.event_type),
+  run_id: row.run_id === null ? null : String(row.run_id),
+  workflow_id: String(row.workflow_id),
+  reason: String(row.reason),
+  recorded_at: String(row.recorded_at),
+});

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 // Numbered migrations, applied in order and recorded in `schema_migrations`. A new table is a
 // new entry at the end; an applied entry never changes. Both adapters run the same list: the
 // statements keep to SQL that SQLite and Postgres read alike (JSON is kept as text so a replayed
@@ -6,8 +8,14 @@
 export interface Migration {
   version: number;
   name: string;
-  statements: readonly string[];
+  statements: readonly MigrationStatement[];
 }
+
+/**
+ * SQL, or SQL with `?` placeholders whose values are made when the migration is applied (a value
+ * that must differ from store to store, such as the store's id).
+ */
+export type MigrationStatement = string | { text: string; params: () => readonly unknown[] };
 
 const viewTable = (name: string, columns: string) => `CREATE TABLE ${name} (
   workspace_id TEXT NOT NULL,
@@ -61,9 +69,44 @@ const rulesMigration: Migration = {
   statements: [viewTable('rules', 'seq BIGINT NOT NULL,')],
 };
 
-/** Migration 4: the HTTP API's keys and user tokens (hashed), and its idempotent responses. */
-const apiMigration: Migration = {
+/**
+ * Migration 4: the store's identity, a UUID made by the migration run that creates it. Workflow
+ * ids are scoped by it, so a second store on the same Temporal namespace (or a new database beside
+ * a kept Temporal state) never meets the first store's workflows.
+ */
+const identityMigration: Migration = {
   version: 4,
+  name: 'store identity',
+  statements: [
+    'CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
+    {
+      text: "INSERT INTO store_meta (key, value) VALUES ('store_id', ?)",
+      params: () => [randomUUID()],
+    },
+  ],
+};
+
+/** Migration 5: events the trigger relay could not deliver, each with its reason. */
+const undeliveredMigration: Migration = {
+  version: 5,
+  name: 'undelivered events ledger',
+  statements: [
+    `CREATE TABLE undelivered (
+      workspace_id TEXT NOT NULL,
+      seq BIGINT NOT NULL,
+      event_type TEXT NOT NULL,
+      run_id TEXT,
+      workflow_id TEXT NOT NULL,
+      reason TEXT NOT NULL,
+      recorded_at TEXT NOT NULL,
+      PRIMARY KEY (workspace_id, seq)
+    )`,
+  ],
+};
+
+/** Migration 6: the HTTP API's keys and user tokens (hashed), and its idempotent responses. */
+const apiMigration: Migration = {
+  version: 6,
   name: 'api keys and idempotency keys',
   statements: [
     `CREATE TABLE api_keys (
@@ -146,5 +189,7 @@ export const migrations: readonly Migration[] = [
   },
   ledgerMigration,
   rulesMigration,
+  identityMigration,
+  undeliveredMigration,
   apiMigration,
 ];

@@ -79,11 +79,25 @@ export interface FeedbackFilter {
  * `seq` is gap-free per workspace and every view always equals a replay of the log.
  */
 export interface Store {
+  /**
+   * The store's identity: a UUID made when its schema was created, the same for every process
+   * that opens that database. Workflow ids are scoped by it, so two stores on one Temporal
+   * namespace, or a new database beside a kept Temporal state, never share a workflow.
+   */
+  readonly id: string;
   execute(input: ExecuteInput): Promise<Outcome>;
   /** Events in seq order (a page of at most `limit`, default 1000). */
   events(options: ReadEventsOptions): Promise<Envelope[]>;
   /** Replays the events after `after`, then follows new ones, one listener call at a time. */
   subscribe(options: SubscribeOptions, listener: (envelope: Envelope) => unknown): Subscription;
+  /**
+   * As `subscribe`, a page of at most `limit` events (default 500) per listener call: for
+   * followers that do one write per page, not one per event.
+   */
+  subscribePages(
+    options: SubscribeOptions & { limit?: number },
+    listener: (page: Envelope[]) => unknown,
+  ): Subscription;
   /** The workspace's last seq (0 before its first event). */
   head(workspace_id: string): Promise<number>;
 
@@ -125,6 +139,9 @@ export interface Store {
 
   close(): Promise<void>;
 }
+
+/** What scopes workflow ids: a `Store`, or its id alone where the store is opened elsewhere. */
+export type StoreIdentity = Pick<Store, 'id'>;
 
 export interface ArtifactVersionIndex {
   count(workspace_id: string, selector: ArtifactVersionSelector): Promise<number>;

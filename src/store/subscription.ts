@@ -52,31 +52,42 @@ export class Wakeups {
 
 const PAGE = 500;
 
+/** The pause before the next read after one that found events: a follower under load stays close. */
+const BUSY_POLL_MS = 50;
+
 /**
  * Replays, then follows, by reading the log itself from the last delivered seq: a follower never
- * misses an event or sees one twice, whoever appended it.
+ * misses an event or sees one twice, whoever appended it. Each page read goes to `listener` in one
+ * call. A full page is followed by the next read at once, a page with events by one after
+ * BUSY_POLL_MS; an empty read doubles the pause up to `pollMs`. A commit in this process wakes the
+ * follower at once.
  */
-export function follow(
+export function followPages(
   read: (options: ReadEventsOptions) => Promise<Envelope[]>,
   wakeups: Wakeups,
   pollMs: number,
-  options: SubscribeOptions,
-  listener: (envelope: Envelope) => unknown,
+  options: SubscribeOptions & { limit?: number },
+  listener: (page: Envelope[]) => unknown,
 ): Subscription {
+  const limit = options.limit ?? PAGE;
   let closed = false;
   let stopWaiting = () => {};
   const run = async () => {
     let after = options.after ?? 0;
+    let pause = Math.min(BUSY_POLL_MS, pollMs);
     while (!closed) {
       const since = wakeups.generation(options.workspace_id);
-      const page = await read({ ...options, after, limit: PAGE });
-      for (const envelope of page) {
-        if (closed) return;
-        await listener(envelope);
-        after = envelope.seq;
+      const page = await read({ ...options, after, limit });
+      if (closed) return;
+      if (page.length > 0) {
+        await listener(page);
+        after = page[page.length - 1]?.seq ?? after;
+        pause = Math.min(BUSY_POLL_MS, pollMs);
+      } else {
+        pause = Math.min(pause * 2, pollMs);
       }
-      if (page.length < PAGE && !closed) {
-        const waiting = wakeups.wait(options.workspace_id, since, pollMs);
+      if (page.length < limit && !closed) {
+        const waiting = wakeups.wait(options.workspace_id, since, pause);
         stopWaiting = waiting.stop;
         await waiting.settled;
       }
@@ -91,6 +102,30 @@ export function follow(
       closed = true;
       stopWaiting();
       await done.catch(() => {});
+    },
+  };
+}
+
+/** `followPages`, one listener call per event. */
+export function follow(
+  read: (options: ReadEventsOptions) => Promise<Envelope[]>,
+  wakeups: Wakeups,
+  pollMs: number,
+  options: SubscribeOptions,
+  listener: (envelope: Envelope) => unknown,
+): Subscription {
+  let closing = false;
+  const pages = followPages(read, wakeups, pollMs, options, async (page) => {
+    for (const envelope of page) {
+      if (closing) return;
+      await listener(envelope);
+    }
+  });
+  return {
+    done: pages.done,
+    async close() {
+      closing = true;
+      await pages.close();
     },
   };
 }

@@ -66,9 +66,9 @@ export interface EvaluateRunState {
 export const runEventSignal = defineSignal<[RunEvent]>('runEvent');
 export const runStateQuery = defineQuery<EvaluateRunState>('runState');
 
-/** One workflow per run and workspace. */
-export function evaluateRunWorkflowId(workspaceId: string, runId: string): string {
-  return `run:${workspaceId}:${runId}`;
+/** One workflow per run, workspace and store (`Store.id`). */
+export function evaluateRunWorkflowId(storeId: string, workspaceId: string, runId: string): string {
+  return `run:${storeId}:${workspaceId}:${runId}`;
 }
 
 export const DEFAULT_ABANDON_AFTER_MS = 30 * 24 * 60 * 60 * 1000;

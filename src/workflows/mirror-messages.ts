@@ -42,4 +42,6 @@ export interface MirrorState {
 export const feedbackAppendedSignal = defineSignal<[{ seq: number }]>('feedbackAppended');
 export const mirrorStateQuery = defineQuery<MirrorState>('mirrorState');
 
-export const mirrorWorkflowId = (workspaceId: string) => `mirror:${workspaceId}`;
+/** One workflow per workspace and store (`Store.id`). */
+export const mirrorWorkflowId = (storeId: string, workspaceId: string) =>
+  `mirror:${storeId}:${workspaceId}`;

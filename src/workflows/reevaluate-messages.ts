@@ -36,5 +36,6 @@ export const resumeBatchSignal = defineSignal('resumeBatch');
 export const cancelBatchSignal = defineSignal('cancelBatch');
 export const batchProgressQuery = defineQuery<ReevaluateProgress>('batchProgress');
 
-export const reevaluateWorkflowId = (workspaceId: string, batchId: string) =>
-  `reevaluate:${workspaceId}:${batchId}`;
+/** One workflow per batch, workspace and store (`Store.id`). */
+export const reevaluateWorkflowId = (storeId: string, workspaceId: string, batchId: string) =>
+  `reevaluate:${storeId}:${workspaceId}:${batchId}`;

@@ -39,6 +39,6 @@ export const reviewStateQuery = defineQuery<ReviewState>('reviewState');
 
 export const DEFAULT_REVIEW_IDLE_MS = 24 * 60 * 60 * 1000;
 
-/** One workflow per reviewed target and workspace. */
-export const reviewWorkflowId = (workspaceId: string, target: Target) =>
-  `review:${workspaceId}:${targetKey(target)}`;
+/** One workflow per reviewed target, workspace and store (`Store.id`). */
+export const reviewWorkflowId = (storeId: string, workspaceId: string, target: Target) =>
+  `review:${storeId}:${workspaceId}:${targetKey(target)}`;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRequestError, ReevaluationClient } from '../../src/client/index.js';
 
 // A client that never connects: every request here is refused before it would reach Temporal.
-const reevaluations = new ReevaluationClient(new Client(), 'queue');
+const reevaluations = new ReevaluationClient(new Client(), { id: 'store' }, 'queue');
 const request = { selector: { kind: 'report' }, evaluators: ['tone@1'] };
 
 describe('a batch re-evaluation', () => {

@@ -99,6 +99,34 @@ export function ledgerContract(adapter: string, open: OpenStore) {
       ]);
     });
 
+    it('keeps each undelivered event once, with its reason, in seq order', async () => {
+      const ws = freshWorkspace();
+      const entry = (seq: number, reason: string) => ({
+        workspace_id: ws,
+        seq,
+        event_type: 'message_posted',
+        run_id: 'r1',
+        workflow_id: `run:s:${ws}:r1`,
+        reason,
+      });
+      expect(await store.ledger.undelivered(ws)).toEqual([]);
+      const first = new Date(clock).toISOString();
+      await store.ledger.recordUndelivered([entry(7, 'closed (terminated)'), entry(5, 'closed')]);
+      clock += 1000;
+      const second = new Date(clock).toISOString();
+      await store.ledger.recordUndelivered([entry(7, 'again'), entry(9, 'closed (completed)')]);
+      await store.ledger.recordUndelivered([]);
+      const entries = await store.ledger.undelivered(ws);
+      expect(entries.map((e) => [e.seq, e.reason])).toEqual([
+        [5, 'closed'],
+        [7, 'closed (terminated)'],
+        [9, 'closed (completed)'],
+      ]);
+      expect(entries[0]).toEqual({ ...entry(5, 'closed'), recorded_at: first });
+      expect(entries[2]?.recorded_at).toBe(second);
+      expect(await store.ledger.undelivered(freshWorkspace())).toEqual([]);
+    });
+
     it('pages artifact versions by key, kind, creation time and latest version', async () => {
       const ws = freshWorkspace();
       const put = async (artifact_id: string, kind: string) => {

@@ -41,6 +41,30 @@ describe('the Postgres store', () => {
     }
   });
 
+  it('gives a new schema a new id, the same for two stores that create it at once', async () => {
+    const fresh = freshSchemaName();
+    try {
+      const open = () =>
+        openPostgresStore(
+          { databaseUrl: databaseUrl(), schema: fresh },
+          { feedbackTypes: conformanceFeedbackTypes() },
+        );
+      const [a, b] = await Promise.all([open(), open()]);
+      const existing = await open();
+      await Promise.all([a.close(), b.close(), existing.close()]);
+      expect(a.id).toBe(b.id);
+      expect(existing.id).toBe(a.id);
+      const other = await openPostgresStore(
+        { databaseUrl: databaseUrl(), schema },
+        { feedbackTypes: conformanceFeedbackTypes() },
+      );
+      await other.close();
+      expect(other.id).not.toBe(a.id);
+    } finally {
+      await dropSchema(databaseUrl(), fresh);
+    }
+  });
+
   it('keeps seq gap-free across two stores writing one workspace at once', async () => {
     const a = await openPostgresStore(
       { databaseUrl: databaseUrl(), schema },

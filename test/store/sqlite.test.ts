@@ -48,6 +48,20 @@ describe('the SQLite store on disk', () => {
     await second.close();
   });
 
+  it('gives a new file a new id and keeps a file its id across reopening', async () => {
+    const path = join(dir, 'identity.db');
+    const first = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
+    const elsewhere = openSqliteStore(join(dir, 'identity-2.db'), {
+      feedbackTypes: conformanceFeedbackTypes(),
+    });
+    await first.close();
+    await elsewhere.close();
+    const reopened = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
+    await reopened.close();
+    expect(reopened.id).toBe(first.id);
+    expect(elsewhere.id).not.toBe(first.id);
+  });
+
   it('serializes two stores writing one file', async () => {
     const path = join(dir, 'shared.db');
     const a = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });

@@ -262,6 +262,36 @@ export function storeContract(adapter: string, open: OpenStore) {
       await subscription.done;
     });
 
+    it('subscribes by pages: each call a run of consecutive events, at most the limit', async () => {
+      const ws = await conversationWorkspace();
+      const pages: number[][] = [];
+      const subscription = store.subscribePages(
+        { workspace_id: ws, after: 1, limit: 2 },
+        (page) => {
+          pages.push(page.map((e) => e.seq));
+        },
+      );
+      await waitFor(() => pages.flat().length === 3);
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));
+      await waitFor(() => pages.flat().length === 4);
+      await subscription.close();
+      expect(pages.flat()).toEqual([2, 3, 4, 5]);
+      expect(pages[0]).toEqual([2, 3]);
+      expect(pages.every((page) => page.length >= 1 && page.length <= 2)).toBe(true);
+    });
+
+    it('has one id, a UUID made with its schema, that every store of the database shares', async () => {
+      expect(store.id).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      const other = await open({ feedbackTypes: conformanceFeedbackTypes() });
+      try {
+        expect(other.id).toBe(store.id);
+      } finally {
+        await other.close();
+      }
+    });
+
     it("gives a thread's subscribers its feedback and nothing of other threads", async () => {
       const ws = await conversationWorkspace();
       recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { createActivities } from '../../src/activities/create-activities.js';
-import { TriggerRelay } from '../../src/client/relay.js';
+import { type RelayOptions, TriggerRelay } from '../../src/client/relay.js';
 import {
   createFeedbackTypeRegistry,
   defineFeedbackType,
@@ -43,7 +43,7 @@ export interface TestEngine {
     client: Client,
     taskQueue: string,
     workspaceId: string,
-    options?: { online?: boolean; abandonAfterMs?: number },
+    options?: Pick<RelayOptions, 'online' | 'abandonAfterMs' | 'cursor' | 'onWarning'>,
   ): TriggerRelay;
   /** The plan of rules that make every registered evaluator judge everything it can. */
   plan(): EvaluationPlan;

@@ -28,7 +28,12 @@ function postgresBin(): string {
   return bin;
 }
 
-export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
+export async function startThrowawayCluster(
+  options: {
+    /** Flush every commit to disk as a production server does (default off: tests want speed). */
+    durable?: boolean;
+  } = {},
+): Promise<ThrowawayCluster> {
   const bin = postgresBin();
   const asRoot = process.getuid?.() === 0;
   const run = (tool: string, args: string[]) => {
@@ -54,7 +59,8 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       join(dir, 'server.log'),
       '-w',
       '-o',
-      `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=200`,
+      `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200` +
+        (options.durable ? '' : ' -c fsync=off'),
       'start',
     ]);
     started = true;

@@ -14,6 +14,8 @@ import {
 } from '../support/temporal.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+// These workflows run without a store; any id scopes theirs.
+const storeId = 'no-store';
 const noEvaluators = { turn: [], message: [], artifact: [] };
 const input = (runId: string) => ({
   workspaceId: 'ws',
@@ -37,7 +39,7 @@ describe('evaluateRun on the time-skipping server', () => {
     const wallStart = Date.now();
     const result = await worker.runUntil(async () => {
       const handle = await env.client.workflow.start(evaluateRun, {
-        workflowId: evaluateRunWorkflowId('ws', 'paused-a-week'),
+        workflowId: evaluateRunWorkflowId(storeId, 'ws', 'paused-a-week'),
         taskQueue,
         args: [input('paused-a-week')],
       });
@@ -65,7 +67,7 @@ describe('evaluateRun on the time-skipping server', () => {
     const worker = await testWorker(env, taskQueue);
     const result = await worker.runUntil(async () => {
       const handle = await env.client.workflow.start(evaluateRun, {
-        workflowId: evaluateRunWorkflowId('ws', 'repeats'),
+        workflowId: evaluateRunWorkflowId(storeId, 'ws', 'repeats'),
         taskQueue,
         args: [input('repeats')],
       });
@@ -87,7 +89,7 @@ describe('evaluateRun on the time-skipping server', () => {
     const taskQueue = uniqueTaskQueue();
     // No worker yet: the start and every signal wait in history for the first task together.
     const handle = await env.client.workflow.start(evaluateRun, {
-      workflowId: evaluateRunWorkflowId('ws', 'buffered'),
+      workflowId: evaluateRunWorkflowId(storeId, 'ws', 'buffered'),
       taskQueue,
       args: [input('buffered')],
     });
@@ -119,7 +121,7 @@ describe('evaluateRun on the dev server', () => {
   it('two signalWithStart calls for the same run id start one workflow', async () => {
     const taskQueue = uniqueTaskQueue();
     const worker = await testWorker(env, taskQueue);
-    const workflowId = evaluateRunWorkflowId('ws', 'started-twice');
+    const workflowId = evaluateRunWorkflowId(storeId, 'ws', 'started-twice');
     await worker.runUntil(async () => {
       const start = (seq: number) =>
         env.client.workflow.signalWithStart(evaluateRun, {

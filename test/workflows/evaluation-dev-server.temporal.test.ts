@@ -108,7 +108,9 @@ describe('durable evaluation on the dev server', () => {
 
     const second = await testWorker(env, taskQueue, engine.activities);
     const result = await second.runUntil(
-      env.client.workflow.getHandle<typeof evaluateRun>(evaluateRunWorkflowId(ws, 'r')).result(),
+      env.client.workflow
+        .getHandle<typeof evaluateRun>(evaluateRunWorkflowId(engine.store.id, ws, 'r'))
+        .result(),
     );
     // Three message evaluators judged each of 8 answers, and one turn evaluator the run, once.
     const expected = 8 * 3 + 1;
@@ -149,7 +151,9 @@ describe('durable evaluation on the dev server', () => {
       const worker = await testWorker(env, taskQueue, killed.activities);
       const restartedAt = Date.now();
       const result = await worker.runUntil(
-        env.client.workflow.getHandle<typeof evaluateRun>(evaluateRunWorkflowId(ws, 'r')).result(),
+        env.client.workflow
+          .getHandle<typeof evaluateRun>(evaluateRunWorkflowId(killed.store.id, ws, 'r'))
+          .result(),
       );
       const verdicts = await feedbackEvents(killed.store, ws);
       const lastVerdictMs = Math.max(...verdicts.map((v) => Date.parse(v.ts))) - restartedAt;
@@ -174,7 +178,7 @@ describe('durable evaluation on the dev server', () => {
     const result = await worker.runUntil(async () => {
       await engine.relay(env.client, taskQueue, ws).drain();
       return env.client.workflow
-        .getHandle<typeof evaluateRun>(evaluateRunWorkflowId(ws, 'r'))
+        .getHandle<typeof evaluateRun>(evaluateRunWorkflowId(engine.store.id, ws, 'r'))
         .result();
     });
     expect(
@@ -218,7 +222,12 @@ describe('durable evaluation on the dev server', () => {
       kind: 'memo',
       data: {},
     });
-    const reevaluations = new ReevaluationClient(env.client, taskQueue, engine.evaluators);
+    const reevaluations = new ReevaluationClient(
+      env.client,
+      engine.store,
+      taskQueue,
+      engine.evaluators,
+    );
     const batch = (batchId: string, selector: object) =>
       reevaluations.start(ws, {
         batchId,
@@ -258,7 +267,7 @@ describe('durable evaluation on the dev server', () => {
       await batch('b2', { kind: 'report', latestOnly: true });
       const latest = await reevaluations.watch(ws, 'b2', () => {});
       await recordHistory(
-        env.client.workflow.getHandle(reevaluateWorkflowId(ws, 'b2')),
+        env.client.workflow.getHandle(reevaluateWorkflowId(engine.store.id, ws, 'b2')),
         'reevaluate',
       );
       expect(latest).toMatchObject({ total: 250, done: 250, recorded: 250 });

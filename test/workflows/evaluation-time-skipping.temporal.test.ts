@@ -104,7 +104,7 @@ describe('evaluating runs on the time-skipping server', () => {
     const relay = engine.relay(env.client, taskQueue, ws);
     await relay.drain();
     const handle: WorkflowHandle<typeof evaluateRun> = env.client.workflow.getHandle(
-      evaluateRunWorkflowId(ws, 'r'),
+      evaluateRunWorkflowId(engine.store.id, ws, 'r'),
     );
     return { relay, handle };
   }
@@ -216,7 +216,7 @@ describe('evaluating runs on the time-skipping server', () => {
       const relay = engine.relay(env.client, taskQueue, ws, { online: true });
       await relay.drain();
       const handle = env.client.workflow.getHandle<typeof evaluateRun>(
-        evaluateRunWorkflowId(ws, 'r'),
+        evaluateRunWorkflowId(engine.store.id, ws, 'r'),
       );
       // The run is still going, and its answer is already judged.
       for (let i = 0; i < 100; i++) {

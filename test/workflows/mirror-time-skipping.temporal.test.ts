@@ -86,9 +86,9 @@ it('confirms every score after the reconcile timers, re-sending the ones Langfus
     );
     const relay = engine.relay(env.client, taskQueue, ws);
     await relay.drain();
-    await env.client.workflow.getHandle(evaluateRunWorkflowId(ws, 'r')).result();
+    await env.client.workflow.getHandle(evaluateRunWorkflowId(engine.store.id, ws, 'r')).result();
     await relay.drain(); // the verdicts, now in the log, go to the mirror
-    const mirror = env.client.workflow.getHandle(mirrorWorkflowId(ws));
+    const mirror = env.client.workflow.getHandle(mirrorWorkflowId(engine.store.id, ws));
     for (let minute = 0; minute < 120; minute++) {
       const current = await mirror.query(mirrorStateQuery);
       if (current.recorded > 0 && current.checks.length === 0) {
@@ -137,7 +137,7 @@ it('reads deletes back, deleting again what Langfuse keeps, and fails a score th
     for (const reviewer of reviewers) await review(reviewer, 'submit');
     const relay = engine.relay(env.client, taskQueue, ws);
     await relay.drain();
-    const mirror = env.client.workflow.getHandle(mirrorWorkflowId(ws));
+    const mirror = env.client.workflow.getHandle(mirrorWorkflowId(engine.store.id, ws));
     const settled = async (done: (s: MirrorState) => boolean) => {
       for (let step = 0; step < 60; step++) {
         const current = await mirror.query(mirrorStateQuery);

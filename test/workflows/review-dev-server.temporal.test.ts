@@ -54,7 +54,7 @@ it('applies 20 concurrent review updates from 5 reviewers as if one at a time, i
   const ws = 'reviews';
   const taskQueue = uniqueTaskQueue();
   await endedRun(ws);
-  const reviews = new ReviewClient(env.client, taskQueue, { idleMs: 1500 });
+  const reviews = new ReviewClient(env.client, engine.store, taskQueue, { idleMs: 1500 });
   const actions: Action[] = [];
   for (let r = 0; r < 5; r++) {
     for (const [i, kind] of (
@@ -78,7 +78,9 @@ it('applies 20 concurrent review updates from 5 reviewers as if one at a time, i
   const results = await worker.runUntil(async () => {
     const all = await Promise.all(actions.map((action) => send(reviews, ws, action)));
     // Idle past its limit, the workflow completes; the next action starts it again.
-    const handle = env.client.workflow.getHandle<typeof review>(reviewWorkflowId(ws, target));
+    const handle = env.client.workflow.getHandle<typeof review>(
+      reviewWorkflowId(engine.store.id, ws, target),
+    );
     expect(await handle.result()).toEqual({ applied: 20 });
     await recordHistory(handle, 'review');
     const late = await send(reviews, ws, { kind: 'submit', reviewer: 'rv9', score: 3 });
@@ -115,7 +117,7 @@ it('applies 20 concurrent review updates from 5 reviewers as if one at a time, i
 });
 
 it("takes the reviewer from the verified caller, never from the request's body", async () => {
-  const reviews = new ReviewClient(env.client, uniqueTaskQueue());
+  const reviews = new ReviewClient(env.client, engine.store, uniqueTaskQueue());
   await expect(
     reviews.submit('ws', target, { id: 'rv1' }, {
       feedback_type: 'review_quality',
@@ -129,7 +131,7 @@ it('refuses a malformed action before Temporal: no review workflow exists for it
   const ws = 'reviews-refused';
   const taskQueue = uniqueTaskQueue();
   await endedRun(ws);
-  const reviews = new ReviewClient(env.client, taskQueue, { idleMs: 1500 });
+  const reviews = new ReviewClient(env.client, engine.store, taskQueue, { idleMs: 1500 });
   const body = { feedback_type: 'review_quality', value: { score: 4 } };
   const unknownKind = { kind: 'span', span_id: 's1' } as unknown as Target;
   await expect(reviews.submit(ws, unknownKind, { id: 'rv1' }, body)).rejects.toThrow(
@@ -143,7 +145,10 @@ it('refuses a malformed action before Temporal: no review workflow exists for it
   await expect(
     reviews.revise(ws, target, { id: 'rv1' }, { ...body, value: { note: 'n'.repeat(3 << 20) } }),
   ).rejects.toThrow(InvalidRequestError);
-  for (const workflowId of [`review:${ws}:undefined`, reviewWorkflowId(ws, target)]) {
+  for (const workflowId of [
+    `review:${engine.store.id}:${ws}:undefined`,
+    reviewWorkflowId(engine.store.id, ws, target),
+  ]) {
     await expect(env.client.workflow.getHandle(workflowId).describe()).rejects.toThrow(
       WorkflowNotFoundError,
     );
@@ -157,7 +162,7 @@ it('refuses a malformed action before Temporal: no review workflow exists for it
       position: 0,
     });
   });
-  const query = `WorkflowId STARTS_WITH "review:${ws}:"`;
+  const query = `WorkflowId STARTS_WITH "review:${engine.store.id}:${ws}:"`;
   let ids: string[] = [];
   for (const deadline = Date.now() + 10_000; ids.length === 0 && Date.now() < deadline; ) {
     ids = [];
@@ -165,5 +170,5 @@ it('refuses a malformed action before Temporal: no review workflow exists for it
       ids.push(execution.workflowId);
     if (ids.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  expect(ids).toEqual([reviewWorkflowId(ws, target)]);
+  expect(ids).toEqual([reviewWorkflowId(engine.store.id, ws, target)]);
 });

@@ -22,6 +22,7 @@ const control = ['system', 'admin'] as const;
 export const registerReevaluations: Register = (api, deps) => {
   const batches = new ReevaluationClient(
     deps.temporal.client,
+    deps.store,
     deps.temporal.taskQueue,
     deps.app.evaluators,
   );

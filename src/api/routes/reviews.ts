@@ -9,7 +9,7 @@ import { callerOf, type Register } from './context.js';
 // answered with the stored outcome and its place in the target's order.
 
 export const registerReviews: Register = (api, deps) => {
-  const reviews = new ReviewClient(deps.temporal.client, deps.temporal.taskQueue);
+  const reviews = new ReviewClient(deps.temporal.client, deps.store, deps.temporal.taskQueue);
 
   api.post('/v1/reviews', {
     config: { allow: ['reviewer'] },

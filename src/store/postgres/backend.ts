@@ -71,7 +71,7 @@ export async function postgresBackend(options: PostgresOptions): Promise<Backend
     connectionString: options.databaseUrl,
     ...(schema === undefined ? {} : { options: `-c search_path=${quoteIdent(schema)}` }),
   };
-  await openWithRetry((remainingMs) => migrateOnce(config, schema, remainingMs), {
+  const storeId = await openWithRetry((remainingMs) => migrateOnce(config, schema, remainingMs), {
     server,
     timeoutMs: options.openTimeoutMs ?? DEFAULT_OPEN_TIMEOUT_MS,
     onWait: options.onWait,
@@ -94,6 +94,7 @@ export async function postgresBackend(options: PostgresOptions): Promise<Backend
       : error;
 
   return {
+    storeId,
     async read(work) {
       let client: pg.PoolClient | undefined;
       let broken: Error | undefined;
@@ -130,12 +131,15 @@ export async function postgresBackend(options: PostgresOptions): Promise<Backend
   };
 }
 
-/** One attempt at opening: connect a client of its own, create the schema, migrate, disconnect. */
+/**
+ * One attempt at opening: connect a client of its own, create the schema, migrate, disconnect.
+ * Returns the store's id.
+ */
 async function migrateOnce(
   config: pg.ClientConfig,
   schema: string | undefined,
   remainingMs: number,
-): Promise<void> {
+): Promise<string> {
   const client = new pg.Client({
     ...config,
     connectionTimeoutMillis: Math.min(remainingMs, CONNECT_ATTEMPT_MS),
@@ -146,7 +150,7 @@ async function migrateOnce(
     await client.connect();
     if (schema !== undefined)
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-    await migratePostgres(client);
+    return await migratePostgres(client);
   } finally {
     await client.end().catch(() => {});
   }

@@ -14,7 +14,7 @@ export function sqliteBackend(path: string): Backend {
   db.pragma('foreign_keys = ON');
   // Opening is synchronous anyway: a migration may wait here for another process's.
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  migrateSqlite(db);
+  const storeId = migrateSqlite(db);
   // From now on SQLite never waits for a lock itself: that would block this thread, and with it
   // the very holder when that is another store in this process. `whenNotBusy` waits instead.
   db.pragma('busy_timeout = 0');
@@ -47,6 +47,7 @@ export function sqliteBackend(path: string): Backend {
   const rollback = db.prepare('ROLLBACK');
 
   return {
+    storeId,
     read: (work) => serially(() => whenNotBusy(() => work(sql))),
     transaction: (work) =>
       serially(async () => {

@@ -1,11 +1,14 @@
 import type Database from 'better-sqlite3';
+import type { Row } from '../backend.js';
 import { migrations } from '../migrations.js';
+import { STORE_ID_QUERY, storeIdOf } from '../store-id.js';
 
 /**
  * Applies the migrations not yet recorded, each in its own IMMEDIATE transaction that first checks
- * again, so two processes opening one file at once apply each migration once.
+ * again, so two processes opening one file at once apply each migration once. Returns the store's
+ * id.
  */
-export function migrateSqlite(db: Database.Database): void {
+export function migrateSqlite(db: Database.Database): string {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL
   )`);
@@ -16,8 +19,12 @@ export function migrateSqlite(db: Database.Database): void {
   for (const migration of migrations) {
     db.transaction(() => {
       if (isApplied.get(migration.version) !== undefined) return;
-      for (const statement of migration.statements) db.exec(statement);
+      for (const statement of migration.statements) {
+        if (typeof statement === 'string') db.exec(statement);
+        else db.prepare(statement.text).run(...statement.params());
+      }
       record.run(migration.version, migration.name, new Date().toISOString());
     }).immediate();
   }
+  return storeIdOf(db.prepare(STORE_ID_QUERY).all() as Row[]);
 }

@@ -1,0 +1,199 @@
+// npm run bench:relay — how far the trigger relay trails the log under a steady load, on Postgres
+// against SQLite (the baseline) in the same process, on one Temporal dev server.
+//
+// For each backend: a host app appends commands at a steady rate (BENCH_RATE a second, default
+// 50, for BENCH_SECONDS, default 20) through a store of its own, as another process would, while
+// the engine's side (a trigger relay, and a worker evaluating each run with one turn evaluator)
+// uses another store on the same database. Every 20 ms the host reads the relay's saved cursor:
+// an event's lag is the time from its append to the cursor passing it. It reports the lag's p50,
+// p99 and max, how far behind the relay fell, and run end → verdict settled. Postgres is
+// DATABASE_URL, else a throwaway cluster that flushes every commit to disk as a production server
+// does (the tests' clusters skip fsync, which hides what a commit per event costs).
+// Not part of `npm test`; sized for 2 cores (about a minute). The last line is one JSON object.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import pg from 'pg';
+import { z } from 'zod';
+import { createActivities } from '../src/activities/create-activities.js';
+import { ensureTemporalBinaries } from '../src/cli/setup.js';
+import { executableOption } from '../src/cli/temporal-binaries.js';
+import { TriggerRelay } from '../src/client/index.js';
+import { createFeedbackTypeRegistry, defineFeedbackType } from '../src/core/index.js';
+import {
+  createEvaluatorRegistry,
+  defineEvaluator,
+  everyTargetRules,
+} from '../src/evaluators/index.js';
+import {
+  openPostgresStore,
+  openSqliteStore,
+  type Store,
+  type StoreOptions,
+} from '../src/store/index.js';
+import { InMemoryScoreSink } from '../src/testing/index.js';
+import { bundleWorkflows, createWorker } from '../src/worker/create-worker.js';
+import { startThrowawayCluster } from '../test/support/postgres-cluster.js';
+import { percentile, steadyLoad } from '../test/support/relay-load.js';
+
+async function dropSchema(url: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+  await client.end();
+}
+
+const RATE = Number(process.env.BENCH_RATE ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const CURSOR = 'trigger-relay';
+
+Runtime.install({ logger: new DefaultLogger('WARN') });
+const quality = defineFeedbackType({
+  name: 'bench_turn',
+  targets: ['turn'],
+  schema: z.object({ messages: z.int().min(0) }),
+});
+const turnLength = defineEvaluator({
+  name: 'turn_length',
+  version: '1',
+  feedbackType: quality,
+  targets: ['turn'],
+  source: 'HARNESS',
+  evaluate: (subject) => ({ messages: subject.kind === 'turn' ? subject.messages.length : 0 }),
+});
+const evaluators = createEvaluatorRegistry([turnLength]);
+const rules = everyTargetRules([turnLength]);
+const feedbackTypes = createFeedbackTypeRegistry([quality]);
+const storeOptions: StoreOptions = { feedbackTypes, evaluators };
+
+interface Measured {
+  events: number;
+  lagP50: number;
+  lagP99: number;
+  lagMax: number;
+  /** The most events appended and not yet relayed at any moment. */
+  maxBehind: number;
+  verdictP50: number;
+}
+
+async function measure(
+  name: string,
+  env: TestWorkflowEnvironment,
+  open: () => Promise<Store>,
+): Promise<Measured> {
+  const ws = `bench-relay-${name}`;
+  const taskQueue = `bench-relay-${name}`;
+  const engineStore = await open();
+  const host = await open();
+  const sink = new InMemoryScoreSink();
+  const worker = await createWorker({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities: createActivities({
+      store: engineStore,
+      evaluators,
+      feedbackTypes,
+      scoreSink: sink,
+      scoreReader: sink,
+    }),
+  });
+  const running = worker.run();
+  const relay = await new TriggerRelay({
+    store: engineStore,
+    client: env.client,
+    taskQueue,
+    workspaceId: ws,
+    rules,
+  }).follow();
+
+  const lag = await steadyLoad(host, {
+    workspaceId: ws,
+    cursor: CURSOR,
+    rate: RATE,
+    seconds: SECONDS,
+  });
+  const { endedAt } = lag;
+
+  // Run end → its verdict settled in the ledger, for every run that ended.
+  const deadline = Date.now() + 60_000;
+  let settled = await engineStore.ledger.evaluations(ws);
+  while (settled.length < endedAt.size && Date.now() < deadline) {
+    await sleep(200);
+    settled = await engineStore.ledger.evaluations(ws);
+  }
+  const verdicts = settled.flatMap((entry) => {
+    const run = (entry.target as { run_id?: string }).run_id ?? '';
+    const ended = endedAt.get(run);
+    return ended === undefined ? [] : [Date.parse(entry.settled_at) - ended];
+  });
+
+  await relay.close();
+  worker.shutdown();
+  await running;
+  await engineStore.close();
+  await host.close();
+  const measured = {
+    events: lag.events,
+    lagP50: percentile(lag.lagsMs, 50),
+    lagP99: percentile(lag.lagsMs, 99),
+    lagMax: percentile(lag.lagsMs, 100),
+    maxBehind: lag.maxBehind,
+    verdictP50: percentile(verdicts, 50),
+  };
+  console.log(
+    `${name}: ${lag.events} events in ${lag.loadSeconds.toFixed(1)} s ` +
+      `(${(lag.events / lag.loadSeconds).toFixed(0)}/s); ` +
+      `relay lag p50 ${measured.lagP50.toFixed(0)} ms, p99 ${measured.lagP99.toFixed(0)} ms, ` +
+      `max ${measured.lagMax.toFixed(0)} ms; at most ${lag.maxBehind} events behind ` +
+      `(${lag.behindAtEnd} when the load stopped); run end → verdict p50 ` +
+      `${measured.verdictP50.toFixed(0)} ms (${verdicts.length}/${endedAt.size} runs)`,
+  );
+  return measured;
+}
+
+const bundle = { code: (await bundleWorkflows()).code };
+const binaries = await ensureTemporalBinaries();
+const env = await TestWorkflowEnvironment.createLocal({
+  server: { executable: executableOption(binaries.cli), ip: '127.0.0.1' },
+});
+const dir = mkdtempSync(join(tmpdir(), 'evalflow-bench-relay-'));
+const cluster = process.env.DATABASE_URL
+  ? undefined
+  : await startThrowawayCluster({ durable: true });
+const databaseUrl = process.env.DATABASE_URL ?? cluster?.url ?? '';
+const schema = `bench_relay_${process.pid}`;
+try {
+  console.log(`relay: ${RATE} commands/s for ${SECONDS} s per backend`);
+  const sqlite = await measure('sqlite', env, async () =>
+    openSqliteStore(join(dir, 'bench.db'), storeOptions),
+  );
+  const postgres = await measure('postgres', env, () =>
+    openPostgresStore({ databaseUrl, schema }, storeOptions),
+  );
+  console.log(
+    `relay lag p99: postgres ${postgres.lagP99.toFixed(0)} ms vs sqlite ${sqlite.lagP99.toFixed(0)} ms ` +
+      `(${(postgres.lagP99 / Math.max(sqlite.lagP99, 1)).toFixed(2)}×)`,
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'relay',
+      commands_per_second: RATE,
+      postgres_lag_p99_ms: Math.round(postgres.lagP99),
+      sqlite_lag_p99_ms: Math.round(sqlite.lagP99),
+      postgres_vs_sqlite_lag_p99: Number((postgres.lagP99 / Math.max(sqlite.lagP99, 1)).toFixed(2)),
+      postgres_max_behind: postgres.maxBehind,
+      sqlite_max_behind: sqlite.maxBehind,
+      postgres_verdict_p50_ms: Math.round(postgres.verdictP50),
+      sqlite_verdict_p50_ms: Math.round(sqlite.verdictP50),
+    }),
+  );
+} finally {
+  await env.teardown();
+  if (cluster === undefined) await dropSchema(databaseUrl, schema);
+  cluster?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
