@@ -1,22 +1,41 @@
-# The evalflow worker, from the compiled code: a build stage compiles src/ to dist/ with the dev
-# dependencies, and the image keeps only the production ones. The full Node image carries the
-# compilers better-sqlite3 needs when no prebuilt binary fits.
-FROM node:20-bookworm AS build
+# The evalflow image: the compiled code on Node 24 (the current LTS), production dependencies only,
+# run by an unprivileged user. `docker run IMAGE` serves the HTTP API; `docker run IMAGE worker`
+# runs the worker and its trigger relays; any other CLI command works the same way.
+FROM node:24.22.3-bookworm-slim AS node
 WORKDIR /app
+
+# Compiles src/ to dist/ with the dev dependencies. The compiler needs no native addon, so install
+# scripts are skipped here.
+FROM node AS build
 COPY package.json package-lock.json ./
-# The compiler needs no native addon, so install scripts are skipped here.
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-FROM node:20-bookworm
-WORKDIR /app
+# The production dependencies, on the runtime's own Node and Debian, so better-sqlite3's native
+# addon matches them. The compilers are for when no prebuilt binary fits; they stay in this stage.
+FROM node AS dependencies
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends g++ make python3 \
+  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev
-COPY bin ./bin
+
+FROM node AS runtime
+# In a container the API must listen on every interface to be reachable through a published port.
+ENV EVALFLOW_API_HOST=0.0.0.0
+# package.json: the code is ES modules, and an app definition imports `evalflow` by its name.
+COPY package.json ./
+COPY --from=dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# Local state (SQLite, the JSONL score file) when no DATABASE_URL or Langfuse is configured.
-RUN mkdir .evalflow && chown node .evalflow
+COPY bin ./bin
+# Local state (SQLite, the JSONL score files) when no DATABASE_URL or Langfuse is configured.
+RUN mkdir .evalflow && chown node:node .evalflow
 USER node
-CMD ["node", "bin/evalflow.js", "start"]
+EXPOSE 8787
+# Ready when the API's store and Temporal answer. Slim images have no curl; Node has fetch.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.EVALFLOW_API_PORT || 8787) + '/readyz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "bin/evalflow.js"]
+CMD ["api"]

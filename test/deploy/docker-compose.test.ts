@@ -1,74 +1,177 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ENVIRONMENT } from '../../src/config/index.js';
 
-// Docker cannot run on these machines, so the stack is checked as data: it must be complete, and
-// the worker must be configured only through variables the code reads.
+// Docker cannot run on these machines, so the stack is checked as data: it boots in order (every
+// dependency waited for by a condition its target can meet), restarts what falls over, pins its
+// images, publishes on loopback only, and configures evalflow only through variables it reads.
 
 interface Service {
   image?: string;
   build?: string | { context: string };
+  command?: string | string[];
   environment?: Record<string, string>;
   ports?: string[];
+  volumes?: string[];
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  healthcheck?: { test?: unknown; disable?: boolean };
+  restart?: string;
+  container_name?: string;
 }
 
-const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
-  services: Record<string, Service>;
+const text = readFileSync('docker-compose.yml', 'utf8');
+const services = (parse(text, { merge: true }) as { services: Record<string, Service> }).services;
+const named = (name: string): Service => {
+  const service = services[name];
+  if (!service) throw new Error(`docker-compose.yml has no service ${name}`);
+  return service;
 };
-const services = compose.services;
+
+/** Every service that holds state, plus Temporal, whose frontend the rest waits for. */
+const STATEFUL = [
+  'temporal-postgres',
+  'temporal',
+  'evalflow-postgres',
+  'langfuse-postgres',
+  'clickhouse',
+  'redis',
+  'seaweedfs',
+];
+
+const dependencies = (service: Service) =>
+  Object.entries(Array.isArray(service.depends_on) ? {} : (service.depends_on ?? {}));
+
+/** The one-shot setup services: what others wait on to complete rather than to be healthy. */
+const oneShots = new Set(
+  Object.values(services).flatMap((service) =>
+    dependencies(service)
+      .filter(([, { condition }]) => condition === 'service_completed_successfully')
+      .map(([target]) => target),
+  ),
+);
+
+const hasHealthcheck = (service: Service) =>
+  service.healthcheck?.test !== undefined && service.healthcheck.disable !== true;
 
 describe('docker-compose.yml', () => {
-  it('gives every service an image or a build', () => {
+  it('has the Temporal, Langfuse and evalflow parts of the local stack', () => {
+    expect(Object.keys(services).sort()).toEqual(
+      [
+        'temporal-postgres',
+        'temporal-schema',
+        'temporal',
+        'temporal-namespace',
+        'temporal-ui',
+        'evalflow-postgres',
+        'evalflow-api',
+        'evalflow-worker',
+        'langfuse-web',
+        'langfuse-worker',
+        'langfuse-postgres',
+        'clickhouse',
+        'redis',
+        'seaweedfs',
+      ].sort(),
+    );
+    expect([...oneShots].sort()).toEqual(['temporal-namespace', 'temporal-schema']);
+  });
+
+  it('pins every image by a version tag, never latest', () => {
     for (const [name, service] of Object.entries(services)) {
-      expect(service.image ?? service.build, `service ${name}`).toBeTruthy();
+      if (service.build !== undefined) continue;
+      const tag = service.image?.split(':')[1];
+      expect(tag, `service ${name}: ${service.image}`).toMatch(/^v?\d/);
     }
   });
 
-  it('has the Temporal, Langfuse and evalflow parts of the production stack', () => {
-    expect(Object.keys(services).sort()).toEqual(
-      [
-        'clickhouse',
-        'evalflow-postgres',
-        'evalflow-worker',
-        'langfuse-postgres',
-        'langfuse-web',
-        'langfuse-worker',
-        'minio',
-        'redis',
-        'temporal',
-        'temporal-postgres',
-        'temporal-ui',
-      ].sort(),
-    );
+  it('gives every stateful service a healthcheck, and every volume belongs to one', () => {
+    for (const name of STATEFUL) expect(hasHealthcheck(named(name)), name).toBe(true);
+    const withVolumes = Object.keys(services).filter((name) => named(name).volumes?.length);
+    for (const name of withVolumes) expect(STATEFUL, `service ${name}`).toContain(name);
   });
 
-  it('builds the evalflow worker from the Dockerfile in the repository', () => {
-    expect(services['evalflow-worker']?.build).toBe('.');
-    expect(existsSync('Dockerfile')).toBe(true);
+  it('waits for every dependency by a condition its target can meet', () => {
+    for (const [name, service] of Object.entries(services)) {
+      expect(Array.isArray(service.depends_on), `service ${name}: a bare list`).toBe(false);
+      for (const [target, { condition }] of dependencies(service)) {
+        const where = `${name} -> ${target}`;
+        if (oneShots.has(target)) expect(condition, where).toBe('service_completed_successfully');
+        else {
+          expect(condition, where).toBe('service_healthy');
+          expect(hasHealthcheck(named(target)), `${where} has no healthcheck`).toBe(true);
+        }
+      }
+    }
   });
 
-  it('sets on the evalflow worker only environment variables the code reads', () => {
-    const set = Object.keys(services['evalflow-worker']?.environment ?? {});
-    expect(set.length).toBeGreaterThan(0);
-    for (const name of set) expect(Object.keys(ENVIRONMENT), name).toContain(name);
-  });
-
-  it('points the worker at the Temporal, Postgres and Langfuse services of the stack', () => {
-    const worker = services['evalflow-worker']?.environment ?? {};
-    const langfuse = services['langfuse-web']?.environment ?? {};
-    expect(worker.TEMPORAL_ADDRESS).toBe('temporal:7233');
-    expect(worker.DATABASE_URL).toMatch(/@evalflow-postgres:5432\//);
-    expect(worker.LANGFUSE_BASE_URL).toBe('http://langfuse-web:3000');
-    expect(worker.LANGFUSE_PUBLIC_KEY).toBe(langfuse.LANGFUSE_INIT_PROJECT_PUBLIC_KEY);
-    expect(worker.LANGFUSE_SECRET_KEY).toBe(langfuse.LANGFUSE_INIT_PROJECT_SECRET_KEY);
+  it('restarts every long-running service unless stopped, and no one-shot forever', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (oneShots.has(name)) expect(service.restart, name).not.toBe('unless-stopped');
+      else expect(service.restart, name).toBe('unless-stopped');
+    }
   });
 
   it('publishes ports on loopback only', () => {
     for (const [name, service] of Object.entries(services)) {
       for (const port of service.ports ?? [])
-        expect(port, `service ${name}`).toMatch(/^127\.0\.0\.1:/);
+        expect(port, `service ${name}`).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
     }
+  });
+
+  it('runs the API and the worker from the Dockerfile, the worker free to scale', () => {
+    const api = named('evalflow-api');
+    const worker = named('evalflow-worker');
+    expect([api.build, api.command]).toEqual(['.', ['api']]);
+    expect([worker.build, worker.command]).toEqual(['.', ['worker']]);
+    expect(api.ports).toEqual(['127.0.0.1:8787:8787']);
+    // `--scale` needs generated container names and no host port to collide on.
+    expect(worker.ports).toBeUndefined();
+    for (const [name, service] of Object.entries(services))
+      expect(service.container_name, name).toBeUndefined();
+  });
+
+  it('sets on evalflow only environment variables the code reads', () => {
+    for (const name of ['evalflow-api', 'evalflow-worker']) {
+      const set = Object.keys(named(name).environment ?? {});
+      expect(set.length, name).toBeGreaterThan(0);
+      for (const variable of set) expect(Object.keys(ENVIRONMENT), variable).toContain(variable);
+    }
+  });
+
+  it('points evalflow at the Temporal, Postgres and Langfuse of the stack', () => {
+    const langfuse = named('langfuse-web').environment ?? {};
+    for (const name of ['evalflow-api', 'evalflow-worker']) {
+      const env = named(name).environment ?? {};
+      expect(env.TEMPORAL_ADDRESS, name).toBe('temporal:7233');
+      expect(env.DATABASE_URL, name).toMatch(/@evalflow-postgres:5432\//);
+      expect(env.LANGFUSE_BASE_URL, name).toBe('http://langfuse-web:3000');
+      expect(env.LANGFUSE_PUBLIC_KEY, name).toBe(langfuse.LANGFUSE_INIT_PROJECT_PUBLIC_KEY);
+      expect(env.LANGFUSE_SECRET_KEY, name).toBe(langfuse.LANGFUSE_INIT_PROJECT_SECRET_KEY);
+    }
+  });
+
+  it("gives Langfuse's media uploads an endpoint a browser on this machine reaches", () => {
+    const web = named('langfuse-web').environment ?? {};
+    const events = new URL(web.LANGFUSE_S3_EVENT_UPLOAD_ENDPOINT ?? '');
+    const media = new URL(web.LANGFUSE_S3_MEDIA_UPLOAD_ENDPOINT ?? '');
+    // Events go to the store by its name inside the stack; media to the port it publishes.
+    const store = named(events.hostname);
+    expect(store.ports).toContain(`127.0.0.1:${media.port}:${events.port}`);
+    expect(['localhost', '127.0.0.1']).toContain(media.hostname);
+  });
+
+  it('calls itself a local stack, never production, and points clusters to Helm charts', () => {
+    expect(text).not.toMatch(/production/i);
+    expect(text).toMatch(/local/);
+    expect(text).toMatch(/helm/i);
+  });
+});
+
+describe('docs/deploy.md', () => {
+  it('says what every service of the stack is', () => {
+    const guide = readFileSync('docs/deploy.md', 'utf8');
+    for (const name of Object.keys(services)) expect(guide, name).toContain(`\`${name}\``);
   });
 });
 
