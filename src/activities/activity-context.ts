@@ -17,9 +17,9 @@ export function heartbeating<I, O>(activity: (input: I) => Promise<O>): (input: 
     const timeoutMs = context?.info.heartbeatTimeoutMs;
     if (context === undefined || !timeoutMs) return activity(input);
     // Five beats per timeout, so one delayed by a busy event loop still lands in time; the SDK
-    // sends the server at most one per throttle interval whatever the rate here.
+    // sends the server at most one per throttle interval whatever the rate here. No beat at the
+    // start: the timeout runs from the start anyway, and most activities end before the first.
     const timer = setInterval(() => context.heartbeat(), Math.max(timeoutMs / 5, 100));
-    context.heartbeat();
     try {
       return await activity(input);
     } finally {
