@@ -17,7 +17,9 @@ export {
   type EnvironmentVariable,
   loadConfig,
   type StoreLocation,
+  temporalConnection,
 } from './environment.js';
 export { ConfigFileError, InvalidConfigError } from './errors.js';
 export { loadApp, loadConfigFile } from './load-config-file.js';
 export { liveScoreConfigDirectory } from './score-config-directory.js';
+export type { TemporalConnectionOptions, TemporalSecurity } from './temporal-connection.js';
