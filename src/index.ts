@@ -17,8 +17,10 @@ export {
   type Environment,
   loadConfig,
   type StoreLocation,
+  temporalConnection,
 } from './config/environment.js';
 export { ConfigFileError, InvalidConfigError } from './config/errors.js';
+export type { TemporalConnectionOptions } from './config/temporal-connection.js';
 export {
   Actor,
   type ActorKind,

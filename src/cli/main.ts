@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { loadApp, loadConfig } from '../config/index.js';
+import { loadApp, loadConfig, temporalConnection } from '../config/index.js';
 import { runConformance } from './conformance-command.js';
 import { createKey, listKeys, revokeKey } from './keys.js';
 import { ensurePostgres } from './postgres-binaries.js';
@@ -31,7 +31,7 @@ program
 program
   .command('start')
   .description(
-    'run the engine: the Temporal dev server (unless TEMPORAL_ADDRESS is set) and a worker',
+    'run the engine: the Temporal dev server (unless TEMPORAL_ADDRESS or temporal.toml names one) and a worker',
   )
   .option('--port <port>', 'the dev server frontend port', port, 7233)
   .option('--ui-port <port>', 'the Temporal UI port', port, 8233)
@@ -41,27 +41,24 @@ program
     await start(loadConfig(), options);
   });
 
-/** Temporal's address for the commands that never start a server. */
-const temporalAt = (address: string | null) => address ?? '127.0.0.1:7233';
-
 program
   .command('worker')
   .description(
-    'run the worker and the trigger relays alone, on TEMPORAL_ADDRESS (default 127.0.0.1:7233)',
+    'run the worker and the trigger relays alone, on the configured Temporal (default 127.0.0.1:7233)',
   )
   .option('--config <file>', 'the app definition (default ./evalflow.config.ts when present)')
   .action(async (options: { config?: string }) => {
     const config = loadConfig();
     const { app, source } = await loadApp(config, { file: options.config });
     console.log(`evalflow: app from ${source}`);
-    const worker = await serveWorker(config, app, temporalAt(config.temporalAddress));
+    const worker = await serveWorker(config, app, temporalConnection(config));
     console.log(`evalflow: worker polling task queue ${config.taskQueue}`);
     await runUntilStopped([worker]);
   });
 
 program
   .command('api')
-  .description('run the HTTP API alone, on TEMPORAL_ADDRESS (default 127.0.0.1:7233)')
+  .description('run the HTTP API alone, on the configured Temporal (default 127.0.0.1:7233)')
   .option('--api-port <port>', 'the HTTP API port (default EVALFLOW_API_PORT, else 8787)', port)
   .option('--config <file>', 'the app definition (default ./evalflow.config.ts when present)')
   .action(async (options: { apiPort?: number; config?: string }) => {
@@ -71,7 +68,7 @@ program
       : loaded;
     const { app, source } = await loadApp(config, { file: options.config });
     console.log(`evalflow: app from ${source}`);
-    const api = await serveApi(config, app, temporalAt(config.temporalAddress));
+    const api = await serveApi(config, app, temporalConnection(config));
     console.log(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
     await runUntilStopped([api]);
   });

