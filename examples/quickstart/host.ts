@@ -2,7 +2,7 @@
 // run. evalflow (`npm start`, or `evalflow start --config evalflow.config.ts`) does the rest:
 // evaluators judge the run when it ends, and every piece of feedback becomes a score.
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from 'evalflow';
+import { loadConfig, temporalConnection } from 'evalflow';
 import { ReviewClient } from 'evalflow/client';
 import { openStore } from 'evalflow/store';
 import app from './evalflow.config.js';
@@ -47,9 +47,8 @@ const rated = await tell(user, {
 console.log('rated; raters on the message:', rated.rated_message?.feedback.length);
 
 // The reviewer's verdict goes through the run's review workflow, one action at a time.
-const connection = await Connection.connect({
-  address: config.temporalAddress ?? '127.0.0.1:7233',
-});
+// TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TLS and API key, or a temporal.toml profile.
+const connection = await Connection.connect(temporalConnection(config));
 const reviews = new ReviewClient(
   new Client({ connection, namespace: config.namespace }),
   store, // its id scopes the workflow ids, so reviews reach this store's workflows
