@@ -32,8 +32,9 @@ it('serves the API beside the worker, with keys from the CLI, and alone in a sec
     { cwd: home, env },
   );
   engine.stderr?.pipe(process.stderr);
-  expect(await waitForLine(engine, /API at/)).toContain(`http://127.0.0.1:${apiPort}`);
+  // `start` prints the API's address, then (last) that the worker polls: wait for the last line.
   await waitForLine(engine, /worker polling/);
+  expect((await fetch(`http://127.0.0.1:${apiPort}/healthz`)).status).toBe(200);
   const cli = async (...args: string[]) => finished(runCli(args, { cwd: home, env }));
 
   const made = await cli('keys', 'create', '--workspace', 'acme', '--principal', 'agent', '--json');
