@@ -25,8 +25,8 @@ export type HttpOnlyType = keyof typeof HTTP_ONLY;
 
 export const RejectionBody = z.object({
   type: z.enum([...rejectionTypes, ...(Object.keys(HTTP_ONLY) as HttpOnlyType[])] as [
-    string,
-    ...string[],
+    RejectionType | HttpOnlyType,
+    ...(RejectionType | HttpOnlyType)[],
   ]),
   message: z.string(),
   entity: z.string().optional(),

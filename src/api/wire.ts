@@ -20,14 +20,19 @@ import {
 const id = z.string().min(1);
 
 /** `ROLE_USER`, `ROLE_ASSISTANT`, ...: the core's roles under seed 002's names. */
-export const roleName = (role: MessageRole) => `ROLE_${role.toUpperCase()}` as const;
-export const RoleName = z.enum(MessageRole.options.map(roleName) as [string, ...string[]]);
+export const roleName = (role: MessageRole) =>
+  `ROLE_${role.toUpperCase() as Uppercase<MessageRole>}` as const;
+export type RoleName = ReturnType<typeof roleName>;
+export const RoleName = z.enum(MessageRole.options.map(roleName) as [RoleName, ...RoleName[]]);
 export const roleOf = (name: string): MessageRole =>
   name.slice('ROLE_'.length).toLowerCase() as MessageRole;
 
 /** `SCORE_SOURCE_USER`, ...: the core's score sources under seed 002's names. */
 export const sourceName = (source: ScoreSource) => `SCORE_SOURCE_${source}` as const;
-export const SourceName = z.enum(ScoreSource.options.map(sourceName) as [string, ...string[]]);
+export type SourceName = ReturnType<typeof sourceName>;
+export const SourceName = z.enum(
+  ScoreSource.options.map(sourceName) as [SourceName, ...SourceName[]],
+);
 export const sourceOf = (name: string): ScoreSource =>
   name.slice('SCORE_SOURCE_'.length) as ScoreSource;
 

@@ -1,7 +1,10 @@
 // What a host application uses (`evalflow/client`): the trigger relay that drives evaluation
-// from the store's log, reviewers' actions, batch re-evaluation, and a run's evaluation state.
+// from the store's log, reviewers' actions, batch re-evaluation, and a run's evaluation state;
+// and the HTTP API's client, `EvalflowClient`.
 export { InvalidRequestError } from './errors.js';
 export { followWorkspaces } from './follow-workspaces.js';
+// The HTTP API's client and its types.
+export * from './http/index.js';
 export {
   ReevaluationClient,
   type ReevaluationRequest,

@@ -68,6 +68,20 @@ export class ReevaluationClient {
   }
 
   /**
+   * Whether the batch's workflow has completed (the progress alone cannot say: before it counts
+   * its versions, and after a cancel, `done` is short of `total`); null for no such batch.
+   */
+  async finished(workspaceId: string, batchId: string): Promise<boolean | null> {
+    try {
+      const { status } = await this.handle(workspaceId, batchId).describe();
+      return status.name !== 'RUNNING' && status.name !== 'CONTINUED_AS_NEW';
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  /**
    * Reports progress every `intervalMs` until the batch completes, then returns its result.
    */
   async watch(

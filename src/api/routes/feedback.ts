@@ -21,6 +21,23 @@ import { callerOf, execute, type Register } from './context.js';
 const id = z.string().min(1);
 const value = z.record(z.string(), z.unknown());
 
+// Each route's body and answer, named so that the HTTP client's types are these very schemas.
+export const GiveFeedbackBody = z.strictObject({
+  feedbackType: id,
+  target: WireTarget,
+  value: value.default({}),
+  source: SourceName.optional(),
+  sourceLabel: z.string().min(1).optional(),
+});
+export const RateMessageBody = z.strictObject({ feedbackType: id, value: value.default({}) });
+export const RateMessageReply = z.object({ ratedMessage: WireRatedMessage, isUpdate: z.boolean() });
+export const DeleteRatingQuery = z.object({ feedbackType: id });
+export const DeleteRatingReply = z.object({
+  removed: z.literal(true).optional(),
+  ratedMessage: WireRatedMessage,
+});
+export const ConversationReply = z.object({ threadId: z.string(), messages: z.array(WireMessage) });
+
 export const registerFeedback: Register = (api, deps) => {
   api.post('/v1/feedback', {
     config: { allow: ['system', 'agent', 'evaluator'] },
@@ -31,13 +48,7 @@ export const registerFeedback: Register = (api, deps) => {
       description:
         'Users rate through the rating route and reviewers through /v1/reviews, so their ' +
         'feedback is serialized per target.',
-      body: z.strictObject({
-        feedbackType: id,
-        target: WireTarget,
-        value: value.default({}),
-        source: SourceName.optional(),
-        sourceLabel: z.string().min(1).optional(),
-      }),
+      body: GiveFeedbackBody,
       response: { 201: Written, ...refusalResponses },
     },
     handler: async (request, reply) => {
@@ -80,11 +91,8 @@ export const registerFeedback: Register = (api, deps) => {
       tags: ['ratings'],
       summary: "Create or replace the caller's own rating of an assistant message",
       params: ratingParams,
-      body: z.strictObject({ feedbackType: id, value: value.default({}) }),
-      response: {
-        200: z.object({ ratedMessage: WireRatedMessage, isUpdate: z.boolean() }),
-        ...refusalResponses,
-      },
+      body: RateMessageBody,
+      response: { 200: RateMessageReply, ...refusalResponses },
     },
     handler: async (request) => {
       const { threadId, messageId } = request.params;
@@ -111,11 +119,8 @@ export const registerFeedback: Register = (api, deps) => {
       summary: "Remove the caller's own rating; others' stay. An absent rating is a success",
       description: '`removed` is omitted when there was nothing to remove, which means false.',
       params: ratingParams,
-      querystring: z.object({ feedbackType: id }),
-      response: {
-        200: z.object({ removed: z.literal(true).optional(), ratedMessage: WireRatedMessage }),
-        ...refusalResponses,
-      },
+      querystring: DeleteRatingQuery,
+      response: { 200: DeleteRatingReply, ...refusalResponses },
     },
     handler: async (request) => {
       const { threadId, messageId } = request.params;
@@ -140,10 +145,7 @@ export const registerFeedback: Register = (api, deps) => {
       tags: ['ratings'],
       summary: "The thread's messages, each assistant message with its feedback",
       params: z.object({ threadId: id }),
-      response: {
-        200: z.object({ threadId: z.string(), messages: z.array(WireMessage) }),
-        ...refusalResponses,
-      },
+      response: { 200: ConversationReply, ...refusalResponses },
     },
     handler: async (request) => {
       const { threadId } = request.params;

@@ -3,7 +3,7 @@ import type { Register } from './context.js';
 
 // Liveness, readiness (the store and Temporal answer) and the OpenAPI document.
 
-const Health = z.object({
+export const Health = z.object({
   status: z.enum(['ok', 'unavailable']),
   checks: z.record(z.string(), z.string()),
 });

@@ -12,6 +12,32 @@ const id = z.string().min(1);
 const reporters = ['system', 'agent'] as const;
 const tags = ['lifecycle'];
 
+// Each route's body and answer, named so that the HTTP client's types are these very schemas.
+export const CreateThreadBody = z.strictObject({
+  threadId: id,
+  title: z.string().nullable().optional(),
+});
+export const CreateThreadReply = Written.extend({ threadId: z.string() });
+export const StartRunBody = z.strictObject({ runId: id, traceId: id.nullable().optional() });
+export const StartRunReply = Written.extend({ runId: z.string(), resumed: z.boolean() });
+export const PauseRunBody = z.strictObject({ reason: z.string().nullable().optional() }).optional();
+export const EndRunBody = z.strictObject({ status: RunEndStatus });
+export const PostMessageBody = z.strictObject({
+  messageId: id.optional(),
+  role: RoleName,
+  content: z.string(),
+  runId: id.nullable().optional(),
+  feedback: z.unknown().optional(),
+});
+export const PostMessageReply = Written.extend({ messageId: z.string() });
+export const PutArtifactBody = z.strictObject({
+  kind: id,
+  data: z.unknown().describe('any JSON value').optional(),
+  runId: id.nullable().optional(),
+  traceId: id.nullable().optional(),
+});
+export const PutArtifactReply = Written.extend({ artifactId: z.string(), version: z.int() });
+
 export const registerLifecycle: Register = (api, deps) => {
   /** The actor for a command about a thread; an agent key speaks for that thread's agent. */
   const actorFor = (request: Parameters<typeof callerOf>[0], threadId: string): Actor =>
@@ -37,8 +63,8 @@ export const registerLifecycle: Register = (api, deps) => {
     schema: {
       tags,
       summary: 'Create a thread',
-      body: z.strictObject({ threadId: id, title: z.string().nullable().optional() }),
-      response: { 201: Written.extend({ threadId: z.string() }), ...refusalResponses },
+      body: CreateThreadBody,
+      response: { 201: CreateThreadReply, ...refusalResponses },
     },
     handler: async (request, reply) => {
       const { threadId, title } = request.body;
@@ -57,11 +83,8 @@ export const registerLifecycle: Register = (api, deps) => {
       tags,
       summary: 'Start a run, or resume a paused one (appending its trace id)',
       params: z.object({ threadId: id }),
-      body: z.strictObject({ runId: id, traceId: id.nullable().optional() }),
-      response: {
-        201: Written.extend({ runId: z.string(), resumed: z.boolean() }),
-        ...refusalResponses,
-      },
+      body: StartRunBody,
+      response: { 201: StartRunReply, ...refusalResponses },
     },
     handler: async (request, reply) => {
       const { threadId } = request.params;
@@ -85,7 +108,7 @@ export const registerLifecycle: Register = (api, deps) => {
       tags,
       summary: 'Pause a running run',
       params: z.object({ runId: id }),
-      body: z.strictObject({ reason: z.string().nullable().optional() }).optional(),
+      body: PauseRunBody,
       response: { 200: Written, ...refusalResponses },
     },
     handler: async (request) => {
@@ -102,7 +125,7 @@ export const registerLifecycle: Register = (api, deps) => {
       tags,
       summary: 'End a run; its evaluation starts',
       params: z.object({ runId: id }),
-      body: z.strictObject({ status: RunEndStatus }),
+      body: EndRunBody,
       response: { 200: Written, ...refusalResponses },
     },
     handler: async (request) => {
@@ -116,14 +139,8 @@ export const registerLifecycle: Register = (api, deps) => {
       tags,
       summary: 'Post a message (feedback sent along is ignored: sending is not a feedback path)',
       params: z.object({ threadId: id }),
-      body: z.strictObject({
-        messageId: id.optional(),
-        role: RoleName,
-        content: z.string(),
-        runId: id.nullable().optional(),
-        feedback: z.unknown().optional(),
-      }),
-      response: { 201: Written.extend({ messageId: z.string() }), ...refusalResponses },
+      body: PostMessageBody,
+      response: { 201: PostMessageReply, ...refusalResponses },
     },
     handler: async (request, reply) => {
       const { threadId } = request.params;
@@ -148,16 +165,8 @@ export const registerLifecycle: Register = (api, deps) => {
       tags,
       summary: 'Put a new version of an artifact',
       params: z.object({ artifactId: id }),
-      body: z.strictObject({
-        kind: id,
-        data: z.unknown().describe('any JSON value').optional(),
-        runId: id.nullable().optional(),
-        traceId: id.nullable().optional(),
-      }),
-      response: {
-        200: Written.extend({ artifactId: z.string(), version: z.int() }),
-        ...refusalResponses,
-      },
+      body: PutArtifactBody,
+      response: { 200: PutArtifactReply, ...refusalResponses },
     },
     handler: async (request) => {
       const { artifactId } = request.params;

@@ -24,7 +24,7 @@ import { callerOf, type Register } from './context.js';
 
 const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
 
-const LedgerEntry = z.object({
+export const LedgerEntry = z.object({
   generation: z.string(),
   evaluator: z.string(),
   target: WireTarget,
@@ -51,6 +51,41 @@ const ledgerEntry = (entry: {
   settledAt: entry.settled_at,
 });
 
+// Each route's query and answer, named so that the HTTP client's types are these very schemas.
+export const RunReply = z.object({ run: WireRun, evaluations: z.array(LedgerEntry) });
+export const LedgerQuery = z.object({
+  runId: z.string().min(1).optional(),
+  state: z.enum(evaluationStates).optional(),
+  cursor: z.string().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export const LedgerReply = z.object({
+  entries: z.array(LedgerEntry),
+  nextCursor: z.string().nullable(),
+});
+export const ScoresSummaryQuery = z.object({
+  source: SourceName.optional(),
+  name: z.string().min(1).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+export const ScoresSummaryReply = z.object({
+  groups: z.array(
+    z.object({
+      source: SourceName,
+      /** The evaluator version (`name@version`) for JUDGE and HARNESS scores. */
+      producer: z.string().nullable(),
+      sourceLabel: z.string().nullable(),
+      name: z.string(),
+      count: z.int(),
+      /** Numbers and booleans (true as 1); null for categories and text. */
+      mean: z.number().nullable(),
+      /** How often each value occurs, for booleans and categories. */
+      distribution: z.record(z.string(), z.int()).nullable(),
+    }),
+  ),
+});
+
 /** A ledger target's run: a turn's, a message's, or none for an artifact version. */
 const runOfTarget = (target: EvaluationTarget) => ('run_id' in target ? target.run_id : null);
 
@@ -61,10 +96,7 @@ export const registerReading: Register = (api, deps) => {
       tags: ['reading'],
       summary: "A run and each (target, evaluator version)'s ledger state with its reason",
       params: z.object({ runId: z.string().min(1) }),
-      response: {
-        200: z.object({ run: WireRun, evaluations: z.array(LedgerEntry) }),
-        ...refusalResponses,
-      },
+      response: { 200: RunReply, ...refusalResponses },
     },
     handler: async (request) => {
       const { workspaceId } = callerOf(request);
@@ -91,16 +123,8 @@ export const registerReading: Register = (api, deps) => {
     schema: {
       tags: ['reading'],
       summary: 'The evaluation ledger in pages, oldest key first',
-      querystring: z.object({
-        runId: z.string().min(1).optional(),
-        state: z.enum(evaluationStates).optional(),
-        cursor: z.string().min(1).optional(),
-        limit: z.coerce.number().int().min(1).max(1000).default(100),
-      }),
-      response: {
-        200: z.object({ entries: z.array(LedgerEntry), nextCursor: z.string().nullable() }),
-        ...refusalResponses,
-      },
+      querystring: LedgerQuery,
+      response: { 200: LedgerReply, ...refusalResponses },
     },
     handler: async (request) => {
       const { runId, state, cursor, limit } = request.query;
@@ -133,31 +157,8 @@ export const registerReading: Register = (api, deps) => {
         'Grouped by source, so end-user sentiment, reviewer assessment and automated ' +
         'measurements never merge; JUDGE and HARNESS groups are per evaluator version, and ' +
         '`sourceLabel` stays a group of its own.',
-      querystring: z.object({
-        source: SourceName.optional(),
-        name: z.string().min(1).optional(),
-        from: z.iso.datetime({ offset: true }).optional(),
-        to: z.iso.datetime({ offset: true }).optional(),
-      }),
-      response: {
-        200: z.object({
-          groups: z.array(
-            z.object({
-              source: SourceName,
-              /** The evaluator version (`name@version`) for JUDGE and HARNESS scores. */
-              producer: z.string().nullable(),
-              sourceLabel: z.string().nullable(),
-              name: z.string(),
-              count: z.int(),
-              /** Numbers and booleans (true as 1); null for categories and text. */
-              mean: z.number().nullable(),
-              /** How often each value occurs, for booleans and categories. */
-              distribution: z.record(z.string(), z.int()).nullable(),
-            }),
-          ),
-        }),
-        ...refusalResponses,
-      },
+      querystring: ScoresSummaryQuery,
+      response: { 200: ScoresSummaryReply, ...refusalResponses },
     },
     handler: async (request) => {
       const { source, name, from, to } = request.query;

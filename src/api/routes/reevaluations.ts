@@ -7,7 +7,20 @@ import { callerOf, type Register } from './context.js';
 
 // Batch re-evaluation of artifact versions with pinned evaluator versions.
 
-const Progress = z.object({
+// The bodies and answers, named so that the HTTP client's types are these very schemas.
+export const StartReevaluationBody = z.strictObject({
+  selector: z.strictObject({
+    artifactIds: z.array(z.string().min(1)).optional(),
+    kind: z.string().min(1).optional(),
+    createdFrom: z.iso.datetime({ offset: true }).optional(),
+    createdTo: z.iso.datetime({ offset: true }).optional(),
+    latestOnly: z.boolean().optional(),
+  }),
+  evaluators: z.array(EvaluatorId).min(1),
+  concurrency: z.int().min(1).max(64).optional(),
+});
+export const StartReevaluationReply = z.object({ id: z.string() });
+export const ReevaluationProgress = z.object({
   total: z.int(),
   done: z.int(),
   recorded: z.int(),
@@ -16,7 +29,10 @@ const Progress = z.object({
   skipped: z.int(),
   paused: z.boolean(),
   cancelled: z.boolean(),
+  /** The batch has completed: every pair settled, or cancelled and its last evaluations done. */
+  finished: z.boolean(),
 });
+
 const control = ['system', 'admin'] as const;
 
 export const registerReevaluations: Register = (api, deps) => {
@@ -28,23 +44,22 @@ export const registerReevaluations: Register = (api, deps) => {
   );
   const missing = (id: string) => refuse(notFound('reevaluation', id));
 
+  /** The batch's progress, and whether its workflow has completed; null for no such batch. */
+  const progressOf = async (workspaceId: string, id: string) => {
+    // Asked first, so that a batch seen finished answers its final progress.
+    const finished = await batches.finished(workspaceId, id);
+    if (finished === null) return null;
+    const progress = await batches.progress(workspaceId, id);
+    return progress === null ? null : { ...progress, finished };
+  };
+
   api.post('/v1/reevaluations', {
     config: { allow: control },
     schema: {
       tags: ['reevaluations'],
       summary: 'Judge a selection of artifact versions again, as a new generation of verdicts',
-      body: z.strictObject({
-        selector: z.strictObject({
-          artifactIds: z.array(z.string().min(1)).optional(),
-          kind: z.string().min(1).optional(),
-          createdFrom: z.iso.datetime({ offset: true }).optional(),
-          createdTo: z.iso.datetime({ offset: true }).optional(),
-          latestOnly: z.boolean().optional(),
-        }),
-        evaluators: z.array(EvaluatorId).min(1),
-        concurrency: z.int().min(1).max(64).optional(),
-      }),
-      response: { 201: z.object({ id: z.string() }), ...refusalResponses },
+      body: StartReevaluationBody,
+      response: { 201: StartReevaluationReply, ...refusalResponses },
     },
     handler: async (request, reply) => {
       const { selector, evaluators, concurrency } = request.body;
@@ -72,10 +87,10 @@ export const registerReevaluations: Register = (api, deps) => {
       tags: ['reevaluations'],
       summary: "A re-evaluation's progress",
       params: z.object({ id: z.string().min(1) }),
-      response: { 200: Progress, ...refusalResponses },
+      response: { 200: ReevaluationProgress, ...refusalResponses },
     },
     handler: async (request) => {
-      const progress = await batches.progress(callerOf(request).workspaceId, request.params.id);
+      const progress = await progressOf(callerOf(request).workspaceId, request.params.id);
       if (progress === null) throw missing(request.params.id);
       return progress;
     },
@@ -88,7 +103,7 @@ export const registerReevaluations: Register = (api, deps) => {
         tags: ['reevaluations'],
         summary: `${action[0]?.toUpperCase()}${action.slice(1)} a re-evaluation`,
         params: z.object({ id: z.string().min(1) }),
-        response: { 200: Progress, ...refusalResponses },
+        response: { 200: ReevaluationProgress, ...refusalResponses },
       },
       handler: async (request) => {
         const { workspaceId } = callerOf(request);
@@ -105,7 +120,7 @@ export const registerReevaluations: Register = (api, deps) => {
           });
         }
         return (
-          (await batches.progress(workspaceId, request.params.id)) ??
+          (await progressOf(workspaceId, request.params.id)) ??
           Promise.reject(missing(request.params.id))
         );
       },

@@ -8,6 +8,23 @@ import { callerOf, type Register } from './context.js';
 // Reviewers' actions (seed 002): serialized per target by the target's review workflow, each
 // answered with the stored outcome and its place in the target's order.
 
+// The body and answer, named so that the HTTP client's types are these very schemas.
+export const ReviewActionBody = z.strictObject({
+  action: z.enum(['submit', 'revise', 'withdraw']),
+  target: WireTarget,
+  feedbackType: z.string().min(1),
+  value: z.record(z.string(), z.unknown()).optional(),
+  configId: z.string().min(1).optional(),
+});
+export const ReviewActionReply = z.object({
+  type: z.literal('recorded'),
+  seq: z.int(),
+  envelopeId: z.string().nullable(),
+  isUpdate: z.boolean(),
+  removed: z.boolean().optional(),
+  position: z.int(),
+});
+
 export const registerReviews: Register = (api, deps) => {
   const reviews = new ReviewClient(deps.temporal.client, deps.store, deps.temporal.taskQueue);
 
@@ -20,24 +37,8 @@ export const registerReviews: Register = (api, deps) => {
         'Reviewers give SCORE_SOURCE_HUMAN feedback, so a submit or revise names the score ' +
         'config it is validated against (`configId`, the feedback type’s config); without it the ' +
         'answer is 400, as seed 002 says.',
-      body: z.strictObject({
-        action: z.enum(['submit', 'revise', 'withdraw']),
-        target: WireTarget,
-        feedbackType: z.string().min(1),
-        value: z.record(z.string(), z.unknown()).optional(),
-        configId: z.string().min(1).optional(),
-      }),
-      response: {
-        200: z.object({
-          type: z.literal('recorded'),
-          seq: z.int(),
-          envelopeId: z.string().nullable(),
-          isUpdate: z.boolean(),
-          removed: z.boolean().optional(),
-          position: z.int(),
-        }),
-        ...refusalResponses,
-      },
+      body: ReviewActionBody,
+      response: { 200: ReviewActionReply, ...refusalResponses },
     },
     handler: async (request) => {
       const { action, target, feedbackType, value, configId } = request.body;

@@ -8,13 +8,17 @@ import { callerOf, execute, type Register } from './context.js';
 
 // Evaluation rules: the app's defaults, overridden per evaluator version by the workspace's own.
 
+// Each route's body and answer, named so that the HTTP client's types are these very schemas.
+export const RulesReply = z.object({ rules: z.array(WireRule) });
+export const SetRuleBody = RuleSettingsInput;
+
 export const registerRules: Register = (api, deps) => {
   api.get('/v1/evaluation-rules', {
     config: { allow: ['system', 'admin', 'agent', 'reviewer'] },
     schema: {
       tags: ['rules'],
       summary: 'The rules in force in this workspace, each with where it comes from',
-      response: { 200: z.object({ rules: z.array(WireRule) }), ...refusalResponses },
+      response: { 200: RulesReply, ...refusalResponses },
     },
     handler: async (request) => {
       const own = await deps.store.rules(callerOf(request).workspaceId);
@@ -34,7 +38,7 @@ export const registerRules: Register = (api, deps) => {
       tags: ['rules'],
       summary: "Set this workspace's rule for one evaluator version; later runs follow it",
       params: z.object({ evaluator: EvaluatorId }),
-      body: RuleSettingsInput,
+      body: SetRuleBody,
       response: { 200: Written, ...refusalResponses },
     },
     handler: async (request) => {

@@ -8,7 +8,7 @@ import type { Register } from './context.js';
 // isArchived. A config is named by its `configId`, which is its name: `{type}.{field}` for a
 // field's config, or a HUMAN type's config name for all of that type's field configs at once.
 
-const WireConfig = z.object({
+export const WireConfig = z.object({
   configId: z.string(),
   name: z.string(),
   isArchived: z.boolean(),
@@ -18,6 +18,21 @@ const WireConfig = z.object({
   categories: z.array(z.string()),
   description: z.string().nullable(),
 });
+
+// Each route's query, body and answer, named so that the HTTP client's types are these very schemas.
+export const ListScoreConfigsQuery = z.object({
+  includeArchived: z.stringbool().default(false),
+});
+export const ScoreConfigsReply = z.object({ configs: z.array(WireConfig) });
+export const CreateScoreConfigBody = z.strictObject({
+  name: z.string().min(1),
+  dataType: z.enum(SCORE_DATA_TYPES),
+  minValue: z.number().optional(),
+  maxValue: z.number().optional(),
+  categories: z.array(z.string().min(1)).optional(),
+  description: z.string().optional(),
+});
+export const ArchiveScoreConfigBody = z.strictObject({ isArchived: z.literal(true) });
 
 export const registerScoreConfigs: Register = (api, deps) => {
   const known = () => new Map(deps.app.scoreConfigSync.configs.map((c) => [c.name, c]));
@@ -37,8 +52,8 @@ export const registerScoreConfigs: Register = (api, deps) => {
     schema: {
       tags: ['score configs'],
       summary: 'The score configs, active ones unless includeArchived',
-      querystring: z.object({ includeArchived: z.stringbool().default(false) }),
-      response: { 200: z.object({ configs: z.array(WireConfig) }), ...refusalResponses },
+      querystring: ListScoreConfigsQuery,
+      response: { 200: ScoreConfigsReply, ...refusalResponses },
     },
     handler: async (request) => {
       const statuses = await deps.scoreConfigs.statuses();
@@ -57,14 +72,7 @@ export const registerScoreConfigs: Register = (api, deps) => {
       tags: ['score configs'],
       summary:
         'Create a score config; a name that exists is a conflict (configs are never updated)',
-      body: z.strictObject({
-        name: z.string().min(1),
-        dataType: z.enum(SCORE_DATA_TYPES),
-        minValue: z.number().optional(),
-        maxValue: z.number().optional(),
-        categories: z.array(z.string().min(1)).optional(),
-        description: z.string().optional(),
-      }),
+      body: CreateScoreConfigBody,
       response: { 201: WireConfig, ...refusalResponses },
     },
     handler: async (request, reply) => {
@@ -106,8 +114,8 @@ export const registerScoreConfigs: Register = (api, deps) => {
       tags: ['score configs'],
       summary: 'Retire a score config (isArchived: true); an archived config is never restored',
       params: z.object({ configId: z.string().min(1) }),
-      body: z.strictObject({ isArchived: z.literal(true) }),
-      response: { 200: z.object({ configs: z.array(WireConfig) }), ...refusalResponses },
+      body: ArchiveScoreConfigBody,
+      response: { 200: ScoreConfigsReply, ...refusalResponses },
     },
     handler: async (request) => {
       const { configId } = request.params;

@@ -12,6 +12,21 @@ import { callerOf, execute, type Register } from './context.js';
 
 const SUPPORTED: readonly string[] = [sourceName('HARNESS'), sourceName('HUMAN')];
 
+// Each route's body and answer, named so that the HTTP client's types are these very schemas.
+export const RecordScoreBody = z.strictObject({
+  traceId: z.string().min(1),
+  name: z.string().min(1),
+  value: z.union([z.number(), z.boolean(), z.string()]),
+  source: SourceName,
+  configId: z.string().min(1).optional(),
+  sourceLabel: z.string().min(1).optional(),
+  comment: z.string().optional(),
+  observationId: z.string().optional(),
+  sessionId: z.string().optional(),
+  datasetRunId: z.string().optional(),
+});
+export const RecordScoreReply = Written.extend({ scoreName: z.string() });
+
 export const registerScores: Register = (api, deps) => {
   api.post('/v1/scores', {
     config: { allow: ['system', 'agent', 'reviewer'] },
@@ -23,19 +38,8 @@ export const registerScores: Register = (api, deps) => {
         'the name, so writing the same score again (on any day) replaces it rather than adding ' +
         'a record. Categorical or text values, observation, session or dataset-run targets and ' +
         'sources other than SCORE_SOURCE_HARNESS and SCORE_SOURCE_HUMAN are a 400.',
-      body: z.strictObject({
-        traceId: z.string().min(1),
-        name: z.string().min(1),
-        value: z.union([z.number(), z.boolean(), z.string()]),
-        source: SourceName,
-        configId: z.string().min(1).optional(),
-        sourceLabel: z.string().min(1).optional(),
-        comment: z.string().optional(),
-        observationId: z.string().optional(),
-        sessionId: z.string().optional(),
-        datasetRunId: z.string().optional(),
-      }),
-      response: { 201: Written.extend({ scoreName: z.string() }), ...refusalResponses },
+      body: RecordScoreBody,
+      response: { 201: RecordScoreReply, ...refusalResponses },
     },
     handler: async (request, reply) => {
       const { traceId, name, value, source, configId, sourceLabel, comment } = request.body;

@@ -8,26 +8,27 @@ import { callerOf, type Register } from './context.js';
 
 export const MAX_USER_TOKEN_SECONDS = 24 * 60 * 60;
 
+// The body and answer, named so that the HTTP client's types are these very schemas.
+export const CreateUserTokenBody = z.strictObject({
+  userId: z.string().min(1),
+  name: z.string().min(1).optional(),
+  ttlSeconds: z.int().min(1).max(MAX_USER_TOKEN_SECONDS).default(3600),
+});
+export const UserTokenReply = z.object({
+  id: z.string(),
+  token: z.string(),
+  principal: z.string(),
+  expiresAt: z.string(),
+});
+
 export const registerUserTokens: Register = (api, deps) => {
   api.post('/v1/user-tokens', {
     config: { allow: ['system'] },
     schema: {
       tags: ['auth'],
       summary: 'A short-lived token acting as user:{userId} in this workspace',
-      body: z.strictObject({
-        userId: z.string().min(1),
-        name: z.string().min(1).optional(),
-        ttlSeconds: z.int().min(1).max(MAX_USER_TOKEN_SECONDS).default(3600),
-      }),
-      response: {
-        201: z.object({
-          id: z.string(),
-          token: z.string(),
-          principal: z.string(),
-          expiresAt: z.string(),
-        }),
-        ...refusalResponses,
-      },
+      body: CreateUserTokenBody,
+      response: { 201: UserTokenReply, ...refusalResponses },
     },
     handler: async (request, reply) => {
       const { userId, name, ttlSeconds } = request.body;

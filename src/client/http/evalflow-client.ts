@@ -1,0 +1,371 @@
+import { EventStream, type EventStreamOptions } from './event-stream.js';
+import { DEFAULT_RETRY, type RetryPolicy, sleep } from './retry.js';
+import { type Call, type CallOptions, Transport } from './transport.js';
+import type {
+  ApiScoreConfig,
+  Conversation,
+  CreateScoreConfigRequest,
+  CreateThreadRequest,
+  CreateThreadResult,
+  CreateUserTokenRequest,
+  DeleteRatingResult,
+  EndRunRequest,
+  EvaluationRules,
+  GiveFeedbackRequest,
+  Health,
+  LedgerEntry,
+  LedgerPage,
+  LedgerQuery,
+  PauseRunRequest,
+  PostMessageRequest,
+  PostMessageResult,
+  PutArtifactRequest,
+  PutArtifactResult,
+  RateMessageRequest,
+  RateMessageResult,
+  RecordScoreRequest,
+  RecordScoreResult,
+  ReevaluationProgress,
+  ReviewActionRequest,
+  ReviewActionResult,
+  RunWithEvaluations,
+  ScoreConfigs,
+  ScoresSummary,
+  ScoresSummaryQuery,
+  SetRuleRequest,
+  StartReevaluationRequest,
+  StartReevaluationResult,
+  StartRunRequest,
+  StartRunResult,
+  UserToken,
+  WithdrawReviewRequest,
+  WriteResult,
+} from './types.js';
+
+export interface EvalflowClientOptions {
+  /** Where the API listens, e.g. `http://127.0.0.1:8080`; a path prefix is kept. */
+  baseUrl: string | URL;
+  /** A workspace key (`efk_...`, from `evalflow keys create`) or a user token (`eut_...`). */
+  apiKey: string;
+  /** When to try again (default: 4 attempts, 250 ms doubling to at most 8 s, jittered). */
+  retry?: Partial<RetryPolicy>;
+  /** Each attempt's limit, in milliseconds (default 30 s); event streams have none. */
+  timeoutMs?: number;
+  /** The fetch to use (default: the global one of Node 20+). */
+  fetch?: typeof fetch;
+  /** Headers sent with every request, besides the key. */
+  headers?: Record<string, string>;
+}
+
+export interface WatchOptions {
+  /** Between polls, in milliseconds (default 1000). */
+  intervalMs?: number;
+  signal?: AbortSignal;
+}
+
+const at = encodeURIComponent;
+
+/**
+ * The HTTP API, one typed method per route: what a host reports (threads, runs, messages,
+ * artifact versions), feedback, ratings and reviews, scores, reading back, re-evaluation, rules,
+ * user tokens and the event streams. Retries a 5xx, a 429 (after its Retry-After) and no answer;
+ * every write carries an Idempotency-Key, the same on each retry, so it records once. A refusal
+ * is an `EvalflowApiError`; no answer after the last attempt an `EvalflowNetworkError`.
+ */
+export class EvalflowClient {
+  private readonly transport: Transport;
+
+  constructor(private readonly options: EvalflowClientOptions) {
+    this.transport = new Transport({
+      baseUrl: String(options.baseUrl),
+      apiKey: options.apiKey,
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      timeoutMs: options.timeoutMs ?? 30_000,
+      fetch: options.fetch ?? globalThis.fetch,
+      headers: options.headers ?? {},
+    });
+  }
+
+  /** The same client with another key: a user token minted by `userTokens.create`, say. */
+  withKey(apiKey: string): EvalflowClient {
+    return new EvalflowClient({ ...this.options, apiKey });
+  }
+
+  // Health: public routes, whose key is not checked.
+
+  /** The process is up (`GET /healthz`). */
+  health(options?: CallOptions): Promise<Health> {
+    return this.send({ method: 'GET', path: '/healthz', options });
+  }
+
+  /** Whether the store and Temporal answer (`GET /readyz`): one attempt, 200 and 503 both answers. */
+  ready(options?: CallOptions): Promise<Health> {
+    return this.send({
+      method: 'GET',
+      path: '/readyz',
+      options,
+      answers: [200, 503],
+      retry: false,
+    });
+  }
+
+  // Lifecycle: what the host reports.
+
+  createThread(request: CreateThreadRequest, options?: CallOptions): Promise<CreateThreadResult> {
+    return this.send({ method: 'POST', path: '/v1/threads', body: request, options });
+  }
+
+  /** Starts a run, or resumes a paused one (`resumed: true`), appending its trace id. */
+  startRun(
+    threadId: string,
+    request: StartRunRequest,
+    options?: CallOptions,
+  ): Promise<StartRunResult> {
+    const path = `/v1/threads/${at(threadId)}/runs`;
+    return this.send({ method: 'POST', path, body: request, options });
+  }
+
+  pauseRun(runId: string, request?: PauseRunRequest, options?: CallOptions): Promise<WriteResult> {
+    return this.send({
+      method: 'POST',
+      path: `/v1/runs/${at(runId)}/pause`,
+      body: request,
+      options,
+    });
+  }
+
+  /** Ends a run; its evaluation starts. */
+  endRun(runId: string, request: EndRunRequest, options?: CallOptions): Promise<WriteResult> {
+    return this.send({ method: 'POST', path: `/v1/runs/${at(runId)}/end`, body: request, options });
+  }
+
+  postMessage(
+    threadId: string,
+    request: PostMessageRequest,
+    options?: CallOptions,
+  ): Promise<PostMessageResult> {
+    const path = `/v1/threads/${at(threadId)}/messages`;
+    return this.send({ method: 'POST', path, body: request, options });
+  }
+
+  /** Puts a new version of an artifact; the answer names the version. */
+  putArtifact(
+    artifactId: string,
+    request: PutArtifactRequest,
+    options?: CallOptions,
+  ): Promise<PutArtifactResult> {
+    return this.send({
+      method: 'PUT',
+      path: `/v1/artifacts/${at(artifactId)}`,
+      body: request,
+      options,
+    });
+  }
+
+  /** Archives an artifact: it takes no new versions. */
+  archiveArtifact(artifactId: string, options?: CallOptions): Promise<WriteResult> {
+    return this.send({ method: 'POST', path: `/v1/artifacts/${at(artifactId)}/archive`, options });
+  }
+
+  // Feedback, ratings and reviews.
+
+  /** Gives feedback as the key's principal (an evaluator's verdict, a system's note). */
+  giveFeedback(request: GiveFeedbackRequest, options?: CallOptions): Promise<WriteResult> {
+    return this.send({ method: 'POST', path: '/v1/feedback', body: request, options });
+  }
+
+  /** Creates or replaces the caller's own rating of an assistant message (a user's key or token). */
+  rateMessage(
+    threadId: string,
+    messageId: string,
+    request: RateMessageRequest,
+    options?: CallOptions,
+  ): Promise<RateMessageResult> {
+    const path = `/v1/threads/${at(threadId)}/messages/${at(messageId)}/rating`;
+    return this.send({ method: 'PUT', path, body: request, options });
+  }
+
+  /** Removes the caller's own rating; `removed` is absent when there was none. */
+  deleteRating(
+    threadId: string,
+    messageId: string,
+    feedbackType: string,
+    options?: CallOptions,
+  ): Promise<DeleteRatingResult> {
+    const path = `/v1/threads/${at(threadId)}/messages/${at(messageId)}/rating`;
+    return this.send({ method: 'DELETE', path, query: { feedbackType }, options });
+  }
+
+  /** The thread's messages, each assistant message with its feedback. */
+  conversation(threadId: string, options?: CallOptions): Promise<Conversation> {
+    return this.send({ method: 'GET', path: `/v1/threads/${at(threadId)}/conversation`, options });
+  }
+
+  /** A reviewer's actions on a target, applied one at a time in the order accepted. */
+  readonly reviews = {
+    /** A first review; `configId` names the score config its value is validated against. */
+    submit: (request: ReviewActionRequest, options?: CallOptions): Promise<ReviewActionResult> =>
+      this.review('submit', request, options),
+    revise: (request: ReviewActionRequest, options?: CallOptions): Promise<ReviewActionResult> =>
+      this.review('revise', request, options),
+    withdraw: (
+      request: WithdrawReviewRequest,
+      options?: CallOptions,
+    ): Promise<ReviewActionResult> => this.review('withdraw', request, options),
+  };
+
+  // Scores.
+
+  /** Writes a numeric or boolean score on a trace, as the key's principal. */
+  recordScore(request: RecordScoreRequest, options?: CallOptions): Promise<RecordScoreResult> {
+    return this.send({ method: 'POST', path: '/v1/scores', body: request, options });
+  }
+
+  /** The score sink's configs: listed, created (never updated) and archived. */
+  readonly scoreConfigs = {
+    list: (
+      query: { includeArchived?: boolean } = {},
+      options?: CallOptions,
+    ): Promise<ScoreConfigs> =>
+      this.send({ method: 'GET', path: '/v1/score-configs', query, options }),
+    create: (request: CreateScoreConfigRequest, options?: CallOptions): Promise<ApiScoreConfig> =>
+      this.send({ method: 'POST', path: '/v1/score-configs', body: request, options }),
+    /** Archives a config, or every field config of a HUMAN feedback type's config name. */
+    archive: (configId: string, options?: CallOptions): Promise<ScoreConfigs> =>
+      this.send({
+        method: 'PATCH',
+        path: `/v1/score-configs/${at(configId)}`,
+        body: { isArchived: true },
+        options,
+      }),
+  };
+
+  /** Counts, means and distributions by population (source, evaluator version, label, name). */
+  scoresSummary(query: ScoresSummaryQuery = {}, options?: CallOptions): Promise<ScoresSummary> {
+    return this.send({ method: 'GET', path: '/v1/scores/summary', query, options });
+  }
+
+  // Reading back.
+
+  /** A run, with each (target, evaluator version)'s ledger state and reason. */
+  run(runId: string, options?: CallOptions): Promise<RunWithEvaluations> {
+    return this.send({ method: 'GET', path: `/v1/runs/${at(runId)}`, options });
+  }
+
+  /** One page of the evaluation ledger; pass its `nextCursor` as `cursor` for the next. */
+  ledger(query: LedgerQuery = {}, options?: CallOptions): Promise<LedgerPage> {
+    return this.send({ method: 'GET', path: '/v1/ledger', query, options });
+  }
+
+  /** Every ledger entry the query selects, page after page (`limit` entries a request). */
+  async *ledgerEntries(
+    query: Omit<LedgerQuery, 'cursor'> = {},
+    options?: CallOptions,
+  ): AsyncGenerator<LedgerEntry> {
+    let cursor: string | null = null;
+    do {
+      const page: LedgerPage = await this.ledger(
+        cursor === null ? query : { ...query, cursor },
+        options,
+      );
+      yield* page.entries;
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+  }
+
+  // Re-evaluation.
+
+  /** Batch re-evaluation of artifact versions with pinned evaluator versions. */
+  readonly reevaluations = {
+    /** Starts a batch; a retry of the same call (its Idempotency-Key) names the same batch. */
+    start: (
+      request: StartReevaluationRequest,
+      options?: CallOptions,
+    ): Promise<StartReevaluationResult> =>
+      this.send({ method: 'POST', path: '/v1/reevaluations', body: request, options }),
+    progress: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
+      this.send({ method: 'GET', path: `/v1/reevaluations/${at(id)}`, options }),
+    pause: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
+      this.batchSignal(id, 'pause', options),
+    resume: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
+      this.batchSignal(id, 'resume', options),
+    /** Stops scheduling; evaluations in flight finish, then the batch is `finished`. */
+    cancel: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
+      this.batchSignal(id, 'cancel', options),
+    /** Polls the progress every `intervalMs`, yielding each, until the batch has finished. */
+    watch: (id: string, options?: WatchOptions): AsyncGenerator<ReevaluationProgress> =>
+      this.watchBatch(id, options),
+  };
+
+  // Rules and tokens.
+
+  /** The evaluation rules in force in the key's workspace, and where each comes from. */
+  readonly evaluationRules = {
+    list: (options?: CallOptions): Promise<EvaluationRules> =>
+      this.send({ method: 'GET', path: '/v1/evaluation-rules', options }),
+    /** Sets the workspace's rule for one evaluator version (`name@version`); an admin's. */
+    set: (
+      evaluator: string,
+      request: SetRuleRequest,
+      options?: CallOptions,
+    ): Promise<WriteResult> =>
+      this.send({
+        method: 'PUT',
+        path: `/v1/evaluation-rules/${at(evaluator)}`,
+        body: request,
+        options,
+      }),
+  };
+
+  /** Short-lived tokens acting as one end user, minted with the system key. */
+  readonly userTokens = {
+    create: (request: CreateUserTokenRequest, options?: CallOptions): Promise<UserToken> =>
+      this.send({ method: 'POST', path: '/v1/user-tokens', body: request, options }),
+  };
+
+  // Events.
+
+  /**
+   * The workspace's events (or one thread's, with `threadId`) as server-sent events: an async
+   * iterator of envelopes that resumes after a dropped connection from the last event seen.
+   */
+  events(options: EventStreamOptions = {}): EventStream {
+    const path =
+      options.threadId === undefined ? '/v1/events' : `/v1/threads/${at(options.threadId)}/events`;
+    return new EventStream(this.transport, path, options);
+  }
+
+  private review(
+    action: 'submit' | 'revise' | 'withdraw',
+    request: ReviewActionRequest,
+    options: CallOptions | undefined,
+  ): Promise<ReviewActionResult> {
+    return this.send({
+      method: 'POST',
+      path: '/v1/reviews',
+      body: { action, ...request },
+      options,
+    });
+  }
+
+  private batchSignal(id: string, action: 'pause' | 'resume' | 'cancel', options?: CallOptions) {
+    const path = `/v1/reevaluations/${at(id)}/${action}`;
+    return this.send<ReevaluationProgress>({ method: 'POST', path, options });
+  }
+
+  private async *watchBatch(
+    id: string,
+    { intervalMs = 1000, signal }: WatchOptions = {},
+  ): AsyncGenerator<ReevaluationProgress> {
+    for (;;) {
+      const progress = await this.reevaluations.progress(id, signal ? { signal } : {});
+      yield progress;
+      if (progress.finished) return;
+      await sleep(intervalMs, signal);
+    }
+  }
+
+  private send<T>(call: Call): Promise<T> {
+    return this.transport.send<T>(call);
+  }
+}
