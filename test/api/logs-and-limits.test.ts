@@ -38,7 +38,7 @@ async function serve(options: { rateLimitPerMinute?: number; logs?: PassThrough 
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
       body: JSON.stringify({ threadId }),
     });
-  return { key, post };
+  return { key, post, url };
 }
 
 describe('the API', () => {
@@ -67,7 +67,7 @@ describe('the API', () => {
       ),
     ).toBe(true);
     expect(text).not.toContain(key);
-    expect(text).not.toContain(key.split('_')[2] as string);
+    expect(text).not.toContain(key.slice('efk_'.length + 33)); // the secret, after the id
   });
 
   it('answers 429 with Retry-After past the per-key rate limit, and records nothing more', async () => {
@@ -79,5 +79,21 @@ describe('the API', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await limited.json()).toMatchObject({ type: 'rate_limited' });
     expect(await store?.head('ws')).toBe(3);
+  });
+
+  it('ends open event streams when it closes, so a stop is not held by a connected client', async () => {
+    const { key, url } = await serve();
+    const response = await fetch(`${url}/v1/events`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read(); // the stream's opening comment: it is open
+    const closing = Date.now();
+    await api?.close();
+    api = undefined;
+    expect(Date.now() - closing).toBeLessThan(2000);
+    let ended = false;
+    for (let i = 0; i < 10 && !ended; i++) ended = (await reader.read()).done;
+    expect(ended).toBe(true);
   });
 });

@@ -53,7 +53,7 @@ it('serves the API beside the worker, with keys from the CLI, and alone in a sec
     id: string;
   }[];
   expect(listed.map((k) => k.id).sort()).toEqual([agent.id, system.id].sort());
-  expect(JSON.stringify(listed)).not.toContain(agent.key.split('_')[2]);
+  expect(JSON.stringify(listed)).not.toContain(agent.key.slice('efk_'.length + 33));
 
   const api = `http://127.0.0.1:${apiPort}`;
   const call = async (method: string, path: string, key: string, body?: object) => {

@@ -13,6 +13,19 @@ const Resume = z.object({
 });
 
 export const registerEvents: Register = (api, deps) => {
+  // Open streams end when the server closes: a hijacked response would otherwise hold the
+  // server (and a Ctrl-C of `evalflow start`) open for as long as its client stays connected.
+  const open = new Set<() => void>();
+  api.addHook('preClose', async () => {
+    for (const end of open) end();
+  });
+  const streamed = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    after?: number,
+    thread?: string,
+  ) => stream(deps, request, reply, open, after, thread);
+
   api.get('/v1/events', {
     config: { allow: readers },
     schema: {
@@ -22,7 +35,7 @@ export const registerEvents: Register = (api, deps) => {
       querystring: Resume,
       response: { 200: z.string().describe('text/event-stream'), ...refusalResponses },
     },
-    handler: (request, reply) => stream(deps, request, reply, request.query.after),
+    handler: (request, reply) => streamed(request, reply, request.query.after),
   });
 
   api.get('/v1/threads/:threadId/events', {
@@ -36,7 +49,7 @@ export const registerEvents: Register = (api, deps) => {
       response: { 200: z.string().describe('text/event-stream'), ...refusalResponses },
     },
     handler: (request, reply) =>
-      stream(deps, request, reply, request.query.after, request.params.threadId),
+      streamed(request, reply, request.query.after, request.params.threadId),
   });
 };
 
@@ -44,6 +57,7 @@ async function stream(
   deps: RouteDeps,
   request: FastifyRequest,
   reply: FastifyReply,
+  open: Set<() => void>,
   after: number | undefined,
   thread_id?: string,
 ) {
@@ -74,8 +88,14 @@ async function stream(
   const keepAlive = setInterval(() => out.write(': keep-alive\n\n'), 15_000);
   const stop = () => {
     clearInterval(keepAlive);
+    open.delete(end);
     void subscription.close();
   };
+  const end = () => {
+    stop();
+    out.end();
+  };
+  open.add(end);
   request.raw.once('close', stop);
   subscription.done.catch(() => out.end()).finally(stop);
 }
