@@ -29,7 +29,8 @@ class AsyncEvalflowClient:
     choose it yourself, say to retry a write after your own process restarted. A refusal raises
     a ``RejectionError`` (``NotFoundError``, ``ConflictError``, ...) carrying the status and body.
 
-    Use it as an async context manager, or await ``close()``.
+    ``timeout`` applies to the client's own connection pool; one passed as ``http_client`` keeps
+    its settings. Use it as an async context manager, or await ``close()``.
     """
 
     def __init__(
@@ -53,10 +54,9 @@ class AsyncEvalflowClient:
 
     def with_key(self, key: str) -> AsyncEvalflowClient:
         """A client acting as another key's principal, sharing this one's connections."""
-        other = AsyncEvalflowClient(
+        return AsyncEvalflowClient(
             self._base_url, key, retry=self._retry, http_client=self._http, sleep=self._sleep
         )
-        return other
 
     async def close(self) -> None:
         if self._owns_http:
