@@ -1,0 +1,361 @@
+"""Every route of the API once: its method, path and answer's model, and how each call's arguments
+become the path, query and camelCase body. The sync and async clients both send these calls, so
+the two cannot drift apart, and a test checks the list against the API's OpenAPI document."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Generic, TypeVar, cast
+from urllib.parse import quote
+
+from pydantic import BaseModel, TypeAdapter
+
+from . import models as m
+
+T = TypeVar("T")
+
+_target = TypeAdapter(m.Target)
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+@dataclass(frozen=True)
+class Route(Generic[T]):
+    """One operation of the API: ``path`` is its OpenAPI template (``/v1/runs/{runId}``)."""
+
+    method: str
+    path: str
+    #: The model of its success body; None for a stream or a raw document.
+    model: type[T] | None
+    #: Answers besides 2xx that still carry the model (readiness answers 503 with its checks).
+    also_ok: frozenset[int] = frozenset()
+
+    def call(
+        self,
+        path: Mapping[str, str] | None = None,
+        query: Mapping[str, Any] | None = None,
+        body: Mapping[str, Any] | None = None,
+    ) -> Call[T]:
+        url = self.path.format(**{k: quote(v, safe="") for k, v in (path or {}).items()})
+        return Call(self, url, _present(query or {}), None if body is None else _present(body))
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """A route with its arguments, ready to send (and to send again, unchanged, on a retry)."""
+
+    route: Route[T]
+    url: str
+    query: dict[str, Any] = field(default_factory=dict)
+    body: dict[str, Any] | None = None
+
+    @property
+    def is_write(self) -> bool:
+        return self.route.method in WRITES
+
+    def parse(self, payload: Any) -> T:
+        model = self.route.model
+        if model is None:
+            return cast(T, payload)  # a raw document, or a stream's nothing
+        if issubclass(model, BaseModel):
+            return cast(T, model.model_validate(payload))
+        return TypeAdapter(model).validate_python(payload)
+
+
+def _present(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The values given: None means "not sent", so the API applies its default."""
+    return {k: _wire(v) for k, v in values.items() if v is not None}
+
+
+def _wire(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_wire(v) for v in value]
+    return value
+
+
+def target(
+    value: m.TurnTarget | m.MessageTarget | m.ArtifactTarget | m.ThreadTarget | Mapping[str, Any],
+) -> Any:
+    """A target model, or its JSON (camelCase or snake_case keys) checked as one."""
+    return value if isinstance(value, BaseModel) else _target.validate_python(value)
+
+
+# Health and the document.
+HEALTH = Route("GET", "/healthz", m.Health)
+READY = Route("GET", "/readyz", m.Health, also_ok=frozenset({503}))
+OPENAPI: Route[dict[str, Any]] = Route("GET", "/openapi.json", None)
+
+# Lifecycle: what the host reports.
+CREATE_THREAD = Route("POST", "/v1/threads", m.ThreadCreated)
+START_RUN = Route("POST", "/v1/threads/{threadId}/runs", m.RunStarted)
+PAUSE_RUN = Route("POST", "/v1/runs/{runId}/pause", m.Written)
+END_RUN = Route("POST", "/v1/runs/{runId}/end", m.Written)
+POST_MESSAGE = Route("POST", "/v1/threads/{threadId}/messages", m.MessagePosted)
+PUT_ARTIFACT = Route("PUT", "/v1/artifacts/{artifactId}", m.ArtifactPut)
+ARCHIVE_ARTIFACT = Route("POST", "/v1/artifacts/{artifactId}/archive", m.Written)
+
+# Feedback, ratings and the conversation.
+GIVE_FEEDBACK = Route("POST", "/v1/feedback", m.Written)
+RATE_MESSAGE = Route("PUT", "/v1/threads/{threadId}/messages/{messageId}/rating", m.Rating)
+DELETE_RATING = Route(
+    "DELETE", "/v1/threads/{threadId}/messages/{messageId}/rating", m.RatingRemoval
+)
+CONVERSATION = Route("GET", "/v1/threads/{threadId}/conversation", m.Conversation)
+
+# Reviews, scores and score configs.
+REVIEW = Route("POST", "/v1/reviews", m.ReviewOutcome)
+RECORD_SCORE = Route("POST", "/v1/scores", m.ScoreRecorded)
+SCORE_CONFIGS = Route("GET", "/v1/score-configs", m.ScoreConfigs)
+CREATE_SCORE_CONFIG = Route("POST", "/v1/score-configs", m.ScoreConfig)
+ARCHIVE_SCORE_CONFIG = Route("PATCH", "/v1/score-configs/{configId}", m.ScoreConfigs)
+
+# Reading back.
+RUN = Route("GET", "/v1/runs/{runId}", m.RunReport)
+LEDGER = Route("GET", "/v1/ledger", m.LedgerPage)
+SCORE_SUMMARY = Route("GET", "/v1/scores/summary", m.ScoreSummary)
+
+# Rules and re-evaluations.
+RULES = Route("GET", "/v1/evaluation-rules", m.Rules)
+SET_RULE = Route("PUT", "/v1/evaluation-rules/{evaluator}", m.Written)
+START_REEVALUATION = Route("POST", "/v1/reevaluations", m.ReevaluationStarted)
+REEVALUATION = Route("GET", "/v1/reevaluations/{id}", m.ReevaluationProgress)
+PAUSE_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/pause", m.ReevaluationProgress)
+RESUME_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/resume", m.ReevaluationProgress)
+CANCEL_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/cancel", m.ReevaluationProgress)
+
+# Credentials and events.
+CREATE_USER_TOKEN = Route("POST", "/v1/user-tokens", m.UserToken)
+EVENTS: Route[None] = Route("GET", "/v1/events", None)
+THREAD_EVENTS: Route[None] = Route("GET", "/v1/threads/{threadId}/events", None)
+
+ALL: tuple[Route[Any], ...] = tuple(v for v in list(globals().values()) if isinstance(v, Route))
+
+
+# The calls, one per client method; the clients add only the sending.
+
+
+def create_thread(thread_id: str, title: str | None) -> Call[m.ThreadCreated]:
+    return CREATE_THREAD.call(body={"threadId": thread_id, "title": title})
+
+
+def start_run(thread_id: str, run_id: str, trace_id: str | None) -> Call[m.RunStarted]:
+    return START_RUN.call({"threadId": thread_id}, body={"runId": run_id, "traceId": trace_id})
+
+
+def pause_run(run_id: str, reason: str | None) -> Call[m.Written]:
+    return PAUSE_RUN.call({"runId": run_id}, body={"reason": reason})
+
+
+def end_run(run_id: str, status: m.RunEndStatus) -> Call[m.Written]:
+    return END_RUN.call({"runId": run_id}, body={"status": status})
+
+
+def post_message(
+    thread_id: str, role: m.Role, content: str, message_id: str | None, run_id: str | None
+) -> Call[m.MessagePosted]:
+    return POST_MESSAGE.call(
+        {"threadId": thread_id},
+        body={"messageId": message_id, "role": role, "content": content, "runId": run_id},
+    )
+
+
+def put_artifact(
+    artifact_id: str, kind: str, data: Any, run_id: str | None, trace_id: str | None
+) -> Call[m.ArtifactPut]:
+    return PUT_ARTIFACT.call(
+        {"artifactId": artifact_id},
+        body={"kind": kind, "data": data, "runId": run_id, "traceId": trace_id},
+    )
+
+
+def archive_artifact(artifact_id: str) -> Call[m.Written]:
+    return ARCHIVE_ARTIFACT.call({"artifactId": artifact_id})
+
+
+def give_feedback(
+    feedback_type: str,
+    on: Any,
+    value: Mapping[str, Any] | None,
+    source: m.ScoreSource | None,
+    source_label: str | None,
+) -> Call[m.Written]:
+    return GIVE_FEEDBACK.call(
+        body={
+            "feedbackType": feedback_type,
+            "target": target(on),
+            "value": dict(value) if value is not None else None,
+            "source": source,
+            "sourceLabel": source_label,
+        }
+    )
+
+
+def rate_message(
+    thread_id: str, message_id: str, feedback_type: str, value: Mapping[str, Any]
+) -> Call[m.Rating]:
+    return RATE_MESSAGE.call(
+        {"threadId": thread_id, "messageId": message_id},
+        body={"feedbackType": feedback_type, "value": dict(value)},
+    )
+
+
+def delete_rating(thread_id: str, message_id: str, feedback_type: str) -> Call[m.RatingRemoval]:
+    return DELETE_RATING.call(
+        {"threadId": thread_id, "messageId": message_id}, query={"feedbackType": feedback_type}
+    )
+
+
+def conversation(thread_id: str) -> Call[m.Conversation]:
+    return CONVERSATION.call({"threadId": thread_id})
+
+
+def review(
+    action: m.ReviewAction,
+    on: Any,
+    feedback_type: str,
+    value: Mapping[str, Any] | None,
+    config_id: str | None,
+) -> Call[m.ReviewOutcome]:
+    return REVIEW.call(
+        body={
+            "action": action,
+            "target": target(on),
+            "feedbackType": feedback_type,
+            "value": dict(value) if value is not None else None,
+            "configId": config_id,
+        }
+    )
+
+
+def record_score(
+    trace_id: str,
+    name: str,
+    value: float | bool,
+    source: m.ScoreSource,
+    config_id: str | None,
+    source_label: str | None,
+    comment: str | None,
+) -> Call[m.ScoreRecorded]:
+    return RECORD_SCORE.call(
+        body={
+            "traceId": trace_id,
+            "name": name,
+            "value": value,
+            "source": source,
+            "configId": config_id,
+            "sourceLabel": source_label,
+            "comment": comment,
+        }
+    )
+
+
+def score_configs(include_archived: bool) -> Call[m.ScoreConfigs]:
+    return SCORE_CONFIGS.call(query={"includeArchived": "true" if include_archived else None})
+
+
+def create_score_config(
+    name: str,
+    data_type: m.ScoreDataType,
+    min_value: float | None,
+    max_value: float | None,
+    categories: Sequence[str] | None,
+    description: str | None,
+) -> Call[m.ScoreConfig]:
+    return CREATE_SCORE_CONFIG.call(
+        body={
+            "name": name,
+            "dataType": data_type,
+            "minValue": min_value,
+            "maxValue": max_value,
+            "categories": list(categories) if categories is not None else None,
+            "description": description,
+        }
+    )
+
+
+def archive_score_config(config_id: str) -> Call[m.ScoreConfigs]:
+    return ARCHIVE_SCORE_CONFIG.call({"configId": config_id}, body={"isArchived": True})
+
+
+def run(run_id: str) -> Call[m.RunReport]:
+    return RUN.call({"runId": run_id})
+
+
+def ledger(
+    run_id: str | None, state: m.EvaluationState | None, cursor: str | None, limit: int | None
+) -> Call[m.LedgerPage]:
+    return LEDGER.call(query={"runId": run_id, "state": state, "cursor": cursor, "limit": limit})
+
+
+def score_summary(
+    source: m.ScoreSource | None,
+    name: str | None,
+    since: datetime | str | None,
+    until: datetime | str | None,
+) -> Call[m.ScoreSummary]:
+    return SCORE_SUMMARY.call(query={"source": source, "name": name, "from": since, "to": until})
+
+
+def rules() -> Call[m.Rules]:
+    return RULES.call()
+
+
+def set_rule(
+    evaluator: str,
+    targets: Sequence[m.EvaluatedKind],
+    sample_rate: float | None,
+    workspaces: Sequence[str] | None,
+    artifact_kinds: Sequence[str] | None,
+    enabled: bool | None,
+) -> Call[m.Written]:
+    return SET_RULE.call(
+        {"evaluator": evaluator},
+        body={
+            "targets": list(targets),
+            "sampleRate": sample_rate,
+            "filter": _present({"workspaces": workspaces, "artifactKinds": artifact_kinds}),
+            "enabled": enabled,
+        },
+    )
+
+
+def start_reevaluation(
+    evaluators: Sequence[str], selector: m.ArtifactSelector | None, concurrency: int | None
+) -> Call[m.ReevaluationStarted]:
+    return START_REEVALUATION.call(
+        body={
+            "selector": selector or m.ArtifactSelector(),
+            "evaluators": list(evaluators),
+            "concurrency": concurrency,
+        }
+    )
+
+
+def reevaluation(batch_id: str) -> Call[m.ReevaluationProgress]:
+    return REEVALUATION.call({"id": batch_id})
+
+
+_CONTROLS = {
+    "pause": PAUSE_REEVALUATION,
+    "resume": RESUME_REEVALUATION,
+    "cancel": CANCEL_REEVALUATION,
+}
+
+
+def control_reevaluation(batch_id: str, action: str) -> Call[m.ReevaluationProgress]:
+    return _CONTROLS[action].call({"id": batch_id})
+
+
+def create_user_token(user_id: str, name: str | None, ttl_seconds: int | None) -> Call[m.UserToken]:
+    return CREATE_USER_TOKEN.call(body={"userId": user_id, "name": name, "ttlSeconds": ttl_seconds})
+
+
+def events(thread_id: str | None) -> Call[None]:
+    return THREAD_EVENTS.call({"threadId": thread_id}) if thread_id else EVENTS.call()

@@ -1,0 +1,141 @@
+"""Reporting a run as a host does, and reading it back: the run, its verdicts, the ledger."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import eventually
+
+from evalflow_client import (
+    BadRequestError,
+    ConflictError,
+    InvalidStateError,
+    MessageTarget,
+    NotFoundError,
+    TooLargeError,
+    ValidationFailedError,
+)
+
+TRACE = "ab" * 16
+
+
+def report(agent, thread: str, run: str, *, end: bool = True) -> str:
+    """A thread with a run, a question and an answer; the answer's message id."""
+    agent.create_thread(thread, title="refunds")
+    agent.start_run(thread, run, trace_id=TRACE)
+    agent.post_message(thread, "ROLE_USER", "Where is my refund?", run_id=run)
+    answer = agent.post_message(thread, "ROLE_ASSISTANT", "On its way.", run_id=run)
+    if end:
+        agent.end_run(run)
+    return answer.message_id
+
+
+def test_a_run_is_reported_paused_resumed_and_ended_and_each_write_says_what_it_recorded(
+    connect, unique
+):
+    agent = connect("agent")
+    thread, run = f"t-{unique}", f"r-{unique}"
+    created = agent.create_thread(thread)
+    assert created.thread_id == thread and created.seq is not None and len(created.event_ids) == 1
+    started = agent.start_run(thread, run, trace_id=TRACE)
+    assert (started.run_id, started.resumed) == (run, False)
+    posted = agent.post_message(thread, "ROLE_ASSISTANT", "Thinking...", run_id=run)
+    assert posted.message_id  # named by the API when the host names none
+    agent.pause_run(run, reason="waiting for the customer")
+    resumed = agent.start_run(thread, run, trace_id="cd" * 16)
+    assert resumed.resumed is True
+    ended = agent.end_run(run, "stopped")
+    assert ended.seq is not None and ended.seq > resumed.seq
+    read = connect("system").run(run)
+    assert read.run.status == "stopped"
+    assert read.run.trace_ids == [TRACE, "cd" * 16]
+    assert read.run.pause_reason is None
+
+
+def test_the_api_refusals_arrive_as_typed_errors_with_their_body(connect, unique):
+    agent = connect("agent")
+    thread = f"t-{unique}"
+    agent.create_thread(thread)
+    try:
+        agent.create_thread(thread)
+    except ConflictError as error:
+        assert (error.status, error.type) == (409, "conflict")
+        assert error.message == f"thread {thread} exists already"
+        assert error.request_id
+    else:
+        raise AssertionError("a second create_thread was not refused")
+    try:
+        agent.end_run(f"nope-{unique}")
+    except NotFoundError as error:
+        assert (error.status, error.entity, error.id) == (404, "run", f"nope-{unique}")
+        assert error.body.model_dump(exclude_none=True) == {
+            "type": "not_found",
+            "entity": "run",
+            "id": f"nope-{unique}",
+            "message": f"run nope-{unique} does not exist",
+        }
+    else:
+        raise AssertionError("ending an unknown run was not refused")
+    try:
+        robot: Any = "ROLE_ROBOT"  # no such role: the client's types would refuse it
+        agent.post_message(thread, robot, "beep")
+    except ValidationFailedError as error:
+        assert error.status == 422 and error.errors  # zod's issues, as the API sent them
+    else:
+        raise AssertionError("a message with no such role was accepted")
+    try:
+        agent.post_message(thread, "ROLE_USER", "x" * 3 * 1024 * 1024)
+    except TooLargeError as error:
+        assert error.status == 413
+    else:
+        raise AssertionError("a body over the limit was accepted")
+    try:
+        agent.record_score("ab" * 16, "x", 1, source="SCORE_SOURCE_USER")
+    except BadRequestError as error:
+        assert error.message.startswith("SCORE_SOURCE_USER is not supported on this path")
+    else:
+        raise AssertionError("a user-sourced score was accepted")
+
+
+def test_artifact_versions_are_put_and_an_archived_artifact_takes_no_more(connect, unique):
+    system = connect("system")
+    first = system.put_artifact(f"doc-{unique}", "report", {"title": "Q3"})
+    second = system.put_artifact(f"doc-{unique}", "report", {"title": "Q3, revised"})
+    assert (first.version, second.version) == (1, 2)
+    system.archive_artifact(f"doc-{unique}")
+    try:
+        system.put_artifact(f"doc-{unique}", "report", {"title": "Q4"})
+    except InvalidStateError as error:
+        assert error.status == 409
+    else:
+        raise AssertionError("an archived artifact took a new version")
+
+
+def test_a_run_reads_back_with_its_verdicts_and_the_ledger_pages_through_every_entry(
+    connect, unique
+):
+    workspace = f"ledger-{unique}"
+    agent, system = connect("agent", workspace), connect("system", workspace)
+    answers = [report(agent, f"t{i}", f"r{i}") for i in range(3)]
+    read = eventually(lambda: system.run("r1"), lambda r: len(r.evaluations) >= 1)
+    assert [(e.evaluator, e.state) for e in read.evaluations] == [("answer_length@1", "recorded")]
+    assert read.evaluations[0].target == MessageTarget(
+        message_id=answers[1], thread_id="t1", run_id="r1"
+    )
+    eventually(lambda: len(list(system.ledger())), lambda n: n >= 3)
+    first = system.ledger_page(limit=2)
+    assert len(first.entries) == 2 and first.next_cursor is not None
+    rest = system.ledger_page(limit=2, cursor=first.next_cursor)
+    assert len(rest.entries) == 1 and rest.next_cursor is None
+    every = list(system.ledger(page_size=1))
+    assert every == [*first.entries, *rest.entries]
+    assert {e.target.run_id for e in every if isinstance(e.target, MessageTarget)} == {
+        "r0",
+        "r1",
+        "r2",
+    }
+    only = list(system.ledger(run_id="r2", state="recorded"))
+    assert [e.target for e in only] == [
+        MessageTarget(message_id=answers[2], thread_id="t2", run_id="r2")
+    ]
+    assert list(system.ledger(state="failed")) == []

@@ -1,0 +1,87 @@
+"""Evaluation rules, and re-evaluations of artifact versions started, watched and controlled."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import eventually
+
+from evalflow_client import (
+    ArtifactSelector,
+    ForbiddenError,
+    InvalidStateError,
+    NotFoundError,
+    ValidationFailedError,
+)
+
+
+def test_the_rules_in_force_come_from_the_config_until_an_admin_sets_the_workspaces_own(
+    connect, unique
+):
+    workspace = f"rules-{unique}"
+    system, admin = connect("system", workspace), connect("admin", workspace)
+    assert [(r.evaluator, r.origin, r.set_by) for r in system.rules()] == [
+        ("answer_length@1", "config", None),
+        ("artifact_schema@1", "config", None),
+    ]
+    with pytest.raises(ForbiddenError):
+        system.set_rule("answer_length@1", ["message"], sample_rate=0.5)
+    written = admin.set_rule(
+        "answer_length@1", ["message"], sample_rate=0.5, artifact_kinds=["report"]
+    )
+    assert len(written.event_ids) == 1
+    rule = admin.rules()[0]
+    assert (rule.evaluator, rule.sample_rate, rule.origin, rule.set_by) == (
+        "answer_length@1",
+        0.5,
+        "workspace",
+        "system:admin",
+    )
+    assert rule.filter.artifact_kinds == ["report"] and rule.set_at is not None
+    with pytest.raises(NotFoundError):
+        admin.set_rule("nope@1", ["message"])
+
+
+def test_a_reevaluation_judges_the_selected_versions_and_refuses_control_once_finished(
+    connect, unique
+):
+    system = connect("system", f"batch-{unique}")
+    for artifact in ("a", "b"):
+        system.put_artifact(artifact, "report", {"title": artifact})
+    system.put_artifact("c", "note", {"text": "not a report"})
+    started = system.start_reevaluation(["artifact_schema@1"], ArtifactSelector(kind="report"))
+    done = eventually(lambda: system.reevaluation(started.id), lambda p: p.done == 2)
+    assert (done.total, done.done, done.recorded, done.failed, done.cancelled) == (
+        2,
+        2,
+        2,
+        0,
+        False,
+    )
+    with pytest.raises(InvalidStateError) as raised:
+        system.pause_reevaluation(started.id)
+    assert raised.value.message == f"reevaluation {started.id} has finished"
+    with pytest.raises(ValidationFailedError):
+        system.start_reevaluation(["nope@1"])
+    with pytest.raises(NotFoundError) as missing:
+        system.reevaluation(f"never-{unique}")
+    assert (missing.value.entity, missing.value.id) == ("reevaluation", f"never-{unique}")
+
+
+def test_a_reevaluation_is_paused_resumed_and_cancelled_and_its_retry_names_the_same_batch(
+    connect, unique
+):
+    system = connect("system", f"control-{unique}")
+    for i in range(6):
+        system.put_artifact(f"doc{i}", "report", {"title": str(i)})
+    key = f"batch-{unique}"
+    started = system.start_reevaluation(["artifact_schema@1"], concurrency=1, idempotency_key=key)
+    again = system.start_reevaluation(["artifact_schema@1"], concurrency=1, idempotency_key=key)
+    assert again.id == started.id
+    assert system.pause_reevaluation(started.id).paused is True
+    assert system.resume_reevaluation(started.id).paused is False
+    finished = eventually(lambda: system.reevaluation(started.id), lambda p: p.done == 6)
+    assert (finished.total, finished.recorded) == (6, 6)
+    # Paused straight after its start, a batch cannot finish before it is cancelled.
+    other = system.start_reevaluation(["artifact_schema@1"], concurrency=1)
+    assert system.pause_reevaluation(other.id).paused is True
+    assert system.cancel_reevaluation(other.id).cancelled is True
