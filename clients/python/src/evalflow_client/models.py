@@ -315,6 +315,8 @@ class ReevaluationProgress(WireModel):
     skipped: int
     paused: bool
     cancelled: bool
+    # The batch's workflow has completed (done, or cancelled and drained).
+    finished: bool
 
 
 # Credentials and health.
