@@ -276,6 +276,35 @@ describe('rules', () => {
       'acme answer_length@1 message 1 no workspace',
       'acme answer_length@2 message 0.5 yes workspace',
     ]);
+
+    // Without --workspace: every workspace the store holds.
+    const everywhere = await cli(
+      'rules',
+      'set',
+      'politeness@1',
+      '--sample-rate',
+      '0.25',
+      '--config',
+      config,
+    );
+    expect(everywhere.out).toMatch(
+      /^set politeness@1 in acme: message at 0\.25, enabled \(seq \d+\)\n$/,
+    );
+  }, 120_000);
+
+  it('refuses to set a rule in every workspace of a store that has none', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'evalflow-commands-empty-'));
+    try {
+      const result = await finished(
+        runCli(['rules', 'set', 'politeness@1', '--config', config], { cwd: empty, env }),
+      );
+      expect([result.code, result.err]).toEqual([
+        1,
+        'evalflow: the store has no workspaces yet: name one with --workspace (new workspaces follow the config file’s rules)\n',
+      ]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   }, 120_000);
 });
 

@@ -119,17 +119,17 @@ export function registerReevaluate(program: Command): void {
       .requiredOption(...WORKSPACE, identifier)
       .option('--watch', 'show progress until the batch completes')
       .option(...CONFIG_OPTION)
-      .option('--json', 'print the progress as one JSON object'),
+      .option('--json', 'print one JSON object {batchId, progress}'),
     'evalflow reevaluate status 0193f1c2-a8e0-7b3c-9d2e-4f5a6b7c8d9e --workspace acme --watch',
   ).action(async (batchId: string, options: BatchOptions & { watch?: boolean }) => {
     await withBatches(options, async (batches) => {
       const now = await progressOf(batches, options.workspace, batchId);
-      const progress =
-        options.watch && !finished(now)
-          ? await follow(batches, options.workspace, batchId, !options.json)
-          : now;
+      const following = options.watch === true && !finished(now);
+      const progress = following
+        ? await follow(batches, options.workspace, batchId, !options.json)
+        : now;
       if (options.json) return print(JSON.stringify({ batchId, progress }));
-      if (!options.watch) print(plainProgress(batchId, progress));
+      if (!following) print(plainProgress(batchId, progress));
       print(totals(progress));
     });
   });
@@ -146,7 +146,10 @@ export function registerReevaluate(program: Command): void {
         .argument('<batch>', 'the batch id')
         .requiredOption(...WORKSPACE, identifier)
         .option(...CONFIG_OPTION)
-        .option('--json', 'print the progress after the signal as one JSON object'),
+        .option(
+          '--json',
+          'print one JSON object {batchId, progress}: the progress after the signal',
+        ),
       `evalflow reevaluate ${action} 0193f1c2-a8e0-7b3c-9d2e-4f5a6b7c8d9e --workspace acme`,
     ).action(async (batchId: string, options: BatchOptions) => {
       await withBatches(options, async (batches) => {
@@ -207,8 +210,10 @@ async function progressOf(
   return progress;
 }
 
+/** Whether nothing more will settle (a batch still counting its versions has total 0). */
 const finished = (progress: ReevaluateProgress) =>
-  progress.cancelled || (progress.done >= progress.total && (progress.inFlight ?? 0) === 0);
+  progress.inFlight === 0 &&
+  (progress.cancelled || (progress.total > 0 && progress.done >= progress.total));
 
 /** Shows progress on stdout (a redrawn line on a terminal) until the batch completes. */
 async function follow(
@@ -234,7 +239,7 @@ async function follow(
 function plainProgress(batchId: string, progress: ReevaluateProgress): string {
   const state = progress.cancelled ? 'cancelled' : progress.paused ? 'paused' : 'running';
   return (
-    `${batchId}: ${progress.done}/${progress.total} done, ${progress.inFlight ?? 0} in flight, ` +
+    `${batchId}: ${progress.done}/${progress.total} done, ${progress.inFlight} in flight, ` +
     `${progress.failed} failed, ${finished(progress) && !progress.cancelled ? 'complete' : state}`
   );
 }
