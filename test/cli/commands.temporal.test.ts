@@ -218,7 +218,7 @@ describe('evalflow reevaluate', () => {
       config,
     );
     expect(code).toBe(0);
-    expect(out).not.toMatch(/\r|\x1b/);
+    for (const control of ['\r', '\x1b']) expect(out).not.toContain(control);
     const lines = out.trim().split('\n');
     const batchId = lines[0]?.replace(/^batch /, '') ?? '';
     expect(batchId).toMatch(/^[0-9a-f-]{36}$/);
