@@ -135,6 +135,38 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 }
 
+/** What a `.evalflow` folder's pid file says about its dev server. */
+export type DevServerStatus =
+  /** No pid file, or one that is not a record. */
+  | { state: 'none' }
+  /** A pid file naming a process that is gone, or is now some other program. */
+  | { state: 'stale'; record: DevServerRecord }
+  /** The server runs, and so does the `evalflow start` that owns it. */
+  | { state: 'owned'; record: DevServerRecord }
+  /** The server runs, but its `evalflow start` is gone: a leftover of a crashed start. */
+  | { state: 'leftover'; record: DevServerRecord };
+
+/** Reads the pid file in `home` (an absolute path) and looks at the processes it names. */
+export function inspectDevServer(home: string): DevServerStatus {
+  const record = readRecord(pidFileOf(home));
+  if (record === null) return { state: 'none' };
+  // A pid proves little once its process is gone and the number reused: the command line must
+  // still be a dev server on this folder's state file.
+  const command = commandLineOf(record.pid);
+  const running =
+    record.stateFile === stateFileOf(home) &&
+    command !== null &&
+    command.includes('start-dev') &&
+    command.includes(record.stateFile);
+  if (!running) return { state: 'stale', record };
+  const { owner } = record;
+  const ownerRuns =
+    owner.pid !== process.pid &&
+    isAlive(owner.pid) &&
+    (owner.command === null || commandLineOf(owner.pid) === owner.command);
+  return { state: ownerRuns ? 'owned' : 'leftover', record };
+}
+
 /**
  * Stops the server a pid file in `home` names, if it still runs and its owner does not; a pid
  * file naming a process that is gone (or is now some other program) is removed.
@@ -145,31 +177,20 @@ export async function stopLeftoverDevServer(options: {
   graceMs: number;
   log: (line: string) => void;
 }): Promise<void> {
-  const pidFile = pidFileOf(options.home);
-  const record = readRecord(pidFile);
-  if (record === null) return;
-  // A pid proves little once its process is gone and the number reused: the command line must
-  // still be a dev server on this folder's state file.
-  const command = commandLineOf(record.pid);
-  const running =
-    record.stateFile === stateFileOf(options.home) &&
-    command !== null &&
-    command.includes('start-dev') &&
-    command.includes(record.stateFile);
-  if (running) {
-    const { owner } = record;
-    const ownerRuns =
-      owner.pid !== process.pid &&
-      isAlive(owner.pid) &&
-      (owner.command === null || commandLineOf(owner.pid) === owner.command);
-    if (ownerRuns) throw new DevServerInUseError(record.stateFile, record.pid, owner.pid);
+  const status = inspectDevServer(options.home);
+  if (status.state === 'none') return;
+  const { record } = status;
+  if (status.state === 'owned') {
+    throw new DevServerInUseError(record.stateFile, record.pid, record.owner.pid);
+  }
+  if (status.state === 'leftover') {
     await terminate(record.pid, options.graceMs);
     options.log(
       `evalflow: stopped a leftover Temporal dev server (pid ${record.pid}, port ${record.port}) ` +
         'of an earlier evalflow start that did not shut down',
     );
   }
-  rmSync(pidFile, { force: true });
+  rmSync(pidFileOf(options.home), { force: true });
 }
 
 function readRecord(pidFile: string): DevServerRecord | null {

@@ -46,3 +46,18 @@ export class DevServerInUseError extends Error {
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
+
+/** Thrown when Temporal does not answer at the address a command was given. */
+export class TemporalUnreachableError extends Error {
+  override readonly name = 'TemporalUnreachableError';
+  constructor(
+    readonly address: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `Temporal at ${address} did not answer; start the engine (evalflow start), or set ` +
+        'TEMPORAL_ADDRESS to a running Temporal frontend',
+      options,
+    );
+  }
+}

@@ -22,11 +22,19 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+export interface RelaySettings {
+  /** A run paused longer than this is evaluated as it stands and marked abandoned (30 days). */
+  abandonAfterMs?: number;
+  /** How often the relays look for new workspaces (2 s). */
+  pollMs?: number;
+}
+
 /** The worker and a trigger relay per workspace, on the Temporal `temporal` reaches. */
 export async function serveWorker(
   config: Config,
   app: AppDefinition,
   temporal: TemporalConnectionOptions,
+  relay: RelaySettings = {},
 ): Promise<Service & { engine: Engine }> {
   const connection = await connectWhenReady(temporal, null);
   const engine = await openEngine(config, app);
@@ -46,6 +54,7 @@ export async function serveWorker(
     client: new Client({ connection: clientConnection, namespace: config.namespace }),
     taskQueue: config.taskQueue,
     rules: app.rules,
+    ...relay,
   });
   const done = worker.run().finally(async () => {
     await relays.close();
@@ -69,6 +78,8 @@ export async function serveApi(
   app: AppDefinition,
   temporal: TemporalConnectionOptions,
   shared?: { store: Store; onScoreConfigsChanged(): void },
+  /** Whether it logs each request as a JSON line on stdout (default true). */
+  logRequests = true,
 ): Promise<Service & { url: string }> {
   const { configStore } = scoreBackend(config);
   const directory = shared ? null : liveScoreConfigDirectory(app, configStore);
@@ -92,6 +103,7 @@ export async function serveApi(
     onScoreConfigsChanged: () => (shared ? shared.onScoreConfigsChanged() : directory?.forget()),
     bodyLimitBytes: config.api.bodyLimitBytes,
     rateLimitPerMinute: config.api.rateLimitPerMinute,
+    ...(logRequests ? {} : { logger: false }),
   });
   const url = await api.listen({ host: config.api.host, port: config.api.port });
   let stopped: () => void = () => {};

@@ -13,6 +13,8 @@ export function followWorkspaces(options: {
   taskQueue: string;
   /** The app's default rules (see `TriggerRelay`). */
   rules: readonly EvaluationRule[];
+  /** A run paused longer than this is evaluated as it stands (see `RelayOptions`). */
+  abandonAfterMs?: number;
   pollMs?: number;
   onError?: (error: unknown) => void;
   /** Told of each event a relay could not deliver (default `console.warn`). */

@@ -26,6 +26,8 @@ export interface ReevaluateProgress {
   sampledOut: number;
   failed: number;
   skipped: number;
+  /** Evaluations started and not yet settled (0 in a progress carried from an earlier page). */
+  inFlight: number;
   paused: boolean;
   cancelled: boolean;
 }

@@ -40,10 +40,13 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
     sampledOut: 0,
     failed: 0,
     skipped: 0,
+    inFlight: 0,
     paused: false,
     cancelled: false,
   };
   progress.paused = input.carried?.paused ?? false;
+  // Nothing is in flight when a page starts (a progress carried from before this field has none).
+  progress.inFlight = 0;
   setHandler(pauseBatchSignal, () => {
     progress.paused = true;
   });
@@ -78,12 +81,15 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
   await forEachBounded(pairs, input.concurrency ?? 8, async ({ evaluator, target }) => {
     await condition(() => !progress.paused || progress.cancelled);
     if (progress.cancelled) return;
+    progress.inFlight += 1;
     const { state } = await evaluateTarget({
       workspaceId: input.workspaceId,
       workflowId: workflowInfo().workflowId,
       evaluator,
       target,
       generation: input.batchId,
+    }).finally(() => {
+      progress.inFlight -= 1;
     });
     progress.done += 1;
     if (state === 'recorded') progress.recorded += 1;

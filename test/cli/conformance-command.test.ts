@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/cli/conformance-command.js';
+import { runConformance } from '../../src/cli/commands/conformance.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-conformance-command-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runConformance } from '../../src/cli/conformance-command.js';
+import { runConformance } from '../../src/cli/commands/conformance.js';
 import { openPostgresStore, openSqliteStore } from '../../src/store/index.js';
 import { CaseFile, runCaseOnCore, storeCaseRunner } from '../../src/testing/index.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';

@@ -1,22 +1,9 @@
 import { z } from 'zod';
-import {
-  type EvaluationTarget,
-  evaluationStates,
-  type FeedbackRecord,
-  notFound,
-  type ScoreSource,
-} from '../../core/index.js';
-import { scoreValues } from '../../scores/index.js';
+import { type EvaluationTarget, evaluationStates, notFound } from '../../core/index.js';
 import { refusalResponses, refuse } from '../errors.js';
-import {
-  SourceName,
-  sourceName,
-  sourceOf,
-  WireRun,
-  WireTarget,
-  wireRun,
-  wireTarget,
-} from '../wire.js';
+import { LedgerEntry, ledgerEntry, runOfTarget } from '../ledger-entries.js';
+import { ScoreSummaryGroup, summarizeScores } from '../score-summary.js';
+import { SourceName, sourceOf, WireRun, wireRun } from '../wire.js';
 import { callerOf, type Register } from './context.js';
 
 // Reading back: a run with its evaluation ledger, the ledger in pages, and a summary of scores
@@ -24,34 +11,8 @@ import { callerOf, type Register } from './context.js';
 
 const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
 
-export const LedgerEntry = z.object({
-  generation: z.string(),
-  evaluator: z.string(),
-  target: WireTarget,
-  state: z.enum(evaluationStates),
-  reason: z.string().nullable(),
-  eventId: z.string().nullable(),
-  settledAt: z.string(),
-});
-const ledgerEntry = (entry: {
-  generation: string;
-  participant: string;
-  target: unknown;
-  state: (typeof evaluationStates)[number];
-  reason: string | null;
-  envelope_id: string | null;
-  settled_at: string;
-}) => ({
-  generation: entry.generation,
-  evaluator: entry.participant.replace(/^evaluator:/, ''),
-  target: wireTarget(entry.target as EvaluationTarget),
-  state: entry.state,
-  reason: entry.reason,
-  eventId: entry.envelope_id,
-  settledAt: entry.settled_at,
-});
-
 // Each route's query and answer, named so that the HTTP client's types are these very schemas.
+export { LedgerEntry };
 export const RunReply = z.object({ run: WireRun, evaluations: z.array(LedgerEntry) });
 export const LedgerQuery = z.object({
   runId: z.string().min(1).optional(),
@@ -69,25 +30,7 @@ export const ScoresSummaryQuery = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
 });
-export const ScoresSummaryReply = z.object({
-  groups: z.array(
-    z.object({
-      source: SourceName,
-      /** The evaluator version (`name@version`) for JUDGE and HARNESS scores. */
-      producer: z.string().nullable(),
-      sourceLabel: z.string().nullable(),
-      name: z.string(),
-      count: z.int(),
-      /** Numbers and booleans (true as 1); null for categories and text. */
-      mean: z.number().nullable(),
-      /** How often each value occurs, for booleans and categories. */
-      distribution: z.record(z.string(), z.int()).nullable(),
-    }),
-  ),
-});
-
-/** A ledger target's run: a turn's, a message's, or none for an artifact version. */
-const runOfTarget = (target: EvaluationTarget) => ('run_id' in target ? target.run_id : null);
+export const ScoresSummaryReply = z.object({ groups: z.array(ScoreSummaryGroup) });
 
 export const registerReading: Register = (api, deps) => {
   api.get('/v1/runs/:runId', {
@@ -162,79 +105,19 @@ export const registerReading: Register = (api, deps) => {
     },
     handler: async (request) => {
       const { source, name, from, to } = request.query;
-      const records = await deps.store.feedback(
-        callerOf(request).workspaceId,
-        source ? { source: sourceOf(source) } : {},
-      );
-      const groups = new Map<string, Group>();
-      for (const record of records) {
-        if (from !== undefined && record.updated_at < new Date(from).toISOString()) continue;
-        if (to !== undefined && record.updated_at >= new Date(to).toISOString()) continue;
-        for (const scored of scoresOf(deps, record)) {
-          if (name !== undefined && scored.name !== name) continue;
-          const producer = isAutomated(record.source)
-            ? record.participant.replace(/^evaluator:/, '')
-            : null;
-          const key = JSON.stringify([record.source, producer, record.source_label, scored.name]);
-          let group = groups.get(key);
-          if (group === undefined) {
-            group = {
-              source: record.source,
-              producer,
-              sourceLabel: record.source_label,
-              name: scored.name,
-              values: [],
-            };
-            groups.set(key, group);
-          }
-          group.values.push(scored.value);
-        }
-      }
-      return { groups: [...groups.values()].map(summarize) };
+      return {
+        groups: await summarizeScores(
+          deps.store,
+          deps.app.feedbackTypes,
+          callerOf(request).workspaceId,
+          {
+            ...(source ? { source: sourceOf(source) } : {}),
+            name,
+            from,
+            to,
+          },
+        ),
+      };
     },
   });
 };
-
-const isAutomated = (source: ScoreSource) => source === 'JUDGE' || source === 'HARNESS';
-
-interface Group {
-  source: ScoreSource;
-  producer: string | null;
-  sourceLabel: string | null;
-  name: string;
-  values: (number | boolean | string)[];
-}
-
-function scoresOf(deps: Parameters<Register>[1], record: FeedbackRecord) {
-  const type = deps.app.feedbackTypes.get(record.feedback_type);
-  if (type === undefined) return [];
-  return scoreValues(type.schema, record.value, { typeName: type.name }).map(
-    ({ config, value }) => ({
-      name: config.name,
-      value,
-      dataType: config.dataType,
-    }),
-  );
-}
-
-function summarize(group: Group) {
-  const numbers = group.values.filter((v) => typeof v !== 'string').map(Number);
-  const counted =
-    group.values.every((v) => typeof v === 'boolean') ||
-    group.values.every((v) => typeof v === 'string');
-  const distribution: Record<string, number> = {};
-  if (counted)
-    for (const v of group.values) distribution[String(v)] = (distribution[String(v)] ?? 0) + 1;
-  return {
-    source: sourceName(group.source),
-    producer: group.producer,
-    sourceLabel: group.sourceLabel,
-    name: group.name,
-    count: group.values.length,
-    mean:
-      numbers.length === group.values.length
-        ? numbers.reduce((a, b) => a + b, 0) / numbers.length
-        : null,
-    distribution: counted ? distribution : null,
-  };
-}

@@ -1,10 +1,26 @@
-import { openSqliteStore } from '../store/index.js';
+import type { Command } from 'commander';
+import { openSqliteStore } from '../../store/index.js';
 import {
   CaseFileError,
   type ConformanceCase,
   readCaseFile,
   storeCaseRunner,
-} from '../testing/index.js';
+} from '../../testing/index.js';
+import { print } from '../context.js';
+import { withExamples } from '../examples.js';
+
+export function registerConformance(program: Command): void {
+  withExamples(
+    program
+      .command('conformance')
+      .description('run conformance case files against the core; exits non-zero on any failure')
+      .argument('<files...>', 'case files, each {description, cases: [...]}'),
+    'evalflow conformance test/conformance/*.json',
+  ).action(async (files: string[]) => {
+    const failed = await runConformance(files, print);
+    if (failed > 0) process.exitCode = 1;
+  });
+}
 
 /**
  * `evalflow conformance FILE...`: runs every case of each file on an in-memory SQLite store,

@@ -1,20 +1,53 @@
-import { issueCredential, PRINCIPAL_FORMS, parsePrincipal } from '../api/index.js';
-import type { Config } from '../config/index.js';
-import { builtinApp } from '../config/index.js';
-import { openStore, type Store } from '../store/index.js';
-import { UsageError } from './errors.js';
+import type { Command } from 'commander';
+import { issueCredential, PRINCIPAL_FORMS, parsePrincipal } from '../../api/index.js';
+import { type Config, loadConfig } from '../../config/index.js';
+import { print, withStore } from '../context.js';
+import { UsageError } from '../errors.js';
+import { withExamples } from '../examples.js';
 
 // `evalflow keys create|list|revoke`: API keys, written straight to the store every API process
-// reads. A key is printed once; only its hash is kept.
+// reads (keys need no feedback types: any app's store holds them). A key is printed once; only
+// its hash is kept.
 
-async function withStore<T>(config: Config, work: (store: Store) => Promise<T>): Promise<T> {
-  // Keys need no feedback types: any app's store holds them.
-  const store = await openStore({ ...builtinApp(null), ...config.store });
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
+export function registerKeys(program: Command): void {
+  const keys = program
+    .command('keys')
+    .description('API keys: each bound to one workspace and one principal');
+  withExamples(
+    keys
+      .command('create')
+      .description('create a key and print it once')
+      .requiredOption('--workspace <id>', 'the workspace the key may read and write')
+      .requiredOption(
+        '--principal <principal>',
+        'system, admin, agent, user:<id>, reviewer:<id> or evaluator:<name>@<version>',
+      )
+      .option('--name <label>', 'what the key is for')
+      .option('--json', 'print one JSON object {id, key, workspace, principal}'),
+    'evalflow keys create --workspace acme --principal agent --json',
+  ).action((options: { workspace: string; principal: string; name?: string; json?: boolean }) =>
+    createKey(loadConfig(), options, print),
+  );
+  withExamples(
+    keys
+      .command('list')
+      .description('list the keys (never their secrets)')
+      .option('--workspace <id>', 'only this workspace')
+      .option('--json', 'print one JSON array of key records'),
+    'evalflow keys list --workspace acme',
+  ).action((options: { workspace?: string; json?: boolean }) =>
+    listKeys(loadConfig(), options, print),
+  );
+  withExamples(
+    keys
+      .command('revoke')
+      .description('revoke a key: it answers 401 at once')
+      .argument('<id>', "the key's id")
+      .option('--json', 'print one JSON object {id, revoked}'),
+    'evalflow keys revoke 0193f1c2a8e07b3c9d2e4f5a6b7c8d9e',
+  ).action((id: string, options: { json?: boolean }) =>
+    revokeKey(loadConfig(), id, options, print),
+  );
 }
 
 export async function createKey(

@@ -1,0 +1,101 @@
+import { type Command, Option } from 'commander';
+import { type LedgerEntry, ledgerEntry, runOfTarget } from '../../api/ledger-entries.js';
+import type { WireTarget } from '../../api/wire.js';
+import { loadConfig } from '../../config/index.js';
+import { type EvaluationState, type EvaluationTarget, evaluationStates } from '../../core/index.js';
+import type { EvaluationEntry, Store } from '../../store/index.js';
+import { identifier, print, withStore, workspacesOf } from '../context.js';
+import { withExamples } from '../examples.js';
+import { renderTable } from '../table.js';
+
+// `evalflow ledger`: the evaluation ledger, one final state per (target, evaluator version,
+// generation) with its reason, as a table or as the API's JSON entries.
+
+type Listed = LedgerEntry & { workspace: string };
+
+export function registerLedger(program: Command): void {
+  withExamples(
+    program
+      .command('ledger')
+      .description(
+        'the evaluation ledger: each (target, evaluator version, generation) with its state and reason',
+      )
+      .option('--workspace <id>', 'one workspace (default: every workspace)', identifier)
+      .option(
+        '--run <id>',
+        "only a run's own evaluation: its turn, its messages, the artifact versions it produced",
+        identifier,
+      )
+      .addOption(
+        new Option('--state <state>', 'only entries in this state').choices(evaluationStates),
+      )
+      .option('--generation <id>', "only one generation: `run`, or a re-evaluation's batch id")
+      .option('--json', 'print one JSON array of entries (the API’s shape, with `workspace`)'),
+    'evalflow ledger --workspace acme --state failed',
+    'evalflow ledger --run run-1 --json',
+  ).action(
+    async (options: {
+      workspace?: string;
+      run?: string;
+      state?: EvaluationState;
+      generation?: string;
+      json?: boolean;
+    }) => {
+      const entries = await withStore(loadConfig(), (store) => readLedger(store, options));
+      if (options.json) return print(JSON.stringify(entries));
+      if (entries.length === 0) return print('no ledger entries');
+      const lines = renderTable(
+        ['workspace', 'generation', 'evaluator', 'target', 'state', 'reason'],
+        entries.map((e) => [
+          e.workspace,
+          e.generation,
+          e.evaluator,
+          targetText(e.target),
+          e.state,
+          e.reason,
+        ]),
+      );
+      for (const line of lines) print(line);
+    },
+  );
+}
+
+export async function readLedger(
+  store: Store,
+  options: { workspace?: string; run?: string; state?: EvaluationState; generation?: string },
+): Promise<Listed[]> {
+  const listed: Listed[] = [];
+  for (const workspace of await workspacesOf(store, options.workspace)) {
+    const entries = await store.ledger.evaluations(workspace, {
+      ...(options.state ? { state: options.state } : {}),
+      ...(options.generation ? { generation: options.generation } : {}),
+    });
+    for (const entry of entries) {
+      if (options.run !== undefined && (await runOf(store, workspace, entry)) !== options.run)
+        continue;
+      listed.push({ workspace, ...ledgerEntry(entry) });
+    }
+  }
+  return listed;
+}
+
+/** The run a ledger entry belongs to; an artifact version's is the run that produced it. */
+async function runOf(store: Store, workspace: string, entry: EvaluationEntry) {
+  const target = entry.target as EvaluationTarget;
+  if (target.kind !== 'artifact') return runOfTarget(target);
+  return (await store.artifact(workspace, target.artifact_id, target.version))?.run_id ?? null;
+}
+
+/** `turn run-1`, `message thread-1/answer-1`, `artifact invoice-1@2`. */
+export function targetText(target: WireTarget): string {
+  switch (target.kind) {
+    case 'turn':
+      return `turn ${target.runId}`;
+    case 'message':
+      return `message ${target.threadId}/${target.messageId}`;
+    case 'artifact':
+      return `artifact ${target.artifactId}@${target.version}`;
+    case 'thread':
+      return `thread ${target.threadId}`;
+  }
+}

@@ -1,0 +1,141 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { type ScoreSummaryGroup, summarizeScores } from '../../api/score-summary.js';
+import { ScoreSource } from '../../core/index.js';
+import { syncScoreConfigs } from '../../scores/index.js';
+import { scoreBackend } from '../../worker/score-backend.js';
+import {
+  appOf,
+  CONFIG_OPTION,
+  identifier,
+  instant,
+  print,
+  withStore,
+  workspacesOf,
+} from '../context.js';
+import { withExamples } from '../examples.js';
+import { renderTable } from '../table.js';
+
+// `evalflow scores summary`: the stored feedback's scores by population, as
+// `GET /v1/scores/summary` answers them. `evalflow scores sync-configs`: the app's score configs
+// into the sink (Langfuse, or the JSONL file), as the worker does at start.
+
+type Listed = ScoreSummaryGroup & { workspace: string };
+
+/** `HUMAN`, `human` or `SCORE_SOURCE_HUMAN`. */
+function scoreSource(value: string): ScoreSource {
+  const name = value.toUpperCase().replace(/^SCORE_SOURCE_/, '');
+  const parsed = ScoreSource.safeParse(name);
+  if (!parsed.success) {
+    throw new InvalidArgumentError(`a source is one of ${ScoreSource.options.join(', ')}`);
+  }
+  return parsed.data;
+}
+
+export function registerScores(program: Command): void {
+  const scores = program.command('scores').description("the feedback's scores and their configs");
+
+  withExamples(
+    scores
+      .command('summary')
+      .description(
+        'counts, means and distributions of the stored feedback’s scores, by source (and evaluator version)',
+      )
+      .option('--workspace <id>', 'one workspace (default: every workspace)', identifier)
+      .option(
+        '--source <source>',
+        `only one source: ${ScoreSource.options.join(', ')}`,
+        scoreSource,
+      )
+      .option('--name <name>', 'only scores of this config name')
+      .option('--from <instant>', 'only feedback last changed at or after this instant', instant)
+      .option('--to <instant>', 'only feedback last changed before this instant', instant)
+      .option(...CONFIG_OPTION)
+      .option('--json', 'print one JSON array of groups (the API’s shape, with `workspace`)'),
+    'evalflow scores summary --workspace acme',
+    'evalflow scores summary --source HUMAN --json',
+  ).action(
+    async (options: {
+      workspace?: string;
+      source?: ScoreSource;
+      name?: string;
+      from?: string;
+      to?: string;
+      config?: string;
+      json?: boolean;
+    }) => {
+      const { config, app } = await appOf(options);
+      const { source, name, from, to } = options;
+      const groups = await withStore(
+        config,
+        async (store) => {
+          const listed: Listed[] = [];
+          for (const workspace of await workspacesOf(store, options.workspace)) {
+            const summary = await summarizeScores(store, app.feedbackTypes, workspace, {
+              source,
+              name,
+              from,
+              to,
+            });
+            listed.push(...summary.map((group) => ({ workspace, ...group })));
+          }
+          return listed;
+        },
+        app,
+      );
+      if (options.json) return print(JSON.stringify(groups));
+      if (groups.length === 0) return print('no scores');
+      for (const line of summaryTable(groups)) print(line);
+    },
+  );
+
+  withExamples(
+    scores
+      .command('sync-configs')
+      .description(
+        "create the app's missing score configs in the sink and archive the retired ones",
+      )
+      .option(...CONFIG_OPTION)
+      .option('--json', 'print one JSON object {created: [...], archived: [...]}'),
+    'evalflow scores sync-configs --config evalflow.config.ts',
+  ).action(async (options: { config?: string; json?: boolean }) => {
+    const { config, app } = await appOf(options);
+    const { configStore } = scoreBackend(config);
+    const synced = await syncScoreConfigs(configStore, app.scoreConfigSync.configs, {
+      retired: app.scoreConfigSync.retired,
+    });
+    if (options.json) return print(JSON.stringify(synced));
+    const where = config.langfuse
+      ? `Langfuse at ${config.langfuse.baseUrl}`
+      : config.scoreConfigsFile;
+    print(`score configs in ${where}:`);
+    print(`created ${synced.created.length}${names(synced.created)}`);
+    print(`archived ${synced.archived.length}${names(synced.archived)}`);
+  });
+}
+
+const names = (list: readonly string[]) => (list.length > 0 ? `: ${list.join(', ')}` : '');
+
+/** The summary's table: one row per population; a workspace column when the rows name theirs. */
+export function summaryTable(
+  groups: readonly (ScoreSummaryGroup & { workspace?: string })[],
+): string[] {
+  const byWorkspace = groups.some((g) => g.workspace !== undefined);
+  const columns = ['source', 'producer', 'label', 'score', 'count', 'mean', 'distribution'];
+  return renderTable(
+    byWorkspace ? ['workspace', ...columns] : columns,
+    groups.map((g) => [
+      ...(byWorkspace ? [g.workspace] : []),
+      g.source.replace(/^SCORE_SOURCE_/, ''),
+      g.producer,
+      g.sourceLabel,
+      g.name,
+      g.count,
+      g.mean === null ? null : Number(g.mean.toFixed(3)),
+      g.distribution === null
+        ? null
+        : Object.entries(g.distribution)
+            .map(([value, n]) => `${value}:${n}`)
+            .join(' '),
+    ]),
+  );
+}

@@ -1,0 +1,153 @@
+import { Client, Connection } from '@temporalio/client';
+import { InvalidArgumentError } from 'commander';
+import { ReevaluationClient } from '../client/index.js';
+import {
+  type AppDefinition,
+  builtinApp,
+  type Config,
+  loadApp,
+  loadConfig,
+  temporalConnection,
+} from '../config/index.js';
+import { idProblem } from '../core/index.js';
+import { openStore, type Store, type StoreIdentity } from '../store/index.js';
+import { TemporalUnreachableError, UsageError } from './errors.js';
+
+// What the commands share: the app and the store they work on, Temporal, printing, and the
+// parsers commander runs on flag values (each refusal one line naming the flag's rule).
+
+/** Prints one line to stdout. */
+export type Print = (line: string) => void;
+export const print: Print = (line) => console.log(line);
+
+/** The `--config <file>` option's description, the same on every command that reads the app. */
+export const CONFIG_OPTION = [
+  '--config <file>',
+  'the app definition (default EVALFLOW_CONFIG, else ./evalflow.config.ts when present)',
+] as const;
+
+/** The environment's settings and the app the command works with. */
+export async function appOf(options: { config?: string }): Promise<{
+  config: Config;
+  app: AppDefinition;
+}> {
+  const config = loadConfig();
+  const { app } = await loadApp(config, { file: options.config });
+  return { config, app };
+}
+
+/** Opens the store the environment names for `app` (default: the built-ins), runs `work`, closes it. */
+export async function withStore<T>(
+  config: Config,
+  work: (store: Store) => Promise<T>,
+  app: AppDefinition = builtinApp(null),
+): Promise<T> {
+  const store = await openStore({ ...app, ...config.store });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** The workspaces a command covers: the one named, else every workspace the store holds. */
+export async function workspacesOf(store: Store, workspace: string | undefined): Promise<string[]> {
+  return workspace === undefined ? store.workspaces() : [workspace];
+}
+
+/** Temporal's address for the commands that never start a server. */
+export const temporalAddressOf = (config: Config): string => temporalConnection(config).address;
+
+/** A Temporal client on the environment's address and namespace; `close` ends its connection. */
+export async function connectTemporal(
+  config: Config,
+): Promise<{ client: Client; close(): Promise<void> }> {
+  const address = temporalAddressOf(config);
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({
+      ...temporalConnection(config),
+      connectTimeout: '5 seconds',
+    });
+  } catch (error) {
+    throw new TemporalUnreachableError(address, { cause: error });
+  }
+  return {
+    client: new Client({ connection, namespace: config.namespace }),
+    close: () => connection.close(),
+  };
+}
+
+/** Batch re-evaluation over Temporal, checked against the app's deployed evaluators. */
+export function reevaluationsOf(
+  client: Client,
+  store: StoreIdentity,
+  config: Config,
+  app: AppDefinition,
+) {
+  return new ReevaluationClient(client, store, config.taskQueue, app.evaluators);
+}
+
+// Flag value parsers.
+
+export function portNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 65_535) {
+    throw new InvalidArgumentError(`a port is a whole number from 1 to 65535, not ${value}`);
+  }
+  return n;
+}
+
+export function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new InvalidArgumentError(`a whole number from 1, not ${value}`);
+  }
+  return n;
+}
+
+export function sampleRate(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new InvalidArgumentError(`a sample rate is a number from 0 to 1, not ${value}`);
+  }
+  return n;
+}
+
+/** `a,b,c` as a list, without empty entries. */
+export function commaList(value: string): string[] {
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new InvalidArgumentError('name at least one, comma-separated');
+  return items;
+}
+
+/** An ISO-8601 instant with a time zone (`2025-01-31T00:00:00Z`). */
+export function instant(value: string): string {
+  if (!/(Z|[+-]\d\d:\d\d)$/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new InvalidArgumentError(
+      `an ISO-8601 instant with a time zone (2025-01-31T00:00:00Z), not ${value}`,
+    );
+  }
+  return value;
+}
+
+/** An id as every evalflow id is (1-128 characters, no control characters). */
+export function identifier(value: string): string {
+  const problem = idProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(`${problem}: ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Variadic ids (`--artifact a b`, or `--artifact a --artifact b`). */
+export const identifiers = (value: string, previous: string[] = []): string[] => [
+  ...previous,
+  identifier(value),
+];
+
+/** Refuses a command whose flags cannot work together. */
+export function usage(message: string): never {
+  throw new UsageError(message);
+}

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { Command, type CommanderError } from 'commander';
+import { registerConformance } from './commands/conformance.js';
+import { registerDemo } from './commands/demo.js';
+import { registerDoctor } from './commands/doctor.js';
+import { registerEngine } from './commands/engine.js';
+import { registerKeys } from './commands/keys.js';
+import { registerLedger } from './commands/ledger.js';
+import { registerReevaluate } from './commands/reevaluate.js';
+import { registerRules } from './commands/rules.js';
+import { registerScores } from './commands/scores.js';
+
+// The `evalflow` command line: every command, and the one way errors end it. An error is one line
+// on stderr, `evalflow: <what is wrong>`, and exit code 1; help and --version exit 0.
+
+/** The package's version; package.json sits two folders up from both `src/cli` and `dist/cli`. */
+export const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
+
+export function buildProgram(): Command {
+  const program = new Command('evalflow')
+    .description('A durable workflow engine for evaluator runs, on Temporal.')
+    .version(VERSION, '-V, --version', 'print the version');
+  registerEngine(program);
+  registerDemo(program);
+  registerKeys(program);
+  registerRules(program);
+  registerReevaluate(program);
+  registerLedger(program);
+  registerScores(program);
+  registerDoctor(program);
+  registerConformance(program);
+  for (const command of commandsOf(program)) {
+    // Commander's own errors (an unknown option, a missing argument) are thrown, not printed, so
+    // `runCli` prints them as every other error: one line, naming the command's help.
+    command.configureOutput({ outputError: () => {} });
+    command.exitOverride((error) => {
+      throw new CommandLineError(error, pathOf(command));
+    });
+  }
+  return program;
+}
+
+/** Thrown (by commander, through `exitOverride`) when the command line itself is wrong, or for help. */
+class CommandLineError extends Error {
+  override readonly name = 'CommandLineError';
+  readonly code: string;
+  readonly exitCode: number;
+  constructor(
+    error: CommanderError,
+    /** `evalflow rules set`, say. */
+    readonly command: string,
+  ) {
+    super(error.message);
+    this.code = error.code;
+    this.exitCode = error.exitCode;
+  }
+}
+
+/** Runs the command line; resolves with the exit code. */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync([...argv]);
+    return Number(process.exitCode ?? 0);
+  } catch (error) {
+    if (error instanceof CommandLineError) {
+      // Help and the version were printed already; help asked for by a group alone exits 1.
+      if (error.code === 'commander.help' || error.exitCode === 0) return error.exitCode;
+      const message = oneLine(error.message.replace(/^error: /, ''));
+      console.error(`evalflow: ${message} (see ${error.command} --help)`);
+      return error.exitCode || 1;
+    }
+    console.error(`evalflow: ${firstLine(error)}`);
+    return 1;
+  }
+}
+
+/** Every command under `root`, and `root` itself. */
+export function commandsOf(root: Command): Command[] {
+  return [root, ...root.commands.flatMap((command) => commandsOf(command))];
+}
+
+/** `evalflow rules set`. */
+export function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ').trim();
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+}

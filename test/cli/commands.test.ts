@@ -1,0 +1,411 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import app from '../../examples/quickstart/evalflow.config.js';
+import { buildProgram, commandsOf, pathOf, runCli as runInProcess } from '../../src/cli/program.js';
+import { targetKey } from '../../src/core/index.js';
+import { openStore } from '../../src/store/index.js';
+import { freePort } from '../support/free-port.js';
+import { embeddedDefaults, finished, repoRoot, runCli } from '../support/processes.js';
+
+// The CLI as a script meets it: spawned from the sources in a folder of its own (so the embedded
+// defaults put the store and the score files under its .evalflow), each command's exit code, its
+// one error line, and its --json output. Temporal's commands are tried where no Temporal runs;
+// test/cli/commands.temporal.test.ts runs them against a real engine.
+
+const home = mkdtempSync(join(tmpdir(), 'evalflow-commands-'));
+const config = resolve(repoRoot, 'examples/quickstart/evalflow.config.ts');
+const env = embeddedDefaults();
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+const cli = async (...args: string[]) => {
+  const result = await finished(runCli(args, { cwd: home, env }));
+  return { ...result, errLines: result.err.trim() === '' ? [] : result.err.trim().split('\n') };
+};
+const json = async (...args: string[]) => {
+  const result = await cli(...args);
+  expect(result.err, `evalflow ${args.join(' ')}`).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.out);
+};
+
+/** A workspace with a run, an answer, a user's rating, a verdict and four ledger entries. */
+beforeAll(async () => {
+  const store = await openStore({ ...app, sqlitePath: join(home, '.evalflow', 'evalflow.db') });
+  const tell = async (actor: object, command: object) => {
+    const outcome = await store.execute({ workspace_id: 'acme', actor, command });
+    if (outcome.type !== 'recorded') throw new Error(outcome.message);
+  };
+  const agent = { kind: 'agent', thread_id: 't1' };
+  await tell({ kind: 'system', name: 'host' }, { type: 'create_thread', thread_id: 't1' });
+  await tell(agent, { type: 'start_run', run_id: 'r1', thread_id: 't1' });
+  await tell(agent, {
+    type: 'post_message',
+    thread_id: 't1',
+    message_id: 'm1',
+    run_id: 'r1',
+    role: 'assistant',
+    content: 'Thank you for asking.',
+  });
+  await tell(agent, { type: 'end_run', run_id: 'r1', status: 'completed' });
+  await tell(
+    { kind: 'user', id: 'ada' },
+    {
+      type: 'rate_message',
+      thread_id: 't1',
+      message_id: 'm1',
+      feedback_type: 'helpfulness',
+      value: { helpful: true, stars: 4 },
+    },
+  );
+  await tell(
+    { kind: 'evaluator', name: 'politeness', version: '1' },
+    {
+      type: 'give_feedback',
+      feedback_type: 'politeness',
+      target: { kind: 'message', thread_id: 't1', message_id: 'm1', run_id: 'r1' },
+      value: { polite: true },
+    },
+  );
+  const message = { kind: 'message', thread_id: 't1', message_id: 'm1', run_id: 'r1' } as const;
+  const settle = (
+    participant: string,
+    target: object,
+    state: 'recorded' | 'sampled_out' | 'failed',
+    reason: string | null,
+    generation = 'run',
+  ) =>
+    store.ledger.settleEvaluation({
+      workspace_id: 'acme',
+      generation,
+      participant,
+      target_key: targetKey(target as never),
+      target,
+      state,
+      reason,
+      envelope_id: null,
+    });
+  await settle('evaluator:politeness@1', message, 'recorded', null);
+  await settle('evaluator:answer_length@1', message, 'sampled_out', 'outside the sample rate 0.5');
+  await settle('evaluator:politeness@1', { kind: 'turn', run_id: 'r2' }, 'failed', 'boom');
+  await settle('evaluator:politeness@1', message, 'recorded', null, 'batch-1');
+  await store.close();
+});
+
+describe('every command', () => {
+  const commands = commandsOf(buildProgram()).filter((command) => command.name() !== 'help');
+
+  it.each(commands.map((command) => pathOf(command)))('answers --help: %s', async (path) => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      expect(await runInProcess(['node', ...path.split(' '), '--help'])).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    const help = written.join('');
+    expect(help).toContain(`Usage: ${path}`);
+    const leaf = commands.find((command) => pathOf(command) === path);
+    if (leaf && leaf.commands.length === 0 && leaf !== commands[0])
+      expect(help).toMatch(/Examples?:/);
+  });
+
+  it('prints the version from package.json', async () => {
+    const { code, out } = await cli('--version');
+    expect(code).toBe(0);
+    expect(out).toBe('0.1.0\n');
+  });
+});
+
+describe('an error', () => {
+  it('is one line on stderr and exit code 1, whatever went wrong', async () => {
+    const closed = await freePort();
+    const cases: [string[], RegExp][] = [
+      [['frob'], /^evalflow: unknown command 'frob' \(see evalflow --help\)$/],
+      [
+        ['rules', 'set', 'answer_length@2', '--sample-rate', '2'],
+        /^evalflow: option '--sample-rate <rate>' argument '2' is invalid\. a sample rate is a number from 0 to 1, not 2 \(see evalflow rules set --help\)$/,
+      ],
+      [
+        ['ledger', '--state', 'lost'],
+        /^evalflow: option '--state <state>' argument 'lost' is invalid\. Allowed choices are recorded, sampled_out, failed, skipped\. \(see evalflow ledger --help\)$/,
+      ],
+      [
+        ['rules', 'set', 'nope@1', '--workspace', 'acme', '--config', config],
+        /^evalflow: evaluator nope@1 is not deployed: add it to the config file's evaluators first$/,
+      ],
+      [
+        ['rules', 'set', 'answer_length'],
+        /^evalflow: an evaluator version is written name@version, not answer_length$/,
+      ],
+      [
+        ['rules', 'list', '--config', 'missing.config.ts'],
+        /^evalflow: missing\.config\.ts: no such file$/,
+      ],
+      [
+        ['scores', 'summary', '--source', 'crowd'],
+        /^evalflow: option '--source <source>' argument 'crowd' is invalid\. a source is one of /,
+      ],
+      [
+        ['reevaluate', 'start', '--workspace', 'acme', '--evaluator', 'answer_length@1'],
+        /^evalflow: select the artifact versions: --kind, --artifact, --latest-only, --created-from or --created-to, or --all for every one$/,
+      ],
+      [
+        ['reevaluate', 'pause', 'b1'],
+        /^evalflow: required option '--workspace <id>' not specified \(see evalflow reevaluate pause --help\)$/,
+      ],
+      [['keys', 'revoke', 'nope'], /^evalflow: no active key nope$/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => cli(...args)));
+    results.forEach((result, i) => {
+      const [args, pattern] = cases[i] ?? [[], /$/];
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.errLines, args.join(' ')).toHaveLength(1);
+      expect(result.errLines[0]).toMatch(pattern);
+      expect(result.out).toBe('');
+    });
+
+    const unreachable = await finished(
+      runCli(['reevaluate', 'status', 'b1', '--workspace', 'acme', '--json'], {
+        cwd: home,
+        env: { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${closed}` },
+      }),
+    );
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.out).toBe('');
+    expect(unreachable.err).toBe(
+      `evalflow: Temporal at 127.0.0.1:${closed} did not answer; start the engine (evalflow start), or set TEMPORAL_ADDRESS to a running Temporal frontend\n`,
+    );
+  }, 180_000);
+});
+
+describe('rules', () => {
+  it('lists the config’s defaults, sets a workspace’s own rule as system:cli, and lists it with its origin', async () => {
+    const defaults = await json('rules', 'list', '--config', config, '--json');
+    expect(defaults).toEqual([
+      expect.objectContaining({
+        workspace: null,
+        evaluator: 'answer_length@1',
+        targets: ['message'],
+        origin: 'config',
+      }),
+      expect.objectContaining({
+        workspace: null,
+        evaluator: 'politeness@1',
+        sampleRate: 1,
+        origin: 'config',
+      }),
+    ]);
+
+    const set = await json(
+      'rules',
+      'set',
+      'answer_length@2',
+      '--targets',
+      'message',
+      '--sample-rate',
+      '0.5',
+      '--workspace',
+      'acme',
+      '--config',
+      config,
+      '--json',
+    );
+    expect(set).toEqual([
+      {
+        workspace: 'acme',
+        seq: expect.any(Number),
+        rule: expect.objectContaining({
+          evaluator: 'answer_length@2',
+          targets: ['message'],
+          sampleRate: 0.5,
+          enabled: true,
+          origin: 'workspace',
+          setBy: 'system:cli',
+        }),
+      },
+    ]);
+    // --disable keeps the settings in force.
+    const disabled = await json(
+      'rules',
+      'set',
+      'answer_length@1',
+      '--disable',
+      '--workspace',
+      'acme',
+      '--config',
+      config,
+      '--json',
+    );
+    expect(disabled[0].rule).toMatchObject({ targets: ['message'], sampleRate: 1, enabled: false });
+
+    const inForce = await json(
+      'rules',
+      'list',
+      '--workspace',
+      'acme',
+      '--config',
+      config,
+      '--json',
+    );
+    expect(
+      inForce.map((r: { evaluator: string; origin: string; enabled: boolean }) => [
+        r.evaluator,
+        r.origin,
+        r.enabled,
+      ]),
+    ).toEqual([
+      ['answer_length@1', 'workspace', false],
+      ['answer_length@2', 'workspace', true],
+      ['politeness@1', 'config', true],
+    ]);
+
+    const table = await cli('rules', 'list', '--config', config);
+    expect(table.code).toBe(0);
+    const lines = table.out.trim().split('\n');
+    expect(lines[0]).toMatch(
+      /^workspace\s+evaluator\s+targets\s+rate\s+enabled\s+origin\s+set by\s+set at$/,
+    );
+    expect(lines.slice(2).map((line) => line.split(/\s+/).slice(0, 6).join(' '))).toEqual([
+      '(default) answer_length@1 message 1 yes config',
+      '(default) politeness@1 message 1 yes config',
+      'acme answer_length@1 message 1 no workspace',
+      'acme answer_length@2 message 0.5 yes workspace',
+    ]);
+
+    // Without --workspace: every workspace the store holds.
+    const everywhere = await cli(
+      'rules',
+      'set',
+      'politeness@1',
+      '--sample-rate',
+      '0.25',
+      '--config',
+      config,
+    );
+    expect(everywhere.out).toMatch(
+      /^set politeness@1 in acme: message at 0\.25, enabled \(seq \d+\)\n$/,
+    );
+  }, 120_000);
+
+  it('refuses to set a rule in every workspace of a store that has none', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'evalflow-commands-empty-'));
+    try {
+      const result = await finished(
+        runCli(['rules', 'set', 'politeness@1', '--config', config], { cwd: empty, env }),
+      );
+      expect([result.code, result.err]).toEqual([
+        1,
+        'evalflow: the store has no workspaces yet: name one with --workspace (new workspaces follow the config file’s rules)\n',
+      ]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('ledger', () => {
+  it('prints the entries as JSON in the API’s shape, filtered by state, run and generation', async () => {
+    const [all, failed, run, batch] = await Promise.all([
+      json('ledger', '--json'),
+      json('ledger', '--state', 'failed', '--json'),
+      json('ledger', '--workspace', 'acme', '--run', 'r1', '--json'),
+      json('ledger', '--generation', 'batch-1', '--json'),
+    ]);
+    expect(all).toHaveLength(4);
+    expect(failed).toEqual([
+      {
+        workspace: 'acme',
+        generation: 'run',
+        evaluator: 'politeness@1',
+        target: { kind: 'turn', runId: 'r2' },
+        state: 'failed',
+        reason: 'boom',
+        eventId: null,
+        settledAt: expect.any(String),
+      },
+    ]);
+    expect(
+      run
+        .map((e: { evaluator: string; generation: string }) => `${e.generation} ${e.evaluator}`)
+        .sort(),
+    ).toEqual(['batch-1 politeness@1', 'run answer_length@1', 'run politeness@1']);
+    expect(batch).toHaveLength(1);
+  }, 60_000);
+
+  it('prints a table with each state’s reason', async () => {
+    const { code, out } = await cli('ledger', '--state', 'sampled_out');
+    expect(code).toBe(0);
+    expect(out.trim().split('\n')).toEqual([
+      'workspace  generation  evaluator        target         state        reason',
+      '---------  ----------  ---------------  -------------  -----------  ---------------------------',
+      'acme       run         answer_length@1  message t1/m1  sampled_out  outside the sample rate 0.5',
+    ]);
+  });
+});
+
+describe('scores', () => {
+  it('summarizes by population as GET /v1/scores/summary does', async () => {
+    const groups = await json(
+      'scores',
+      'summary',
+      '--workspace',
+      'acme',
+      '--config',
+      config,
+      '--json',
+    );
+    expect(groups).toEqual(
+      expect.arrayContaining([
+        {
+          workspace: 'acme',
+          source: 'SCORE_SOURCE_USER',
+          producer: null,
+          sourceLabel: null,
+          name: 'helpfulness.stars',
+          count: 1,
+          mean: 4,
+          distribution: null,
+        },
+        {
+          workspace: 'acme',
+          source: 'SCORE_SOURCE_JUDGE',
+          producer: 'politeness@1',
+          sourceLabel: null,
+          name: 'politeness.polite',
+          count: 1,
+          mean: 1,
+          distribution: { true: 1 },
+        },
+      ]),
+    );
+    const users = await json('scores', 'summary', '--source', 'user', '--config', config, '--json');
+    expect(users.map((g: { name: string }) => g.name).sort()).toEqual([
+      'helpfulness.helpful',
+      'helpfulness.stars',
+    ]);
+    const table = await cli('scores', 'summary', '--config', config);
+    expect(table.out).toMatch(
+      /^workspace\s+source\s+producer\s+label\s+score\s+count\s+mean\s+distribution$/m,
+    );
+    expect(table.out).toMatch(
+      /^acme\s+JUDGE\s+politeness@1\s+-\s+politeness\.polite\s+1\s+1\s+true:1$/m,
+    );
+  }, 60_000);
+
+  it('syncs the app’s score configs into the sink once', async () => {
+    const first = await json('scores', 'sync-configs', '--config', config, '--json');
+    expect(first.created).toContain('helpfulness.stars');
+    expect(first.archived).toEqual([]);
+    expect(await json('scores', 'sync-configs', '--config', config, '--json')).toEqual({
+      created: [],
+      archived: [],
+    });
+    const lines = await cli('scores', 'sync-configs', '--config', config);
+    expect(lines.out.trim().split('\n').slice(1)).toEqual(['created 0', 'archived 0']);
+  }, 60_000);
+});
