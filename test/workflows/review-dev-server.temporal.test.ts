@@ -54,7 +54,9 @@ it('applies 20 concurrent review updates from 5 reviewers as if one at a time, i
   const ws = 'reviews';
   const taskQueue = uniqueTaskQueue();
   await endedRun(ws);
-  const reviews = new ReviewClient(env.client, engine.store, taskQueue, { idleMs: 1500 });
+  // Idle long enough that the updates Temporal asks to retry (it holds at most 10 in flight)
+  // still find the workflow running on a loaded machine; it then completes on its own.
+  const reviews = new ReviewClient(env.client, engine.store, taskQueue, { idleMs: 8000 });
   const actions: Action[] = [];
   for (let r = 0; r < 5; r++) {
     for (const [i, kind] of (
