@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createFeedbackTypeRegistry,
+  type DecideContext,
+  decide,
+  EVALUATOR_ID_PART,
+  type EvaluationRule,
+  EvaluationRuleSchema,
+  EvaluatorId,
+  emptyState,
+  isLive,
+  parseEvaluatorId,
+  rulesInForce,
+} from '../../src/core/index.js';
+
+const rule = (evaluator: string, settings: Partial<EvaluationRule> = {}): EvaluationRule =>
+  EvaluationRuleSchema.parse({ evaluator, targets: ['turn'], ...settings });
+
+describe('evaluator ids', () => {
+  it('are name@version, each part of letters, digits, _ . and -, the whole id anchored', () => {
+    expect(EvaluatorId.safeParse('tone@2.1').success).toBe(true);
+    expect(EvaluatorId.safeParse('llm_judge-v2@2026.01-rc').success).toBe(true);
+    for (const id of ['tone', '@1', 'tone@', ' tone@1', 'tone@1 ', 'to ne@1', 'tone@1@2']) {
+      expect(EvaluatorId.safeParse(id).success, id).toBe(false);
+    }
+    expect(EvaluatorId.safeParse('tone').error?.issues[0]?.message).toBe(
+      'an evaluator version is written name@version',
+    );
+  });
+
+  it('have parts that match EVALUATOR_ID_PART whole', () => {
+    expect(EVALUATOR_ID_PART.test('tone_2.1-rc')).toBe(true);
+    for (const part of ['', ' tone', 'tone ', 'to@ne', '@']) {
+      expect(EVALUATOR_ID_PART.test(part), part).toBe(false);
+    }
+  });
+
+  it('split at the last @ into name and version', () => {
+    expect(parseEvaluatorId('tone@2.1')).toEqual({ name: 'tone', version: '2.1' });
+    expect(parseEvaluatorId('a@b@3')).toEqual({ name: 'a@b', version: '3' });
+  });
+});
+
+describe('rule settings', () => {
+  it('take several targets and workspaces, and refuse empty lists', () => {
+    const wide = rule('tone@1', {
+      targets: ['turn', 'message'],
+      filter: { workspaces: ['w1', 'w2'], artifact_kinds: ['report', 'plan'] },
+    });
+    expect(wide.targets).toEqual(['turn', 'message']);
+    for (const settings of [
+      { targets: [] },
+      { filter: { workspaces: [] } },
+      { filter: { artifact_kinds: [] } },
+      { filter: { workspaces: [''] } },
+    ]) {
+      const parsed = EvaluationRuleSchema.safeParse({
+        evaluator: 'tone@1',
+        targets: ['turn'],
+        ...settings,
+      });
+      expect(parsed.success, JSON.stringify(settings)).toBe(false);
+    }
+  });
+
+  it('default to sampling everything, enabled, with no filter, and keep the rate within 0 and 1', () => {
+    expect(rule('tone@1')).toEqual({
+      evaluator: 'tone@1',
+      targets: ['turn'],
+      sample_rate: 1,
+      filter: {},
+      enabled: true,
+    });
+    expect(rule('tone@1', { sample_rate: 0.25 }).sample_rate).toBe(0.25);
+    for (const sample_rate of [-0.1, 1.5]) {
+      const parsed = EvaluationRuleSchema.safeParse({
+        evaluator: 'tone@1',
+        targets: ['turn'],
+        sample_rate,
+      });
+      expect(parsed.success, String(sample_rate)).toBe(false);
+    }
+  });
+});
+
+describe('rules in force', () => {
+  it("are the defaults, each replaced by the workspace's own, sorted by evaluator id", () => {
+    const defaults = [rule('tone@2'), rule('accuracy@1'), rule('tone@1')];
+    const own = [rule('tone@1', { sample_rate: 0.5 }), rule('brevity@1')];
+    expect(rulesInForce(defaults, own)).toEqual([
+      rule('accuracy@1'),
+      rule('brevity@1'),
+      rule('tone@1', { sample_rate: 0.5 }),
+      rule('tone@2'),
+    ]);
+    expect(rulesInForce([], [])).toEqual([]);
+  });
+});
+
+describe('a live rule', () => {
+  it('is enabled, samples something and names the workspace when it names any', () => {
+    expect(isLive(rule('tone@1'), 'w1')).toBe(true);
+    expect(isLive(rule('tone@1', { sample_rate: 0.01 }), 'w1')).toBe(true);
+    expect(isLive(rule('tone@1', { sample_rate: 0 }), 'w1')).toBe(false);
+    expect(isLive(rule('tone@1', { enabled: false }), 'w1')).toBe(false);
+    expect(isLive(rule('tone@1', { enabled: false, sample_rate: 0 }), 'w1')).toBe(false);
+    expect(isLive(rule('tone@1', { filter: { workspaces: ['w1', 'w2'] } }), 'w2')).toBe(true);
+    expect(isLive(rule('tone@1', { filter: { workspaces: ['w1'] } }), 'w3')).toBe(false);
+  });
+});
+
+describe('set_evaluation_rule', () => {
+  const context: DecideContext = {
+    feedbackTypes: createFeedbackTypeRegistry(),
+    evaluators: { targetsOf: (id) => (id === 'tone@1' ? ['turn', 'message'] : undefined) },
+  };
+  const system = { kind: 'system', name: 'system' };
+  const set = (targets: string[]) =>
+    decide(
+      emptyState(),
+      system,
+      { type: 'set_evaluation_rule', evaluator: 'tone@1', targets },
+      context,
+    );
+
+  it('records the rule with its targets sorted once each and its defaults filled in', () => {
+    expect(set(['turn', 'message', 'turn'])).toEqual({
+      type: 'recorded',
+      events: [
+        {
+          type: 'evaluation_rule_set',
+          evaluator: 'tone@1',
+          targets: ['message', 'turn'],
+          sample_rate: 1,
+          filter: {},
+          enabled: true,
+        },
+      ],
+    });
+  });
+
+  it('refuses target kinds the evaluator does not judge, naming each', () => {
+    expect(set(['artifact', 'turn'])).toEqual({
+      type: 'validation_failed',
+      message: 'tone@1 judges turn, message, not artifact',
+      errors: [],
+    });
+  });
+
+  it('names every kind missing when there are several', () => {
+    const wide: DecideContext = { ...context, evaluators: { targetsOf: () => ['turn'] } };
+    expect(
+      decide(
+        emptyState(),
+        system,
+        { type: 'set_evaluation_rule', evaluator: 'tone@1', targets: ['artifact', 'message'] },
+        wide,
+      ),
+    ).toMatchObject({ message: 'tone@1 judges turn, not artifact, message' });
+  });
+});
