@@ -11,6 +11,7 @@ import {
   formatJson,
   type HttpExample,
   type HttpRequest,
+  keepDocumented,
   parseExamples,
   streamEvents,
 } from './http-examples.js';
@@ -121,7 +122,7 @@ function mismatch(example: HttpExample, answer: Answer): string {
   return difference(JSON.parse(documented.body), JSON.parse(answer.text), documented.shapeOnly);
 }
 
-function answerBlock(answer: Answer): string {
+function answerBlock(example: HttpExample, answer: Answer): string {
   const lines = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trimEnd()];
   const type = answer.headers.get('content-type');
   if (type) lines.push(`content-type: ${type}`);
@@ -130,7 +131,7 @@ function answerBlock(answer: Answer): string {
     lines.push(`retry-after: ${answer.headers.get('retry-after')}`);
   }
   if (answer.text !== '') {
-    lines.push('', isStream(answer) ? answer.text.trimEnd() : formatJson(JSON.parse(answer.text)));
+    lines.push('', isStream(answer) ? streamText(example, answer) : jsonText(example, answer));
   }
   return `\`\`\`http\n${lines.join('\n')}\n\`\`\``;
 }
@@ -160,7 +161,7 @@ it('answers every example in docs/api.md as documented', { timeout: 600_000 }, a
         (all, [name, value]) => (name in principals ? all : all.replaceAll(value, `$${name}`)),
         text,
       );
-    if (writing) rewritten.push({ example, block: unsubstitute(answerBlock(answer)) });
+    if (writing) rewritten.push({ example, block: unsubstitute(answerBlock(example, answer)) });
     for (const capture of captures) {
       if (capture.method === method && capture.path === path && answer.status < 300) {
         values.set(capture.name, String(JSON.parse(answer.text)[capture.field]));
@@ -199,3 +200,24 @@ const isStreamRequest = (example: HttpExample) =>
   example.answer.headers.some(
     ([name, value]) => name === 'content-type' && value.startsWith('text/event-stream'),
   );
+
+function jsonText(example: HttpExample, answer: Answer): string {
+  const actual = JSON.parse(answer.text);
+  if (example.answer.body === '') return formatJson(actual);
+  return formatJson(keepDocumented(JSON.parse(substitute(example.answer.body)), actual));
+}
+
+/** The stream's text, each event's data keeping the documented values it matches. */
+function streamText(example: HttpExample, answer: Answer): string {
+  const documented = streamEvents(substitute(example.answer.body));
+  return answer.text
+    .trimEnd()
+    .split('\n')
+    .map((line) => {
+      if (!line.startsWith('data: ')) return line;
+      const data = JSON.parse(line.slice('data: '.length));
+      const before = documented.find((event) => (event.data as { seq?: number })?.seq === data.seq);
+      return `data: ${JSON.stringify(before ? keepDocumented(before.data, data) : data)}`;
+    })
+    .join('\n');
+}

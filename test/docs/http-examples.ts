@@ -204,3 +204,27 @@ export function formatJson(value: unknown, indent = '', width = 100): string {
   );
   return `{\n${entries.join(',\n')}\n${indent}}`;
 }
+
+/**
+ * The answer to write into the document: `actual`, but keeping each documented value it matches
+ * (a made-up id of the same kind, say), so rewriting the document changes only what changed.
+ */
+export function keepDocumented(documented: unknown, actual: unknown): unknown {
+  if (difference(documented, actual, false) === '') return documented;
+  if (Array.isArray(documented) && Array.isArray(actual)) {
+    return actual.map((item, i) =>
+      i < documented.length ? keepDocumented(documented[i], item) : item,
+    );
+  }
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObject(documented) && isObject(actual)) {
+    return Object.fromEntries(
+      Object.entries(actual).map(([key, item]) => [
+        key,
+        key in documented ? keepDocumented(documented[key], item) : item,
+      ]),
+    );
+  }
+  return actual;
+}
