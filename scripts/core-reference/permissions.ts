@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import {
-  type Actor,
+  Actor,
   applyChanges,
+  Command,
   changesOf,
   createFeedbackTypeRegistry,
   type DecideContext,
@@ -175,6 +176,18 @@ export interface Permission {
 }
 
 export function permissions(): Permission[] {
+  // A command or an actor kind added to the core must get its row or column here first.
+  const covered = new Set(
+    rows.flatMap(({ forms }) => forms.map((form) => (form as { type: string }).type)),
+  );
+  const uncovered = Command.options
+    .map((c) => c.shape.type.value)
+    .filter((type) => !covered.has(type));
+  const kinds = new Set(columns.map(({ actor }) => actor.kind));
+  const missing = Actor.options.map((a) => a.shape.kind.value).filter((kind) => !kinds.has(kind));
+  if (uncovered.length > 0 || missing.length > 0) {
+    throw new Error(`who may send what lacks ${[...uncovered, ...missing].join(', ')}`);
+  }
   const state = fixture();
   return rows.map(({ label, forms }) => ({
     label,
