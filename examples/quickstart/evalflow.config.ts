@@ -1,6 +1,12 @@
 // The app's one definition: what people and evaluators record, which evaluator versions judge
 // new runs, and the score configs reviewers' feedback needs. `evalflow start` loads this file.
-import { answerLengthEvaluator, defineConfig, defineEvaluator, defineFeedbackType } from 'evalflow';
+import {
+  answerLengthEvaluator,
+  defineConfig,
+  defineEvaluator,
+  defineFeedbackType,
+  jsonValidityEvaluator,
+} from 'evalflow';
 import { z } from 'zod';
 
 /** End users rate assistant messages. */
@@ -37,11 +43,13 @@ export const politeness = defineEvaluator({
 
 export default defineConfig({
   feedbackTypes: [helpfulness, reviewVerdict],
-  // Every version still needed: @2 is deployed, but no rule makes it judge new runs yet.
+  // Every version still needed: @2 is deployed, but no rule makes it judge new runs yet, and
+  // json_validity@1 judges only what a re-evaluation hands it (artifact versions, say).
   evaluators: [
     politeness,
     answerLengthEvaluator(),
     answerLengthEvaluator({ version: '2', maxCharacters: 80 }),
+    jsonValidityEvaluator(),
   ],
   scoreConfigs: { review_verdict: { source: 'HUMAN' } },
   rules: [{ evaluator: 'politeness@1' }, { evaluator: 'answer_length@1', targets: ['message'] }],
