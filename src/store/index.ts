@@ -39,6 +39,8 @@ export type {
   ConversationMessage,
   ExecuteInput,
   FeedbackFilter,
+  Lease,
+  Leases,
   Outcome,
   ReadEventsOptions,
   ScoreConfigDirectory,
