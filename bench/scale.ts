@@ -131,6 +131,17 @@ async function throughput(count: number, tag: string) {
   for (const run of runs) await startRun(host, workspace, run);
   // Every workflow started and waiting for its end: only the judging is timed.
   await relayedTo(workspace, await host.head(workspace));
+  await until(
+    () =>
+      mapConcurrently(runs, 16, async (run) => {
+        const handle = env.client.workflow.getHandle(
+          evaluateRunWorkflowId(host.id, workspace, run),
+        );
+        return (await handle.describe()).raw.pendingWorkflowTask ? 1 : 0;
+      }),
+    (pending) => pending.every((n) => n === 0),
+    'every workflow waiting for its end',
+  );
   const started = Date.now();
   await mapConcurrently(runs, 16, (run) => endRun(host, workspace, run));
   const expected = RUNS * EVALUATIONS_PER_RUN;
