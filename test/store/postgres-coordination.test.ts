@@ -153,6 +153,48 @@ describe('word of appends on Postgres (LISTEN/NOTIFY)', () => {
     }
   });
 
+  it('listens again after its session is cut off, and wakes its followers then', async () => {
+    const follower = await open(60_000);
+    const host = await open();
+    const seen: number[] = [];
+    const subscription = follower.subscribe({ workspace_id: 'reconnected' }, (envelope) => {
+      seen.push(envelope.seq);
+    });
+    const listeners = () =>
+      asOperator(async (client) => {
+        const { rows } = await client.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+          [`evalflow notifications (pid ${process.pid})`],
+        );
+        return rows.map((row) => row.pid);
+      });
+    try {
+      const before = await eventually(listeners, (pids) => pids.length > 0, 20_000);
+      // Idle for 7 s, the follower's next poll is over 6 s away.
+      await new Promise((resolve) => setTimeout(resolve, 7000));
+      const cutAt = Date.now();
+      await asOperator((client) =>
+        client.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [before]),
+      );
+      // Appended while nobody of this process listens: the reconnection's wake finds it.
+      await append(host, 'reconnected', 'while-cut-off');
+      await eventually(
+        listeners,
+        (pids) => pids.length > 0 && pids.every((pid) => !before.includes(pid)),
+        20_000,
+      );
+      await eventually(
+        async () => seen.length,
+        (n) => n === 1,
+        20_000,
+      );
+      expect(seen).toEqual([1]);
+      expect(Date.now() - cutAt).toBeLessThan(4000);
+    } finally {
+      await subscription.close();
+    }
+  });
+
   it('a store announces on a channel of its own, one per store id', async () => {
     const store = await open();
     const channel = `evalflow_${store.id.replace(/-/g, '')}`;
