@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import type { NativeConnection, Worker } from '@temporalio/worker';
 import { buildApi } from '../api/index.js';
 import { followWorkspaces } from '../client/follow-workspaces.js';
 import {
@@ -36,24 +37,36 @@ export async function serveWorker(
   temporal: TemporalConnectionOptions,
   relay: RelaySettings = {},
 ): Promise<Service & { engine: Engine }> {
-  const connection = await connectWhenReady(temporal, null);
+  // The engine first: a second engine on a SQLite store is refused before any wait for Temporal.
   const engine = await openEngine(config, app);
   const { created, archived } = engine.scoreConfigs;
   if (created.length + archived.length > 0) {
     console.log(`evalflow: score configs created ${created.length}, archived ${archived.length}`);
   }
-  const worker = await createWorker({
-    connection,
-    namespace: config.namespace,
-    taskQueue: config.taskQueue,
-    activities: engine.activities,
-  });
-  const clientConnection = await Connection.connect(temporal);
+  let connection: NativeConnection | undefined;
+  let clientConnection: Connection | undefined;
+  let worker: Worker;
+  try {
+    connection = await connectWhenReady(temporal, null);
+    worker = await createWorker({
+      connection,
+      namespace: config.namespace,
+      taskQueue: config.taskQueue,
+      activities: engine.activities,
+    });
+    clientConnection = await Connection.connect(temporal);
+  } catch (error) {
+    await clientConnection?.close().catch(() => {});
+    await connection?.close().catch(() => {});
+    await engine.close();
+    throw error;
+  }
   const relays = followWorkspaces({
     store: engine.store,
     client: new Client({ connection: clientConnection, namespace: config.namespace }),
     taskQueue: config.taskQueue,
     rules: app.rules,
+    onRelay: (line) => console.log(line),
     ...relay,
   });
   const done = worker.run().finally(async () => {

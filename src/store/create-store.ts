@@ -10,6 +10,7 @@ import {
 import { createApiKeys } from './api-keys.js';
 import { countArtifactVersions, listArtifactVersions } from './artifact-versions.js';
 import type { Backend, Sql } from './backend.js';
+import { type Coordination, inProcessCoordination } from './coordination.js';
 import { execute } from './execute.js';
 import { createIdempotencyRecords } from './idempotency.js';
 import { createLedger } from './ledger.js';
@@ -44,7 +45,8 @@ export interface StoreOptions {
   newId?: () => string;
   /**
    * The longest pause between a follower's reads for events appended by other processes (default
-   * 1000 ms); under load it reads again within 50 ms.
+   * 1000 ms); under load it reads again within 50 ms. On Postgres, while word of other processes'
+   * appends arrives (LISTEN/NOTIFY), the pause grows to 5 s at most: the poll is then a fallback.
    */
   pollMs?: number;
   /**
@@ -54,8 +56,18 @@ export interface StoreOptions {
   limits?: Partial<Limits>;
 }
 
-/** The store's behaviour over any backend; the adapters only supply SQL connections. */
-export function createStore(backend: Backend, options: StoreOptions): Store {
+/** While other processes' appends wake followers, they poll this seldom (see `pollMs`). */
+const LISTENING_POLL_MS = 5000;
+
+/**
+ * The store's behaviour over any backend; the adapters only supply SQL connections, and on
+ * Postgres the `coordination` with other processes (by default none: a single process).
+ */
+export function createStore(
+  backend: Backend,
+  options: StoreOptions,
+  coordination: Coordination = inProcessCoordination(),
+): Store {
   const deps = {
     backend,
     feedbackTypes: options.feedbackTypes,
@@ -73,7 +85,9 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
   const lookup = <T>(ids: readonly unknown[], absent: T, work: (sql: Sql) => Promise<T>) =>
     ids.every(isId) ? read(work) : Promise.resolve(absent);
   const pollMs = options.pollMs ?? 1000;
+  const idlePollMs = () => (coordination.listening ? Math.max(pollMs, LISTENING_POLL_MS) : pollMs);
   const tracked = (subscription: Subscription) => {
+    coordination.listen(wakeups);
     following.add(subscription);
     void subscription.done.finally(() => following.delete(subscription)).catch(() => {});
     return subscription;
@@ -82,8 +96,10 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
     id: backend.storeId,
     async execute(input) {
       const outcome = await execute(deps, input);
-      if (outcome.type === 'recorded' && outcome.events.length > 0)
+      if (outcome.type === 'recorded' && outcome.events.length > 0) {
         wakeups.wake(input.workspace_id);
+        coordination.announce(input.workspace_id);
+      }
       return outcome;
     },
     events: (options) =>
@@ -95,9 +111,9 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
         (sql) => readEvents(sql, options),
       ),
     subscribe: (subscribeOptions, listener) =>
-      tracked(follow(store.events, wakeups, pollMs, subscribeOptions, listener)),
+      tracked(follow(store.events, wakeups, idlePollMs, subscribeOptions, listener)),
     subscribePages: (subscribeOptions, listener) =>
-      tracked(followPages(store.events, wakeups, pollMs, subscribeOptions, listener)),
+      tracked(followPages(store.events, wakeups, idlePollMs, subscribeOptions, listener)),
     head: (workspace_id) => lookup([workspace_id], 0, (sql) => readHead(sql, workspace_id)),
     thread: (workspace_id, thread_id) =>
       lookup([workspace_id, thread_id], null, (sql) => readThread(sql, workspace_id, thread_id)),
@@ -140,9 +156,12 @@ export function createStore(backend: Backend, options: StoreOptions): Store {
       list: (workspace_id, selector, after, limit) =>
         listArtifactVersions(backend, workspace_id, selector, after, limit),
     },
-    // Followers stop first, so none reads from a closed connection.
+    leases: coordination.leases,
+    // Followers stop first, so none reads from a closed connection; then the word of the last
+    // appends goes out.
     async close() {
       await Promise.all([...following].map((subscription) => subscription.close()));
+      await coordination.close();
       await backend.close();
     },
   };

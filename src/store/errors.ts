@@ -46,3 +46,38 @@ export class StoreOpenError extends StoreError {
     super(message, options);
   }
 }
+
+/** Who holds a SQLite store as its engine, as the holder wrote it down. */
+export interface SqliteEngineHolder {
+  pid: number;
+  host: string;
+  /** Its command line. */
+  command: string;
+  /** When it took the store, as an ISO timestamp. */
+  since: string;
+}
+
+/**
+ * Thrown by `holdSqliteEngineLock` (so by `evalflow worker` and `evalflow start`) when another
+ * engine process runs on the same SQLite file: SQLite serves one engine process (a host writing
+ * commands beside it is fine). Not retryable: stop the other process, or use Postgres.
+ */
+export class SqliteEngineInUseError extends StoreError {
+  override readonly name = 'SqliteEngineInUseError';
+  readonly retryable = false;
+  constructor(
+    /** The SQLite store's file. */
+    readonly file: string,
+    /** The engine holding it; null when it has not written itself down yet. */
+    readonly holder: SqliteEngineHolder | null,
+  ) {
+    const who =
+      holder === null
+        ? 'another process'
+        : `pid ${holder.pid} on ${holder.host} (${holder.command}) since ${holder.since}`;
+    super(
+      `the SQLite store ${file} is in use by another evalflow engine: ${who}. SQLite serves one ` +
+        'engine process; stop that one, or set DATABASE_URL to run several on Postgres',
+    );
+  }
+}

@@ -12,7 +12,13 @@ export { commandIdOf } from './command-ids.js';
 export type { StoreOptions } from './create-store.js';
 export { createStore } from './create-store.js';
 export { envelopeIdFor } from './envelope-ids.js';
-export { StoreError, StoreOpenError, StoreUnavailableError } from './errors.js';
+export {
+  type SqliteEngineHolder,
+  SqliteEngineInUseError,
+  StoreError,
+  StoreOpenError,
+  StoreUnavailableError,
+} from './errors.js';
 export type { IdempotencyRecords, RememberedResponse } from './idempotency.js';
 export type {
   EvaluationEntry,
@@ -39,6 +45,8 @@ export type {
   ConversationMessage,
   ExecuteInput,
   FeedbackFilter,
+  Lease,
+  Leases,
   Outcome,
   ReadEventsOptions,
   ScoreConfigDirectory,
@@ -50,3 +58,8 @@ export type {
 export type { PostgresOptions } from './postgres/backend.js';
 export { DEFAULT_OPEN_TIMEOUT_MS } from './postgres/backend.js';
 export { staticScoreConfigs } from './score-configs.js';
+export {
+  engineLockPath,
+  holdSqliteEngineLock,
+  type SqliteEngineLock,
+} from './sqlite/engine-lock.js';

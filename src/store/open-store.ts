@@ -4,6 +4,7 @@ import { resolveLimits } from '../core/index.js';
 import { createStore, type StoreOptions } from './create-store.js';
 import type { Store } from './port.js';
 import { type PostgresOptions, postgresBackend } from './postgres/backend.js';
+import { postgresCoordination } from './postgres/coordination.js';
 import { sqliteBackend } from './sqlite/backend.js';
 
 export const DEFAULT_SQLITE_PATH = '.evalflow/evalflow.db';
@@ -56,5 +57,6 @@ export async function openPostgresStore(
   options: StoreOptions,
 ): Promise<Store> {
   resolveLimits(options.limits);
-  return createStore(await postgresBackend(postgres), options);
+  const backend = await postgresBackend(postgres);
+  return createStore(backend, options, postgresCoordination(postgres, backend));
 }

@@ -55,6 +55,30 @@ export interface Subscription {
   readonly done: Promise<void>;
 }
 
+/** This process's hold on a named lease (see `Store.leases`). */
+export interface Lease {
+  readonly name: string;
+  /**
+   * Settles if the hold ends without `release`: the connection holding it dropped, so another
+   * process may hold the lease now. Stop the work it guards.
+   */
+  readonly lost: Promise<void>;
+  /** Gives the lease up; another process may take it at once. */
+  release(): Promise<void>;
+}
+
+/**
+ * Named leases, one holder at a time across every process on the store: work that must run once
+ * per store (a workspace's trigger relay) takes one first. On Postgres a lease is an advisory
+ * lock held by a connection of its own, so a holder that dies (even by SIGKILL) loses it as soon
+ * as the server sees the connection close; on SQLite, which serves one engine process, leases
+ * are held within the process.
+ */
+export interface Leases {
+  /** Takes those of `names` that no one holds, at once; returns the leases taken. */
+  take(names: readonly string[]): Promise<Lease[]>;
+}
+
 /** An artifact version with its artifact's current state. */
 export interface ArtifactAtVersion extends ArtifactVersion {
   current_version: number;
@@ -136,6 +160,8 @@ export interface Store {
   readonly apiKeys: ApiKeys;
   /** The HTTP API's first response to each idempotency key. */
   readonly idempotency: IdempotencyRecords;
+  /** Leases for work that runs in one process at a time (each workspace's relay). */
+  readonly leases: Leases;
 
   close(): Promise<void>;
 }

@@ -2,20 +2,30 @@ import type { Envelope } from '../core/index.js';
 import type { ReadEventsOptions, SubscribeOptions, Subscription } from './port.js';
 
 /**
- * Wakes a workspace's followers after a commit in this process; writes from other processes are
- * picked up by each follower's poll.
+ * Wakes a workspace's followers after a commit in this process, or word of one in another
+ * (Postgres NOTIFY); writes no word reached are picked up by each follower's poll.
  */
 export class Wakeups {
   readonly #waiting = new Map<string, Set<() => void>>();
   readonly #generation = new Map<string, number>();
+  /** Wakes of every workspace at once, counted into each one's generation. */
+  #everyone = 0;
 
   /** Counts wakes, so a follower that read before a wake knows not to sleep through it. */
   generation(workspace_id: string): number {
-    return this.#generation.get(workspace_id) ?? 0;
+    return (this.#generation.get(workspace_id) ?? 0) + this.#everyone;
+  }
+
+  /** Wakes every follower: word of appends may have been missed (a listener reconnected). */
+  wakeAll(): void {
+    this.#everyone++;
+    const waiting = [...this.#waiting.values()];
+    this.#waiting.clear();
+    for (const set of waiting) for (const resolve of set) resolve();
   }
 
   wake(workspace_id: string): void {
-    this.#generation.set(workspace_id, this.generation(workspace_id) + 1);
+    this.#generation.set(workspace_id, (this.#generation.get(workspace_id) ?? 0) + 1);
     const waiting = this.#waiting.get(workspace_id);
     if (waiting === undefined) return;
     this.#waiting.delete(workspace_id);
@@ -59,22 +69,23 @@ const BUSY_POLL_MS = 50;
  * Replays, then follows, by reading the log itself from the last delivered seq: a follower never
  * misses an event or sees one twice, whoever appended it. Each page read goes to `listener` in one
  * call. A full page is followed by the next read at once, a page with events by one after
- * BUSY_POLL_MS; an empty read doubles the pause up to `pollMs`. A commit in this process wakes the
- * follower at once.
+ * BUSY_POLL_MS; an empty read doubles the pause up to `pollMs` (asked afresh each time: it is
+ * longer while another process's appends wake the follower). A wake of `wakeups` ends the pause.
  */
 export function followPages(
   read: (options: ReadEventsOptions) => Promise<Envelope[]>,
   wakeups: Wakeups,
-  pollMs: number,
+  pollMs: number | (() => number),
   options: SubscribeOptions & { limit?: number },
   listener: (page: Envelope[]) => unknown,
 ): Subscription {
   const limit = options.limit ?? PAGE;
+  const longest = typeof pollMs === 'number' ? () => pollMs : pollMs;
   let closed = false;
   let stopWaiting = () => {};
   const run = async () => {
     let after = options.after ?? 0;
-    let pause = Math.min(BUSY_POLL_MS, pollMs);
+    let pause = Math.min(BUSY_POLL_MS, longest());
     while (!closed) {
       const since = wakeups.generation(options.workspace_id);
       const page = await read({ ...options, after, limit });
@@ -82,9 +93,9 @@ export function followPages(
       if (page.length > 0) {
         await listener(page);
         after = page[page.length - 1]?.seq ?? after;
-        pause = Math.min(BUSY_POLL_MS, pollMs);
+        pause = Math.min(BUSY_POLL_MS, longest());
       } else {
-        pause = Math.min(pause * 2, pollMs);
+        pause = Math.min(pause * 2, longest());
       }
       if (page.length < limit && !closed) {
         const waiting = wakeups.wait(options.workspace_id, since, pause);
@@ -110,7 +121,7 @@ export function followPages(
 export function follow(
   read: (options: ReadEventsOptions) => Promise<Envelope[]>,
   wakeups: Wakeups,
-  pollMs: number,
+  pollMs: number | (() => number),
   options: SubscribeOptions,
   listener: (envelope: Envelope) => unknown,
 ): Subscription {

@@ -6,7 +6,7 @@ import {
   type ScoreConfigsSynced,
   syncScoreConfigs,
 } from '../scores/index.js';
-import { openStore, type Store } from '../store/index.js';
+import { holdSqliteEngineLock, openStore, type Store } from '../store/index.js';
 import { scoreBackend } from './score-backend.js';
 
 export interface Engine {
@@ -25,9 +25,22 @@ export interface Engine {
 /**
  * The worker's dependencies for an app: the store (Postgres or SQLite) that knows the app's
  * feedback types, evaluators and score configs, and the score sink (Langfuse, or JSONL files)
- * with the app's score configs synced into it, once per name.
+ * with the app's score configs synced into it, once per name. Any number of engines may share a
+ * Postgres store; a SQLite store has one engine process, so opening a second one throws.
+ * @throws SqliteEngineInUseError when another engine runs on the same SQLite file.
  */
 export async function openEngine(config: Config, app: AppDefinition): Promise<Engine> {
+  const { databaseUrl, sqlitePath } = config.store;
+  const lock = databaseUrl || sqlitePath === ':memory:' ? null : holdSqliteEngineLock(sqlitePath);
+  try {
+    return await openHeld(config, app, () => lock?.release());
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+async function openHeld(config: Config, app: AppDefinition, release: () => void): Promise<Engine> {
   const { sink, reader, configStore } = scoreBackend(config);
   const synced = await syncScoreConfigs(configStore, app.scoreConfigSync.configs, {
     retired: app.scoreConfigSync.retired,
@@ -53,6 +66,9 @@ export async function openEngine(config: Config, app: AppDefinition): Promise<En
     scoreConfigs: synced,
     configStore,
     forgetScoreConfigs: () => scoreConfigs.forget(),
-    close: () => store.close(),
+    close: async () => {
+      await store.close();
+      release();
+    },
   };
 }
