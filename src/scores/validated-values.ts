@@ -20,7 +20,11 @@ export function scoreValidatedValues(
   value: unknown,
   options: ScoreTypeOptions,
 ): ScoredValue[] {
-  const plans = fieldPlans(schema, options);
+  // The type last mapped first: a mirror maps one type many times in a row.
+  const mapper =
+    last !== null && last.schema === schema && last.typeName === options.typeName
+      ? last.mapper
+      : mapperFor(schema, options);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidScoreValueError(
       `${options.typeName} scores are read from an object, not ${kindOf(value)}`,
@@ -28,25 +32,24 @@ export function scoreValidatedValues(
       [],
     );
   }
-  return mapperOf(plans)(value as Record<string, unknown>);
+  return mapper(value as Record<string, unknown>);
 }
 
 type Mapper = (fields: Record<string, unknown>) => ScoredValue[];
 
 const mappers = new WeakMap<readonly ScoredFieldPlan[], Mapper>();
 
-// The mapper last asked for: a mirror maps one type many times in a row.
-let last: { plans: readonly ScoredFieldPlan[]; mapper: Mapper } | null = null;
+let last: { schema: z.core.$ZodType; typeName: string; mapper: Mapper } | null = null;
 
-function mapperOf(plans: readonly ScoredFieldPlan[]): Mapper {
-  if (last !== null && last.plans === plans) return last.mapper;
+function mapperFor(schema: z.core.$ZodType, options: ScoreTypeOptions): Mapper {
+  const plans = fieldPlans(schema, options);
   let mapper = mappers.get(plans);
   if (mapper === undefined) {
     const configs = plans.map((plan) => plan.config);
     mapper = compiledMapper(configs) ?? loopMapper(configs);
     mappers.set(plans, mapper);
   }
-  last = { plans, mapper };
+  last = { schema, typeName: options.typeName, mapper };
   return mapper;
 }
 
