@@ -2,31 +2,50 @@
 // measured in the same process, so the machine's speed cancels out.
 //
 // 1. scoreValues against bare schema.safeParse on the same 100k feedback values (goal ≥ 0.5×).
-// 2. LangfuseScoreSink against one `POST /api/public/scores` per score, both through the real
+// 2. The mirror's mapping of stored, validated feedback (scoreValidatedValues) against
+//    safeParse of the same values (`mirror_mapping_vs_parse`, goal ≥ 5).
+// 3. Against the seeds' Python library: evalr 0.1.0's `score_values`, installed from PyPI into a
+//    virtual environment of the bench's own (Python ≥ 3.12), on the same type (generated from one
+//    declaration as a zod schema and a pydantic model) and the same validated values:
+//    `mapping_vs_evalr` is scoreValidatedValues, the same job as score_values (goal ≥ 3);
+//    `checked_mapping_vs_evalr` is scoreValues, which also checks every scored field. Skipped,
+//    with a line saying why, when no Python ≥ 3.12 is found.
+// 4. LangfuseScoreSink against one `POST /api/public/scores` per score, both through the real
 //    @langfuse/client to the Langfuse test server (which checks every request and answer against
 //    the OpenAPI spec): scores per HTTP request (goal ≥ 100) and throughput (goal ≥ 20×).
 //
-// Ends with one JSON line: {"bench":"scores","mapping_vs_parse":R,"scores_per_request":N,
+// Ends with one JSON line: {"bench":"scores","mapping_vs_parse":R,"mirror_mapping_vs_parse":R,
+// "mapping_vs_evalr":R|null,"checked_mapping_vs_evalr":R|null,"scores_per_request":N,
 // "sink_vs_single_post":R}.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { z } from 'zod';
-import { type Score, scoreId, scoreValues } from '../src/scores/index.js';
+import { type Score, scoreId, scoreValidatedValues, scoreValues } from '../src/scores/index.js';
 import { LangfuseScoreSink } from '../src/scores/langfuse/index.js';
 import { LangfuseTestServer } from '../test/support/langfuse-server/index.js';
+import { evalrPython } from './evalr-venv.js';
+import { pydanticSourceOf, type TypeDeclaration, zodSchemaOf } from './score-declarations.js';
 
 const VALUES = 100_000;
 const SINK_SCORES = 20_000;
 const SINGLE_POSTS = 500;
 const ROUNDS = 3;
-const MAPPING_ROUNDS = 6;
+// Many short rounds: on a busy machine, the fastest of them is the least disturbed.
+const MAPPING_ROUNDS = 20;
 
-const AnswerQuality = z.strictObject({
-  rating: z.int().min(1).max(5).describe('Overall quality'),
-  on_topic: z.boolean(),
-  tone: z.enum(['formal', 'casual']).default('formal'),
-  comment: z.string().nullable().default(null),
-  tags: z.array(z.string()).default([]),
-});
+const declaration: TypeDeclaration = {
+  className: 'AnswerQuality',
+  fields: [
+    { name: 'rating', kind: 'rating', min: 1, max: 5, description: 'Overall quality' },
+    { name: 'on_topic', kind: 'flag' },
+    { name: 'tone', kind: 'choice', choices: ['formal', 'casual'], default: 'formal' },
+    { name: 'comment', kind: 'note' },
+    { name: 'tags', kind: 'tags' },
+  ],
+};
+const AnswerQuality = zodSchemaOf(declaration);
 const typeName = 'answer_quality';
 
 /** A small deterministic generator, so every run measures the same values. */
@@ -38,10 +57,11 @@ function generator(seed: number) {
   };
 }
 
+/** Values as give_feedback stores them: parsed by the type's schema, then kept as JSON. */
 function values(count: number): unknown[] {
   const random = generator(42);
   return Array.from({ length: count }, (_, i) =>
-    AnswerQuality.parse({
+    stored({
       rating: 1 + Math.floor(random() * 5),
       on_topic: random() < 0.5,
       tone: random() < 0.5 ? 'formal' : 'casual',
@@ -50,6 +70,8 @@ function values(count: number): unknown[] {
     }),
   );
 }
+
+const stored = (raw: unknown): unknown => JSON.parse(JSON.stringify(AnswerQuality.parse(raw)));
 
 /** The fastest of a few rounds, in milliseconds: the least disturbed by the rest of the machine. */
 async function fastest(rounds: number, run: () => unknown): Promise<number> {
@@ -62,27 +84,77 @@ async function fastest(rounds: number, run: () => unknown): Promise<number> {
   return best;
 }
 
-async function mappingVersusParse(): Promise<number> {
-  const inputs = values(VALUES);
+interface MappingTimes {
+  parseMs: number;
+  checkedMs: number;
+  validatedMs: number;
+  scores: number;
+}
+
+/** The fastest of MAPPING_ROUNDS alternating rounds of each, so a busy moment slows all alike. */
+function mappingTimes(inputs: readonly unknown[]): MappingTimes {
   let sink = 0;
+  let scores = 0;
   const parse = () => {
     for (const value of inputs) if (AnswerQuality.safeParse(value).success) sink++;
   };
-  const map = () => {
+  const checked = () => {
     for (const value of inputs) sink += scoreValues(AnswerQuality, value, { typeName }).length;
   };
-  // Rounds alternate, so a busy moment on the machine slows both sides alike.
-  let parseMs = Number.POSITIVE_INFINITY;
-  let mapMs = Number.POSITIVE_INFINITY;
+  const validated = () => {
+    scores = 0;
+    for (const value of inputs) {
+      scores += scoreValidatedValues(AnswerQuality, value, { typeName }).length;
+    }
+  };
+  const times = { parseMs: Infinity, checkedMs: Infinity, validatedMs: Infinity };
+  const timed = (run: () => void) => {
+    const start = performance.now();
+    run();
+    return performance.now() - start;
+  };
   for (let round = 0; round < MAPPING_ROUNDS; round++) {
-    parseMs = Math.min(parseMs, await fastest(1, parse));
-    mapMs = Math.min(mapMs, await fastest(1, map));
+    times.parseMs = Math.min(times.parseMs, timed(parse));
+    times.checkedMs = Math.min(times.checkedMs, timed(checked));
+    times.validatedMs = Math.min(times.validatedMs, timed(validated));
   }
+  if (sink === 0) throw new Error('nothing was mapped');
   console.log(
-    `safeParse: ${rate(VALUES, parseMs)} values/s; scoreValues: ${rate(VALUES, mapMs)} values/s` +
-      ` (${sink > 0 ? 'checked' : 'unchecked'})`,
+    `safeParse: ${rate(inputs.length, times.parseMs)} values/s; scoreValues: ` +
+      `${rate(inputs.length, times.checkedMs)} values/s; scoreValidatedValues (the mirror's): ` +
+      `${rate(inputs.length, times.validatedMs)} values/s`,
   );
-  return parseMs / mapMs;
+  return { ...times, scores };
+}
+
+/** evalr's score_values on the same values, or null (with a line saying why) when skipped. */
+function evalrTimes(inputs: readonly unknown[]): { ms: number; scores: number } | null {
+  const venv = evalrPython();
+  if ('skipped' in venv) {
+    console.log(`evalr comparison skipped: ${venv.skipped}`);
+    return null;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'evalflow-bench-evalr-'));
+  try {
+    const valuesPath = join(dir, 'values.json');
+    writeFileSync(valuesPath, JSON.stringify(inputs));
+    const out = execFileSync(venv.python, [
+      join(import.meta.dirname, 'evalr_score_values.py'),
+      pydanticSourceOf(declaration),
+      declaration.className,
+      typeName,
+      valuesPath,
+      String(MAPPING_ROUNDS),
+    ]);
+    const result = JSON.parse(out.toString().trim().split('\n').at(-1) ?? '') as {
+      ms: number;
+      scores: number;
+    };
+    console.log(`evalr score_values: ${rate(inputs.length, result.ms)} values/s`);
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function scoresOf(count: number, prefix: string): Score[] {
@@ -158,16 +230,32 @@ function rate(count: number, ms: number): string {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-const mapping = await mappingVersusParse();
+const inputs = values(VALUES);
+const mapping = mappingTimes(inputs);
+const evalr = evalrTimes(inputs);
+if (evalr !== null && evalr.scores !== mapping.scores) {
+  throw new Error(
+    `evalr gave ${evalr.scores} scores, evalflow ${mapping.scores}: not the same job`,
+  );
+}
 const { perRequest, ratio } = await sinkVersusSinglePost();
+const mappingVsParse = round2(mapping.parseMs / mapping.checkedMs);
+const mirrorVsParse = round2(mapping.parseMs / mapping.validatedMs);
+const vsEvalr = evalr === null ? null : round2(evalr.ms / mapping.validatedMs);
+const checkedVsEvalr = evalr === null ? null : round2(evalr.ms / mapping.checkedMs);
 console.log(
-  `mapping ${round2(mapping)}× safeParse (goal ≥ 0.5); ${Math.round(perRequest)} scores per ` +
-    `request (goal ≥ 100); sink ${round2(ratio)}× single posts (goal ≥ 20)`,
+  `mapping ${mappingVsParse}× safeParse (goal ≥ 0.5); the mirror's ${mirrorVsParse}× safeParse ` +
+    `(goal ≥ 5); against evalr: ${vsEvalr ?? 'skipped'}× (goal ≥ 3), checked ` +
+    `${checkedVsEvalr ?? 'skipped'}×; ${Math.round(perRequest)} scores per request (goal ≥ 100); ` +
+    `sink ${round2(ratio)}× single posts (goal ≥ 20)`,
 );
 console.log(
   JSON.stringify({
     bench: 'scores',
-    mapping_vs_parse: round2(mapping),
+    mapping_vs_parse: mappingVsParse,
+    mirror_mapping_vs_parse: mirrorVsParse,
+    mapping_vs_evalr: vsEvalr,
+    checked_mapping_vs_evalr: checkedVsEvalr,
     scores_per_request: Math.round(perRequest),
     sink_vs_single_post: round2(ratio),
   }),

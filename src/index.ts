@@ -136,6 +136,7 @@ export {
   ScoreSinkError,
   scoreConfigs,
   scoreId,
+  scoreValidatedValues,
   scoreValues,
   syncScoreConfigs,
 } from './scores/index.js';

@@ -7,7 +7,7 @@ import type {
   ScoreRecorded,
 } from '../core/index.js';
 import { participantOf } from '../core/index.js';
-import { type Score, scoreConfigs, scoreId, scoreValues } from '../scores/index.js';
+import { type Score, scoreConfigs, scoreId, scoreValidatedValues } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 
 // Feedback in the log → scores (seed-semantics §12). A score attaches to the trace its target
@@ -80,7 +80,8 @@ export async function scoresOfFeedback(
     score_source: event.source,
   };
   if (event.source_label !== undefined) source.source_label = event.source_label;
-  return scoreValues(type.schema, event.value, { typeName: type.name }).map(
+  // give_feedback stored the value as its type's schema parsed it: mapping it needs no re-parse.
+  return scoreValidatedValues(type.schema, event.value, { typeName: type.name }).map(
     ({ config, value }) => ({
       id: scoreId(identity.id, config.name, options.namespace),
       name: config.name,

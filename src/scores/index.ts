@@ -39,5 +39,6 @@ export {
   type SyncScoreConfigsOptions,
   syncScoreConfigs,
 } from './sync.js';
+export { scoreValidatedValues } from './validated-values.js';
 export { type ScoredValue, type ScoreValue, scoreValues } from './values.js';
 export { scores, type Verdict, type VerdictScoreOptions } from './verdicts.js';

@@ -52,11 +52,11 @@ export function scoreValues(
   return scored;
 }
 
-function isEmpty(raw: unknown): boolean {
+export function isEmpty(raw: unknown): boolean {
   return raw === undefined || raw === null || raw === '';
 }
 
-function toScoreValue(config: ScoreConfig, parsed: unknown): ScoreValue {
+export function toScoreValue(config: ScoreConfig, parsed: unknown): ScoreValue {
   const kind = typeof parsed;
   if (config.dataType === 'BOOLEAN') {
     if (kind === 'boolean') return parsed as boolean;
@@ -82,7 +82,7 @@ export function cutText(text: string): string {
   return text.slice(0, splitsPair ? MAX_TEXT - 1 : MAX_TEXT);
 }
 
-function kindOf(value: unknown): string {
+export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);

@@ -1,6 +1,8 @@
 // What an adapter provides: SQL over one connection (a transaction inside `transaction`). The
 // store's logic is written once against this; SQLite and Postgres differ only below it.
 
+import type { AppendPlan } from './append-plan.js';
+
 export type Row = Record<string, unknown>;
 
 export interface Sql {
@@ -15,6 +17,13 @@ export interface Backend {
   read<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
   /** Runs `work` in one transaction: committed if it returns, rolled back if it throws. */
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Writes the plan in one transaction if the workspace's row is still at `plan.expectedSeq`
+   * and its command id is unused; false, with nothing written, otherwise. An adapter provides
+   * it where it can do better than `appendInTransaction` over `transaction` (Postgres: one
+   * statement, one round trip).
+   */
+  appendAt?(plan: AppendPlan): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -32,6 +32,8 @@ import {
 } from './reads.js';
 import { staticScoreConfigs } from './score-configs.js';
 import { follow, followPages, Wakeups } from './subscription.js';
+import { WarmWorkspaces } from './warm-workspaces.js';
+import { WorkspaceTurns } from './workspace-turns.js';
 
 export interface StoreOptions {
   feedbackTypes: FeedbackTypeRegistry;
@@ -76,6 +78,8 @@ export function createStore(
     limits: resolveLimits(options.limits),
     now: options.now ?? (() => new Date()),
     newId: options.newId ?? (() => uuidv7()),
+    warm: new WarmWorkspaces(),
+    turns: new WorkspaceTurns(),
   };
   const wakeups = new Wakeups();
   const following = new Set<Subscription>();

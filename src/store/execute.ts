@@ -17,16 +17,19 @@ import {
   type Needs,
   needsOf,
   participantOf,
+  type Recorded,
   type Rejection,
   scopeOf,
   type ViewChange,
   validationFailed,
+  type WorkspaceState,
 } from '../core/index.js';
+import { type AppendPlan, appendInTransaction, lastChanges, writePlan } from './append-plan.js';
 import { asNumber, type Backend, parseJson, type Sql } from './backend.js';
 import { envelopeIdFor } from './envelope-ids.js';
-import { loadState } from './load-state.js';
 import type { ExecuteInput, Outcome, ScoreConfigDirectory } from './port.js';
-import { deleteStatement, upsertStatement } from './view-tables.js';
+import type { WarmWorkspace, WarmWorkspaces } from './warm-workspaces.js';
+import type { WorkspaceTurns } from './workspace-turns.js';
 
 export interface ExecuteDeps {
   backend: Backend;
@@ -36,6 +39,9 @@ export interface ExecuteDeps {
   limits: Readonly<Limits>;
   now: () => Date;
   newId: () => string;
+  /** The store's warm workspace states (one per store object). */
+  warm: WarmWorkspaces;
+  turns: WorkspaceTurns;
 }
 
 /** Thrown inside the transaction to roll a refused command back, and caught right outside it. */
@@ -45,9 +51,8 @@ class Refusal {
 
 /**
  * Parses, decides and appends one command. Everything that can refuse the command without the
- * workspace's entities runs before the transaction; inside it the workspace row is locked, so
- * seq stays gap-free and a command id is looked up and recorded atomically with its events. A
- * refusal rolls the transaction back, so a workspace exists from its first event only.
+ * workspace's entities runs first; then, one command of a workspace at a time in this process,
+ * the warm path (`appendWarm`) or else the locked one (`appendLocked`) decides and appends.
  */
 export async function execute(deps: ExecuteDeps, input: unknown): Promise<Outcome> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -86,22 +91,19 @@ export async function execute(deps: ExecuteDeps, input: unknown): Promise<Outcom
         : undefined,
   };
 
-  try {
-    return await deps.backend.transaction((sql) =>
-      decideAndAppend(sql, deps, {
-        workspace_id,
-        actor,
-        command,
-        commandId,
-        fingerprint,
-        needs,
-        context,
-      }),
-    );
-  } catch (error) {
-    if (error instanceof Refusal) return error.rejection;
-    throw error;
-  }
+  const decidable: Decidable = {
+    workspace_id,
+    actor,
+    command,
+    commandId,
+    fingerprint,
+    needs,
+    context,
+  };
+  return deps.turns.run(workspace_id, async () => {
+    const warm = await appendWarm(deps, decidable);
+    return warm ?? (await appendLocked(deps, decidable));
+  });
 }
 
 interface Decidable {
@@ -112,6 +114,71 @@ interface Decidable {
   fingerprint: string;
   needs: Needs;
   context: DecideContext;
+}
+
+/**
+ * The warm path: decides on the workspace's warm state, without reading the database (an
+ * entity it does not know is taken to be absent), and writes the events only if the workspace
+ * is still at the seq that state was taken at and those entities are still absent (one
+ * statement on Postgres). Undefined when it cannot answer alone: no warm state, feedback it
+ * does not know, a decision other than a recorded one with events (a refusal must be made on
+ * the current state), a workspace that moved on (another process), an entity that exists or a
+ * command id already used; the locked path then answers.
+ */
+async function appendWarm(deps: ExecuteDeps, decidable: Decidable): Promise<Outcome | undefined> {
+  const { workspace_id, actor, command, needs, context } = decidable;
+  const entry = deps.warm.latest(workspace_id);
+  const absent = entry === undefined ? null : deps.warm.unknownEntities(entry, needs);
+  if (entry === undefined || absent === null) return undefined;
+  const decision = decideCommand(entry.state, actor, command, context);
+  if (decision.type !== 'recorded' || decision.events.length === 0) return undefined;
+  const head = { last_seq: entry.seq, last_ts: entry.ts };
+  // From here the entry's state takes the changes before they are written: any failure drops it.
+  try {
+    const planned = planAppend(deps, decidable, decision, head, entry.state);
+    const { outcome } = planned;
+    const plan: AppendPlan = absent.length > 0 ? { ...planned.plan, absent } : planned.plan;
+    const written = deps.backend.appendAt
+      ? await deps.backend.appendAt(plan)
+      : await appendInTransaction((work) => deps.backend.transaction(work), plan);
+    if (!written) {
+      deps.warm.drop(workspace_id);
+      return undefined;
+    }
+    deps.warm.committed(workspace_id, entry, plan.last_seq, plan.last_ts, plan.changes, absent);
+    return outcome;
+  } catch (error) {
+    deps.warm.drop(workspace_id);
+    throw error;
+  }
+}
+
+/**
+ * The locked path: inside one transaction the workspace row is locked (created if new), so seq
+ * stays gap-free and a command id is looked up and recorded atomically with its events; the
+ * warm state is used if it is at the locked seq and filled with what the command needs. A
+ * refusal rolls the transaction back, so a workspace exists from its first event only.
+ */
+async function appendLocked(deps: ExecuteDeps, decidable: Decidable): Promise<Outcome> {
+  const { workspace_id } = decidable;
+  let appended: { entry: WarmWorkspace; plan: AppendPlan } | undefined;
+  try {
+    const outcome = await deps.backend.transaction(async (sql) => {
+      appended = undefined;
+      const { outcome, entry, plan } = await decideAndAppend(sql, deps, decidable);
+      if (plan !== undefined) appended = { entry, plan };
+      return outcome;
+    });
+    if (appended !== undefined) {
+      const { entry, plan } = appended;
+      deps.warm.committed(workspace_id, entry, plan.last_seq, plan.last_ts, plan.changes);
+    }
+    return outcome;
+  } catch (error) {
+    if (error instanceof Refusal) return error.rejection;
+    deps.warm.drop(workspace_id);
+    throw error;
+  }
 }
 
 async function decideAndAppend(sql: Sql, deps: ExecuteDeps, decidable: Decidable) {
@@ -128,13 +195,29 @@ async function decideAndAppend(sql: Sql, deps: ExecuteDeps, decidable: Decidable
           conflict(`command ${commandId} was already used for a different command`),
         );
       }
-      return parseJson<Outcome>(first[0].outcome);
+      return { outcome: parseJson<Outcome>(first[0].outcome), entry: undefined, plan: undefined };
     }
   }
-  const state = await loadState(sql, workspace_id, needs);
-  const decision = decideCommand(state, actor, command, context);
+  const entry = await deps.warm.loaded(sql, workspace_id, head.last_seq, head.last_ts, needs);
+  const decision = decideCommand(entry.state, actor, command, context);
   if (decision.type !== 'recorded') throw new Refusal(decision);
+  const { outcome, plan } = planAppend(deps, decidable, decision, head, entry.state);
+  await writePlan(sql, plan);
+  return { outcome, entry, plan };
+}
 
+/**
+ * The envelopes, outcome and rows of a recorded decision made at `head`; `state` takes the
+ * events' changes.
+ */
+function planAppend(
+  deps: ExecuteDeps,
+  decidable: Decidable,
+  decision: Recorded,
+  head: { last_seq: number; last_ts: string },
+  state: WorkspaceState,
+): { outcome: Outcome; plan: AppendPlan } {
+  const { workspace_id, actor, commandId, fingerprint } = decidable;
   // ts never decreases, even when the clock steps back.
   const ts = new Date(Math.max(deps.now().getTime(), Date.parse(head.last_ts) || 0)).toISOString();
   const envelopes: Envelope[] = decision.events.map((event, index) => ({
@@ -153,22 +236,18 @@ async function decideAndAppend(sql: Sql, deps: ExecuteDeps, decidable: Decidable
     changes.push(...made);
   }
   const outcome: Outcome = { ...decision, events: envelopes };
-  await appendEvents(sql, envelopes);
-  await writeChanges(sql, workspace_id, changes);
-  if (envelopes.length > 0) {
-    await sql.run('UPDATE workspaces SET last_seq = ?, last_ts = ? WHERE workspace_id = ?', [
-      head.last_seq + envelopes.length,
-      ts,
-      workspace_id,
-    ]);
-  }
-  if (commandId !== undefined) {
-    await sql.run(
-      'INSERT INTO commands (workspace_id, command_id, fingerprint, outcome) VALUES (?, ?, ?, ?)',
-      [workspace_id, commandId, fingerprint, JSON.stringify(outcome)],
-    );
-  }
-  return outcome;
+  const plan: AppendPlan = {
+    workspace_id,
+    expectedSeq: head.last_seq,
+    last_seq: head.last_seq + envelopes.length,
+    last_ts: envelopes.length > 0 ? ts : head.last_ts,
+    events: envelopes,
+    changes: lastChanges(changes),
+    ...(commandId === undefined
+      ? {}
+      : { command: { command_id: commandId, fingerprint, outcome: JSON.stringify(outcome) } }),
+  };
+  return { outcome, plan };
 }
 
 function resolveCommandId(
@@ -210,38 +289,4 @@ async function lockWorkspace(sql: Sql, workspace_id: string) {
   );
   const row = rows[0] ?? { last_seq: 0, last_ts: '' };
   return { last_seq: asNumber(row.last_seq), last_ts: String(row.last_ts) };
-}
-
-async function appendEvents(sql: Sql, envelopes: readonly Envelope[]) {
-  for (const e of envelopes) {
-    await sql.run(
-      `INSERT INTO events (workspace_id, seq, id, ts, type, thread_id, run_id, actor, event)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        e.workspace_id,
-        e.seq,
-        e.id,
-        e.ts,
-        e.event.type,
-        e.thread_id,
-        e.run_id,
-        JSON.stringify(e.actor),
-        JSON.stringify(e.event),
-      ],
-    );
-  }
-}
-
-/** Writes each changed row once, as it stands after the last change to it. */
-async function writeChanges(sql: Sql, workspace_id: string, changes: readonly ViewChange[]) {
-  const last = new Map<string, ViewChange>();
-  for (const change of changes) last.set(`${change.view} ${change.key}`, change);
-  for (const change of last.values()) {
-    if (change.value === null) {
-      await sql.run(deleteStatement(change.view), [workspace_id, change.key]);
-      continue;
-    }
-    const { text, extra } = upsertStatement(change.view, change.value);
-    await sql.run(text, [workspace_id, change.key, JSON.stringify(change.value), ...extra]);
-  }
 }

@@ -8,13 +8,13 @@ import {
 import { parseJson, type Sql } from './backend.js';
 import { viewTables } from './view-tables.js';
 
-/** Loads exactly the entities a command needs into an otherwise empty state. */
+/** Loads exactly the entities a command needs into `state` (by default an empty one). */
 export async function loadState(
   sql: Sql,
   workspace_id: string,
   needs: Needs,
+  state: WorkspaceState = emptyState(),
 ): Promise<WorkspaceState> {
-  const state = emptyState();
   const load = async (view: ViewName, keys: readonly string[]) => {
     if (keys.length === 0) return;
     const unique = [...new Set(keys)];

@@ -44,15 +44,22 @@ export const viewTables: { [V in ViewName]: ViewTable<V> } = {
   rules: { table: 'rules', columns: (rule) => ({ seq: rule.seq }) },
 };
 
+// A view's columns are the same for every value, so its statement is made once.
+const upserts = new Map<ViewName, string>();
+
 /** An upsert of one view row, in SQL both SQLite and Postgres accept (`?` placeholders). */
 export function upsertStatement<V extends ViewName>(view: V, value: ViewValue<V>) {
   const { table, columns } = viewTables[view] as ViewTable<V>;
   const extra = columns(value);
-  const names = ['workspace_id', 'key', 'body', ...Object.keys(extra)];
-  const updates = names.slice(2).map((name) => `${name} = excluded.${name}`);
-  const text = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})
+  let text = upserts.get(view);
+  if (text === undefined) {
+    const names = ['workspace_id', 'key', 'body', ...Object.keys(extra)];
+    const updates = names.slice(2).map((name) => `${name} = excluded.${name}`);
+    text = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})
     ON CONFLICT (workspace_id, key) DO UPDATE SET ${updates.join(', ')}`;
-  return { text, extra: Object.values(extra) };
+    upserts.set(view, text);
+  }
+  return { text, extra: Object.values(extra), columns: Object.keys(extra) };
 }
 
 export const deleteStatement = (view: ViewName) =>

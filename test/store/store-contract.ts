@@ -111,6 +111,95 @@ export function storeContract(adapter: string, open: OpenStore) {
       );
     });
 
+    it('sees what another store of the database (another process) appended to a workspace', async () => {
+      const ws = await conversationWorkspace();
+      const other = await open({ feedbackTypes: conformanceFeedbackTypes() });
+      const inRun = (message_id: string) => ({
+        type: 'post_message',
+        thread_id: 't1',
+        message_id,
+        role: 'assistant',
+        content: 'more',
+        run_id: 'r1',
+      });
+      try {
+        const inT5 = { type: 'post_message', thread_id: 't5', role: 'user', content: 'hi' };
+        // This store's state of the workspace is warm (t5 known absent); the other one moves the
+        // workspace on.
+        expect(await run(ws, user('u1'), inT5)).toMatchObject({ type: 'not_found' });
+        recorded(await run(ws, agent('t1'), inRun('m2')));
+        recorded(
+          await other.execute({
+            workspace_id: ws,
+            actor: system,
+            command: { type: 'create_thread', thread_id: 't5' },
+          }),
+        );
+        recorded(await run(ws, user('u1'), inT5));
+        recorded(
+          await other.execute({ workspace_id: ws, actor: agent('t1'), command: inRun('m3') }),
+        );
+        recorded(
+          await other.execute({
+            workspace_id: ws,
+            actor: agent('t1'),
+            command: { type: 'end_run', run_id: 'r1', status: 'completed' },
+          }),
+        );
+        expect(await run(ws, agent('t1'), inRun('m4'))).toMatchObject({ type: 'invalid_state' });
+        // A message id the other store used is taken here too.
+        expect(
+          await run(ws, user('u1'), {
+            type: 'post_message',
+            thread_id: 't1',
+            message_id: 'm3',
+            role: 'user',
+            content: 'again',
+          }),
+        ).toMatchObject({ type: 'conflict' });
+        const next = recorded(
+          await run(ws, system, { type: 'create_thread', thread_id: 't2', title: null }),
+        );
+        const seqs = (await store.events({ workspace_id: ws })).map((e) => e.seq);
+        expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+        expect(next.events[0]?.seq).toBe(seqs.length);
+        // And back: the other store's warm state is behind now, and it sees this store's thread.
+        expect(
+          await other.execute({
+            workspace_id: ws,
+            actor: system,
+            command: { type: 'create_thread', thread_id: 't2' },
+          }),
+        ).toMatchObject({ type: 'conflict' });
+      } finally {
+        await other.close();
+      }
+    });
+
+    it("answers a command id another store recorded with that store's outcome", async () => {
+      const ws = await conversationWorkspace();
+      const other = await open({ feedbackTypes: conformanceFeedbackTypes() });
+      const command = {
+        type: 'give_feedback',
+        feedback_type: 'helpfulness',
+        target: { kind: 'turn', run_id: 'r1' },
+        value: { rating: 4 },
+      };
+      try {
+        recorded(await run(ws, evaluator, { ...command, value: { rating: 5 } }));
+        const first = recorded(
+          await other.execute({ workspace_id: ws, actor: evaluator, command, command_id: 'c-1' }),
+        );
+        const head = await store.head(ws);
+        expect(await run(ws, evaluator, command, 'c-1')).toEqual(first);
+        expect(await store.head(ws)).toBe(head);
+        recorded(await run(ws, evaluator, { ...command, value: { rating: 3 } }));
+        expect(await store.head(ws)).toBe(head + 1);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('returns envelopes with id, ts, scope and actor, as the log keeps them', async () => {
       const ws = await conversationWorkspace();
       const outcome = recorded(

@@ -3,6 +3,7 @@ import type { Backend, Row, Sql } from '../backend.js';
 import { StoreUnavailableError } from '../errors.js';
 import { isConnectionFailure, reasonOf, serverOf } from './connection-failures.js';
 import { migratePostgres } from './migrate.js';
+import { appendInOneStatement } from './one-statement-append.js';
 import { openWithRetry } from './open-with-retry.js';
 
 /** How long opening waits for the server by default. */
@@ -93,7 +94,7 @@ export async function postgresBackend(options: PostgresOptions): Promise<Backend
         )
       : error;
 
-  return {
+  const backend: Backend = {
     storeId,
     async read(work) {
       let client: pg.PoolClient | undefined;
@@ -127,8 +128,10 @@ export async function postgresBackend(options: PostgresOptions): Promise<Backend
         client?.release(broken);
       }
     },
+    appendAt: (plan) => backend.read((sql) => appendInOneStatement(sql, plan)),
     close: () => pool.end(),
   };
+  return backend;
 }
 
 /**

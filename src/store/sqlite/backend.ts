@@ -19,28 +19,12 @@ export function sqliteBackend(path: string): Backend {
   // the very holder when that is another store in this process. `whenNotBusy` waits instead.
   db.pragma('busy_timeout = 0');
 
-  const statements = new Map<string, Database.Statement>();
-  const prepare = (text: string) => {
-    let statement = statements.get(text);
-    if (statement === undefined) {
-      statement = db.prepare(text);
-      statements.set(text, statement);
-    }
-    return statement;
-  };
-  const sql: Sql = {
-    all: async (text, params = []) => prepare(text).all(...params) as Row[],
-    run: async (text, params = []) => {
-      prepare(text).run(...params);
-    },
-  };
-
-  let queue: Promise<unknown> = Promise.resolve();
-  const serially = <T>(work: () => Promise<T>): Promise<T> => {
-    const result = queue.then(work);
-    queue = result.catch(() => {});
-    return result;
-  };
+  const sql = sqlOver(db);
+  const serially = queued();
+  // Reads get a connection of their own (WAL lets it read beside the writer), so they do not
+  // wait in line behind write transactions; each read is one read transaction, a consistent
+  // snapshot. An in-memory database is one connection's alone: there, reads share the writer's.
+  const reader = path === ':memory:' ? undefined : openReader(path);
 
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
@@ -48,7 +32,9 @@ export function sqliteBackend(path: string): Backend {
 
   return {
     storeId,
-    read: (work) => serially(() => whenNotBusy(() => work(sql))),
+    read: reader
+      ? (work) => reader.serially(() => whenNotBusy(() => reader.snapshot(work)))
+      : (work) => serially(() => whenNotBusy(() => work(sql))),
     transaction: (work) =>
       serially(async () => {
         // IMMEDIATE takes the write lock up front, so writers serialize at BEGIN instead of
@@ -63,10 +49,61 @@ export function sqliteBackend(path: string): Backend {
           throw error;
         }
       }),
-    close: () =>
-      serially(async () => {
+    close: async () => {
+      await reader?.serially(async () => reader.close());
+      await serially(async () => {
         db.close();
-      }),
+      });
+    },
+  };
+}
+
+function sqlOver(db: Database.Database): Sql {
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (text: string) => {
+    let statement = statements.get(text);
+    if (statement === undefined) {
+      statement = db.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
+  return {
+    all: async (text, params = []) => prepare(text).all(...params) as Row[],
+    run: async (text, params = []) => {
+      prepare(text).run(...params);
+    },
+  };
+}
+
+/** Work on one connection, one piece at a time: a piece spanning awaits never interleaves. */
+function queued() {
+  let queue: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const result = queue.then(work);
+    queue = result.catch(() => {});
+    return result;
+  };
+}
+
+/** A second connection for reads, opened after the migration made the schema. */
+function openReader(path: string) {
+  const db = new Database(path, { readonly: true });
+  db.pragma('busy_timeout = 0');
+  const sql = sqlOver(db);
+  const begin = db.prepare('BEGIN');
+  const end = db.prepare('COMMIT');
+  return {
+    serially: queued(),
+    async snapshot<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+      begin.run();
+      try {
+        return await work(sql);
+      } finally {
+        end.run();
+      }
+    },
+    close: () => db.close(),
   };
 }
 
