@@ -42,7 +42,10 @@ function holderPid(file: string): number | null {
 }
 
 describe('a SQLite store and its one engine', () => {
-  it('refuses a second evalflow worker on the file, naming it and the holder, until the holder dies', async () => {
+  // Two CLI processes start (each loading tsx and the app), which takes long on a loaded machine.
+  it('refuses a second evalflow worker on the file, naming it and the holder, until the holder dies', {
+    timeout: 120_000,
+  }, async () => {
     const file = join(dir, 'one.db');
     const first = await worker(file);
     try {
