@@ -1,10 +1,15 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  type ActivityOptions,
+  ApplicationFailure,
+  proxyActivities,
+} from '@temporalio/workflow';
 import type { EvalflowActivities, EvaluateInput, EvaluationState } from '../activities/types.js';
 import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
 
 // Judging one target with one evaluator version: the shared step of evaluateRun and reevaluate.
 
-const judging = proxyActivities<Pick<EvalflowActivities, 'evaluate'>>({
+const judgingOptions = {
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   // Transient failures back off and retry; a terminal one (a verdict its feedback type refuses,
@@ -15,7 +20,13 @@ const judging = proxyActivities<Pick<EvalflowActivities, 'evaluate'>>({
     maximumInterval: '1 minute',
     maximumAttempts: 6,
   },
-});
+} satisfies ActivityOptions;
+type Judging = Pick<EvalflowActivities, 'evaluate'>;
+const judging = proxyActivities<Judging>(judgingOptions);
+// An evaluator with limits of its own judges on its queue, whose worker and rate limit enforce
+// them. Refs without a queue schedule exactly as before, so recorded histories still replay.
+const judgingOn = (taskQueue: string | undefined): Judging =>
+  taskQueue === undefined ? judging : proxyActivities<Judging>({ ...judgingOptions, taskQueue });
 
 const recording = proxyActivities<Pick<EvalflowActivities, 'giveFeedback' | 'settleEvaluation'>>({
   startToCloseTimeout: '30 seconds',
@@ -39,7 +50,7 @@ export interface EvaluationOutcome {
  */
 export async function evaluateTarget(input: EvaluateInput): Promise<EvaluationOutcome> {
   try {
-    const result = await judging.evaluate(input);
+    const result = await judgingOn(input.evaluator.taskQueue).evaluate(input);
     switch (result.outcome) {
       case 'verdict':
         await recording.giveFeedback({ ...input, value: result.value });
