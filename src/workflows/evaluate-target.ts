@@ -2,6 +2,7 @@ import {
   ActivityFailure,
   type ActivityOptions,
   ApplicationFailure,
+  patched,
   proxyActivities,
 } from '@temporalio/workflow';
 import type { EvalflowActivities, EvaluateInput, EvaluationState } from '../activities/types.js';
@@ -39,19 +40,29 @@ const recording = proxyActivities<Pick<EvalflowActivities, 'giveFeedback' | 'set
   },
 });
 
+/** The patch id of judging and recording in one `evaluate` activity. */
+export const RECORD_IN_EVALUATE = 'evaluate-records-verdict';
+
 export interface EvaluationOutcome {
   state: EvaluationState;
   reason: string | null;
 }
 
 /**
- * Evaluates, then gives the verdict as the evaluator. Both steps are idempotent: the verdict's
+ * Evaluates and gives the verdict as the evaluator. Both steps are idempotent: the verdict's
  * envelope id derives from the key, and a key settled in the ledger is never judged again.
  */
 export async function evaluateTarget(input: EvaluateInput): Promise<EvaluationOutcome> {
   try {
-    const result = await judgingOn(input.evaluator.taskQueue).evaluate(input);
+    // One activity judges and records: half the activities and history of the two-step path,
+    // which workflows started before this patch keep on replay.
+    const record = patched(RECORD_IN_EVALUATE);
+    const result = await judgingOn(input.evaluator.taskQueue).evaluate(
+      record ? { ...input, record } : input,
+    );
     switch (result.outcome) {
+      case 'recorded':
+        return { state: 'recorded', reason: null };
       case 'verdict':
         await recording.giveFeedback({ ...input, value: result.value });
         return { state: 'recorded', reason: null };
