@@ -62,8 +62,42 @@ export function evaluationActivities(deps: EvaluationDeps) {
     );
   };
 
+  /**
+   * Gives the verdict as the evaluator and settles it as recorded. Its command id derives from
+   * (workflow id, participant, target, generation), so a retry or replay returns the first
+   * outcome and records nothing.
+   */
+  const give = async (input: GiveFeedbackInput): Promise<string | null> => {
+    const evaluator = deployed(input);
+    const { generation, participant, target_key } = ledgerKey(input);
+    const outcome = await deps.store.execute({
+      workspace_id: input.workspaceId,
+      actor: { kind: 'evaluator', name: evaluator.name, version: evaluator.version },
+      command: {
+        type: 'give_feedback',
+        feedback_type: evaluator.feedbackType.name,
+        target: input.target,
+        value: input.value,
+        source: evaluator.source,
+      },
+      command_id: commandIdOf(`${input.workflowId}|${participant}|${target_key}|${generation}`),
+    });
+    if (outcome.type !== 'recorded') {
+      throw terminal(
+        `the store refused ${participant}'s feedback: ${outcome.message}`,
+        `${FailureType.feedbackRejected}.${outcome.type}`,
+      );
+    }
+    const envelopeId = outcome.events[0]?.id ?? null;
+    await settle(input, 'recorded', null, envelopeId);
+    return envelopeId;
+  };
+
   return {
-    /** Judges one target with one evaluator version; terminal failures are non-retryable. */
+    /**
+     * Judges one target with one evaluator version, and with `record` gives the verdict too;
+     * terminal failures are non-retryable.
+     */
     async evaluate(input: EvaluateInput): Promise<EvaluateResult> {
       const evaluator = deployed(input);
       const settled = await deps.store.ledger.evaluation(input.workspaceId, ledgerKey(input));
@@ -102,7 +136,10 @@ export function evaluationActivities(deps: EvaluationDeps) {
           FailureType.invalidVerdict,
         );
       }
-      return { outcome: 'verdict', value: parsed.data as Record<string, unknown> };
+      const value = parsed.data as Record<string, unknown>;
+      if (!input.record) return { outcome: 'verdict', value };
+      await give({ ...input, value });
+      return { outcome: 'recorded' };
     },
 
     /**
@@ -110,29 +147,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
      * target, generation), so a retry or replay returns the first outcome and records nothing.
      */
     async giveFeedback(input: GiveFeedbackInput): Promise<{ envelopeId: string }> {
-      const evaluator = deployed(input);
-      const { generation, participant, target_key } = ledgerKey(input);
-      const outcome = await deps.store.execute({
-        workspace_id: input.workspaceId,
-        actor: { kind: 'evaluator', name: evaluator.name, version: evaluator.version },
-        command: {
-          type: 'give_feedback',
-          feedback_type: evaluator.feedbackType.name,
-          target: input.target,
-          value: input.value,
-          source: evaluator.source,
-        },
-        command_id: commandIdOf(`${input.workflowId}|${participant}|${target_key}|${generation}`),
-      });
-      if (outcome.type !== 'recorded') {
-        throw terminal(
-          `the store refused ${participant}'s feedback: ${outcome.message}`,
-          `${FailureType.feedbackRejected}.${outcome.type}`,
-        );
-      }
-      const envelopeId = outcome.events[0]?.id ?? null;
-      await settle(input, 'recorded', null, envelopeId);
-      return { envelopeId: envelopeId ?? '' };
+      return { envelopeId: (await give(input)) ?? '' };
     },
 
     async settleEvaluation(input: SettleInput): Promise<void> {

@@ -19,10 +19,18 @@ export interface EvaluationKey {
 export interface EvaluateInput extends EvaluationKey {
   /** The evaluating workflow's id: with the rest of the key it names the verdict's envelope. */
   workflowId: string;
+  /**
+   * Give the verdict in the same activity (outcome `recorded`) instead of returning it for
+   * `giveFeedback`: one activity per evaluation. Workflows started before it was set keep the
+   * two-step path on replay.
+   */
+  record?: boolean;
 }
 
 export type EvaluateResult =
   | { outcome: 'verdict'; value: Record<string, unknown> }
+  /** Judged and given (`record`), settled as recorded in the ledger. */
+  | { outcome: 'recorded' }
   /** Already settled in the ledger by an earlier attempt or run of this generation. */
   | { outcome: 'settled'; state: EvaluationState }
   | { outcome: 'sampled_out' }

@@ -10,6 +10,7 @@ import {
   temporalConnection,
 } from '../config/index.js';
 import { idProblem } from '../core/index.js';
+import { evaluatorTaskQueues } from '../evaluators/index.js';
 import { openStore, type Store, type StoreIdentity } from '../store/index.js';
 import { TemporalUnreachableError, UsageError } from './errors.js';
 
@@ -85,7 +86,13 @@ export function reevaluationsOf(
   config: Config,
   app: AppDefinition,
 ) {
-  return new ReevaluationClient(client, store, config.taskQueue, app.evaluators);
+  return new ReevaluationClient(
+    client,
+    store,
+    config.taskQueue,
+    app.evaluators,
+    evaluatorTaskQueues(config.taskQueue, app.evaluatorLimits),
+  );
 }
 
 // Flag value parsers.

@@ -8,9 +8,11 @@ import {
   liveScoreConfigDirectory,
   type TemporalConnectionOptions,
 } from '../config/index.js';
+import { evaluatorTaskQueues } from '../evaluators/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { createWorker } from '../worker/create-worker.js';
 import { type Engine, openEngine } from '../worker/engine.js';
+import { createEvaluatorWorkers } from '../worker/evaluator-workers.js';
 import { scoreBackend } from '../worker/score-backend.js';
 import { connectWhenReady } from './dev-server.js';
 
@@ -45,15 +47,23 @@ export async function serveWorker(
   }
   let connection: NativeConnection | undefined;
   let clientConnection: Connection | undefined;
-  let worker: Worker;
+  let workers: Worker[];
   try {
     connection = await connectWhenReady(temporal, null);
-    worker = await createWorker({
+    const worker = await createWorker({
       connection,
       namespace: config.namespace,
       taskQueue: config.taskQueue,
       activities: engine.activities,
     });
+    const limited = await createEvaluatorWorkers({
+      connection,
+      namespace: config.namespace,
+      taskQueue: config.taskQueue,
+      limits: app.evaluatorLimits,
+      activities: engine.activities,
+    });
+    workers = [worker, ...limited];
     clientConnection = await Connection.connect(temporal);
   } catch (error) {
     await clientConnection?.close().catch(() => {});
@@ -67,19 +77,28 @@ export async function serveWorker(
     taskQueue: config.taskQueue,
     rules: app.rules,
     onRelay: (line) => console.log(line),
+    evaluatorTaskQueues: evaluatorTaskQueues(config.taskQueue, app.evaluatorLimits),
     ...relay,
   });
-  const done = worker.run().finally(async () => {
-    await relays.close();
-    await engine.close();
-    await clientConnection.close();
-    await connection.close();
-  });
+  // One worker stopping (by failing, say) stops the others, so the service ends whole.
+  const stopWorkers = () => {
+    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+  };
+  const done = Promise.allSettled(workers.map((w) => w.run().finally(stopWorkers))).then(
+    async (settled) => {
+      await relays.close();
+      await engine.close();
+      await clientConnection.close();
+      await connection.close();
+      const failed = settled.find((result) => result.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+    },
+  );
   return {
     engine,
     done,
     async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      stopWorkers();
       await done.catch(() => {});
     },
   };

@@ -19,6 +19,8 @@ export function followWorkspaces(options: {
   taskQueue: string;
   /** The app's default rules (see `TriggerRelay`). */
   rules: readonly EvaluationRule[];
+  /** Limited evaluators' own task queues, by name (see `RelayOptions`). */
+  evaluatorTaskQueues?: Readonly<Record<string, string>>;
   /** A run paused longer than this is evaluated as it stands (see `RelayOptions`). */
   abandonAfterMs?: number;
   pollMs?: number;

@@ -33,6 +33,8 @@ export class ReevaluationClient {
     private readonly taskQueue: string,
     /** The app's evaluators: with them, a batch naming an undeployed version is refused at once. */
     private readonly evaluators?: EvaluatorCatalog,
+    /** Limited evaluators' own task queues, by name (`evaluatorTaskQueues`). */
+    private readonly evaluatorTaskQueues: Readonly<Record<string, string>> = {},
   ) {}
 
   /** Starts a batch; starting the same batch id again while it runs is refused by Temporal. */
@@ -130,6 +132,8 @@ export class ReevaluationClient {
     if (this.evaluators && this.evaluators.targetsOf(id) === undefined) {
       throw new InvalidRequestError(`evaluator ${id} is not deployed`);
     }
-    return parseEvaluatorId(id);
+    const ref = parseEvaluatorId(id);
+    const taskQueue = this.evaluatorTaskQueues[ref.name];
+    return taskQueue === undefined ? ref : { ...ref, taskQueue };
   }
 }

@@ -26,6 +26,8 @@ export interface RelayOptions {
    * rules as they stood at the run's start.
    */
   rules: readonly EvaluationRule[];
+  /** Limited evaluators' own task queues, by name (`evaluatorTaskQueues`), pinned in plans. */
+  evaluatorTaskQueues?: Readonly<Record<string, string>>;
   /** Evaluate messages as they are posted. */
   online?: boolean;
   abandonAfterMs?: number;
@@ -200,12 +202,16 @@ export class TriggerRelay {
 
   /** The plan of the rules in force at `seq`. */
   private async planAt(seq: number): Promise<EvaluationPlan> {
-    const { store, workspaceId, rules } = this.options;
+    const { store, workspaceId, rules, evaluatorTaskQueues } = this.options;
     if (this.workspaceRules === null) {
       const loaded = await store.rulesAt(workspaceId, seq);
       this.workspaceRules = new Map(loaded.map((rule) => [rule.evaluator, rule]));
     }
-    this.plan ??= planOf(rulesInForce(rules, this.workspaceRules.values()), workspaceId);
+    this.plan ??= planOf(
+      rulesInForce(rules, this.workspaceRules.values()),
+      workspaceId,
+      evaluatorTaskQueues,
+    );
     return this.plan;
   }
 

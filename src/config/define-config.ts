@@ -12,6 +12,7 @@ import {
 import {
   createEvaluatorRegistry,
   type Evaluator,
+  type EvaluatorLimit,
   type EvaluatorRegistry,
   everyTargetRules,
 } from '../evaluators/index.js';
@@ -54,6 +55,13 @@ export interface AppConfigInput {
    * (only when no evaluator has two versions). Given: only the versions named here judge.
    */
   rules?: readonly RuleInput[];
+  /**
+   * Limits of evaluators that call a rate-limited endpoint, by evaluator name (every version
+   * shares them). Each limited evaluator judges on a task queue of its own, served by its own
+   * worker: `maxConcurrent` caps the evaluations in flight on each worker process, `perSecond`
+   * caps their starts across all workers (Temporal's task-queue rate limit).
+   */
+  evaluatorLimits?: Readonly<Record<string, EvaluatorLimit>>;
 }
 
 const APP = Symbol.for('evalflow.app');
@@ -66,6 +74,8 @@ export interface AppDefinition {
   readonly scoreConfigs: ScoreConfigDirectory;
   /** The default rules; a workspace's own rules override them per evaluator version. */
   readonly rules: readonly EvaluationRule[];
+  /** The limited evaluators' limits, by evaluator name (see `AppConfigInput.evaluatorLimits`). */
+  readonly evaluatorLimits: Readonly<Record<string, Readonly<EvaluatorLimit>>>;
   /** The sink's score configs: one per scorable field of every type; retired types' archived. */
   readonly scoreConfigSync: { configs: readonly ScoreConfig[]; retired: readonly string[] };
   /** The field configs a HUMAN config name stands for (its type's); empty for an unknown name. */
@@ -109,6 +119,20 @@ const Input = z.strictObject({
       }),
     )
     .optional(),
+  evaluatorLimits: z
+    .record(
+      z.string().min(1),
+      z
+        .strictObject({
+          maxConcurrent: z.int().min(1).optional(),
+          perSecond: z.number().positive().finite().optional(),
+        })
+        .refine(
+          (limit) => limit.maxConcurrent !== undefined || limit.perSecond !== undefined,
+          'set maxConcurrent, perSecond or both',
+        ),
+    )
+    .default({}),
 });
 
 /** Checks an app's definition whole; a mistake throws `InvalidConfigError` naming it. */
@@ -122,6 +146,7 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
   );
   const evaluators = guarded(() => createEvaluatorRegistry(list));
   checkHumanConfigs(feedbackTypes, human);
+  const evaluatorLimits = checkedLimits(evaluators, parsed.data.evaluatorLimits);
   const rules = parsed.data.rules
     ? parsed.data.rules.map((rule, index) => checkedRule(evaluators, rule, index))
     : rulesForAll(evaluators);
@@ -150,6 +175,7 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
       },
     },
     rules: Object.freeze(rules),
+    evaluatorLimits,
     scoreConfigFields: (configName: string) =>
       configs.filter(({ type }) => type.configName === configName).map(({ config }) => config.name),
     scoreConfigSync: Object.freeze({
@@ -182,6 +208,32 @@ function checkHumanConfigs(
       );
     }
   }
+}
+
+/** Every limit names a declared evaluator; unset limits are left out. */
+function checkedLimits(
+  evaluators: EvaluatorRegistry,
+  limits: Record<string, EvaluatorLimit>,
+): Readonly<Record<string, Readonly<EvaluatorLimit>>> {
+  const names = new Set(evaluators.list().map((e) => e.name));
+  for (const name of Object.keys(limits)) {
+    if (!names.has(name)) {
+      throw new InvalidConfigError(
+        `evaluatorLimits.${name} names no declared evaluator (${[...names].join(', ') || 'none declared'})`,
+      );
+    }
+  }
+  return Object.freeze(
+    Object.fromEntries(
+      Object.entries(limits).map(([name, { maxConcurrent, perSecond }]) => [
+        name,
+        Object.freeze({
+          ...(maxConcurrent !== undefined ? { maxConcurrent } : {}),
+          ...(perSecond !== undefined ? { perSecond } : {}),
+        }),
+      ]),
+    ),
+  );
 }
 
 type ParsedRule = NonNullable<z.output<typeof Input>['rules']>[number];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id } from './ids.js';
+import { evaluatorParticipant } from './keys.js';
 import { EVALUATOR_ID_PART } from './rules.js';
 
 // Who sends a command. Actors are compared by participant id, never by display fields such as
@@ -62,12 +63,6 @@ export function participantOf(actor: Actor): string {
   }
 }
 
-/** An evaluator version's participant id, `evaluator:{name}@{version}`: the one builder of it. */
-export const evaluatorParticipant = (ref: { name: string; version: string }): string =>
-  `evaluator:${evaluatorId(ref)}`;
-
-/** An evaluator version as rules, plans and the API name it: `{name}@{version}`. */
-export const evaluatorId = ({ name, version }: { name: string; version: string }): string =>
-  `${name}@${version}`;
+export { evaluatorId, evaluatorParticipant } from './keys.js';
 
 export const systemActor: Actor = { kind: 'system', name: 'system' };

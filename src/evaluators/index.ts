@@ -22,3 +22,8 @@ export type {
   SubjectMessage,
   TurnSubject,
 } from './subjects.js';
+export {
+  type EvaluatorLimit,
+  evaluatorTaskQueue,
+  evaluatorTaskQueues,
+} from './task-queues.js';

@@ -14,15 +14,25 @@ import type { EvaluatorRef } from './registry.js';
  */
 export type EvaluationPlan = Record<EvaluatedKind, EvaluatorRef[]>;
 
-/** The plan of the rules live in a workspace. */
-export function planOf(rules: readonly EvaluationRule[], workspaceId: string): EvaluationPlan {
+/**
+ * The plan of the rules live in a workspace. An evaluator named in `taskQueues` (those with
+ * limits of their own) judges on that queue.
+ */
+export function planOf(
+  rules: readonly EvaluationRule[],
+  workspaceId: string,
+  taskQueues: Readonly<Record<string, string>> = {},
+): EvaluationPlan {
   const plan: EvaluationPlan = { artifact: [], message: [], turn: [] };
   for (const rule of rules) {
     if (!isLive(rule, workspaceId)) continue;
+    const id = parseEvaluatorId(rule.evaluator);
+    const taskQueue = taskQueues[id.name];
     const ref: EvaluatorRef = {
-      ...parseEvaluatorId(rule.evaluator),
+      ...id,
       ...(rule.sample_rate < 1 ? { sampleRate: rule.sample_rate } : {}),
       ...(rule.filter.artifact_kinds ? { artifactKinds: [...rule.filter.artifact_kinds] } : {}),
+      ...(taskQueue !== undefined ? { taskQueue } : {}),
     };
     for (const kind of rule.targets) plan[kind].push(ref);
   }

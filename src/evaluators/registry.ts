@@ -10,6 +10,8 @@ export interface EvaluatorRef {
   sampleRate?: number;
   /** Artifact versions of other kinds are skipped (absent: every kind). */
   artifactKinds?: string[];
+  /** Its `evaluate` runs on this task queue: an evaluator with limits of its own. */
+  taskQueue?: string;
 }
 
 /** The evaluator versions a deployment runs, by id (`name@version`). */

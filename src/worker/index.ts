@@ -4,4 +4,5 @@ export { type ActivityDeps, createActivities } from '../activities/create-activi
 export { FailureType } from '../activities/failures.js';
 export { bundleWorkflows, createWorker, type WorkerOptions } from './create-worker.js';
 export { type Engine, openEngine } from './engine.js';
+export { createEvaluatorWorkers, type EvaluatorWorkerOptions } from './evaluator-workers.js';
 export { type ScoreBackend, scoreBackend } from './score-backend.js';

@@ -18,6 +18,11 @@ export interface EvaluateRunInput {
   abandonAfterMs?: number;
   /** Evaluations in flight at once when the run ends (default 4). */
   concurrency?: number;
+  /**
+   * Past this many history events the workflow continues as new between batches of
+   * evaluations (default 1,500: a batch adds at most a few hundred, and the goal is 2,000).
+   */
+  historyBudget?: number;
   /** State carried over continue-as-new. */
   carried?: EvaluateRunState;
 }
@@ -71,4 +76,5 @@ export function evaluateRunWorkflowId(storeId: string, workspaceId: string, runI
   return `run:${storeId}:${workspaceId}:${runId}`;
 }
 
+export const DEFAULT_HISTORY_BUDGET = 1_500;
 export const DEFAULT_ABANDON_AFTER_MS = 30 * 24 * 60 * 60 * 1000;

@@ -2,6 +2,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -10,6 +11,7 @@ import type { EvaluatorRef } from '../evaluators/registry.js';
 import { forEachBounded } from './bounded.js';
 import {
   DEFAULT_ABANDON_AFTER_MS,
+  DEFAULT_HISTORY_BUDGET,
   type EvaluateRunInput,
   type EvaluateRunState,
   runEventSignal,
@@ -102,6 +104,11 @@ export async function evaluateRun(input: EvaluateRunInput): Promise<EvaluateRunS
     });
     state.evaluations[key] = { evaluator, target, ...outcome };
   };
+  // Temporal suggests continuing as new only at thousands of events; evaluateRun keeps its own,
+  // smaller budget. Histories recorded before the budget keep their course on replay.
+  const budget = input.historyBudget ?? DEFAULT_HISTORY_BUDGET;
+  const mustRollOver = () =>
+    suggested() || (workflowInfo().historyLength > budget && patched(HISTORY_BUDGET_PATCH));
   const rollOver = async () => {
     await condition(allHandlersFinished);
     await continueAsNew<typeof evaluateRun>({ ...input, carried: state });
@@ -126,7 +133,7 @@ export async function evaluateRun(input: EvaluateRunInput): Promise<EvaluateRunS
       concurrency,
       judge,
     );
-    if (suggested() && state.endedAt === null && !state.abandoned) await rollOver();
+    if (mustRollOver() && state.endedAt === null && !state.abandoned) await rollOver();
   }
 
   if (state.abandoned) endPause();
@@ -139,15 +146,17 @@ export async function evaluateRun(input: EvaluateRunInput): Promise<EvaluateRunS
       ),
     )
     .filter(([e, t]) => (state.evaluations[evaluationKey(e, t)]?.state ?? 'pending') === 'pending');
-  // A long run's evaluations continue as new in chunks, so its history stays small.
+  // A long run's evaluations continue as new between chunks, so its history stays within budget
+  // (a chunk adds about 3 events per evaluation and one workflow task per completion).
   const chunk = concurrency * 8;
   for (let i = 0; i < unsettled.length; i += chunk) {
     await forEachBounded(unsettled.slice(i, i + chunk), concurrency, judge);
-    if (suggested() && i + chunk < unsettled.length) await rollOver();
+    if (mustRollOver() && i + chunk < unsettled.length) await rollOver();
   }
   return state;
 }
 
+const HISTORY_BUDGET_PATCH = 'evaluate-run-history-budget';
 const suggested = () => workflowInfo().continueAsNewSuggested;
 
 type Pair = [EvaluatorRef, EvaluationTarget];

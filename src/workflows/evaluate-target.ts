@@ -1,10 +1,16 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  type ActivityOptions,
+  ApplicationFailure,
+  patched,
+  proxyActivities,
+} from '@temporalio/workflow';
 import type { EvalflowActivities, EvaluateInput, EvaluationState } from '../activities/types.js';
 import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
 
 // Judging one target with one evaluator version: the shared step of evaluateRun and reevaluate.
 
-const judging = proxyActivities<Pick<EvalflowActivities, 'evaluate'>>({
+const judgingOptions = {
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   // Transient failures back off and retry; a terminal one (a verdict its feedback type refuses,
@@ -15,7 +21,13 @@ const judging = proxyActivities<Pick<EvalflowActivities, 'evaluate'>>({
     maximumInterval: '1 minute',
     maximumAttempts: 6,
   },
-});
+} satisfies ActivityOptions;
+type Judging = Pick<EvalflowActivities, 'evaluate'>;
+const judging = proxyActivities<Judging>(judgingOptions);
+// An evaluator with limits of its own judges on its queue, whose worker and rate limit enforce
+// them. Refs without a queue schedule exactly as before, so recorded histories still replay.
+const judgingOn = (taskQueue: string | undefined): Judging =>
+  taskQueue === undefined ? judging : proxyActivities<Judging>({ ...judgingOptions, taskQueue });
 
 const recording = proxyActivities<Pick<EvalflowActivities, 'giveFeedback' | 'settleEvaluation'>>({
   startToCloseTimeout: '30 seconds',
@@ -28,19 +40,29 @@ const recording = proxyActivities<Pick<EvalflowActivities, 'giveFeedback' | 'set
   },
 });
 
+/** The patch id of judging and recording in one `evaluate` activity. */
+export const RECORD_IN_EVALUATE = 'evaluate-records-verdict';
+
 export interface EvaluationOutcome {
   state: EvaluationState;
   reason: string | null;
 }
 
 /**
- * Evaluates, then gives the verdict as the evaluator. Both steps are idempotent: the verdict's
+ * Evaluates and gives the verdict as the evaluator. Both steps are idempotent: the verdict's
  * envelope id derives from the key, and a key settled in the ledger is never judged again.
  */
 export async function evaluateTarget(input: EvaluateInput): Promise<EvaluationOutcome> {
   try {
-    const result = await judging.evaluate(input);
+    // One activity judges and records: half the activities and history of the two-step path,
+    // which workflows started before this patch keep on replay.
+    const record = patched(RECORD_IN_EVALUATE);
+    const result = await judgingOn(input.evaluator.taskQueue).evaluate(
+      record ? { ...input, record } : input,
+    );
     switch (result.outcome) {
+      case 'recorded':
+        return { state: 'recorded', reason: null };
       case 'verdict':
         await recording.giveFeedback({ ...input, value: result.value });
         return { state: 'recorded', reason: null };

@@ -1,6 +1,5 @@
 import type { EvaluationTarget } from '../activities/types.js';
-import { evaluatorParticipant } from '../core/actors.js';
-import { targetKey } from '../core/targets.js';
+import { evaluatorParticipant, targetKey } from '../core/keys.js';
 import type { EvaluatorRef } from '../evaluators/registry.js';
 
 /** `{participant} {target key}`: one (evaluator version, target) pair. */

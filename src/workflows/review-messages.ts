@@ -1,7 +1,8 @@
 // The messages of `review`, one workflow per reviewed target that serializes reviewers' actions.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { ReviewOutcome } from '../activities/types.js';
-import { type Target, targetKey } from '../core/targets.js';
+import { targetKey } from '../core/keys.js';
+import type { Target } from '../core/targets.js';
 
 export interface ReviewInput {
   workspaceId: string;

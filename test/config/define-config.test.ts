@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineConfig, InvalidConfigError } from '../../src/config/index.js';
 import { defineFeedbackType } from '../../src/core/index.js';
-import { answerLengthEvaluator, defineEvaluator, planOf } from '../../src/evaluators/index.js';
+import {
+  answerLengthEvaluator,
+  defineEvaluator,
+  evaluatorTaskQueues,
+  planOf,
+} from '../../src/evaluators/index.js';
 
 const helpfulness = defineFeedbackType({
   name: 'helpfulness',
@@ -142,5 +147,40 @@ describe('defineConfig', () => {
     expect(() => defineConfig({ feedbackTypes: [helpfulness, clash] })).toThrow(
       "feedback type name 'helpfulness' is already registered by another type",
     );
+  });
+});
+
+describe('evaluatorLimits', () => {
+  it('keeps the limits of declared evaluators, by name', () => {
+    const app = defineConfig({
+      evaluators: [tone],
+      evaluatorLimits: { tone: { maxConcurrent: 3, perSecond: 0.5 } },
+    });
+    expect(app.evaluatorLimits).toEqual({ tone: { maxConcurrent: 3, perSecond: 0.5 } });
+    expect(defineConfig({ evaluators: [tone] }).evaluatorLimits).toEqual({});
+  });
+
+  it.each([
+    [{ nobody: { maxConcurrent: 1 } }, /evaluatorLimits\.nobody names no declared evaluator/],
+    [{ tone: {} }, /set maxConcurrent, perSecond or both/],
+    [{ tone: { maxConcurrent: 0 } }, /evaluatorLimits\.tone\.maxConcurrent/],
+    [{ tone: { maxConcurrent: 1.5 } }, /evaluatorLimits\.tone\.maxConcurrent/],
+    [{ tone: { perSecond: -1 } }, /evaluatorLimits\.tone\.perSecond/],
+    [{ tone: { perSecond: Number.POSITIVE_INFINITY } }, /evaluatorLimits\.tone\.perSecond/],
+    [{ tone: { maxConcurrent: 1, burst: 2 } }, /evaluatorLimits\.tone/],
+  ])('refuses %j with InvalidConfigError', (evaluatorLimits, message) => {
+    const define = () =>
+      defineConfig({ evaluators: [tone], evaluatorLimits: evaluatorLimits as never });
+    expect(define).toThrow(InvalidConfigError);
+    expect(define).toThrow(message);
+  });
+
+  it("pins a limited evaluator's own task queue in the plans", () => {
+    const app = defineConfig({ evaluators: [tone], evaluatorLimits: { tone: { perSecond: 1 } } });
+    const plan = planOf(app.rules, 'w', evaluatorTaskQueues('evalflow', app.evaluatorLimits));
+    expect(plan.message).toEqual([
+      { name: 'tone', version: '1', taskQueue: 'evalflow.evaluator.tone' },
+    ]);
+    expect(planOf(app.rules, 'w').message).toEqual([{ name: 'tone', version: '1' }]);
   });
 });

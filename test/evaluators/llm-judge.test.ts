@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { asActivityFailure } from '../../src/activities/failures.js';
 import {
   type EvaluationContext,
   JudgeRequestError,
@@ -93,5 +95,9 @@ describe('the LLM judge', () => {
     const judge = llmJudgeEvaluator({ baseUrl, model: 'grader' });
     const error = await Promise.resolve(judge.evaluate(subject, context)).catch((e) => e);
     expect(error).toMatchObject({ retryable: true, retryAfterMs: 7000 });
+    // The activities turn it into Temporal's next retry delay.
+    const failure = asActivityFailure(error);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ nextRetryDelay: 7000, nonRetryable: false });
   });
 });

@@ -2,6 +2,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import { InvalidRequestError, ReevaluationClient } from '../../client/index.js';
 import { EvaluatorId, notFound } from '../../core/index.js';
+import { evaluatorTaskQueues } from '../../evaluators/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { callerOf, type Register } from './context.js';
 
@@ -41,6 +42,7 @@ export const registerReevaluations: Register = (api, deps) => {
     deps.store,
     deps.temporal.taskQueue,
     deps.app.evaluators,
+    evaluatorTaskQueues(deps.temporal.taskQueue, deps.app.evaluatorLimits),
   );
   const missing = (id: string) => refuse(notFound('reevaluation', id));
 
