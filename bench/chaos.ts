@@ -8,17 +8,33 @@
 // `npm test`; BENCH_CHAOS_ONLY=fuzz,boundaries runs a subset, BENCH_CHAOS_FUZZ_REQUESTS sizes
 // the fuzzing.
 import { execSync } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { ensureTemporalBinaries } from '../src/cli/setup.js';
+import { executableOption } from '../src/cli/temporal-binaries.js';
+import { bundleWorkflows, createWorker } from '../src/worker/create-worker.js';
+import { startThrowawayCluster } from '../test/support/postgres-cluster.js';
+import { killApiWhileWriting } from './chaos/api-kills.js';
 import { tryEveryBoundary } from './chaos/boundaries.js';
 import { principalKeys } from './chaos/credentials.js';
 import { startDeployment } from './chaos/deployment.js';
 import { fuzzApi } from './chaos/fuzz.js';
 import { type Figure, printTable } from './chaos/report.js';
+import { sinkFaults } from './chaos/sink-faults.js';
+import { type CrashTarget, crashStore } from './chaos/store-crashes.js';
 
 const only = process.env.BENCH_CHAOS_ONLY?.split(',');
 const wanted = (scenario: string) => !only || only.includes(scenario);
 const FUZZ_REQUESTS = Number(process.env.BENCH_CHAOS_FUZZ_REQUESTS ?? 10_000);
+const SINK_RUNS = Number(process.env.BENCH_CHAOS_SINK_RUNS ?? 25);
+const STORE_KILLS = Number(process.env.BENCH_CHAOS_STORE_KILLS ?? 10);
+const API_KILLS = Number(process.env.BENCH_CHAOS_API_KILLS ?? 10);
+
+// Activities failing on purpose log each attempt at WARN; the figures say what came of them.
+Runtime.install({ logger: new DefaultLogger('ERROR') });
 
 const binaries = await ensureTemporalBinaries();
 if (!('path' in binaries.cli)) throw new Error('bench:chaos needs the temporal CLI on disk');
@@ -125,6 +141,176 @@ if (wanted('fuzz') || wanted('boundaries')) {
         },
       );
     }
+  } finally {
+    await deployment.close();
+  }
+}
+
+if (wanted('sink')) {
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: executableOption(binaries.testServer) },
+  });
+  try {
+    const bundle = await bundleWorkflows();
+    const t0 = Date.now();
+    const sink = await sinkFaults({
+      env,
+      worker: (taskQueue, activities) =>
+        createWorker({
+          connection: env.nativeConnection,
+          taskQueue,
+          activities,
+          workflowBundle: bundle,
+        }),
+      runs: SINK_RUNS,
+      messagesPerRun: 6,
+      seed: 4,
+    });
+    for (const [reason, n] of sink.reasons) console.log(`  sink: ${n} failed: ${reason}`);
+    for (const line of sink.violations) console.log(`  sink: ${line}`);
+    for (const line of sink.unsettled) console.log(`  sink: did not settle: ${line}`);
+    const expected = sink.expectedWrites + sink.expectedDeletions;
+    json.sink_unaccounted = sink.unaccounted;
+    json.sink_expected = expected;
+    json.sink_confirmed = sink.confirmed;
+    json.sink_deleted = sink.deleted;
+    json.sink_failed = sink.failed;
+    json.sink_ledger_wrong = sink.ledgerWrong;
+    json.sink_faults_injected = sink.randomFaults;
+    json.sink_dropped = sink.dropped;
+    json.sink_ignored_deletes = sink.ignoredDeletes;
+    json.sink_seconds = Math.round((Date.now() - t0) / 1000);
+    figures.push(
+      {
+        scenario: '4 sink',
+        name: 'scores + deletions expected',
+        value: expected,
+        goal: '',
+        ok: true,
+      },
+      {
+        scenario: '4 sink',
+        name: 'confirmed / deleted / failed',
+        value: `${sink.confirmed} / ${sink.deleted} / ${sink.failed}`,
+        goal: `sum ${expected}`,
+        ok: sink.confirmed + sink.deleted + sink.failed === expected,
+      },
+      {
+        scenario: '4 sink',
+        name: 'unaccounted',
+        value: sink.unaccounted,
+        goal: '0',
+        ok: sink.unaccounted === 0,
+      },
+      {
+        scenario: '4 sink',
+        name: 'ledger contradicts Langfuse',
+        value: sink.ledgerWrong,
+        goal: '0',
+        ok: sink.ledgerWrong === 0,
+      },
+      {
+        scenario: '4 sink',
+        name: 'faults / drops / ignored deletes',
+        value: `${sink.randomFaults} / ${sink.dropped} / ${sink.ignoredDeletes}`,
+        goal: 'injected',
+        ok: sink.randomFaults > 0,
+      },
+    );
+  } finally {
+    await env.teardown();
+  }
+}
+
+if (wanted('store')) {
+  const dir = mkdtempSync(join(tmpdir(), 'evalflow-chaos-store-'));
+  const cluster = process.env.DATABASE_URL ? null : await startThrowawayCluster();
+  const url = process.env.DATABASE_URL ?? (cluster as { url: string }).url;
+  const targets: [string, CrashTarget][] = [
+    ['SQLite', { backend: 'sqlite', path: join(dir, 'evalflow.db') }],
+    ['Postgres', { backend: 'postgres', url, schema: `evalflow_chaos_${process.pid}` }],
+  ];
+  let lost = 0;
+  try {
+    for (const [name, target] of targets) {
+      const crash = await crashStore(target, { kills: STORE_KILLS, seed: 5 });
+      lost += crash.lost;
+      json[`store_${name.toLowerCase()}_acknowledged`] = crash.acknowledged;
+      json[`store_${name.toLowerCase()}_lost`] = crash.lost;
+      json[`store_${name.toLowerCase()}_duplicated`] = crash.duplicated;
+      json[`store_${name.toLowerCase()}_gaps`] = crash.gaps;
+      json[`store_${name.toLowerCase()}_views_equal_replay`] = String(crash.viewsEqualReplay);
+      figures.push(
+        {
+          scenario: `5 store ${name}`,
+          name: 'kills / acknowledged',
+          value: `${crash.kills} / ${crash.acknowledged}`,
+          goal: '',
+          ok: crash.acknowledged > 0,
+        },
+        {
+          scenario: `5 store ${name}`,
+          name: 'lost / duplicated / gaps',
+          value: `${crash.lost} / ${crash.duplicated} / ${crash.gaps}`,
+          goal: '0 / 0 / 0',
+          ok: crash.lost + crash.duplicated + crash.gaps === 0,
+        },
+        {
+          scenario: `5 store ${name}`,
+          name: 'views equal replay',
+          value: String(crash.viewsEqualReplay),
+          goal: 'true',
+          ok: crash.viewsEqualReplay,
+        },
+      );
+    }
+  } finally {
+    cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  json.store_lost_acknowledged = lost;
+  json.lost_acknowledged_writes = lost;
+}
+
+if (wanted('api-kills')) {
+  const deployment = await startDeployment({ temporalCli });
+  try {
+    const kills = await killApiWhileWriting(deployment, {
+      kills: API_KILLS,
+      clients: 8,
+      writesPerClient: 50,
+      seed: 2,
+    });
+    for (const line of kills.refusedRetries.slice(0, 10)) console.log(`  api kills: ${line}`);
+    json.api_kills = kills.kills;
+    json.api_acknowledged = kills.acknowledged;
+    json.api_lost = kills.lost;
+    json.api_duplicated = kills.duplicated;
+    json.api_retries = kills.retries;
+    json.lost_acknowledged_writes = kills.lost + Number(json.store_lost_acknowledged ?? 0);
+    figures.push(
+      {
+        scenario: '2 API kills',
+        name: 'kills / writes acknowledged',
+        value: `${kills.kills} / ${kills.acknowledged} of ${kills.attempted}`,
+        goal: 'all',
+        ok: kills.acknowledged === kills.attempted,
+      },
+      {
+        scenario: '2 API kills',
+        name: 'lost / duplicated',
+        value: `${kills.lost} / ${kills.duplicated}`,
+        goal: '0 / 0',
+        ok: kills.lost + kills.duplicated === 0,
+      },
+      {
+        scenario: '2 API kills',
+        name: 'retries refused',
+        value: kills.refusedRetries.length,
+        goal: '0',
+        ok: kills.refusedRetries.length === 0,
+      },
+    );
   } finally {
     await deployment.close();
   }
