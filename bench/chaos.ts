@@ -16,6 +16,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { ensureTemporalBinaries } from '../src/cli/setup.js';
 import { executableOption } from '../src/cli/temporal-binaries.js';
 import { bundleWorkflows, createWorker } from '../src/worker/create-worker.js';
+import { LangfuseTestServer } from '../test/support/langfuse-server/index.js';
 import { startThrowawayCluster } from '../test/support/postgres-cluster.js';
 import { killApiWhileWriting } from './chaos/api-kills.js';
 import { tryEveryBoundary } from './chaos/boundaries.js';
@@ -25,6 +26,7 @@ import { fuzzApi } from './chaos/fuzz.js';
 import { type Figure, printTable } from './chaos/report.js';
 import { sinkFaults } from './chaos/sink-faults.js';
 import { type CrashTarget, crashStore } from './chaos/store-crashes.js';
+import { killWorkerWhileEvaluating } from './chaos/worker-kills.js';
 
 const only = process.env.BENCH_CHAOS_ONLY?.split(',');
 const wanted = (scenario: string) => !only || only.includes(scenario);
@@ -32,6 +34,8 @@ const FUZZ_REQUESTS = Number(process.env.BENCH_CHAOS_FUZZ_REQUESTS ?? 10_000);
 const SINK_RUNS = Number(process.env.BENCH_CHAOS_SINK_RUNS ?? 25);
 const STORE_KILLS = Number(process.env.BENCH_CHAOS_STORE_KILLS ?? 10);
 const API_KILLS = Number(process.env.BENCH_CHAOS_API_KILLS ?? 10);
+const WORKER_RUNS = Number(process.env.BENCH_CHAOS_WORKER_RUNS ?? 1000);
+const WORKER_KILLS = Number(process.env.BENCH_CHAOS_WORKER_KILLS ?? 20);
 
 // Activities failing on purpose log each attempt at WARN; the figures say what came of them.
 Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -56,6 +60,77 @@ const json: Record<string, number | string | null> = {
   boundary_breaches: null,
 };
 const started = Date.now();
+
+if (wanted('worker-kills')) {
+  const langfuse = await LangfuseTestServer.start();
+  const deployment = await startDeployment({
+    temporalCli,
+    worker: true,
+    env: {
+      LANGFUSE_BASE_URL: langfuse.url,
+      LANGFUSE_PUBLIC_KEY: langfuse.publicKey,
+      LANGFUSE_SECRET_KEY: langfuse.secretKey,
+    },
+  });
+  try {
+    const kills = await killWorkerWhileEvaluating(deployment, {
+      runs: WORKER_RUNS,
+      kills: WORKER_KILLS,
+      clients: 8,
+      langfuse,
+      seed: 1,
+    });
+    const maxRecovery = Math.max(0, ...kills.recoveries);
+    json.missing_verdicts = kills.missingVerdicts;
+    json.duplicate_feedback = kills.duplicateFeedback;
+    json.duplicate_scores = kills.duplicateScoresById + kills.duplicateScoresByTarget;
+    json.max_recovery_s = maxRecovery;
+    json.worker_runs = kills.runs;
+    json.worker_kills = kills.kills;
+    json.worker_recoveries_s = kills.recoveries.join(' ');
+    json.worker_drain_s = kills.drainSeconds;
+    figures.push(
+      {
+        scenario: '1 worker kills',
+        name: 'runs / kills',
+        value: `${kills.runs} / ${kills.kills}`,
+        goal: '',
+        ok: true,
+      },
+      {
+        scenario: '1 worker kills',
+        name: 'runs missing a verdict',
+        value: kills.missingVerdicts,
+        goal: '0',
+        ok: kills.missingVerdicts === 0,
+      },
+      {
+        scenario: '1 worker kills',
+        name: 'duplicate feedback',
+        value: kills.duplicateFeedback,
+        goal: '0',
+        ok: kills.duplicateFeedback === 0,
+      },
+      {
+        scenario: '1 worker kills',
+        name: 'duplicate scores (id / target)',
+        value: `${kills.duplicateScoresById} / ${kills.duplicateScoresByTarget}`,
+        goal: '0 / 0',
+        ok: kills.duplicateScoresById + kills.duplicateScoresByTarget === 0,
+      },
+      {
+        scenario: '1 worker kills',
+        name: 'max recovery s',
+        value: maxRecovery,
+        goal: '<= 15',
+        ok: maxRecovery <= 15,
+      },
+    );
+  } finally {
+    await deployment.close();
+    await langfuse.close();
+  }
+}
 
 if (wanted('fuzz') || wanted('boundaries')) {
   const deployment = await startDeployment({ temporalCli });
