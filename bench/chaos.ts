@@ -26,6 +26,7 @@ import { fuzzApi } from './chaos/fuzz.js';
 import { type Figure, printTable } from './chaos/report.js';
 import { sinkFaults } from './chaos/sink-faults.js';
 import { type CrashTarget, crashStore } from './chaos/store-crashes.js';
+import { restartTemporalDuringReevaluation } from './chaos/temporal-restart.js';
 import { killWorkerWhileEvaluating } from './chaos/worker-kills.js';
 
 const only = process.env.BENCH_CHAOS_ONLY?.split(',');
@@ -36,6 +37,7 @@ const STORE_KILLS = Number(process.env.BENCH_CHAOS_STORE_KILLS ?? 10);
 const API_KILLS = Number(process.env.BENCH_CHAOS_API_KILLS ?? 10);
 const WORKER_RUNS = Number(process.env.BENCH_CHAOS_WORKER_RUNS ?? 1000);
 const WORKER_KILLS = Number(process.env.BENCH_CHAOS_WORKER_KILLS ?? 20);
+const REEVALUATED_VERSIONS = Number(process.env.BENCH_CHAOS_REEVALUATED_VERSIONS ?? 2000);
 
 // Activities failing on purpose log each attempt at WARN; the figures say what came of them.
 Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -129,6 +131,45 @@ if (wanted('worker-kills')) {
   } finally {
     await deployment.close();
     await langfuse.close();
+  }
+}
+
+if (wanted('temporal-restart')) {
+  const deployment = await startDeployment({ temporalCli, worker: true });
+  try {
+    const restart = await restartTemporalDuringReevaluation(deployment, {
+      versions: REEVALUATED_VERSIONS,
+    });
+    json.reevaluation_versions = restart.versions;
+    json.reevaluation_done = restart.done;
+    json.reevaluation_missing = restart.missing;
+    json.reevaluation_duplicated = restart.duplicated;
+    json.reevaluation_recovery_s = restart.recoverySeconds;
+    figures.push(
+      {
+        scenario: '3 Temporal restart',
+        name: 'versions done (killed at)',
+        value: `${restart.done} of ${restart.versions} (${restart.doneAtCrash})`,
+        goal: 'all',
+        ok: restart.done === restart.versions,
+      },
+      {
+        scenario: '3 Temporal restart',
+        name: 'missing / duplicated',
+        value: `${restart.missing} / ${restart.duplicated}`,
+        goal: '0 / 0',
+        ok: restart.missing + restart.duplicated === 0,
+      },
+      {
+        scenario: '3 Temporal restart',
+        name: 'restart to completion s',
+        value: restart.recoverySeconds,
+        goal: '',
+        ok: true,
+      },
+    );
+  } finally {
+    await deployment.close();
   }
 }
 

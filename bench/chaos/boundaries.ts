@@ -61,7 +61,7 @@ const bodies: Record<string, unknown> = {
     value: { helpful: false },
   },
   'PUT /v1/evaluation-rules/{evaluator}': { targets: ['message'] },
-  'POST /v1/reevaluations': { selector: { kind: 'report' }, evaluator: 'answer_length@1' },
+  'POST /v1/reevaluations': { selector: { kind: 'report' }, evaluators: ['answer_length@1'] },
   'POST /v1/scores': { traceId: 'bt-trace', name: 'bt', value: 1 },
   'POST /v1/score-configs': { name: 'bt', dataType: 'NUMERIC' },
   'PATCH /v1/score-configs/{configId}': { isArchived: true },

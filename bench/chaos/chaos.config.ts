@@ -8,6 +8,7 @@ import {
   defineConfig,
   defineEvaluator,
   defineFeedbackType,
+  jsonValidityEvaluator,
 } from '../../src/index.js';
 
 export const helpfulness = defineFeedbackType({
@@ -37,6 +38,8 @@ export default defineConfig({
     politeness,
     answerLengthEvaluator(),
     answerLengthEvaluator({ version: '2', maxCharacters: 80 }),
+    // No rule: it judges only what a re-evaluation asks of it (artifact versions).
+    jsonValidityEvaluator(),
   ],
   rules: [
     { evaluator: 'politeness@1' },

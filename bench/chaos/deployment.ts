@@ -42,6 +42,8 @@ export interface Deployment {
   kill(process: 'api' | 'worker'): Promise<void>;
   /** Starts the API (on the same port) or the worker again; resolves once it serves. */
   restart(process: 'api' | 'worker'): Promise<void>;
+  /** SIGKILLs the Temporal dev server and starts it again on the same port and state file. */
+  crashTemporal(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,14 +60,15 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
   const dir = mkdtempSync(join(tmpdir(), 'evalflow-chaos-'));
   const sqlitePath = join(dir, 'evalflow.db');
   const scoresFile = join(dir, 'scores.jsonl');
-  const server: DevServer = await startDevServer({
+  const devServerOptions = {
     cliPath: options.temporalCli,
     namespace: 'default',
     port: await freePort(),
     uiPort: await freePort(),
     home: dir,
     log: () => {},
-  });
+  };
+  let server: DevServer = await startDevServer(devServerOptions);
   const apiPort = await freePort();
   // The parent's evalflow settings (a CI's DATABASE_URL, say) must not leak in.
   const inherited = Object.fromEntries(
@@ -152,6 +155,12 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     },
     kill,
     restart: launch,
+    async crashTemporal() {
+      const exited = once(server.child, 'exit');
+      server.child.kill('SIGKILL');
+      await exited;
+      server = await startDevServer(devServerOptions);
+    },
     async close() {
       await kill('worker');
       await kill('api');
