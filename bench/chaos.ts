@@ -82,6 +82,9 @@ if (wanted('worker-kills')) {
       clients: 8,
       langfuse,
       seed: 1,
+      // On a shared, loaded machine 3,000 evaluations take minutes; a missing verdict is one
+      // that never came, not one that was slow.
+      settleMs: 20 * 60_000,
     });
     const maxRecovery = Math.max(0, ...kills.recoveries);
     json.missing_verdicts = kills.missingVerdicts;
