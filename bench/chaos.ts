@@ -94,6 +94,7 @@ if (wanted('worker-kills')) {
     json.worker_runs = kills.runs;
     json.worker_kills = kills.kills;
     json.worker_recoveries_s = kills.recoveries.join(' ');
+    json.worker_resumes_s = kills.resumes.join(' ');
     json.worker_drain_s = kills.drainSeconds;
     figures.push(
       {
@@ -130,6 +131,13 @@ if (wanted('worker-kills')) {
         value: maxRecovery,
         goal: '<= 15',
         ok: maxRecovery <= 15,
+      },
+      {
+        scenario: '1 worker kills',
+        name: 'max s to the next verdict',
+        value: Math.max(0, ...kills.resumes),
+        goal: '',
+        ok: true,
       },
     );
   } finally {

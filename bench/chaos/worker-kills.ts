@@ -20,8 +20,13 @@ export interface WorkerKillFigures {
   duplicateFeedback: number;
   duplicateScoresById: number;
   duplicateScoresByTarget: number;
-  /** Seconds from each restart to the last verdict of the runs in flight then. */
+  /**
+   * Seconds from each restart to the last verdict of the runs in flight then: with a backlog of
+   * reported runs, this is the time to drain it, bounded by the machine's throughput.
+   */
   recoveries: number[];
+  /** Seconds from each restart to the next new verdict: how soon the worker resumes. */
+  resumes: number[];
   /** Seconds from the last run reported to its last verdict. */
   drainSeconds: number;
 }
@@ -83,10 +88,15 @@ export async function killWorkerWhileEvaluating(
     }
     return perRun;
   };
+  const progress: number[] = []; // when the verdict count was seen to grow
+  let total = 0;
   const watcher = (async () => {
     while (watching) {
       const perRun = await verdictsOf();
       const now = Date.now();
+      const count = [...perRun.values()].reduce((sum, n) => sum + n, 0);
+      if (count > total) progress.push(now);
+      total = count;
       for (const [run, count] of perRun) {
         if (count >= EVALUATORS && !judged.has(run)) judged.set(run, now);
       }
@@ -175,6 +185,10 @@ export async function killWorkerWhileEvaluating(
     );
     return Number(((last - at) / 1000).toFixed(1));
   });
+  const resumes = restarts.map(({ at }) => {
+    const next = progress.find((time) => time >= at);
+    return next === undefined ? Number.POSITIVE_INFINITY : Number(((next - at) / 1000).toFixed(1));
+  });
   const lastJudged = Math.max(0, ...judged.values());
   return {
     runs: options.runs,
@@ -184,6 +198,7 @@ export async function killWorkerWhileEvaluating(
     duplicateScoresById: [...byId.values()].filter((n) => n > 1).length,
     duplicateScoresByTarget: [...byTarget.values()].filter((n) => n > 1).length,
     recoveries,
+    resumes,
     drainSeconds: Number((Math.max(0, lastJudged - lastReported) / 1000).toFixed(1)),
   };
 }

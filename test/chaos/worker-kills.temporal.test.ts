@@ -45,6 +45,7 @@ it('gives every run its verdicts once through worker kills', { timeout: 900_000 
   });
   // Recovery times are a bench goal (15 s); here they only must have been measured.
   expect(figures.recoveries).toHaveLength(3);
+  expect(figures.resumes).toHaveLength(3);
   expect(langfuse.scores().length).toBeGreaterThan(0);
   expect(langfuse.violations()).toEqual([]);
 });
