@@ -126,11 +126,12 @@ export async function killWorkerWhileEvaluating(
   });
   const writing = Promise.all(clients);
 
-  // Kills at random moments: some soon after a start (while it connects and catches up), some
-  // later (mid-activity).
+  // Kills at random moments: some soon after a start (while it connects and catches up), most
+  // later (mid-activity), after 5 to 20 s: a worker killed every few seconds never gets past
+  // its first workflow tasks (each waits 3 s for the dead worker's sticky queue).
   const restarts: { at: number; inFlight: number[] }[] = [];
   for (let kill = 0; kill < options.kills; kill++) {
-    await sleep(random() < 0.3 ? random() * 300 : 500 + random() * 3000);
+    await sleep(random() < 0.3 ? random() * 300 : 5000 + random() * 15_000);
     await deployment.kill('worker');
     await deployment.restart('worker');
     const at = Date.now();
