@@ -186,7 +186,9 @@ export async function killWorkerWhileEvaluating(
     );
     return Number(((last - at) / 1000).toFixed(1));
   });
-  const resumes = restarts.map(({ at }) => {
+  const resumes = restarts.map(({ at, inFlight }) => {
+    // Nothing left to judge: nothing to resume.
+    if (inFlight.length === 0) return 0;
     const next = progress.find((time) => time >= at);
     return next === undefined ? Number.POSITIVE_INFINITY : Number(((next - at) / 1000).toFixed(1));
   });
