@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
@@ -92,6 +93,15 @@ export async function buildApi(options: ApiOptions): Promise<Api> {
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    // A path the router cannot read (bad percent-encoding, an overlong parameter) is the caller's
+    // mistake: a documented 400 with the API's body, not Fastify's own 400 or 414.
+    frameworkErrors: (error, request, reply) => {
+      const refusal = httpOnly('bad_request', error.message);
+      void (reply as FastifyReply)
+        .code(refusal.status)
+        .header('x-request-id', request.id)
+        .send(refusal.body);
     },
   }).withTypeProvider<ZodTypeProvider>();
   api.setValidatorCompiler(validatorCompiler);

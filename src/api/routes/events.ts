@@ -12,6 +12,12 @@ const Resume = z.object({
   after: z.coerce.number().int().min(0).optional(),
 });
 
+// Only the stream itself is text/event-stream: a refusal is JSON, as on every other route.
+const eventStream = {
+  description: 'The events, as server-sent events',
+  content: { 'text/event-stream': { schema: z.string() } },
+};
+
 export const registerEvents: Register = (api, deps) => {
   // Open streams end when the server closes: a hijacked response would otherwise hold the
   // server (and a Ctrl-C of `evalflow start`) open for as long as its client stays connected.
@@ -31,9 +37,8 @@ export const registerEvents: Register = (api, deps) => {
     schema: {
       tags: ['events'],
       summary: "The workspace's events as server-sent events, resumable with Last-Event-ID",
-      produces: ['text/event-stream'],
       querystring: Resume,
-      response: { 200: z.string().describe('text/event-stream'), ...refusalResponses },
+      response: { 200: eventStream, ...refusalResponses },
     },
     handler: (request, reply) => streamed(request, reply, request.query.after),
   });
@@ -43,10 +48,9 @@ export const registerEvents: Register = (api, deps) => {
     schema: {
       tags: ['events'],
       summary: "One thread's events (its feedback included) as server-sent events",
-      produces: ['text/event-stream'],
       params: z.object({ threadId: z.string().min(1) }),
       querystring: Resume,
-      response: { 200: z.string().describe('text/event-stream'), ...refusalResponses },
+      response: { 200: eventStream, ...refusalResponses },
     },
     handler: (request, reply) =>
       streamed(request, reply, request.query.after, request.params.threadId),

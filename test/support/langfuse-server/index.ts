@@ -32,7 +32,8 @@
  *   archived included, get, and PATCH (archive). Names are not unique; there is no delete.
  * - Injected faults for the next requests: any status (5xx), 429 with `Retry-After` and the
  *   rate-limit headers and body, timeouts that hold the answer, and a 207 refusing every event
- *   with a given status; each may be `applied` first, as when only the answer is lost.
+ *   with a given status; each may be `applied` first, as when only the answer is lost. Or such
+ *   faults at random, for a fraction of all requests (`setRandomFaults`).
  *
  * Not reproduced: other event types are accepted and ignored, Bearer auth with the public key
  * alone, rate limits without injection, and the v3 value / queue / author / experiment filters
@@ -42,6 +43,7 @@ export {
   type Fault,
   LangfuseTestServer,
   type LangfuseTestServerOptions,
+  type RandomFaults,
   type RequestRecord,
 } from './server.js';
 export {

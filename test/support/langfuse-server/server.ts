@@ -43,6 +43,16 @@ export interface Fault {
   readonly eventStatus?: number;
 }
 
+/**
+ * Faults at random: each request without a queued fault gets one of `faults` with probability
+ * `fraction` (`random` is seedable, so a run repeats).
+ */
+export interface RandomFaults {
+  readonly fraction: number;
+  readonly faults: readonly Fault[];
+  readonly random?: () => number;
+}
+
 export interface RequestRecord {
   readonly operationId: string;
   readonly status: number;
@@ -65,6 +75,8 @@ export class LangfuseTestServer {
   readonly secretKey: string;
   readonly #store: LangfuseStore;
   readonly #faults: Fault[] = [];
+  #randomFaults: RandomFaults | null = null;
+  #randomFaultCount = 0;
   readonly #requests: RequestRecord[] = [];
   readonly #violations: string[] = [];
   readonly #seenEvents = new Set<string>();
@@ -142,6 +154,16 @@ export class LangfuseTestServer {
 
   injectFaults(...faults: Fault[]): void {
     this.#faults.push(...faults);
+  }
+
+  /** Faults for a fraction of the requests from now on; `null` stops them. */
+  setRandomFaults(rule: RandomFaults | null): void {
+    this.#randomFaults = rule;
+  }
+
+  /** How many requests a random fault was applied to. */
+  randomFaultCount(): number {
+    return this.#randomFaultCount;
   }
 
   /** Stored rows visible now (due writes are applied first), in the order first written. */
@@ -269,7 +291,13 @@ export class LangfuseTestServer {
     const index = this.#faults.findIndex(
       (fault) => fault.operationId === undefined || fault.operationId === operationId,
     );
-    return index === -1 ? undefined : this.#faults.splice(index, 1)[0];
+    if (index !== -1) return this.#faults.splice(index, 1)[0];
+    const rule = this.#randomFaults;
+    if (rule === null || rule.faults.length === 0) return undefined;
+    const random = rule.random ?? Math.random;
+    if (random() >= rule.fraction) return undefined;
+    this.#randomFaultCount += 1;
+    return rule.faults[Math.floor(random() * rule.faults.length)];
   }
 
   async #fail(fault: Fault, body: unknown): Promise<Answer> {
