@@ -44,6 +44,7 @@ describe('JSON values', () => {
       [new Date(0), '$: a Date is not a JSON object'],
       [{ m: new Map() }, '$.m: a Map is not a JSON object'],
       [new Point(), '$: a Point is not a JSON object'],
+      [{ p: new (class {})() }, '$.p: a class instance is not a JSON object'],
       [{ text: 'half \ud83d' }, '$.text: a string that is not well-formed Unicode'],
       [{ '\udc00': 1 }, '$: a key that is not well-formed Unicode'],
       [

@@ -5,6 +5,7 @@ import {
   type Command,
   DEFAULT_LIMITS,
   InvalidLimitsError,
+  jsonBytes,
   type Limits,
   limitViolation,
   resolveLimits,
@@ -20,6 +21,14 @@ const parsed = (command: Record<string, unknown>): Command => {
   const admitted = admit({ kind: 'system' }, command);
   if (!admitted.ok) throw new Error(admitted.rejection.message);
   return admitted.command;
+};
+
+const directScore = {
+  type: 'record_score',
+  trace_id: '0123456789abcdef0123456789abcdef',
+  name: 'steps',
+  value: 3,
+  source: 'HARNESS',
 };
 
 const fields: {
@@ -89,6 +98,17 @@ const fields: {
       value: jsonOf(n),
     }),
   },
+  {
+    field: 'source_label',
+    limit: 'sourceLabelBytes',
+    command: (n) => ({ ...directScore, source_label: textOf(n) }),
+  },
+  {
+    // A score's comment is read by people as a feedback value is, so it shares that limit.
+    field: 'comment',
+    limit: 'feedbackValueBytes',
+    command: (n) => ({ ...directScore, source_label: 'ci', comment: textOf(n) }),
+  },
 ];
 
 describe('size limits', () => {
@@ -99,6 +119,12 @@ describe('size limits', () => {
       }),
     );
     expect(utf8Bytes('a é € 😀 \ud800')).toBe(1 + 1 + 2 + 1 + 3 + 1 + 4 + 1 + 3);
+  });
+
+  it('measure a JSON value by its serialization, and a value with none as null', () => {
+    expect(jsonBytes({ s: 'é' })).toBe('{"s":""}'.length + 2);
+    // What JSON.stringify gives nothing for is stored as null.
+    expect(jsonBytes(undefined)).toBe('null'.length);
   });
 
   it('have documented defaults', () => {

@@ -104,6 +104,24 @@ describe('LangfuseScoreConfigStore', () => {
     expect(context.server.requests('scoreConfigs_create')).toEqual([]);
   });
 
+  it('refuses a field name too long for any type name, saying to rename the field', () => {
+    const field = 'f'.repeat(34);
+    const [long] = scoreConfigs(z.object({ [field]: z.boolean() }), { typeName: 't' });
+    expect(() => store().check(long as ScoreConfig)).toThrow(
+      new ScoreConfigNameError(
+        `score config name 't.${field}' is 36 characters, and Langfuse allows 1 to 35: ` +
+          `rename the field '${field}' to at most 33 characters`,
+      ),
+    );
+  });
+
+  it('refuses a category config without categories, before sending', () => {
+    const tone = scoreConfigs(Review, { typeName: 'review' }).find((c) => c.field === 'tone');
+    expect(() => store().check({ ...(tone as ScoreConfig), categories: [] })).toThrow(
+      new ScoreMappingError('score config review.tone: a category config needs categories'),
+    );
+  });
+
   it('refuses characters Langfuse does not allow in a name', () => {
     const [first] = scoreConfigs(Review, { typeName: 'review/v2' });
     expect(() => store().check(first as ScoreConfig)).toThrow(

@@ -89,6 +89,53 @@ describe('scoreValues', () => {
     }
   });
 
+  it("names where inside a field its schema's problem is", () => {
+    const Worded = z.object({
+      t: z
+        .string()
+        .transform((text, context) => {
+          if (text === 'bad') {
+            context.addIssue({ code: 'custom', message: 'not this word', path: ['word'] });
+          }
+          return text;
+        })
+        .pipe(z.string()),
+    });
+    const error = (() => {
+      try {
+        scoreValues(Worded, { t: 'bad' }, { typeName: 'w' });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(InvalidScoreValueError);
+    expect(error).toMatchObject({
+      message: 'w.t: the value does not match its schema (word: not this word)',
+      field: 't',
+      problems: ['word: not this word'],
+    });
+  });
+
+  it('scores a bigint category by its digits', () => {
+    const Tier = z.object({ tier: z.literal([1n, 2n]) });
+    expect(scoreValues(Tier, { tier: 2n }, { typeName: 'tier' }).map(({ value }) => value)).toEqual(
+      ['2'],
+    );
+  });
+
+  it('refuses what a schema gives that its data type cannot hold', () => {
+    // `.catch` turns any input into its fallback, here one no NUMERIC score may hold.
+    const Caught = z.object({ x: z.number().catch(Number.POSITIVE_INFINITY) });
+    expect(() => scoreValues(Caught, { x: 'x' }, { typeName: 'c' })).toThrow(
+      new InvalidScoreValueError('c.x: a NUMERIC score cannot hold Infinity', 'x', []),
+    );
+    try {
+      scoreValues(Caught, { x: 'x' }, { typeName: 'c' });
+    } catch (error) {
+      expect(error).toMatchObject({ field: 'x', problems: [] });
+    }
+  });
+
   it('does not read fields that are not scored', () => {
     expect(pairs({ stars: 1, tags: 'not a list' })).toEqual([['stars', 1]]);
   });
