@@ -8,6 +8,7 @@ import {
   LangfuseScoreSink,
 } from '../../src/scores/langfuse/index.js';
 import { checkScoreSink, contractConfigs } from '../../src/testing/index.js';
+import type { Fault } from '../support/langfuse-server/index.js';
 import { score, trace, useLangfuseServer } from './langfuse-support.js';
 
 describe('LangfuseScoreSink', () => {
@@ -136,6 +137,28 @@ describe('LangfuseScoreSink', () => {
     const error = await sink.record([score('a')]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LangfuseIngestionError);
     expect((error as LangfuseIngestionError).retryable).toBe(true);
+  });
+
+  it("words a refusal from Langfuse's error when it gives no message, and names an unknown event", async () => {
+    const sink = new LangfuseScoreSink(context.server.client());
+    const refusal = (fault: Partial<Fault>) => {
+      context.server.injectFaults({ operationId: 'ingestion_batch', eventStatus: 400, ...fault });
+      return sink.record([score('a')]).catch((e: unknown) => e) as Promise<LangfuseIngestionError>;
+    };
+    const bare = await refusal({ eventMessage: null, eventError: { code: 'bad_value' } });
+    expect(bare.failures).toEqual([
+      {
+        scoreId: 'a',
+        name: 'review.stars',
+        status: 400,
+        message: '{"code":"bad_value"}',
+        retryable: false,
+      },
+    ]);
+    const silent = await refusal({ eventMessage: null, eventError: null });
+    expect(silent.failures[0]?.message).toBe('');
+    const stranger = await refusal({ eventId: 'not-sent' });
+    expect(stranger.failures[0]).toMatchObject({ scoreId: 'not-sent', name: 'unknown score' });
   });
 
   it("surfaces a 429's Retry-After to the caller and leaves retrying to it", async () => {

@@ -41,6 +41,13 @@ export interface Fault {
   readonly applied?: boolean;
   /** For an ingestion batch: answer 207 with every event refused with this status, storing none. */
   readonly eventStatus?: number;
+  /**
+   * With eventStatus, the refusals as Langfuse may also word them: its spec leaves `message`
+   * and `error` optional (null leaves either out), and an answer may name an id not sent.
+   */
+  readonly eventMessage?: string | null;
+  readonly eventError?: unknown;
+  readonly eventId?: string;
 }
 
 export interface RequestRecord {
@@ -275,11 +282,14 @@ export class LangfuseTestServer {
   async #fail(fault: Fault, body: unknown): Promise<Answer> {
     if (fault.eventStatus !== undefined) {
       const batch = (body as { batch?: { id?: unknown }[] })?.batch ?? [];
+      const message =
+        fault.eventMessage === undefined ? 'Injected event failure' : fault.eventMessage;
+      const error = fault.eventError === undefined ? 'Injected event failure' : fault.eventError;
       const errors = batch.map((event) => ({
-        id: String(event?.id ?? ''),
+        id: fault.eventId ?? String(event?.id ?? ''),
         status: fault.eventStatus,
-        message: 'Injected event failure',
-        error: 'Injected event failure',
+        ...(message !== null && { message }),
+        ...(error !== null && { error }),
       }));
       return { status: 207, body: { successes: [], errors } };
     }
