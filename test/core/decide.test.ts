@@ -86,6 +86,25 @@ describe('decide', () => {
     });
   });
 
+  it('reads a missing actor or command as invalid, and an evaluator without a command as forbidden', () => {
+    const command = { type: 'create_thread', thread_id: 't9' };
+    expect(decide(emptyState(), undefined, command, context)).toMatchObject({
+      type: 'validation_failed',
+      message: expect.stringMatching(/^invalid actor: /),
+    });
+    expect(decide(emptyState(), 'system', command, context)).toMatchObject({
+      type: 'validation_failed',
+      message: expect.stringMatching(/^invalid actor: /),
+    });
+    const evaluator = { kind: 'evaluator', name: 'tone', version: '1' };
+    for (const nothing of [undefined, 'give_feedback']) {
+      expect(decide(emptyState(), evaluator, nothing, context)).toEqual({
+        type: 'forbidden',
+        message: 'an evaluator can only give feedback',
+      });
+    }
+  });
+
   it('asks the store for a message id it was not given', () => {
     expect(
       decide(
