@@ -105,6 +105,24 @@ describe('decide', () => {
     }
   });
 
+  it('refuses input that throws while being read, saying why', () => {
+    const throwing = (thrown: unknown) => ({
+      get kind(): string {
+        throw thrown;
+      },
+    });
+    const command = { type: 'create_thread', thread_id: 't9' };
+    expect(decide(emptyState(), throwing(new Error('boom')), command, context)).toEqual({
+      type: 'validation_failed',
+      message: 'unreadable input: boom',
+      errors: [],
+    });
+    expect(decide(emptyState(), throwing('not an Error'), command, context)).toMatchObject({
+      type: 'validation_failed',
+      message: 'unreadable input: not an Error',
+    });
+  });
+
   it('asks the store for a message id it was not given', () => {
     expect(
       decide(
