@@ -122,6 +122,28 @@ describe('LangfuseScoreConfigStore', () => {
     );
   });
 
+  it('counts a name active while any config of it is, whichever was archived', async () => {
+    const [stars] = scoreConfigs(Review, { typeName: 'review' });
+    const configs = store();
+    await configs.create(stars as ScoreConfig);
+    context.now += 1_000;
+    await configs.create(stars as ScoreConfig);
+    const [, newer] = await configs.list();
+    await context.server
+      .client()
+      .api.scoreConfigs.update(newer?.id as string, { isArchived: true });
+    expect(await configs.statuses()).toEqual(new Map([['review.stars', { archived: false }]]));
+    expect(await configs.archive('review.stars')).toBe(1);
+    expect(await configs.statuses()).toEqual(new Map([['review.stars', { archived: true }]]));
+  });
+
+  it('waits for an answer only as long as it is told to', async () => {
+    context.server.injectFaults({ timeoutMs: 3_000 });
+    const quick = new LangfuseScoreConfigStore(context.server.client(), { timeoutInSeconds: 0.2 });
+    // No status: it gave up before the server's 504 at 3 s (the default waits 30 s).
+    await expect(quick.names()).rejects.toMatchObject({ status: null, retryable: true });
+  });
+
   it('refuses characters Langfuse does not allow in a name', () => {
     const [first] = scoreConfigs(Review, { typeName: 'review/v2' });
     expect(() => store().check(first as ScoreConfig)).toThrow(
