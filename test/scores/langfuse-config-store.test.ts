@@ -61,6 +61,27 @@ describe('LangfuseScoreConfigStore', () => {
       { name: 'review.note', dataType: 'TEXT', isArchived: false },
       { name: 'review.score', dataType: 'NUMERIC', isArchived: false, minValue: 0 },
     ]);
+    // What was left out was not sent as null either.
+    expect(context.server.requests('scoreConfigs_create').map(({ body }) => body)).toEqual([
+      {
+        name: 'review.stars',
+        dataType: 'NUMERIC',
+        minValue: 1,
+        maxValue: 5,
+        description: 'How many stars',
+      },
+      { name: 'review.helpful', dataType: 'BOOLEAN' },
+      {
+        name: 'review.tone',
+        dataType: 'CATEGORICAL',
+        categories: [
+          { label: 'formal', value: 0 },
+          { label: 'casual', value: 1 },
+        ],
+      },
+      { name: 'review.note', dataType: 'TEXT' },
+      { name: 'review.score', dataType: 'NUMERIC', minValue: 0 },
+    ]);
   });
 
   it('lists names over every page, archived configs included', async () => {

@@ -53,6 +53,8 @@ export interface Fault {
 export interface RequestRecord {
   readonly operationId: string;
   readonly status: number;
+  /** The request body as sent (parsed JSON), so a test can check what was left out. */
+  readonly body: unknown;
 }
 
 /** Spec ingestion limit: a larger body gets 413. */
@@ -215,7 +217,7 @@ export class LangfuseTestServer {
     if (!operation?.operationId) return send(response, failure(404, 'Not found'));
     const operationId = operation.operationId;
     const answer = await this.#answer(operation, specRequest, raw.length);
-    this.#requests.push({ operationId, status: answer.status });
+    this.#requests.push({ operationId, status: answer.status, body });
     const checked = spec.validateResponse(answer.body, operation, answer.status);
     if (!checked.valid) {
       this.#violations.push(
