@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidScoreError, ScoreSinkError, syncScoreConfigs } from '../../src/scores/index.js';
+import {
+  InvalidScoreError,
+  type ScoreConfig,
+  ScoreSinkError,
+  syncScoreConfigs,
+} from '../../src/scores/index.js';
 import {
   LangfuseIngestionError,
   LangfuseRequestError,
@@ -173,6 +178,53 @@ describe('LangfuseScoreSink', () => {
     expect(context.server.requests()).toHaveLength(1);
     await sink.record([score('a')]);
     expect(context.server.scores()).toHaveLength(1);
+  });
+
+  it('names the request that failed, for every request the adapters make', async () => {
+    const client = context.server.client();
+    const configs = new LangfuseScoreConfigStore(client);
+    const [config] = contractConfigs();
+    await configs.create(config as ScoreConfig);
+    const failing = async (operationId: string, call: () => Promise<unknown>) => {
+      context.server.injectFaults({ operationId, status: 503 });
+      return call().catch((e: unknown) => e);
+    };
+    const calls: [string, string, () => Promise<unknown>][] = [
+      [
+        'ingestion_batch',
+        'POST /api/public/ingestion',
+        () => new LangfuseScoreSink(client).record([score('a')]),
+      ],
+      [
+        'legacy_scoreV1_delete',
+        'DELETE /api/public/scores/{id}',
+        () => new LangfuseScoreSink(client).delete(['a']),
+      ],
+      [
+        'scoresV3_getManyV3',
+        'GET /api/public/v3/scores',
+        () => new LangfuseScoreReader(client).list(),
+      ],
+      ['scoreConfigs_get', 'GET /api/public/score-configs', () => configs.names()],
+      [
+        'scoreConfigs_create',
+        'POST /api/public/score-configs',
+        () => configs.create(config as ScoreConfig),
+      ],
+      [
+        'scoreConfigs_update',
+        'PATCH /api/public/score-configs/{id}',
+        () => configs.archive((config as ScoreConfig).name),
+      ],
+    ];
+    for (const [operationId, operation, call] of calls) {
+      const error = await failing(operationId, call);
+      expect(error, operationId).toBeInstanceOf(LangfuseRequestError);
+      expect(error, operationId).toMatchObject({ operation, status: 503 });
+      expect((error as Error).message).toMatch(
+        new RegExp(`^${operation.replace(/[{}]/g, '\\$&')} failed with HTTP 503`),
+      );
+    }
   });
 
   it('reports a 5xx as retryable, without retrying it itself', async () => {
