@@ -75,6 +75,19 @@ describe('scoreValues', () => {
     );
   });
 
+  it('cuts text at MAX_TEXT units, one earlier where the cut would split a surrogate pair', () => {
+    const cut = (note: string) => scoreValues(Review, { note }, options)[0]?.value;
+    const before = 'a'.repeat(MAX_TEXT - 1);
+    expect(cut(`${before}b`)).toBe(`${before}b`);
+    expect(cut(`${before}bc`)).toBe(`${before}b`);
+    // The first and the last high surrogate both start a pair the cut would split.
+    expect(cut(`${before}\ud800\udc00tail`)).toBe(before);
+    expect(cut(`${before}\udbff\udfff tail`)).toBe(before);
+    // Just outside the high range nothing is split: U+D7FF is a character, U+DC00 a low half.
+    expect(cut(`${before}\ud7ff tail`)).toBe(`${before}\ud7ff`);
+    expect(cut(`${before}\udc00 tail`)).toBe(`${before}\udc00`);
+  });
+
   it('refuses a scored field that fails its schema, naming the field', () => {
     expect(() => pairs({ stars: 9 })).toThrow(InvalidScoreValueError);
     expect(() => pairs({ stars: 9 })).toThrow(/^review\.stars: the value does not match/);
