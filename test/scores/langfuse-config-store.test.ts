@@ -175,7 +175,13 @@ describe('LangfuseScoreConfigStore', () => {
   it('refuses bounds Langfuse cannot hold, before sending', () => {
     const Flat = z.object({ x: z.number().min(3).max(3) });
     const [flat] = scoreConfigs(Flat, { typeName: 'flat' });
-    expect(() => store().check(flat as ScoreConfig)).toThrow(ScoreMappingError);
+    expect(() => store().check(flat as ScoreConfig)).toThrow(
+      new ScoreMappingError(
+        'score config flat.x: Langfuse needs a maximum above the minimum, got 3 to 3',
+      ),
+    );
+    const [open] = scoreConfigs(z.object({ x: z.number().min(3) }), { typeName: 'open' });
+    expect(() => store().check(open as ScoreConfig)).not.toThrow();
   });
 
   it('creates every missing config through syncScoreConfigs once, however often it runs', async () => {
