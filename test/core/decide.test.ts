@@ -88,14 +88,12 @@ describe('decide', () => {
 
   it('reads a missing actor or command as invalid, and an evaluator without a command as forbidden', () => {
     const command = { type: 'create_thread', thread_id: 't9' };
-    expect(decide(emptyState(), undefined, command, context)).toMatchObject({
-      type: 'validation_failed',
-      message: expect.stringMatching(/^invalid actor: /),
-    });
-    expect(decide(emptyState(), 'system', command, context)).toMatchObject({
-      type: 'validation_failed',
-      message: expect.stringMatching(/^invalid actor: /),
-    });
+    for (const actor of [undefined, null, 'system', ['system']]) {
+      expect(decide(emptyState(), actor, command, context), String(actor)).toMatchObject({
+        type: 'validation_failed',
+        message: expect.stringMatching(/^invalid actor: /),
+      });
+    }
     const evaluator = { kind: 'evaluator', name: 'tone', version: '1' };
     for (const nothing of [undefined, 'give_feedback']) {
       expect(decide(emptyState(), evaluator, nothing, context)).toEqual({
