@@ -45,6 +45,8 @@ describe('JSON values', () => {
       [{ m: new Map() }, '$.m: a Map is not a JSON object'],
       [new Point(), '$: a Point is not a JSON object'],
       [{ p: new (class {})() }, '$.p: a class instance is not a JSON object'],
+      // A prototype without a constructor at all.
+      [Object.create(Object.create(null)), '$: a class instance is not a JSON object'],
       [{ text: 'half \ud83d' }, '$.text: a string that is not well-formed Unicode'],
       [{ '\udc00': 1 }, '$: a key that is not well-formed Unicode'],
       [
