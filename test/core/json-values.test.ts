@@ -58,6 +58,18 @@ describe('JSON values', () => {
     expect(jsonProblem(nested(JSON_MAX_DEPTH))).toBeNull();
   });
 
+  it('count the depth through objects as through arrays', () => {
+    const inObjects = (depth: number): unknown => {
+      let value: unknown = 1;
+      for (let i = 0; i < depth; i++) value = { a: value };
+      return value;
+    };
+    expect(jsonProblem(inObjects(JSON_MAX_DEPTH))).toBeNull();
+    expect(jsonProblem(inObjects(JSON_MAX_DEPTH + 1))).toBe(
+      `$${'.a'.repeat(JSON_MAX_DEPTH)}: nested deeper than 64 levels`,
+    );
+  });
+
   it('are checked in every free-form field, so no command reaches the fingerprint holding one', () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
