@@ -119,6 +119,22 @@ describe('size limits', () => {
       }),
     );
     expect(utf8Bytes('a é € 😀 \ud800')).toBe(1 + 1 + 2 + 1 + 3 + 1 + 4 + 1 + 3);
+    // At each edge of each width, and a low half after characters that are no high half.
+    const edges: [string, number][] = [
+      ['\u007f', 1],
+      ['\u0080', 2],
+      ['\u07ff', 2],
+      ['\u0800', 3],
+      ['\u0800\udc00', 6],
+      ['\ud7ff\udc00', 6],
+      ['\ud800\udc00', 4],
+      ['\udbff\udfff', 4],
+      ['\udc00\udc00', 6],
+    ];
+    for (const [text, bytes] of edges) {
+      expect(utf8Bytes(text), JSON.stringify(text)).toBe(bytes);
+      expect(Buffer.byteLength(text, 'utf8')).toBe(bytes);
+    }
   });
 
   it('measure a JSON value by its serialization, and a value with none as null', () => {
