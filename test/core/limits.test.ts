@@ -130,6 +130,9 @@ describe('size limits', () => {
       ['\ud800\udc00', 4],
       ['\udbff\udfff', 4],
       ['\udc00\udc00', 6],
+      // A high half pairs only with a low one, U+DC00 to U+DFFF.
+      ['\ud800\udbff', 6],
+      ['\ud800\ue000', 6],
     ];
     for (const [text, bytes] of edges) {
       expect(utf8Bytes(text), JSON.stringify(text)).toBe(bytes);
@@ -177,6 +180,23 @@ describe('size limits', () => {
       'title is 11 bytes of UTF-8, over the limit of 10 (titleBytes)',
     );
     expect(resolveLimits({ titleBytes: undefined })).toEqual(DEFAULT_LIMITS);
+  });
+
+  it('measure only the fields a command has, however small the limits', () => {
+    // Absent, an optional value is not measured as the 4 bytes of null.
+    const tiny = resolveLimits({ feedbackValueBytes: 3, messageContentBytes: 3 });
+    const message = parsed({ type: 'post_message', thread_id: 't', role: 'user', content: 'ok' });
+    expect(limitViolation(message, tiny)).toBeNull();
+    const withFeedback = parsed({
+      type: 'post_message',
+      thread_id: 't',
+      role: 'user',
+      content: 'ok',
+      feedback: 1234,
+    });
+    expect(limitViolation(withFeedback, tiny)?.message).toBe(
+      'feedback is 4 bytes of UTF-8, over the limit of 3 (feedbackValueBytes)',
+    );
   });
 
   it('refuse a limit that is unknown or not a whole number from 1, when configured', () => {
