@@ -86,6 +86,41 @@ describe('decide', () => {
     });
   });
 
+  it('reads a missing actor or command as invalid, and an evaluator without a command as forbidden', () => {
+    const command = { type: 'create_thread', thread_id: 't9' };
+    for (const actor of [undefined, null, 'system', ['system']]) {
+      expect(decide(emptyState(), actor, command, context), String(actor)).toMatchObject({
+        type: 'validation_failed',
+        message: expect.stringMatching(/^invalid actor: /),
+      });
+    }
+    const evaluator = { kind: 'evaluator', name: 'tone', version: '1' };
+    for (const nothing of [undefined, 'give_feedback']) {
+      expect(decide(emptyState(), evaluator, nothing, context)).toEqual({
+        type: 'forbidden',
+        message: 'an evaluator can only give feedback',
+      });
+    }
+  });
+
+  it('refuses input that throws while being read, saying why', () => {
+    const throwing = (thrown: unknown) => ({
+      get kind(): string {
+        throw thrown;
+      },
+    });
+    const command = { type: 'create_thread', thread_id: 't9' };
+    expect(decide(emptyState(), throwing(new Error('boom')), command, context)).toEqual({
+      type: 'validation_failed',
+      message: 'unreadable input: boom',
+      errors: [],
+    });
+    expect(decide(emptyState(), throwing('not an Error'), command, context)).toMatchObject({
+      type: 'validation_failed',
+      message: 'unreadable input: not an Error',
+    });
+  });
+
   it('asks the store for a message id it was not given', () => {
     expect(
       decide(

@@ -49,6 +49,12 @@ describe('defineFeedbackType', () => {
     );
   });
 
+  it('refuses a source that is not a score source', () => {
+    expect(() =>
+      defineFeedbackType({ name: 'quality', targets: ['turn'], schema, source: 'AGENT' as 'USER' }),
+    ).toThrow(new InvalidFeedbackTypeError('quality declares an unknown source AGENT'));
+  });
+
   it("requires a reviewers' type to name its score config", () => {
     expect(() =>
       defineFeedbackType({ name: 'review', targets: ['turn'], schema, source: 'HUMAN' }),

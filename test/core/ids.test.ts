@@ -45,6 +45,9 @@ describe('the id rule', () => {
     expect(isId('a\u00a0b')).toBe(true);
     expect(idProblem(7)).toBe('an id is a string, not a number');
     expect(idProblem(null)).toBe('an id is a string, not null');
+    expect(idProblem(undefined)).toBe('an id is a string, not undefined');
+    expect(idProblem(['a'])).toBe('an id is a string, not an array');
+    expect(idProblem({ id: 'a' })).toBe('an id is a string, not an object');
   });
 
   it('gives command ids room for the ids the engine derives', () => {

@@ -44,6 +44,9 @@ describe('JSON values', () => {
       [new Date(0), '$: a Date is not a JSON object'],
       [{ m: new Map() }, '$.m: a Map is not a JSON object'],
       [new Point(), '$: a Point is not a JSON object'],
+      [{ p: new (class {})() }, '$.p: a class instance is not a JSON object'],
+      // A prototype without a constructor at all.
+      [Object.create(Object.create(null)), '$: a class instance is not a JSON object'],
       [{ text: 'half \ud83d' }, '$.text: a string that is not well-formed Unicode'],
       [{ '\udc00': 1 }, '$: a key that is not well-formed Unicode'],
       [
@@ -53,6 +56,18 @@ describe('JSON values', () => {
     ];
     for (const [value, problem] of cases) expect(jsonProblem(value)).toBe(problem);
     expect(jsonProblem(nested(JSON_MAX_DEPTH))).toBeNull();
+  });
+
+  it('count the depth through objects as through arrays', () => {
+    const inObjects = (depth: number): unknown => {
+      let value: unknown = 1;
+      for (let i = 0; i < depth; i++) value = { a: value };
+      return value;
+    };
+    expect(jsonProblem(inObjects(JSON_MAX_DEPTH))).toBeNull();
+    expect(jsonProblem(inObjects(JSON_MAX_DEPTH + 1))).toBe(
+      `$${'.a'.repeat(JSON_MAX_DEPTH)}: nested deeper than 64 levels`,
+    );
   });
 
   it('are checked in every free-form field, so no command reaches the fingerprint holding one', () => {

@@ -5,6 +5,7 @@ import {
   type Command,
   DEFAULT_LIMITS,
   InvalidLimitsError,
+  jsonBytes,
   type Limits,
   limitViolation,
   resolveLimits,
@@ -20,6 +21,14 @@ const parsed = (command: Record<string, unknown>): Command => {
   const admitted = admit({ kind: 'system' }, command);
   if (!admitted.ok) throw new Error(admitted.rejection.message);
   return admitted.command;
+};
+
+const directScore = {
+  type: 'record_score',
+  trace_id: '0123456789abcdef0123456789abcdef',
+  name: 'steps',
+  value: 3,
+  source: 'HARNESS',
 };
 
 const fields: {
@@ -89,6 +98,17 @@ const fields: {
       value: jsonOf(n),
     }),
   },
+  {
+    field: 'source_label',
+    limit: 'sourceLabelBytes',
+    command: (n) => ({ ...directScore, source_label: textOf(n) }),
+  },
+  {
+    // A score's comment is read by people as a feedback value is, so it shares that limit.
+    field: 'comment',
+    limit: 'feedbackValueBytes',
+    command: (n) => ({ ...directScore, source_label: 'ci', comment: textOf(n) }),
+  },
 ];
 
 describe('size limits', () => {
@@ -99,6 +119,31 @@ describe('size limits', () => {
       }),
     );
     expect(utf8Bytes('a é € 😀 \ud800')).toBe(1 + 1 + 2 + 1 + 3 + 1 + 4 + 1 + 3);
+    // At each edge of each width, and a low half after characters that are no high half.
+    const edges: [string, number][] = [
+      ['\u007f', 1],
+      ['\u0080', 2],
+      ['\u07ff', 2],
+      ['\u0800', 3],
+      ['\u0800\udc00', 6],
+      ['\ud7ff\udc00', 6],
+      ['\ud800\udc00', 4],
+      ['\udbff\udfff', 4],
+      ['\udc00\udc00', 6],
+      // A high half pairs only with a low one, U+DC00 to U+DFFF.
+      ['\ud800\udbff', 6],
+      ['\ud800\ue000', 6],
+    ];
+    for (const [text, bytes] of edges) {
+      expect(utf8Bytes(text), JSON.stringify(text)).toBe(bytes);
+      expect(Buffer.byteLength(text, 'utf8')).toBe(bytes);
+    }
+  });
+
+  it('measure a JSON value by its serialization, and a value with none as null', () => {
+    expect(jsonBytes({ s: 'é' })).toBe('{"s":""}'.length + 2);
+    // What JSON.stringify gives nothing for is stored as null.
+    expect(jsonBytes(undefined)).toBe('null'.length);
   });
 
   it('have documented defaults', () => {
@@ -135,6 +180,23 @@ describe('size limits', () => {
       'title is 11 bytes of UTF-8, over the limit of 10 (titleBytes)',
     );
     expect(resolveLimits({ titleBytes: undefined })).toEqual(DEFAULT_LIMITS);
+  });
+
+  it('measure only the fields a command has, however small the limits', () => {
+    // Absent, an optional value is not measured as the 4 bytes of null.
+    const tiny = resolveLimits({ feedbackValueBytes: 3, messageContentBytes: 3 });
+    const message = parsed({ type: 'post_message', thread_id: 't', role: 'user', content: 'ok' });
+    expect(limitViolation(message, tiny)).toBeNull();
+    const withFeedback = parsed({
+      type: 'post_message',
+      thread_id: 't',
+      role: 'user',
+      content: 'ok',
+      feedback: 1234,
+    });
+    expect(limitViolation(withFeedback, tiny)?.message).toBe(
+      'feedback is 4 bytes of UTF-8, over the limit of 3 (feedbackValueBytes)',
+    );
   });
 
   it('refuse a limit that is unknown or not a whole number from 1, when configured', () => {

@@ -32,6 +32,20 @@ export class ForgetfulSink extends InMemoryScoreSink {
   }
 }
 
+/** Stamps every score with its own clock, losing the time it was given. */
+export class RestampingSink extends InMemoryScoreSink {
+  override async record(scores: readonly Score[]) {
+    await super.record(scores.map((score) => ({ ...score, timestamp: '2000-01-01T00:00:00Z' })));
+  }
+}
+
+/** Drops the source entries of the metadata. */
+export class SourcelessSink extends InMemoryScoreSink {
+  override async record(scores: readonly Score[]) {
+    await super.record(scores.map((score) => ({ ...score, source: {} })));
+  }
+}
+
 /** Says it deletes, and does not. */
 export class UndeletingSink extends InMemoryScoreSink {
   override async delete() {}

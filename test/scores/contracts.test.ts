@@ -24,6 +24,8 @@ import {
   PrefilledStore,
   PretendArchiveStore,
   RearchivingStore,
+  RestampingSink,
+  SourcelessSink,
   StubbornSink,
   UndeletingSink,
 } from './broken-adapters.js';
@@ -66,6 +68,18 @@ describe('the ScoreSink contract', () => {
   it('fails a sink that forgets the session', async () => {
     await expect(checkScoreSink(() => new ForgetfulSink(), inMemory)).rejects.toThrow(
       /sessionId: recorded "evalflow-contract-session", kept undefined/,
+    );
+  });
+
+  it('fails a sink that loses the time a score was given', async () => {
+    await expect(checkScoreSink(() => new RestampingSink(), inMemory)).rejects.toThrow(
+      /timestamp: recorded "2026-09-29T12:30:00.000Z", kept "2000-01-01T00:00:00Z"/,
+    );
+  });
+
+  it('fails a sink that loses the metadata of a score', async () => {
+    await expect(checkScoreSink(() => new SourcelessSink(), inMemory)).rejects.toThrow(
+      /\(metadata: recorded ".*user:evalflow-contract-person.*", kept "\[\]"\)/,
     );
   });
 

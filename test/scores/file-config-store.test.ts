@@ -107,6 +107,9 @@ describe('FileScoreConfigStore', () => {
     expect(error).toBeInstanceOf(ScoreConfigFileError);
     expect(error).toMatchObject({ path, line: 2 });
     expect((error as Error).message).toMatch(`${path}:2: not a score config entry (`);
+    // A line that is JSON but no entry at all names the entry as what is wrong.
+    await writeFile(path, '[1]\n');
+    await expect(store.names()).rejects.toThrow(`${path}:1: not a score config entry (entry: `);
     await writeFile(path, 'not json\n');
     await expect(store.statuses()).rejects.toThrow(
       `${path}:1: not a score config entry (not JSON)`,

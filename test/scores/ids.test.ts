@@ -39,7 +39,11 @@ describe('scoreId', () => {
   });
 
   it('refuses a namespace that is not a UUID, and empty parts', () => {
-    expect(() => scoreId('e1', 'a.b', 'artifactr')).toThrow(ScoreMappingError);
-    expect(() => scoreId('', 'a.b')).toThrow(ScoreMappingError);
+    expect(() => scoreId('e1', 'a.b', 'artifactr')).toThrow(
+      new ScoreMappingError("a score id namespace is a UUID, not 'artifactr'"),
+    );
+    const emptyPart = new ScoreMappingError('a score id needs an envelope id and a config name');
+    expect(() => scoreId('', 'a.b')).toThrow(emptyPart);
+    expect(() => scoreId('e1', '')).toThrow(emptyPart);
   });
 });

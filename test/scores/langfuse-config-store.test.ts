@@ -61,6 +61,27 @@ describe('LangfuseScoreConfigStore', () => {
       { name: 'review.note', dataType: 'TEXT', isArchived: false },
       { name: 'review.score', dataType: 'NUMERIC', isArchived: false, minValue: 0 },
     ]);
+    // What was left out was not sent as null either.
+    expect(context.server.requests('scoreConfigs_create').map(({ body }) => body)).toEqual([
+      {
+        name: 'review.stars',
+        dataType: 'NUMERIC',
+        minValue: 1,
+        maxValue: 5,
+        description: 'How many stars',
+      },
+      { name: 'review.helpful', dataType: 'BOOLEAN' },
+      {
+        name: 'review.tone',
+        dataType: 'CATEGORICAL',
+        categories: [
+          { label: 'formal', value: 0 },
+          { label: 'casual', value: 1 },
+        ],
+      },
+      { name: 'review.note', dataType: 'TEXT' },
+      { name: 'review.score', dataType: 'NUMERIC', minValue: 0 },
+    ]);
   });
 
   it('lists names over every page, archived configs included', async () => {
@@ -104,6 +125,46 @@ describe('LangfuseScoreConfigStore', () => {
     expect(context.server.requests('scoreConfigs_create')).toEqual([]);
   });
 
+  it('refuses a field name too long for any type name, saying to rename the field', () => {
+    const field = 'f'.repeat(34);
+    const [long] = scoreConfigs(z.object({ [field]: z.boolean() }), { typeName: 't' });
+    expect(() => store().check(long as ScoreConfig)).toThrow(
+      new ScoreConfigNameError(
+        `score config name 't.${field}' is 36 characters, and Langfuse allows 1 to 35: ` +
+          `rename the field '${field}' to at most 33 characters`,
+      ),
+    );
+  });
+
+  it('refuses a category config without categories, before sending', () => {
+    const tone = scoreConfigs(Review, { typeName: 'review' }).find((c) => c.field === 'tone');
+    expect(() => store().check({ ...(tone as ScoreConfig), categories: [] })).toThrow(
+      new ScoreMappingError('score config review.tone: a category config needs categories'),
+    );
+  });
+
+  it('counts a name active while any config of it is, whichever was archived', async () => {
+    const [stars] = scoreConfigs(Review, { typeName: 'review' });
+    const configs = store();
+    await configs.create(stars as ScoreConfig);
+    context.now += 1_000;
+    await configs.create(stars as ScoreConfig);
+    const [, newer] = await configs.list();
+    await context.server
+      .client()
+      .api.scoreConfigs.update(newer?.id as string, { isArchived: true });
+    expect(await configs.statuses()).toEqual(new Map([['review.stars', { archived: false }]]));
+    expect(await configs.archive('review.stars')).toBe(1);
+    expect(await configs.statuses()).toEqual(new Map([['review.stars', { archived: true }]]));
+  });
+
+  it('waits for an answer only as long as it is told to', async () => {
+    context.server.injectFaults({ timeoutMs: 3_000 });
+    const quick = new LangfuseScoreConfigStore(context.server.client(), { timeoutInSeconds: 0.2 });
+    // No status: it gave up before the server's 504 at 3 s (the default waits 30 s).
+    await expect(quick.names()).rejects.toMatchObject({ status: null, retryable: true });
+  });
+
   it('refuses characters Langfuse does not allow in a name', () => {
     const [first] = scoreConfigs(Review, { typeName: 'review/v2' });
     expect(() => store().check(first as ScoreConfig)).toThrow(
@@ -114,7 +175,13 @@ describe('LangfuseScoreConfigStore', () => {
   it('refuses bounds Langfuse cannot hold, before sending', () => {
     const Flat = z.object({ x: z.number().min(3).max(3) });
     const [flat] = scoreConfigs(Flat, { typeName: 'flat' });
-    expect(() => store().check(flat as ScoreConfig)).toThrow(ScoreMappingError);
+    expect(() => store().check(flat as ScoreConfig)).toThrow(
+      new ScoreMappingError(
+        'score config flat.x: Langfuse needs a maximum above the minimum, got 3 to 3',
+      ),
+    );
+    const [open] = scoreConfigs(z.object({ x: z.number().min(3) }), { typeName: 'open' });
+    expect(() => store().check(open as ScoreConfig)).not.toThrow();
   });
 
   it('creates every missing config through syncScoreConfigs once, however often it runs', async () => {

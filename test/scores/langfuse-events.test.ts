@@ -56,6 +56,45 @@ describe('scoreEvent', () => {
   });
 });
 
+describe('scoreEvent targets and values', () => {
+  it('attaches a score to its trace and span, or to its session when it has no trace', () => {
+    const span = '00f067aa0ba902b7';
+    const onSpan = scoreEvent(score('s1', { spanId: span, sessionId: 'thread-1' }), { now });
+    expect(onSpan.body).toStrictEqual({
+      id: 's1',
+      name: 'review.note',
+      value: 'fine',
+      dataType: 'TEXT',
+      traceId: trace,
+      observationId: span,
+    });
+    const onSession = score('s2', { sessionId: 'thread-1' });
+    delete onSession.traceId;
+    expect(scoreEvent(onSession, { now }).body).toStrictEqual({
+      id: 's2',
+      name: 'review.note',
+      value: 'fine',
+      dataType: 'TEXT',
+      sessionId: 'thread-1',
+    });
+  });
+
+  it('sends a boolean as 1 or 0, at the score’s own time, under a fresh envelope id', () => {
+    const yes = score('s1', {
+      dataType: 'BOOLEAN',
+      value: true,
+      timestamp: '2026-09-30T08:00:00+02:00',
+    });
+    const no = score('s2', { dataType: 'BOOLEAN', value: false });
+    const first = scoreEvent(yes, { now });
+    expect(first.body.value).toBe(1);
+    expect(scoreEvent(no, { now }).body.value).toBe(0);
+    expect(first.timestamp).toBe('2026-09-30T06:00:00.000Z');
+    expect(first.type).toBe('score-create');
+    expect(scoreEvent(yes, { now }).id).not.toBe(first.id);
+  });
+});
+
 describe('checkLangfuseScores', () => {
   it('takes a text of 1 to 500 characters and refuses an empty one or a longer one', () => {
     expect(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LangfuseScoreReader, LangfuseScoreSink } from '../../src/scores/langfuse/index.js';
-import { score, useLangfuseServer } from './langfuse-support.js';
+import { score, trace, useLangfuseServer } from './langfuse-support.js';
 
 describe('LangfuseScoreReader', () => {
   const context = useLangfuseServer();
@@ -55,6 +55,47 @@ describe('LangfuseScoreReader', () => {
     const reader = new LangfuseScoreReader(client);
     expect(await reader.list()).toHaveLength(2);
     expect((await reader.read(['twice'])).get('twice')?.value).toBe(2);
+  });
+
+  it('reads only the scores of its environment, when it has one', async () => {
+    const client = context.server.client();
+    await new LangfuseScoreSink(client, { environment: 'staging' }).record([score('staged')]);
+    await new LangfuseScoreSink(client).record([score('default')]);
+    const staging = new LangfuseScoreReader(client, { environment: 'staging' });
+    expect((await staging.list()).map((s) => s.id)).toEqual(['staged']);
+    expect([...(await staging.read(['staged', 'default'])).keys()]).toEqual(['staged']);
+    const everywhere = new LangfuseScoreReader(client);
+    expect((await everywhere.list()).map((s) => s.id).sort()).toEqual(['default', 'staged']);
+  });
+
+  it("leaves out Langfuse's corrections, which are no scores of evalflow's", async () => {
+    const client = context.server.client();
+    await new LangfuseScoreSink(client).record([score('kept')]);
+    await client.api.ingestion.batch({
+      batch: [
+        {
+          id: 'correction-event',
+          type: 'score-create',
+          timestamp: '2026-09-29T10:00:00.000Z',
+          body: {
+            id: 'fix',
+            traceId: trace,
+            name: 'output',
+            value: 'better',
+            dataType: 'CORRECTION',
+          },
+        },
+      ],
+    });
+    expect(
+      context.server
+        .scores()
+        .map((row) => row.id)
+        .sort(),
+    ).toEqual(['fix', 'kept']);
+    const reader = new LangfuseScoreReader(client);
+    expect((await reader.list()).map((s) => s.id)).toEqual(['kept']);
+    expect((await reader.read(['fix', 'kept'])).size).toBe(1);
   });
 
   it('refuses an id the filter cannot express', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidScoreError, ScoreSinkError, syncScoreConfigs } from '../../src/scores/index.js';
+import {
+  InvalidScoreError,
+  type ScoreConfig,
+  ScoreSinkError,
+  syncScoreConfigs,
+} from '../../src/scores/index.js';
 import {
   LangfuseIngestionError,
   LangfuseRequestError,
@@ -8,6 +13,7 @@ import {
   LangfuseScoreSink,
 } from '../../src/scores/langfuse/index.js';
 import { checkScoreSink, contractConfigs } from '../../src/testing/index.js';
+import type { Fault } from '../support/langfuse-server/index.js';
 import { score, trace, useLangfuseServer } from './langfuse-support.js';
 
 describe('LangfuseScoreSink', () => {
@@ -50,7 +56,9 @@ describe('LangfuseScoreSink', () => {
     await sink.record([score('s1', { timestamp: '2026-09-29T14:30:00+02:00' })]);
     const [row] = context.server.scores();
     expect(row).toMatchObject({ id: 's1', timestamp: '2026-09-29T12:30:00.000Z', traceId: trace });
-    expect(context.server.requests()).toEqual([{ operationId: 'ingestion_batch', status: 207 }]);
+    expect(context.server.requests()).toMatchObject([
+      { operationId: 'ingestion_batch', status: 207 },
+    ]);
   });
 
   it('sends a yes or no as 1 or 0, and a span as the observation', async () => {
@@ -138,6 +146,28 @@ describe('LangfuseScoreSink', () => {
     expect((error as LangfuseIngestionError).retryable).toBe(true);
   });
 
+  it("words a refusal from Langfuse's error when it gives no message, and names an unknown event", async () => {
+    const sink = new LangfuseScoreSink(context.server.client());
+    const refusal = (fault: Partial<Fault>) => {
+      context.server.injectFaults({ operationId: 'ingestion_batch', eventStatus: 400, ...fault });
+      return sink.record([score('a')]).catch((e: unknown) => e) as Promise<LangfuseIngestionError>;
+    };
+    const bare = await refusal({ eventMessage: null, eventError: { code: 'bad_value' } });
+    expect(bare.failures).toEqual([
+      {
+        scoreId: 'a',
+        name: 'review.stars',
+        status: 400,
+        message: '{"code":"bad_value"}',
+        retryable: false,
+      },
+    ]);
+    const silent = await refusal({ eventMessage: null, eventError: null });
+    expect(silent.failures[0]?.message).toBe('');
+    const stranger = await refusal({ eventId: 'not-sent' });
+    expect(stranger.failures[0]).toMatchObject({ scoreId: 'not-sent', name: 'unknown score' });
+  });
+
   it("surfaces a 429's Retry-After to the caller and leaves retrying to it", async () => {
     context.server.injectFaults({ status: 429, retryAfterSeconds: 2 });
     const sink = new LangfuseScoreSink(context.server.client());
@@ -148,6 +178,53 @@ describe('LangfuseScoreSink', () => {
     expect(context.server.requests()).toHaveLength(1);
     await sink.record([score('a')]);
     expect(context.server.scores()).toHaveLength(1);
+  });
+
+  it('names the request that failed, for every request the adapters make', async () => {
+    const client = context.server.client();
+    const configs = new LangfuseScoreConfigStore(client);
+    const [config] = contractConfigs();
+    await configs.create(config as ScoreConfig);
+    const failing = async (operationId: string, call: () => Promise<unknown>) => {
+      context.server.injectFaults({ operationId, status: 503 });
+      return call().catch((e: unknown) => e);
+    };
+    const calls: [string, string, () => Promise<unknown>][] = [
+      [
+        'ingestion_batch',
+        'POST /api/public/ingestion',
+        () => new LangfuseScoreSink(client).record([score('a')]),
+      ],
+      [
+        'legacy_scoreV1_delete',
+        'DELETE /api/public/scores/{id}',
+        () => new LangfuseScoreSink(client).delete(['a']),
+      ],
+      [
+        'scoresV3_getManyV3',
+        'GET /api/public/v3/scores',
+        () => new LangfuseScoreReader(client).list(),
+      ],
+      ['scoreConfigs_get', 'GET /api/public/score-configs', () => configs.names()],
+      [
+        'scoreConfigs_create',
+        'POST /api/public/score-configs',
+        () => configs.create(config as ScoreConfig),
+      ],
+      [
+        'scoreConfigs_update',
+        'PATCH /api/public/score-configs/{id}',
+        () => configs.archive((config as ScoreConfig).name),
+      ],
+    ];
+    for (const [operationId, operation, call] of calls) {
+      const error = await failing(operationId, call);
+      expect(error, operationId).toBeInstanceOf(LangfuseRequestError);
+      expect(error, operationId).toMatchObject({ operation, status: 503 });
+      expect((error as Error).message).toMatch(
+        new RegExp(`^${operation.replace(/[{}]/g, '\\$&')} failed with HTTP 503`),
+      );
+    }
   });
 
   it('reports a 5xx as retryable, without retrying it itself', async () => {

@@ -75,6 +75,19 @@ describe('scoreValues', () => {
     );
   });
 
+  it('cuts text at MAX_TEXT units, one earlier where the cut would split a surrogate pair', () => {
+    const cut = (note: string) => scoreValues(Review, { note }, options)[0]?.value;
+    const before = 'a'.repeat(MAX_TEXT - 1);
+    expect(cut(`${before}b`)).toBe(`${before}b`);
+    expect(cut(`${before}bc`)).toBe(`${before}b`);
+    // The first and the last high surrogate both start a pair the cut would split.
+    expect(cut(`${before}\ud800\udc00tail`)).toBe(before);
+    expect(cut(`${before}\udbff\udfff tail`)).toBe(before);
+    // Just outside the high range nothing is split: U+D7FF is a character, U+DC00 a low half.
+    expect(cut(`${before}\ud7ff tail`)).toBe(`${before}\ud7ff`);
+    expect(cut(`${before}\udc00 tail`)).toBe(`${before}\udc00`);
+  });
+
   it('refuses a scored field that fails its schema, naming the field', () => {
     expect(() => pairs({ stars: 9 })).toThrow(InvalidScoreValueError);
     expect(() => pairs({ stars: 9 })).toThrow(/^review\.stars: the value does not match/);
@@ -86,6 +99,53 @@ describe('scoreValues', () => {
       expect(error).toBeInstanceOf(InvalidScoreValueError);
       expect((error as InvalidScoreValueError).field).toBe('stars');
       expect((error as InvalidScoreValueError).problems.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("names where inside a field its schema's problem is", () => {
+    const Worded = z.object({
+      t: z
+        .string()
+        .transform((text, context) => {
+          if (text === 'bad') {
+            context.addIssue({ code: 'custom', message: 'not this word', path: ['word'] });
+          }
+          return text;
+        })
+        .pipe(z.string()),
+    });
+    const error = (() => {
+      try {
+        scoreValues(Worded, { t: 'bad' }, { typeName: 'w' });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(InvalidScoreValueError);
+    expect(error).toMatchObject({
+      message: 'w.t: the value does not match its schema (word: not this word)',
+      field: 't',
+      problems: ['word: not this word'],
+    });
+  });
+
+  it('scores a bigint category by its digits', () => {
+    const Tier = z.object({ tier: z.literal([1n, 2n]) });
+    expect(scoreValues(Tier, { tier: 2n }, { typeName: 'tier' }).map(({ value }) => value)).toEqual(
+      ['2'],
+    );
+  });
+
+  it('refuses what a schema gives that its data type cannot hold', () => {
+    // `.catch` turns any input into its fallback, here one no NUMERIC score may hold.
+    const Caught = z.object({ x: z.number().catch(Number.POSITIVE_INFINITY) });
+    expect(() => scoreValues(Caught, { x: 'x' }, { typeName: 'c' })).toThrow(
+      new InvalidScoreValueError('c.x: a NUMERIC score cannot hold Infinity', 'x', []),
+    );
+    try {
+      scoreValues(Caught, { x: 'x' }, { typeName: 'c' });
+    } catch (error) {
+      expect(error).toMatchObject({ field: 'x', problems: [] });
     }
   });
 

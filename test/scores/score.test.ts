@@ -58,6 +58,24 @@ describe('Score', () => {
     expect(problems({ ...base, traceId: trace, spanId: 'abc' })[0]).toContain('16 lowercase hex');
   });
 
+  it('takes trace and span ids of exactly 32 and 16 hex digits, nothing around them', () => {
+    const span = '00f067aa0ba902b7';
+    expect(parseScore({ ...base, traceId: trace, spanId: span })).toMatchObject({
+      traceId: trace,
+      spanId: span,
+    });
+    for (const traceId of [`${trace}0`, trace.slice(1), `x${trace}`, `${trace}x`]) {
+      expect(problems({ ...base, traceId }), traceId).toEqual([
+        'score review.stars (s1): traceId: a trace id is 32 lowercase hex digits',
+      ]);
+    }
+    for (const spanId of [`${span}0`, span.slice(1), `x${span}`, `${span}x`]) {
+      expect(problems({ ...base, traceId: trace, spanId }), spanId).toEqual([
+        'score review.stars (s1): spanId: a span id is 16 lowercase hex digits',
+      ]);
+    }
+  });
+
   it('refuses source keys that clash with the evaluator fields, listing them', () => {
     expect(problems({ ...base, source: { version: '1', evaluator: 'x', tenant: 't' } })).toEqual([
       'score review.stars (s1): source: source keys evaluator, version clash with the evaluator fields of the metadata',

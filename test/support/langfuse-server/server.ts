@@ -41,6 +41,13 @@ export interface Fault {
   readonly applied?: boolean;
   /** For an ingestion batch: answer 207 with every event refused with this status, storing none. */
   readonly eventStatus?: number;
+  /**
+   * With eventStatus, the refusals as Langfuse may also word them: its spec leaves `message`
+   * and `error` optional (null leaves either out), and an answer may name an id not sent.
+   */
+  readonly eventMessage?: string | null;
+  readonly eventError?: unknown;
+  readonly eventId?: string;
 }
 
 /**
@@ -56,6 +63,8 @@ export interface RandomFaults {
 export interface RequestRecord {
   readonly operationId: string;
   readonly status: number;
+  /** The request body as sent (parsed JSON), so a test can check what was left out. */
+  readonly body: unknown;
 }
 
 /** Spec ingestion limit: a larger body gets 413. */
@@ -230,7 +239,7 @@ export class LangfuseTestServer {
     if (!operation?.operationId) return send(response, failure(404, 'Not found'));
     const operationId = operation.operationId;
     const answer = await this.#answer(operation, specRequest, raw.length);
-    this.#requests.push({ operationId, status: answer.status });
+    this.#requests.push({ operationId, status: answer.status, body });
     const checked = spec.validateResponse(answer.body, operation, answer.status);
     if (!checked.valid) {
       this.#violations.push(
@@ -303,11 +312,14 @@ export class LangfuseTestServer {
   async #fail(fault: Fault, body: unknown): Promise<Answer> {
     if (fault.eventStatus !== undefined) {
       const batch = (body as { batch?: { id?: unknown }[] })?.batch ?? [];
+      const message =
+        fault.eventMessage === undefined ? 'Injected event failure' : fault.eventMessage;
+      const error = fault.eventError === undefined ? 'Injected event failure' : fault.eventError;
       const errors = batch.map((event) => ({
-        id: String(event?.id ?? ''),
+        id: fault.eventId ?? String(event?.id ?? ''),
         status: fault.eventStatus,
-        message: 'Injected event failure',
-        error: 'Injected event failure',
+        ...(message !== null && { message }),
+        ...(error !== null && { error }),
       }));
       return { status: 207, body: { successes: [], errors } };
     }
