@@ -114,31 +114,24 @@ export function mirrorActivities(deps: MirrorDeps) {
         );
       }
 
-      const deleting = deletes.map((d) => d.id);
       await deps.store.ledger.expectDeletes(
         ws,
         deletes.map(({ seq, id }) => ({ seq, score_id: id })),
       );
-      const notDeleted = deleting.length === 0 ? null : await refusal(() => sendDeletes(deleting));
-      if (notDeleted !== null) {
-        await deps.store.ledger.settleScores(
-          ws,
-          deleting.map((score_id) => ({
-            score_id,
-            state: 'failed',
-            reason: `delete refused: ${notDeleted}`,
-          })),
-        );
-      }
+      const notDeleted = await deleteEach(
+        ws,
+        deletes.map((d) => d.id),
+      );
       return {
         lastSeq: envelopes.at(-1)?.seq ?? input.afterSeq,
         recorded: refused === null ? ids : [],
         failed: [
           ...(refused === null ? [] : ids),
-          ...(notDeleted === null ? [] : deleting),
+          ...notDeleted.refused,
           ...failures.map((f) => f.id),
         ],
-        deleting: notDeleted === null ? deleting : [],
+        // Deletes sent or left for later: the read-backs delete again whatever is still there.
+        deleting: [...notDeleted.sent, ...notDeleted.later],
       };
     },
 
@@ -199,27 +192,56 @@ export function mirrorActivities(deps: MirrorDeps) {
         input.workspaceId,
         gone.map((score_id) => ({ score_id, state: 'deleted', reason: WITHDRAWN })),
       );
-      const refused =
-        input.final || visible.length === 0 ? null : await refusal(() => sendDeletes(visible));
-      const failed = input.final || refused !== null ? visible : [];
-      await deps.store.ledger.settleScores(
-        input.workspaceId,
-        failed.map((score_id) => ({
-          score_id,
-          state: 'failed',
-          reason:
-            refused === null
-              ? 'still readable back after every deletion and reconciliation'
-              : `delete refused: ${refused}`,
-        })),
-      );
-      return { confirmed: gone, missing: failed.length > 0 ? [] : visible, failed };
+      if (input.final) {
+        await deps.store.ledger.settleScores(
+          input.workspaceId,
+          visible.map((score_id) => ({
+            score_id,
+            state: 'failed',
+            reason: 'still readable back after every deletion and reconciliation',
+          })),
+        );
+        return { confirmed: gone, missing: [], failed: visible };
+      }
+      const { refused } = await deleteEach(input.workspaceId, visible);
+      const failed = new Set(refused);
+      return { confirmed: gone, missing: visible.filter((id) => !failed.has(id)), failed: refused };
     },
   };
 
-  // A sink that cannot delete leaves the scores visible: the read-back fails them with why.
-  async function sendDeletes(ids: readonly string[]): Promise<void> {
-    await deps.sink.delete?.(ids);
+  /**
+   * Deletes each id on its own, so one failing request costs only its own id: an id the sink
+   * refuses for good is settled failed with why; one it fails for now (a 5xx, a 429) stays
+   * pending, for the next read-back to delete again, and after a 429 the rest with it. Retrying the whole list instead would need
+   * every one of its requests to succeed in one attempt, which under a steady fault rate a long
+   * list never does. A sink that cannot delete leaves the scores visible: the read-back fails
+   * them with why.
+   */
+  async function deleteEach(
+    workspaceId: string,
+    ids: readonly string[],
+  ): Promise<{ sent: string[]; later: string[]; refused: string[] }> {
+    const sent: string[] = [];
+    const later: string[] = [];
+    const refused: { score_id: string; state: 'failed'; reason: string }[] = [];
+    for (const [index, id] of ids.entries()) {
+      try {
+        await deps.sink.delete?.([id]);
+        sent.push(id);
+      } catch (error) {
+        if (!(error instanceof ScoreSinkError && error.retryable)) {
+          const reason = await refusal(() => Promise.reject(error)); // rethrows all but refusals
+          refused.push({ score_id: id, state: 'failed', reason: `delete refused: ${reason}` });
+        } else if (error.retryAfterMs === undefined) later.push(id);
+        else {
+          // Asked to wait (a 429): the rest waits too, until the next read-back.
+          later.push(...ids.slice(index));
+          break;
+        }
+      }
+    }
+    await deps.store.ledger.settleScores(workspaceId, refused);
+    return { sent, later, refused: refused.map((r) => r.score_id) };
   }
 }
 

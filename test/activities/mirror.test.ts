@@ -396,6 +396,76 @@ it('deletes again a score Langfuse keeps after answering its delete, and fails o
   }
 });
 
+// Each delete is its own request: under a steady fault rate a list retried whole, every request
+// again, never gets through, so one that fails for now is left for the read-back to send again.
+it('deletes the rest of a list when one delete fails for now, and sends that one again on read-back', async () => {
+  const langfuse = await LangfuseTestServer.start();
+  const mirrored = testEngine({
+    evaluators: [turnOutcomeEvaluator()],
+    sink: new LangfuseScoreSink(langfuse.client()),
+    reader: new LangfuseScoreReader(langfuse.client()),
+  });
+  try {
+    const ws = 'faulty-deletes';
+    await given(
+      mirrored.store,
+      ws,
+      { type: 'create_thread', thread_id: 't' },
+      { type: 'start_run', run_id: 'r', thread_id: 't' },
+    );
+    const act = (reviewer: string, kind: 'submit' | 'withdraw') =>
+      mirrored.activities.applyReview({
+        workspaceId: ws,
+        target,
+        kind,
+        reviewer: { id: reviewer },
+        feedback_type: 'review_quality',
+        value: kind === 'submit' ? { score: 3 } : null,
+        requestId: `${reviewer}-${kind}`,
+      });
+    const reviewers = ['rv1', 'rv2', 'rv3'];
+    for (const reviewer of reviewers) await act(reviewer, 'submit');
+    const written = await mirrored.activities.mirrorScores({
+      workspaceId: ws,
+      afterSeq: 0,
+      limit: 100,
+    });
+    expect(written.recorded).toHaveLength(3);
+
+    for (const reviewer of reviewers) await act(reviewer, 'withdraw');
+    // The first delete answers 503 (the first id sent: rv1's score), the rest go through.
+    langfuse.injectFaults({ operationId: 'legacy_scoreV1_delete', status: 503 });
+    const withdrawn = await mirrored.activities.mirrorScores({
+      workspaceId: ws,
+      afterSeq: written.lastSeq,
+      limit: 100,
+    });
+    const deleting = withdrawn.deleting ?? [];
+    expect(withdrawn.failed).toEqual([]);
+    expect(deleting).toHaveLength(6); // each review's score and its unscored note
+    const [kept] = written.recorded.filter((id) => langfuse.scores().some((row) => row.id === id));
+    expect(langfuse.scores().map((row) => row.id)).toEqual([kept]);
+
+    const reconcile = (ids: string[]) =>
+      mirrored.activities.reconcileDeletes({ workspaceId: ws, ids, final: false });
+    const first = await reconcile(deleting);
+    expect(new Set(first.confirmed)).toEqual(new Set(deleting.filter((id) => id !== kept)));
+    expect(first).toMatchObject({ missing: [kept], failed: [] });
+    expect(langfuse.scores()).toEqual([]);
+    expect(await reconcile([kept as string])).toEqual({
+      confirmed: [kept],
+      missing: [],
+      failed: [],
+    });
+    const ledger = await mirrored.store.ledger.scores(ws, { ids: deleting });
+    expect(new Set(ledger.map((entry) => entry.state))).toEqual(new Set(['deleted']));
+    expect(langfuse.violations()).toEqual([]);
+  } finally {
+    await mirrored.close();
+    await langfuse.close();
+  }
+});
+
 /** A logger that keeps each warning's message and drops everything else. */
 function warningsInto(warnings: string[]): Logger {
   const ignore = () => {};
