@@ -310,30 +310,8 @@ it('fails feedback of a type the app does not declare in the score ledger, with 
 });
 
 it('deletes again a score Langfuse keeps after answering its delete, and fails one that stays', async () => {
-  const langfuse = await LangfuseTestServer.start();
-  const mirrored = testEngine({
-    evaluators: [turnOutcomeEvaluator()],
-    sink: new LangfuseScoreSink(langfuse.client()),
-    reader: new LangfuseScoreReader(langfuse.client()),
-  });
+  const { langfuse, mirrored, ws, act } = await reviewedOnLangfuse('kept-deletes');
   try {
-    const ws = 'kept-deletes';
-    await given(
-      mirrored.store,
-      ws,
-      { type: 'create_thread', thread_id: 't' },
-      { type: 'start_run', run_id: 'r', thread_id: 't' },
-    );
-    const act = (reviewer: string, kind: 'submit' | 'withdraw') =>
-      mirrored.activities.applyReview({
-        workspaceId: ws,
-        target,
-        kind,
-        reviewer: { id: reviewer },
-        feedback_type: 'review_quality',
-        value: kind === 'submit' ? { score: 3 } : null,
-        requestId: `${reviewer}-${kind}`,
-      });
     const mirror = (afterSeq: number) =>
       mirrored.activities.mirrorScores({ workspaceId: ws, afterSeq, limit: 100 });
     const reconcile = (ids: string[], final: boolean) =>
@@ -399,30 +377,8 @@ it('deletes again a score Langfuse keeps after answering its delete, and fails o
 // Each delete is its own request: under a steady fault rate a list retried whole, every request
 // again, never gets through, so one that fails for now is left for the read-back to send again.
 it('deletes the rest of a list when one delete fails for now, and sends that one again on read-back', async () => {
-  const langfuse = await LangfuseTestServer.start();
-  const mirrored = testEngine({
-    evaluators: [turnOutcomeEvaluator()],
-    sink: new LangfuseScoreSink(langfuse.client()),
-    reader: new LangfuseScoreReader(langfuse.client()),
-  });
+  const { langfuse, mirrored, ws, act } = await reviewedOnLangfuse('faulty-deletes');
   try {
-    const ws = 'faulty-deletes';
-    await given(
-      mirrored.store,
-      ws,
-      { type: 'create_thread', thread_id: 't' },
-      { type: 'start_run', run_id: 'r', thread_id: 't' },
-    );
-    const act = (reviewer: string, kind: 'submit' | 'withdraw') =>
-      mirrored.activities.applyReview({
-        workspaceId: ws,
-        target,
-        kind,
-        reviewer: { id: reviewer },
-        feedback_type: 'review_quality',
-        value: kind === 'submit' ? { score: 3 } : null,
-        requestId: `${reviewer}-${kind}`,
-      });
     const reviewers = ['rv1', 'rv2', 'rv3'];
     for (const reviewer of reviewers) await act(reviewer, 'submit');
     const written = await mirrored.activities.mirrorScores({
@@ -465,6 +421,36 @@ it('deletes the rest of a list when one delete fails for now, and sends that one
     await langfuse.close();
   }
 });
+
+/**
+ * An engine mirroring into the Langfuse test server, with a run in workspace `ws` to review:
+ * `act(reviewer, kind)` submits a review (score 3) or withdraws it.
+ */
+async function reviewedOnLangfuse(ws: string) {
+  const langfuse = await LangfuseTestServer.start();
+  const mirrored = testEngine({
+    evaluators: [turnOutcomeEvaluator()],
+    sink: new LangfuseScoreSink(langfuse.client()),
+    reader: new LangfuseScoreReader(langfuse.client()),
+  });
+  await given(
+    mirrored.store,
+    ws,
+    { type: 'create_thread', thread_id: 't' },
+    { type: 'start_run', run_id: 'r', thread_id: 't' },
+  );
+  const act = (reviewer: string, kind: 'submit' | 'withdraw') =>
+    mirrored.activities.applyReview({
+      workspaceId: ws,
+      target,
+      kind,
+      reviewer: { id: reviewer },
+      feedback_type: 'review_quality',
+      value: kind === 'submit' ? { score: 3 } : null,
+      requestId: `${reviewer}-${kind}`,
+    });
+  return { langfuse, mirrored, ws, act };
+}
 
 /** A logger that keeps each warning's message and drops everything else. */
 function warningsInto(warnings: string[]): Logger {
