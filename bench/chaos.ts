@@ -6,8 +6,8 @@
 // every boundary), the sink (the Langfuse test server's faults), the store, the processes. It
 // prints one table of figures against their goals and ends with one JSON line. Not part of
 // `npm test`. BENCH_CHAOS_ONLY picks scenarios (worker-kills, temporal-restart, fuzz,
-// boundaries, sink, store, api-kills); the BENCH_CHAOS_* numbers below size them. Scenario 6
-// (two of everything) waits for the Postgres relay lease.
+// boundaries, sink, store, api-kills, two-of-everything); the BENCH_CHAOS_* numbers below size
+// them. The Postgres scenarios use DATABASE_URL's server, else a throwaway cluster.
 import { execSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ import { type Figure, printTable } from './chaos/report.js';
 import { sinkFaults } from './chaos/sink-faults.js';
 import { type CrashTarget, crashStore } from './chaos/store-crashes.js';
 import { restartTemporalDuringReevaluation } from './chaos/temporal-restart.js';
+import { twoOfEverything } from './chaos/two-of-everything.js';
 import { killWorkerWhileEvaluating } from './chaos/worker-kills.js';
 
 const only = process.env.BENCH_CHAOS_ONLY?.split(',');
@@ -39,6 +40,7 @@ const API_KILLS = Number(process.env.BENCH_CHAOS_API_KILLS ?? 10);
 const WORKER_RUNS = Number(process.env.BENCH_CHAOS_WORKER_RUNS ?? 1000);
 const WORKER_KILLS = Number(process.env.BENCH_CHAOS_WORKER_KILLS ?? 20);
 const REEVALUATED_VERSIONS = Number(process.env.BENCH_CHAOS_REEVALUATED_VERSIONS ?? 2000);
+const TWO_RUNS = Number(process.env.BENCH_CHAOS_TWO_RUNS ?? 60);
 
 // Activities failing on purpose log each attempt at WARN; the figures say what came of them.
 Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -443,6 +445,79 @@ if (wanted('api-kills')) {
     );
   } finally {
     await deployment.close();
+  }
+}
+
+if (wanted('two-of-everything')) {
+  const langfuse = await LangfuseTestServer.start();
+  const cluster = process.env.DATABASE_URL ? null : await startThrowawayCluster();
+  try {
+    const two = await twoOfEverything({
+      temporalCli,
+      postgresUrl: process.env.DATABASE_URL ?? (cluster as { url: string }).url,
+      langfuse,
+      runs: TWO_RUNS,
+      clients: 8,
+      settleMs: 10 * 60_000,
+    });
+    const duplicateScores = two.duplicateScoresById + two.duplicateScoresByTarget;
+    json.two_runs = two.runs;
+    json.two_runs_per_api = two.runsPerApi.join(' ');
+    json.two_missing_verdicts = two.missingVerdicts;
+    json.two_duplicate_feedback = two.duplicateFeedback;
+    json.two_scores = two.scores;
+    json.two_duplicate_scores = duplicateScores;
+    json.two_judged_at_kill = two.judgedAtKill;
+    json.two_relay_failover_s = two.relayFailoverSeconds;
+    json.two_max_simultaneous_relays = two.maxSimultaneousRelays;
+    json.two_drain_s = two.drainSeconds;
+    figures.push(
+      {
+        scenario: '6 two of everything',
+        name: 'runs (per API) / reported, judged at the kill',
+        value: `${two.runs} (${two.runsPerApi.join(' + ')}) / ${two.reportedAtKill}, ${two.judgedAtKill}`,
+        goal: 'both APIs, mid-way',
+        ok: two.runsPerApi.every((n) => n > 0) && two.judgedAtKill < two.runs,
+      },
+      {
+        scenario: '6 two of everything',
+        name: 'runs missing a verdict',
+        value: two.missingVerdicts,
+        goal: '0',
+        ok: two.missingVerdicts === 0,
+      },
+      {
+        scenario: '6 two of everything',
+        name: 'duplicate feedback',
+        value: two.duplicateFeedback,
+        goal: '0',
+        ok: two.duplicateFeedback === 0,
+      },
+      {
+        scenario: '6 two of everything',
+        name: 'scores / duplicates (id / target)',
+        value: `${two.scores} / ${two.duplicateScoresById} / ${two.duplicateScoresByTarget}`,
+        goal: 'some / 0 / 0',
+        ok: two.scores > 0 && duplicateScores === 0,
+      },
+      {
+        scenario: '6 two of everything',
+        name: 'relay failover s (kill to takeover)',
+        value: two.relayFailoverSeconds,
+        goal: 'moves',
+        ok: Number.isFinite(two.relayFailoverSeconds),
+      },
+      {
+        scenario: '6 two of everything',
+        name: 'most live workers relaying at once',
+        value: two.maxSimultaneousRelays,
+        goal: '1',
+        ok: two.maxSimultaneousRelays === 1,
+      },
+    );
+  } finally {
+    cluster?.stop();
+    await langfuse.close();
   }
 }
 
