@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { issueCredential, parsePrincipal } from '../../src/api/index.js';
 import { startDevServer } from '../../src/cli/dev-server.js';
 import { freePort } from '../../src/cli/free-port.js';
+import { relayLeaseName } from '../../src/client/follow-workspaces.js';
 import { ENVIRONMENT } from '../../src/config/index.js';
 import { openPostgresStore } from '../../src/store/index.js';
 import type { LangfuseTestServer } from '../../test/support/langfuse-server/index.js';
@@ -18,12 +20,12 @@ import { countDuplicateFeedback, countDuplicateScores, post } from './worker-kil
 
 // Scenario 6: two `evalflow api` and two `evalflow worker` processes on one Postgres database and
 // one Temporal dev server. Concurrent clients report runs spread over both APIs (a thread, a run,
-// one assistant message, the run's end) and the app's three evaluators judge each message. Half
-// way through, the worker holding the workspace's relay lease (the one that printed
-// `evalflow: relaying workspace ws`) is SIGKILLed; the other must take the relay over (Postgres
-// frees the advisory lock with the dead session), and the killed one is started again. Afterwards:
-// every run has its three verdicts, no feedback event and no Langfuse score is there twice, and
-// at no sampled moment did two live workers both say they relay the workspace.
+// one assistant message, the run's end) and the app's three evaluators judge each message. At
+// even shares of the runs, the worker holding the workspace's relay lease (the one that printed
+// `evalflow: relaying workspace ws`, checked against pg_locks) is SIGKILLed; the other must take
+// the relay over (Postgres frees the advisory lock with the dead session), and the killed one is
+// started again. Afterwards: every run has its three verdicts, no feedback event and no Langfuse
+// score is there twice, and at no sampled moment did two live workers relay the workspace.
 
 const EVALUATORS = 3;
 const WORKSPACE = 'ws';
@@ -33,34 +35,55 @@ const cliMain = join(repoRoot, 'src', 'cli', 'main.ts');
 const configFile = fileURLToPath(new URL('./chaos.config.ts', import.meta.url));
 const tsxLoader = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
 
+// The processes holding the workspace's relay lease, as Postgres sees it: a session-level advisory
+// lock on a 64-bit key (pg_locks splits it into classid and objid) held by a session whose
+// application_name names its process (`evalflow leases (pid N)`).
+const LEASE_HOLDERS =
+  'SELECT DISTINCT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid ' +
+  "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 " +
+  'AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) ' +
+  "AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended($1 || ':' || $2, 0)";
+
 export interface TwoOfEverythingOptions {
   temporalCli: string;
   /** A Postgres server; the scenario creates a database of its own on it and drops it after. */
   postgresUrl: string;
   langfuse: LangfuseTestServer;
   runs: number;
+  /** How many times the lease holder is killed, at even shares of the runs. */
+  kills: number;
   clients: number;
   /** How long, after the clients are done, verdicts may take to arrive. */
   settleMs?: number;
+}
+
+/** One SIGKILL of the lease holder. */
+export interface Kill {
+  /** Runs reported, and runs with all their verdicts, when it was killed. */
+  reportedAtKill: number;
+  judgedAtKill: number;
+  /** Whether pg_locks named the worker that said it relays as the holder. */
+  holderAgrees: boolean;
+  /** Seconds from the signal to the other worker saying it relays. */
+  relaySeconds: number;
+  /** The same, to the other worker's process holding the lease in pg_locks. */
+  leaseSeconds: number;
 }
 
 export interface TwoOfEverythingFigures {
   runs: number;
   /** Runs acknowledged by each API. */
   runsPerApi: [number, number];
-  /** Runs reported when the lease holder was killed. */
-  reportedAtKill: number;
-  /** Runs with all their verdicts when the lease holder was killed. */
-  judgedAtKill: number;
+  kills: Kill[];
   missingVerdicts: number;
   duplicateFeedback: number;
   scores: number;
   duplicateScoresById: number;
   duplicateScoresByTarget: number;
-  /** Seconds from the SIGKILL of the lease holder to the other worker saying it relays. */
-  relayFailoverSeconds: number;
-  /** The most live workers seen relaying the workspace at once (goal 1). */
+  /** The most live workers seen saying they relay the workspace at once (goal 1). */
   maxSimultaneousRelays: number;
+  /** The most processes seen holding the workspace's lease in pg_locks at once (goal 1). */
+  maxLeaseHolders: number;
   /** Seconds from the last run reported to the last verdict. */
   drainSeconds: number;
 }
@@ -139,7 +162,9 @@ export async function twoOfEverything(
   const ports = [await freePort(), await freePort()];
   const urls = ports.map((port) => `http://127.0.0.1:${port}`) as [string, string];
   let store: Awaited<ReturnType<typeof openPostgresStore>> | null = null;
+  const locks = new pg.Client({ connectionString: database.url });
   try {
+    await locks.connect();
     // Both at once: two processes migrating one fresh database is part of the scenario.
     await Promise.all(ports.map(startApi));
     await Promise.all([startWorker(0), startWorker(1)]);
@@ -163,12 +188,21 @@ export async function twoOfEverything(
       }
       return perRun;
     };
+    const leaseHolders = async (): Promise<number[]> =>
+      (
+        await locks.query<{ application_name: string }>(LEASE_HOLDERS, [
+          opened.id,
+          relayLeaseName(WORKSPACE),
+        ])
+      ).rows.map((row) => Number(/pid (\d+)/.exec(row.application_name)?.[1] ?? -1));
     let watching = true;
     let maxSimultaneousRelays = 0;
+    let maxLeaseHolders = 0;
     const watcher = (async () => {
       while (watching) {
         const relays = workers.filter((w) => live(w) && w.relaying.has(WORKSPACE)).length;
         maxSimultaneousRelays = Math.max(maxSimultaneousRelays, relays);
+        maxLeaseHolders = Math.max(maxLeaseHolders, (await leaseHolders()).length);
         const now = Date.now();
         for (const [run, count] of await verdictsOf()) {
           if (count >= EVALUATORS && !judged.has(run)) judged.set(run, now);
@@ -177,11 +211,16 @@ export async function twoOfEverything(
       }
     })();
 
-    // The second half waits for the kill, so the kill falls mid-way with work in flight whatever
-    // the machine's speed, and the rest is reported while the relay moves.
-    let killDone = () => {};
-    const killing = new Promise<void>((resolve) => {
-      killDone = resolve;
+    // The runs after kill k's share wait until it is over (the holder killed, the relay moved, the
+    // killed one started again), so each kill falls the moment its share is reported, with that
+    // share's runs still in flight, whatever the machine's speed.
+    const share = (kill: number) => Math.floor((options.runs * (kill + 1)) / (options.kills + 1));
+    const gates = Array.from({ length: options.kills }, () => {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      return { opened, open };
     });
     let next = 0;
     const runsPerApi: [number, number] = [0, 0];
@@ -192,7 +231,8 @@ export async function twoOfEverything(
         for (;;) {
           const i = next++;
           if (i >= options.runs) return;
-          if (i >= options.runs / 2) await killing;
+          const gate = gates.findLastIndex((_, kill) => i >= share(kill));
+          if (gate >= 0) await gates[gate]?.opened;
           await post(url, key, '/v1/threads', { threadId: `t${i}` });
           await post(url, key, `/v1/threads/t${i}/runs`, {
             runId: `r${i}`,
@@ -211,29 +251,45 @@ export async function twoOfEverything(
       }),
     );
 
-    // Half way, once a worker holds the lease: kill the holder, time the takeover, restart it.
-    const deadline = Date.now() + 300_000;
-    const holder = async () => {
-      for (;;) {
-        const slot = workers.findIndex((w) => live(w) && w.relaying.has(WORKSPACE));
-        if (slot >= 0 && reported.size >= Math.floor(options.runs / 2)) return slot;
-        if (Date.now() > deadline) throw new Error('two of everything: no worker took the relay');
-        await sleep(100);
-      }
-    };
-    const killed = await holder();
-    const other = workers[1 - killed] as WorkerProcess;
-    const reportedAtKill = reported.size;
-    const judgedAtKill = judged.size;
-    await stop((workers[killed] as WorkerProcess).child);
-    const killedAt = Date.now();
-    killDone();
-    while (!other.relaying.has(WORKSPACE)) {
-      if (Date.now() > deadline) throw new Error('two of everything: the relay never moved');
-      await sleep(50);
+    // At each share, once a worker holds the lease: kill the holder, time the takeover (by its
+    // line and in pg_locks, from the moment the signal is sent), start it again.
+    const kills: Kill[] = [];
+    for (let kill = 0; kill < options.kills; kill++) {
+      const deadline = Date.now() + 300_000;
+      const waitFor = async (done: () => boolean | Promise<boolean>, what: string) => {
+        while (!(await done())) {
+          if (Date.now() > deadline) throw new Error(`two of everything: ${what}`);
+          await sleep(50);
+        }
+      };
+      let slot = -1;
+      await waitFor(() => {
+        slot = workers.findIndex((w) => live(w) && w.relaying.has(WORKSPACE));
+        return slot >= 0 && reported.size >= share(kill);
+      }, 'no worker took the relay');
+      const victim = workers[slot] as WorkerProcess;
+      const other = workers[1 - slot] as WorkerProcess;
+      const holderAgrees = (await leaseHolders()).join() === String(victim.pid);
+      const reportedAtKill = reported.size;
+      const judgedAtKill = judged.size;
+      const killedAt = Date.now();
+      await stop(victim.child);
+      const seconds = () => Number(((Date.now() - killedAt) / 1000).toFixed(1));
+      let relaySeconds = Number.POSITIVE_INFINITY;
+      let leaseSeconds = Number.POSITIVE_INFINITY;
+      await waitFor(async () => {
+        if (!Number.isFinite(relaySeconds) && other.relaying.has(WORKSPACE)) {
+          relaySeconds = seconds();
+        }
+        if (!Number.isFinite(leaseSeconds) && (await leaseHolders()).includes(other.pid)) {
+          leaseSeconds = seconds();
+        }
+        return Number.isFinite(relaySeconds) && Number.isFinite(leaseSeconds);
+      }, 'the relay never moved');
+      kills.push({ reportedAtKill, judgedAtKill, holderAgrees, relaySeconds, leaseSeconds });
+      await startWorker(slot);
+      gates[kill]?.open();
     }
-    const relayFailoverSeconds = Number(((Date.now() - killedAt) / 1000).toFixed(1));
-    await startWorker(killed);
 
     await writing;
     const lastReported = Date.now();
@@ -251,21 +307,21 @@ export async function twoOfEverything(
     return {
       runs: options.runs,
       runsPerApi,
-      reportedAtKill,
-      judgedAtKill,
+      kills,
       missingVerdicts,
       duplicateFeedback,
       scores: duplicateScores.scores,
       duplicateScoresById: duplicateScores.byId,
       duplicateScoresByTarget: duplicateScores.byTarget,
-      relayFailoverSeconds,
       maxSimultaneousRelays,
+      maxLeaseHolders,
       drainSeconds: Number(
         (Math.max(0, Math.max(0, ...judged.values()) - lastReported) / 1000).toFixed(1),
       ),
     };
   } finally {
     await Promise.all([...workers.map((w) => stop(w.child)), ...apis.map(stop)]);
+    await locks.end();
     await store?.close();
     await server.stop();
     await database.drop();
