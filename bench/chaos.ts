@@ -6,8 +6,8 @@
 // every boundary), the sink (the Langfuse test server's faults), the store, the processes. It
 // prints one table of figures against their goals and ends with one JSON line. Not part of
 // `npm test`. BENCH_CHAOS_ONLY picks scenarios (worker-kills, temporal-restart, fuzz,
-// boundaries, sink, store, api-kills); the BENCH_CHAOS_* numbers below size them. Scenario 6
-// (two of everything) waits for the Postgres relay lease.
+// boundaries, sink, store, api-kills, two-of-everything); the BENCH_CHAOS_* numbers below size
+// them. The Postgres scenarios use DATABASE_URL's server, else a throwaway cluster.
 import { execSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ import { type Figure, printTable } from './chaos/report.js';
 import { sinkFaults } from './chaos/sink-faults.js';
 import { type CrashTarget, crashStore } from './chaos/store-crashes.js';
 import { restartTemporalDuringReevaluation } from './chaos/temporal-restart.js';
+import { twoOfEverything } from './chaos/two-of-everything.js';
 import { killWorkerWhileEvaluating } from './chaos/worker-kills.js';
 
 const only = process.env.BENCH_CHAOS_ONLY?.split(',');
@@ -39,6 +40,8 @@ const API_KILLS = Number(process.env.BENCH_CHAOS_API_KILLS ?? 10);
 const WORKER_RUNS = Number(process.env.BENCH_CHAOS_WORKER_RUNS ?? 1000);
 const WORKER_KILLS = Number(process.env.BENCH_CHAOS_WORKER_KILLS ?? 20);
 const REEVALUATED_VERSIONS = Number(process.env.BENCH_CHAOS_REEVALUATED_VERSIONS ?? 2000);
+const TWO_RUNS = Number(process.env.BENCH_CHAOS_TWO_RUNS ?? 60);
+const TWO_KILLS = Number(process.env.BENCH_CHAOS_TWO_KILLS ?? 3);
 
 // Activities failing on purpose log each attempt at WARN; the figures say what came of them.
 Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -443,6 +446,103 @@ if (wanted('api-kills')) {
     );
   } finally {
     await deployment.close();
+  }
+}
+
+if (wanted('two-of-everything')) {
+  const langfuse = await LangfuseTestServer.start();
+  const cluster = process.env.DATABASE_URL ? null : await startThrowawayCluster();
+  try {
+    const two = await twoOfEverything({
+      temporalCli,
+      postgresUrl: process.env.DATABASE_URL ?? (cluster as { url: string }).url,
+      langfuse,
+      runs: TWO_RUNS,
+      kills: TWO_KILLS,
+      clients: 8,
+      settleMs: 10 * 60_000,
+    });
+    const scenario = '6 two of everything';
+    const duplicateScores = two.duplicateScoresById + two.duplicateScoresByTarget;
+    const relayFailover = Math.max(0, ...two.kills.map((kill) => kill.relaySeconds));
+    const leaseFailover = Math.max(0, ...two.kills.map((kill) => kill.leaseSeconds));
+    const holdersAgree = two.kills.every((kill) => kill.holderAgrees);
+    json.two_runs = two.runs;
+    json.two_runs_per_api = two.runsPerApi.join(' ');
+    json.two_kills = two.kills.length;
+    json.two_missing_verdicts = two.missingVerdicts;
+    json.two_duplicate_feedback = two.duplicateFeedback;
+    json.two_scores = two.scores;
+    json.two_duplicate_scores = duplicateScores;
+    json.two_relay_failover_s = relayFailover;
+    json.two_relay_failovers_s = two.kills.map((kill) => kill.relaySeconds).join(' ');
+    json.two_lease_failovers_s = two.kills.map((kill) => kill.leaseSeconds).join(' ');
+    json.two_judged_at_kills = two.kills.map((kill) => kill.judgedAtKill).join(' ');
+    json.two_holders_agree = String(holdersAgree);
+    json.two_max_simultaneous_relays = two.maxSimultaneousRelays;
+    json.two_max_lease_holders = two.maxLeaseHolders;
+    json.two_drain_s = two.drainSeconds;
+    figures.push(
+      {
+        scenario,
+        name: 'runs (per API) / holder kills',
+        value: `${two.runs} (${two.runsPerApi.join(' + ')}) / ${two.kills.length}`,
+        goal: 'both APIs',
+        ok: two.runsPerApi.every((n) => n > 0) && two.kills.length === TWO_KILLS,
+      },
+      {
+        scenario,
+        name: 'runs reported / judged at each kill',
+        value: two.kills.map((kill) => `${kill.reportedAtKill}/${kill.judgedAtKill}`).join(' '),
+        goal: 'some in flight',
+        ok: two.kills.every((kill) => kill.judgedAtKill < kill.reportedAtKill),
+      },
+      {
+        scenario,
+        name: 'runs missing a verdict',
+        value: two.missingVerdicts,
+        goal: '0',
+        ok: two.missingVerdicts === 0,
+      },
+      {
+        scenario,
+        name: 'duplicate feedback',
+        value: two.duplicateFeedback,
+        goal: '0',
+        ok: two.duplicateFeedback === 0,
+      },
+      {
+        scenario,
+        name: 'scores / duplicates (id / target)',
+        value: `${two.scores} / ${two.duplicateScoresById} / ${two.duplicateScoresByTarget}`,
+        goal: 'some / 0 / 0',
+        ok: two.scores > 0 && duplicateScores === 0,
+      },
+      {
+        scenario,
+        name: 'max relay failover s (line / pg_locks)',
+        value: `${relayFailover} / ${leaseFailover}`,
+        goal: 'moves (poll 2 s)',
+        ok: Number.isFinite(relayFailover) && Number.isFinite(leaseFailover),
+      },
+      {
+        scenario,
+        name: 'holder by its line = by pg_locks',
+        value: String(holdersAgree),
+        goal: 'true',
+        ok: holdersAgree,
+      },
+      {
+        scenario,
+        name: 'most relays at once (lines / pg_locks)',
+        value: `${two.maxSimultaneousRelays} / ${two.maxLeaseHolders}`,
+        goal: '1 / 1',
+        ok: two.maxSimultaneousRelays === 1 && two.maxLeaseHolders === 1,
+      },
+    );
+  } finally {
+    cluster?.stop();
+    await langfuse.close();
   }
 }
 

@@ -173,7 +173,11 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
 }
 
 /** Resolves once the process prints `pattern`; rejects, with what it printed, if it exits first. */
-function readyLine(child: ChildProcess, pattern: RegExp, timeoutMs = 120_000): Promise<void> {
+export function readyLine(
+  child: ChildProcess,
+  pattern: RegExp,
+  timeoutMs = 120_000,
+): Promise<void> {
   let output = '';
   const collect = (chunk: Buffer) => {
     output += chunk.toString();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Store } from '../../src/store/index.js';
 import type { LangfuseTestServer } from '../../test/support/langfuse-server/index.js';
 import type { Deployment } from './deployment.js';
 import { seeded } from './seeded.js';
@@ -41,7 +42,7 @@ export interface WorkerKillOptions {
   settleMs?: number;
 }
 
-async function post(url: string, key: string, path: string, body: object): Promise<void> {
+export async function post(url: string, key: string, path: string, body: object): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
       const response = await fetch(`${url}${path}`, {
@@ -149,36 +150,8 @@ export async function killWorkerWhileEvaluating(
     (i) => (perRun.get(i) ?? 0) < EVALUATORS,
   ).length;
 
-  const events = await deployment.store.events({ workspace_id: 'ws', limit: 10_000_000 });
-  const feedback = new Map<string, number>();
-  for (const { event, actor } of events) {
-    if (event.type !== 'feedback_given') continue;
-    const identity = JSON.stringify([actor, event.target, event.feedback_type]);
-    feedback.set(identity, (feedback.get(identity) ?? 0) + 1);
-  }
-  // The mirror sends the verdicts' scores after them: wait until Langfuse has some and no more
-  // arrive for a few seconds.
-  let seen = -1;
-  for (let quiet = 0, waited = 0; quiet < 6 && waited < 240; waited++) {
-    await sleep(500);
-    const now = options.langfuse.scores().length;
-    quiet = now > 0 && now === seen ? quiet + 1 : 0;
-    seen = now;
-  }
-  const scores = options.langfuse.scores();
-  const byId = new Map<string, number>();
-  const byTarget = new Map<string, number>();
-  for (const row of scores) {
-    byId.set(row.id, (byId.get(row.id) ?? 0) + 1);
-    const target = JSON.stringify([
-      row.traceId,
-      row.observationId,
-      row.name,
-      row.metadata.evaluator ?? '',
-      row.metadata.version ?? '',
-    ]);
-    byTarget.set(target, (byTarget.get(target) ?? 0) + 1);
-  }
+  const duplicateFeedback = await countDuplicateFeedback(deployment.store, 'ws');
+  const duplicateScores = await countDuplicateScores(options.langfuse);
   const recoveries = restarts.map(({ at, inFlight }) => {
     const last = Math.max(
       at,
@@ -197,11 +170,59 @@ export async function killWorkerWhileEvaluating(
     runs: options.runs,
     kills: restarts.length,
     missingVerdicts,
-    duplicateFeedback: [...feedback.values()].filter((n) => n > 1).length,
-    duplicateScoresById: [...byId.values()].filter((n) => n > 1).length,
-    duplicateScoresByTarget: [...byTarget.values()].filter((n) => n > 1).length,
+    duplicateFeedback,
+    duplicateScoresById: duplicateScores.byId,
+    duplicateScoresByTarget: duplicateScores.byTarget,
     recoveries,
     resumes,
     drainSeconds: Number((Math.max(0, lastJudged - lastReported) / 1000).toFixed(1)),
+  };
+}
+
+/** Feedback events there more than once: same participant, target and type in one generation. */
+export async function countDuplicateFeedback(store: Store, workspace: string): Promise<number> {
+  const events = await store.events({ workspace_id: workspace, limit: 10_000_000 });
+  const feedback = new Map<string, number>();
+  for (const { event, actor } of events) {
+    if (event.type !== 'feedback_given') continue;
+    const identity = JSON.stringify([actor, event.target, event.feedback_type]);
+    feedback.set(identity, (feedback.get(identity) ?? 0) + 1);
+  }
+  return [...feedback.values()].filter((n) => n > 1).length;
+}
+
+/**
+ * Scores at Langfuse more than once, by id and by target + participant + name, once they have
+ * settled: the mirror sends the verdicts' scores after them, so this waits until Langfuse has
+ * some and no more arrive for a few seconds.
+ */
+export async function countDuplicateScores(
+  langfuse: LangfuseTestServer,
+): Promise<{ scores: number; byId: number; byTarget: number }> {
+  let seen = -1;
+  for (let quiet = 0, waited = 0; quiet < 6 && waited < 240; waited++) {
+    await sleep(500);
+    const now = langfuse.scores().length;
+    quiet = now > 0 && now === seen ? quiet + 1 : 0;
+    seen = now;
+  }
+  const scores = langfuse.scores();
+  const byId = new Map<string, number>();
+  const byTarget = new Map<string, number>();
+  for (const row of scores) {
+    byId.set(row.id, (byId.get(row.id) ?? 0) + 1);
+    const target = JSON.stringify([
+      row.traceId,
+      row.observationId,
+      row.name,
+      row.metadata.evaluator ?? '',
+      row.metadata.version ?? '',
+    ]);
+    byTarget.set(target, (byTarget.get(target) ?? 0) + 1);
+  }
+  return {
+    scores: scores.length,
+    byId: [...byId.values()].filter((n) => n > 1).length,
+    byTarget: [...byTarget.values()].filter((n) => n > 1).length,
   };
 }
