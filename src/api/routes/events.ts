@@ -13,9 +13,15 @@ const Resume = z.object({
 });
 
 // Only the stream itself is text/event-stream: a refusal is JSON, as on every other route.
+// Before OpenAPI 3.2 (no itemSchema), a stream's `schema` describes each of its events.
+const ServerSentEvent = z.object({
+  id: z.string().regex(/^\d+$/).describe("The event's seq, to resume from with Last-Event-ID"),
+  event: z.string().describe('The event type'),
+  data: z.string().describe('The event envelope, as JSON'),
+});
 const eventStream = {
-  description: 'The events, as server-sent events',
-  content: { 'text/event-stream': { schema: z.string() } },
+  description: 'The events, as server-sent events (one envelope each)',
+  content: { 'text/event-stream': { schema: ServerSentEvent } },
 };
 
 export const registerEvents: Register = (api, deps) => {
