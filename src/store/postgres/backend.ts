@@ -135,6 +135,20 @@ export async function postgresBackend(options: PostgresOptions): Promise<Backend
 }
 
 /**
+ * Creates the schema unless it exists. Two stores creating it at once may both pass `IF NOT
+ * EXISTS`, and the later one's insert into the catalog then fails as a duplicate: it exists.
+ */
+async function createSchema(client: pg.Client, schema: string): Promise<void> {
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+  } catch (error) {
+    const duplicate =
+      error instanceof pg.DatabaseError && (error.code === '23505' || error.code === '42P06');
+    if (!duplicate) throw error;
+  }
+}
+
+/**
  * One attempt at opening: connect a client of its own, create the schema, migrate, disconnect.
  * Returns the store's id.
  */
@@ -151,8 +165,7 @@ async function migrateOnce(
   client.on('error', () => {});
   try {
     await client.connect();
-    if (schema !== undefined)
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    if (schema !== undefined) await createSchema(client, schema);
     return await migratePostgres(client);
   } finally {
     await client.end().catch(() => {});
