@@ -2,21 +2,22 @@
 //
 // One SQLite store; the same commands (a new thread each) go in through the store's `execute`
 // with 32 callers at a time (the baseline), and through the HTTP API on loopback with 32
-// keep-alive clients at a time, sent from a worker thread (as clients are other processes, so
-// the load generator does not share the server's event loop), the two alternating in chunks. It reports throughput as a ratio,
-// api / store (1 would be free), and the HTTP requests' latency percentiles. The last line is
-// one JSON object. Not part of `npm test`.
+// keep-alive connections, sent by autocannon from a process of its own (bench/api-clients.ts),
+// the two alternating in chunks. It reports throughput as a ratio, api / store (1 would be
+// free), and the HTTP requests' latency percentiles. The last line is one JSON object. Not part
+// of `npm test`.
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import { buildApi, issueCredential } from '../src/api/index.js';
 import { defineConfig } from '../src/config/index.js';
 import { openSqliteStore } from '../src/store/index.js';
 import { InMemoryScoreConfigStore } from '../src/testing/index.js';
+import type { ChunkReply, ChunkRequest } from './api-clients.js';
 
-const COMMANDS = Number(process.env.BENCH_API_COMMANDS ?? 4000);
+const COMMANDS = Number(process.env.BENCH_API_COMMANDS ?? 8000);
 const CLIENTS = 32;
 const ROUNDS = 3;
 // Each round alternates the two sides in chunks, so a busy moment on a shared machine slows both.
@@ -40,67 +41,24 @@ async function concurrently(count: number, clients: number, work: (i: number) =>
   return performance.now() - started;
 }
 
-/** Sends the HTTP commands from a worker thread; resolves with its elapsed ms and latencies. */
-function loadFromThread(
-  url: string,
-  key: string,
-  count: number,
-  offset: number,
-): Promise<{ elapsed: number; latencies: number[] }> {
-  // node:http with a keep-alive agent: a client a few times lighter than fetch, so the server,
-  // not the load generator sharing its machine, is what the figure measures.
-  const source = `
-    const http = require('node:http');
-    const { parentPort, workerData } = require('node:worker_threads');
-    const { url, key, count, clients, offset } = workerData;
-    const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-    const target = new URL(url + '/v1/threads');
-    const post = (body) => new Promise((resolve, reject) => {
-      const request = http.request(target, {
-        method: 'POST',
-        agent,
-        headers: {
-          authorization: 'Bearer ' + key,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      }, (response) => {
-        response.on('data', () => {});
-        response.on('end', () => resolve(response.statusCode));
-        response.on('error', reject);
-      });
-      request.on('error', reject);
-      request.end(body);
-    });
-    let next = 0;
-    const latencies = [];
-    const started = performance.now();
-    Promise.all(Array.from({ length: clients }, async () => {
-      while (next < count) {
-        const i = next++;
-        const sent = performance.now();
-        const status = await post(JSON.stringify({ threadId: 't' + (offset + i) }));
-        if (status !== 201) throw new Error('HTTP ' + status);
-        latencies.push(performance.now() - sent);
-      }
-    })).then(() => {
-      agent.destroy();
-      parentPort.postMessage({ elapsed: performance.now() - started, latencies });
-    }, (error) => parentPort.postMessage({ error: String(error) }));
-  `;
-  const worker = new Worker(source, {
-    eval: true,
-    workerData: { url, key, count, clients: CLIENTS, offset },
+// The clients: one process for the whole run (bench/api-clients.ts), sent a chunk at a time.
+const clients = fork(new URL('./api-clients.ts', import.meta.url).pathname, [], {
+  execArgv: ['--import', 'tsx'],
+});
+const replies: ((value: ChunkReply) => void)[] = [];
+clients.on('message', (message) => {
+  if (message !== 'ready') replies.shift()?.(message as ChunkReply);
+});
+const failed = (code: number | null) => {
+  throw new Error(`the HTTP clients exited with ${code}`);
+};
+clients.once('exit', failed);
+await new Promise((resolve) => clients.once('message', resolve));
+const sendChunk = (request: ChunkRequest) =>
+  new Promise<ChunkReply>((resolve) => {
+    replies.push(resolve);
+    clients.send(request);
   });
-  return new Promise((resolve, reject) => {
-    worker.once('message', (result) => {
-      if (result.error) reject(new Error(result.error));
-      else resolve(result);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-  });
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-bench-api-'));
 const app = defineConfig({});
@@ -119,7 +77,8 @@ const system = { kind: 'system', name: 'bench' };
 const rows: { round: number; store_per_s: number; api_per_s: number }[] = [];
 const latencies: number[] = [];
 try {
-  for (let round = 1; round <= ROUNDS; round++) {
+  // Round 0 warms both paths up (the JIT, SQLite's cache) and is not counted.
+  for (let round = 0; round <= ROUNDS; round++) {
     const { key } = await issueCredential(store, {
       kind: 'key',
       workspaceId: `api-${round}`,
@@ -137,10 +96,11 @@ try {
         });
         if (outcome.type !== 'recorded') throw new Error(outcome.message);
       });
-      const sent = await loadFromThread(url, key, perChunk, offset);
+      const sent = await sendChunk({ url, key, count: perChunk, offset, connections: CLIENTS });
       viaHttp += sent.elapsed;
-      latencies.push(...sent.latencies);
+      if (round > 0) latencies.push(...sent.latencies);
     }
+    if (round === 0) continue;
     const done = perChunk * CHUNKS;
     rows.push({
       round,
@@ -149,6 +109,7 @@ try {
     });
   }
 } finally {
+  clients.off('exit', failed).kill();
   await api.close();
   await store.close();
   rmSync(dir, { recursive: true, force: true });
