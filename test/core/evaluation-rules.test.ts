@@ -8,6 +8,7 @@ import {
   EvaluationRuleSchema,
   EvaluatorId,
   emptyState,
+  ID_MAX_LENGTH,
   isLive,
   parseEvaluatorId,
   rulesInForce,
@@ -26,6 +27,12 @@ describe('evaluator ids', () => {
     expect(EvaluatorId.safeParse('tone').error?.issues[0]?.message).toBe(
       'an evaluator version is written name@version',
     );
+  });
+
+  it('are at most two ids and the @ long', () => {
+    const longest = `${'n'.repeat(ID_MAX_LENGTH)}@${'v'.repeat(ID_MAX_LENGTH)}`;
+    expect(EvaluatorId.safeParse(longest).success).toBe(true);
+    expect(EvaluatorId.safeParse(`${longest}v`).success).toBe(false);
   });
 
   it('have parts that match EVALUATOR_ID_PART whole', () => {
@@ -53,6 +60,9 @@ describe('rule settings', () => {
       { filter: { workspaces: [] } },
       { filter: { artifact_kinds: [] } },
       { filter: { workspaces: [''] } },
+      // Evaluators judge turns, messages and artifact versions, never a thread.
+      { targets: ['thread'] },
+      { targets: ['turn', 'thread'] },
     ]) {
       const parsed = EvaluationRuleSchema.safeParse({
         evaluator: 'tone@1',

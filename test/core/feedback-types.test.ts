@@ -30,6 +30,10 @@ describe('defineFeedbackType', () => {
     expect(() =>
       defineFeedbackType({ name: 'quality', targets: ['span' as 'turn'], schema }),
     ).toThrow(InvalidFeedbackTypeError);
+    // One unknown kind among known ones is refused too.
+    expect(() =>
+      defineFeedbackType({ name: 'quality', targets: ['turn', 'span' as 'turn'], schema }),
+    ).toThrow('quality must declare targets from [artifact, message, thread, turn]');
   });
 
   it('refuses a name the id rule refuses, since commands name the type by it', () => {
@@ -43,10 +47,14 @@ describe('defineFeedbackType', () => {
     );
   });
 
-  it('refuses an empty name', () => {
+  it('refuses an empty name, and a name that is not a string, with its own error', () => {
     expect(() => defineFeedbackType({ name: ' ', targets: ['turn'], schema })).toThrow(
       'a feedback type needs a non-empty name',
     );
+    // A config file in plain JavaScript can pass anything.
+    expect(() =>
+      defineFeedbackType({ name: 42 as unknown as string, targets: ['turn'], schema }),
+    ).toThrow(new InvalidFeedbackTypeError('a feedback type needs a non-empty name'));
   });
 
   it('refuses a source that is not a score source', () => {
@@ -78,6 +86,14 @@ describe('the feedback type registry', () => {
     expect(registry.get('a')).toBe(a);
     expect(registry.get('c')).toBeUndefined();
     expect(registry.list().map((t) => t.name)).toEqual(['a', 'b']);
+  });
+
+  it('starts empty when given no types', () => {
+    const registry = createFeedbackTypeRegistry();
+    expect(registry.list()).toEqual([]);
+    const a = defineFeedbackType({ name: 'a', targets: ['turn'], schema });
+    registry.register(a);
+    expect(registry.list()).toEqual([a]);
   });
 
   it('refuses a name taken by another type, and allows registering the same type again', () => {

@@ -204,6 +204,8 @@ describe('size limits', () => {
       new InvalidLimitsError('limit titleBytes is a whole number of bytes from 1, not 0'),
     );
     expect(() => resolveLimits({ feedbackValueBytes: 1.5 })).toThrow(InvalidLimitsError);
+    // 1 is the smallest limit there is.
+    expect(resolveLimits({ titleBytes: 1 }).titleBytes).toBe(1);
     expect(() => resolveLimits({ noteBytes: 10 } as Partial<Limits>)).toThrow(
       'unknown limit noteBytes; the limits are titleBytes, messageContentBytes, artifactDataBytes, feedbackValueBytes, pauseReasonBytes, sourceLabelBytes',
     );
