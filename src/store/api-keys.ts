@@ -32,7 +32,20 @@ export interface ApiKeys {
   revoke(id: string): Promise<boolean>;
 }
 
+/** Credentials `find` keeps while nobody else wrote; more are let go rather than grow the map. */
+const REMEMBERED_MAX = 10_000;
+
 export function createApiKeys(backend: Backend, now: () => Date): ApiKeys {
+  // Every API request finds its key. Where the backend tells that no other connection has
+  // written since a credential was read, and this store has revoked nothing since, the row read
+  // then is still the row. Any write by another store or process (a `keys revoke`) makes every
+  // find read again.
+  const remembered = new Map<string, { mark: string; credential: StoredCredential }>();
+  let revocations = 0;
+  const markNow = () => {
+    const others = backend.othersWroteMark?.();
+    return others === undefined ? undefined : `${others}:${revocations}`;
+  };
   return {
     async create(credential) {
       const created_at = now().toISOString();
@@ -56,12 +69,20 @@ export function createApiKeys(backend: Backend, now: () => Date): ApiKeys {
       return { ...record, created_at, revoked_at: null };
     },
     async find(id) {
+      // Taken before the read: a write landing in between only makes the next find read again.
+      const mark = markNow();
+      const kept = remembered.get(id);
+      if (kept !== undefined && kept.mark === mark) return { ...kept.credential };
       const rows = await backend.read((sql) =>
         sql.all('SELECT * FROM api_keys WHERE id = ?', [id]),
       );
-      return rows[0] === undefined
-        ? null
-        : { ...recordOf(rows[0]), secret_hash: String(rows[0].secret_hash) };
+      if (rows[0] === undefined) return null;
+      const credential = { ...recordOf(rows[0]), secret_hash: String(rows[0].secret_hash) };
+      if (mark !== undefined) {
+        if (remembered.size >= REMEMBERED_MAX) remembered.clear();
+        remembered.set(id, { mark, credential });
+      }
+      return { ...credential };
     },
     async list(filter = {}) {
       const rows = await backend.read((sql) =>
@@ -75,14 +96,23 @@ export function createApiKeys(backend: Backend, now: () => Date): ApiKeys {
       return rows.map(recordOf);
     },
     async revoke(id) {
-      return backend.transaction(async (sql) => {
-        const rows = await sql.all('SELECT id FROM api_keys WHERE id = ? AND revoked_at IS NULL', [
-          id,
-        ]);
-        if (rows.length === 0) return false;
-        await sql.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [now().toISOString(), id]);
-        return true;
-      });
+      try {
+        return await backend.transaction(async (sql) => {
+          const rows = await sql.all(
+            'SELECT id FROM api_keys WHERE id = ? AND revoked_at IS NULL',
+            [id],
+          );
+          if (rows.length === 0) return false;
+          await sql.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [
+            now().toISOString(),
+            id,
+          ]);
+          return true;
+        });
+      } finally {
+        // After the commit: a find that read before it kept a mark that no longer matches.
+        revocations += 1;
+      }
     },
   };
 }

@@ -24,6 +24,12 @@ export interface Backend {
    * statement, one round trip).
    */
   appendAt?(plan: AppendPlan): Promise<boolean>;
+  /**
+   * A number that changes whenever another connection (another store, another process) commits
+   * to the database, read without a query of the tables (SQLite's `data_version`); absent where
+   * the adapter cannot tell so cheaply.
+   */
+  othersWroteMark?(): number;
   close(): Promise<void>;
 }
 

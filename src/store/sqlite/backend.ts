@@ -26,6 +26,7 @@ export function sqliteBackend(path: string): Backend {
   // snapshot. An in-memory database is one connection's alone: there, reads share the writer's.
   const reader = path === ':memory:' ? undefined : openReader(path);
 
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
@@ -49,6 +50,8 @@ export function sqliteBackend(path: string): Backend {
           throw error;
         }
       }),
+    // The writer's own commits leave it as it is; anyone else's change it.
+    othersWroteMark: () => Number(dataVersion.get()),
     close: async () => {
       await reader?.serially(async () => reader.close());
       await serially(async () => {
