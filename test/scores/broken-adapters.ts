@@ -177,12 +177,14 @@ export class StrictIdSink extends InMemoryScoreSink {
 
 /** Gives an active status for a name never created: from the start, or once it holds a config. */
 export class StrayStatusStore extends InMemoryScoreConfigStore {
-  constructor(readonly fromTheStart: boolean) {
+  readonly #fromTheStart: boolean;
+  constructor({ fromTheStart }: { fromTheStart: boolean }) {
     super();
+    this.#fromTheStart = fromTheStart;
   }
   override async statuses() {
     const statuses = await super.statuses();
-    if (this.fromTheStart || statuses.size > 0)
+    if (this.#fromTheStart || statuses.size > 0)
       statuses.set('evalflow_contract.stray', { archived: false });
     return statuses;
   }

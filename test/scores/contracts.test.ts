@@ -208,13 +208,17 @@ describe('the ScoreConfigStore contract', () => {
   });
 
   it('fails a store that gives statuses while holding no configs', async () => {
-    await expect(checkScoreConfigStore(() => new StrayStatusStore(true))).rejects.toThrow(
+    await expect(
+      checkScoreConfigStore(() => new StrayStatusStore({ fromTheStart: true })),
+    ).rejects.toThrow(
       new ContractViolationError('a store holding no configs must give no statuses'),
     );
   });
 
   it('fails a store that gives a status for a name never created', async () => {
-    await expect(checkScoreConfigStore(() => new StrayStatusStore(false))).rejects.toThrow(
+    await expect(
+      checkScoreConfigStore(() => new StrayStatusStore({ fromTheStart: false })),
+    ).rejects.toThrow(
       /^every config created must be active \(statuses: .*"evalflow_contract\.stray"/,
     );
   });
