@@ -1,33 +1,52 @@
 import { describe, expect, it } from 'vitest';
 import {
   InvalidScoreError,
+  SCORE_DATA_TYPES,
   type ScoreConfig,
   ScoreConfigExistsError,
+  scores,
 } from '../../src/scores/index.js';
 import {
   ContractViolationError,
   checkScoreConfigStore,
   checkScoreSink,
   contractConfigs,
+  contractFeedbackScore,
+  contractVerdict,
   InMemoryScoreConfigStore,
   InMemoryScoreSink,
 } from '../../src/testing/index.js';
 import {
   AmnesicStore,
   AppendingSink,
+  ArchivedOnCreateStore,
+  ClaimingArchiveStore,
+  DataTypeDroppingSink,
   DeletingArchiveStore,
   FirstOnlyStore,
   ForgetfulSink,
   InertArchiveStore,
   LossySink,
+  MisnamedStatusStore,
+  OneAnswerSink,
   OverdeletingSink,
   PrefilledStore,
   PretendArchiveStore,
   RearchivingStore,
+  RenamingStore,
+  ReorderingSink,
   RestampingSink,
   SourcelessSink,
+  SpanlessSink,
+  StrayNameStore,
+  StrayStatusStore,
+  StrictIdSink,
+  StrictNameStore,
   StubbornSink,
+  TogglingArchiveStore,
   UndeletingSink,
+  UnlistingArchiveStore,
+  UnsureSink,
 } from './broken-adapters.js';
 
 const inMemory = (sink: InMemoryScoreSink) => Promise.resolve(sink.scores());
@@ -63,6 +82,49 @@ describe('the ScoreSink contract', () => {
     await expect(checkScoreSink(() => new LossySink(), inMemory)).rejects.toThrow(
       /every score recorded, and only those, must be kept \(missing .+, extra none\)/,
     );
+  });
+
+  it('names each score missing, apart', async () => {
+    // LossySink drops the last of each call: the two verdicts' reasons and the feedback.
+    const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+    const feedback = contractFeedbackScore().id;
+    await expect(checkScoreSink(() => new LossySink(), inMemory)).rejects.toThrow(
+      new RegExp(`\\(missing ${uuid}, ${uuid}, ${feedback}, extra none\\)$`),
+    );
+  });
+
+  it.each(SCORE_DATA_TYPES)('fails a sink that drops every %s score', async (dataType) => {
+    await expect(
+      checkScoreSink(() => new DataTypeDroppingSink(dataType), inMemory),
+    ).rejects.toThrow(/every score recorded, and only those, must be kept \(missing /);
+  });
+
+  it.each([true, false])('fails a sink that reads every yes or no back as %s', async (answer) => {
+    await expect(checkScoreSink(() => new OneAnswerSink(answer), inMemory)).rejects.toThrow(
+      new RegExp(
+        `evalflow_contract\\.resolved: .*\\(value: recorded ${!answer}, kept ${answer}\\)`,
+      ),
+    );
+  });
+
+  it('fails a sink that loses the confidence of a score', async () => {
+    await expect(checkScoreSink(() => new UnsureSink(), inMemory)).rejects.toThrow(
+      /evalflow_contract\.rating: .*\(metadata: recorded ".*confidence.*0\.75.*", kept "\[\[\\"evaluator/,
+    );
+  });
+
+  it('fails a sink that loses the span of a score', async () => {
+    await expect(checkScoreSink(() => new SpanlessSink(), inMemory)).rejects.toThrow(
+      /\(spanId: recorded "00f067aa0ba902b7", kept undefined\)/,
+    );
+  });
+
+  it('holds for a sink that gives the metadata back with its keys in another order', async () => {
+    await checkScoreSink(() => new ReorderingSink(), inMemory);
+  });
+
+  it('holds for a sink that refuses to delete an empty id, which no score has', async () => {
+    await checkScoreSink(() => new StrictIdSink(), inMemory);
   });
 
   it('fails a sink that forgets the session', async () => {
@@ -145,10 +207,101 @@ describe('the ScoreConfigStore contract', () => {
     );
   });
 
+  it('fails a store that gives statuses while holding no configs', async () => {
+    await expect(
+      checkScoreConfigStore(() => new StrayStatusStore({ fromTheStart: true })),
+    ).rejects.toThrow(
+      new ContractViolationError('a store holding no configs must give no statuses'),
+    );
+  });
+
+  it('fails a store that gives a status for a name never created', async () => {
+    await expect(
+      checkScoreConfigStore(() => new StrayStatusStore({ fromTheStart: false })),
+    ).rejects.toThrow(
+      /^every config created must be active \(statuses: .*"evalflow_contract\.stray"/,
+    );
+  });
+
+  it('fails a store that gives a config’s status under another name', async () => {
+    const failure = checkScoreConfigStore(() => new MisnamedStatusStore());
+    await expect(failure).rejects.toThrow(ContractViolationError);
+    await expect(failure).rejects.toThrow(/^every config created must be active \(statuses: /);
+  });
+
+  it('fails a store that creates configs archived', async () => {
+    await expect(checkScoreConfigStore(() => new ArchivedOnCreateStore())).rejects.toThrow(
+      /^every config created must be active \(statuses: .*"evalflow_contract\.rating",\{"archived":true\}/,
+    );
+  });
+
+  it('fails a store that lists a name never created', async () => {
+    await expect(checkScoreConfigStore(() => new StrayNameStore())).rejects.toThrow(
+      new ContractViolationError('a config created must be listed by its name, and only it'),
+    );
+  });
+
+  it('fails a store that lists a config under another name', async () => {
+    await expect(checkScoreConfigStore(() => new RenamingStore())).rejects.toThrow(
+      new ContractViolationError('every config created, and only those, must be listed by name'),
+    );
+  });
+
+  it('fails a store that stops listing a name once archived', async () => {
+    await expect(checkScoreConfigStore(() => new UnlistingArchiveStore())).rejects.toThrow(
+      new ContractViolationError('a name archived must still be listed by name, with the others'),
+    );
+  });
+
+  it('fails a store that says it archived a name it never held', async () => {
+    await expect(checkScoreConfigStore(() => new ClaimingArchiveStore())).rejects.toThrow(
+      new ContractViolationError('archiving a name never created must archive nothing and say 0'),
+    );
+  });
+
+  it('fails a store whose archiving again restores the name', async () => {
+    await expect(checkScoreConfigStore(() => new TogglingArchiveStore())).rejects.toThrow(
+      /^archiving again, or a name never created, must change no status \(statuses: .*"evalflow_contract\.rating",\{"archived":false\}/,
+    );
+  });
+
+  it('holds for a store that refuses to archive a name no config can have', async () => {
+    await checkScoreConfigStore(() => new StrictNameStore());
+  });
+
   it('fails a store that forgets archived names', async () => {
     await expect(checkScoreConfigStore(() => new DeletingArchiveStore())).rejects.toThrow(
       /^a name archived must have the status archived, and only it/,
     );
+  });
+});
+
+describe('the contract subjects', () => {
+  it('are valid verdicts from 0 on, each with a trace of its own', () => {
+    const traces = [0, 1, 2, 3, 4].map((i) => scores(contractVerdict(i))[0]?.traceId);
+    expect(new Set(traces).size).toBe(5);
+  });
+
+  it('are configs of every data type, with a description, bounds and categories to keep', () => {
+    expect(contractConfigs()).toEqual([
+      {
+        name: 'evalflow_contract.rating',
+        typeName: 'evalflow_contract',
+        field: 'rating',
+        dataType: 'NUMERIC',
+        description: 'How good the answer was',
+        minimum: 1,
+        maximum: 5,
+        categories: [],
+      },
+      expect.objectContaining({ name: 'evalflow_contract.resolved', dataType: 'BOOLEAN' }),
+      expect.objectContaining({
+        name: 'evalflow_contract.tone',
+        dataType: 'CATEGORICAL',
+        categories: ['warm', 'neutral', 'cold'],
+      }),
+      expect.objectContaining({ name: 'evalflow_contract.reason', dataType: 'TEXT' }),
+    ]);
   });
 });
 
