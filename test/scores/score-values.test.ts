@@ -88,6 +88,20 @@ describe('scoreValues', () => {
     expect(cut(`${before}\udc00 tail`)).toBe(`${before}\udc00`);
   });
 
+  it('keeps a text of exactly MAX_TEXT units whole, even one ending in the first half of a pair', () => {
+    const note = `${'a'.repeat(MAX_TEXT - 1)}\ud800`;
+    expect(scoreValues(Review, { note }, options)[0]?.value).toBe(note);
+  });
+
+  it('gives no score for a field its schema turns empty', () => {
+    const Trimmed = z.object({ note: z.string().trim(), stars: z.int() });
+    expect(
+      scoreValues(Trimmed, { note: '   ', stars: 2 }, { typeName: 't' }).map(
+        ({ config }) => config.field,
+      ),
+    ).toEqual(['stars']);
+  });
+
   it('refuses a scored field that fails its schema, naming the field', () => {
     expect(() => pairs({ stars: 9 })).toThrow(InvalidScoreValueError);
     expect(() => pairs({ stars: 9 })).toThrow(/^review\.stars: the value does not match/);
@@ -160,6 +174,18 @@ describe('scoreValues', () => {
     expect(() => scoreValues(Review, [], options)).toThrow(
       'review scores are read from an object, not an array',
     );
+    const error = (() => {
+      try {
+        scoreValues(Review, null, options);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toMatchObject({
+      message: 'review scores are read from an object, not null',
+      field: null,
+      problems: [],
+    });
   });
 
   it('refuses a schema it cannot read, as scoreConfigs does', () => {
