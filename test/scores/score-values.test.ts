@@ -143,6 +143,52 @@ describe('scoreValues', () => {
     });
   });
 
+  it("lists each of a field's problems, a nested one with its path joined by dots", () => {
+    const Code = z.object({
+      code: z.string().min(3, 'three or more').regex(/x/, 'an x'),
+      words: z
+        .string()
+        .transform((text, context) => {
+          context.addIssue({ code: 'custom', message: 'no words yet', path: ['words', 0] });
+          return text;
+        })
+        .pipe(z.string()),
+    });
+    const failure = (value: object) => {
+      try {
+        scoreValues(Code, value, { typeName: 'f' });
+      } catch (caught) {
+        return caught;
+      }
+    };
+    expect(failure({ code: 'ab' })).toMatchObject({
+      message: 'f.code: the value does not match its schema (three or more; an x)',
+      field: 'code',
+      problems: ['three or more', 'an x'],
+    });
+    expect(failure({ words: 'a b' })).toMatchObject({
+      message: 'f.words: the value does not match its schema (words.0: no words yet)',
+      problems: ['words.0: no words yet'],
+    });
+  });
+
+  it('scores a field named __proto__ from its own value, alone or beside others', () => {
+    // A computed key declares an own field; a plain `__proto__:` would set the prototype.
+    const Alone = z.object({ ['__proto__']: z.string() });
+    const Beside = z.object({ ['__proto__']: z.string(), stars: z.int() });
+    const stored = JSON.parse('{"__proto__": "own", "stars": 4}');
+    const values = (schema: z.core.$ZodType) =>
+      scoreValues(schema, stored, { typeName: 'p' }).map(({ config, value }) => [
+        config.name,
+        value,
+      ]);
+    expect(values(Alone)).toEqual([['p.__proto__', 'own']]);
+    expect(values(Beside)).toEqual([
+      ['p.__proto__', 'own'],
+      ['p.stars', 4],
+    ]);
+  });
+
   it('scores a bigint category by its digits', () => {
     const Tier = z.object({ tier: z.literal([1n, 2n]) });
     expect(scoreValues(Tier, { tier: 2n }, { typeName: 'tier' }).map(({ value }) => value)).toEqual(
