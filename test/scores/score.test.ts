@@ -108,7 +108,7 @@ describe('Score', () => {
     }
   });
 
-  it('joins a nested path with dots and gives a problem of the whole score no path', () => {
+  it('joins a nested path with dots and gives a problem of the whole score without a path', () => {
     expect(problems({ ...base, source: { tenant: 1 } })).toEqual([
       'score review.stars (s1): source.tenant: Invalid input: expected string, received number',
     ]);
@@ -142,8 +142,8 @@ describe('Score', () => {
     expect(() =>
       parseScores([base, { ...base, id: 's2', value: 'x' }, { ...base, id: 's3', value: 'y' }]),
     ).toThrow(/s2.*s3/);
-    const unsourced = { ...base, spanId: '00f067aa0ba902b7' };
-    expect(() => parseScores([unsourced, { ...unsourced, id: 's2' }])).toThrow(
+    const untraced = { ...base, spanId: '00f067aa0ba902b7' };
+    expect(() => parseScores([untraced, { ...untraced, id: 's2' }])).toThrow(
       new InvalidScoreError(
         'invalid score: score review.stars (s1): spanId: a span needs a trace; ' +
           'score review.stars (s2): spanId: a span needs a trace',
