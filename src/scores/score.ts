@@ -44,6 +44,8 @@ export const ScoreSchema = z
     /** Where the score came from beyond an evaluator, such as the tenant and the person. */
     source: z.record(z.string(), z.string()).default({}),
   })
+  // Runs once every field parsed, and `value`'s z.number() refuses NaN and ±Infinity: a NUMERIC
+  // value of the right kind is finite here.
   .superRefine((score, context) => {
     const expected = VALUE_KINDS[score.dataType];
     if (typeof score.value !== expected) {
@@ -52,9 +54,6 @@ export const ScoreSchema = z
         path: ['value'],
         message: `a ${score.dataType} score's value is a ${expected}, not ${JSON.stringify(score.value)}`,
       });
-    }
-    if (score.dataType === 'NUMERIC' && !Number.isFinite(score.value)) {
-      context.addIssue({ code: 'custom', path: ['value'], message: 'a NUMERIC value is finite' });
     }
     if (score.spanId !== undefined && score.traceId === undefined) {
       context.addIssue({ code: 'custom', path: ['spanId'], message: 'a span needs a trace' });

@@ -55,6 +55,12 @@ describe("a pipe's input", () => {
   });
 });
 
+describe('literal categories', () => {
+  it('leave out null and undefined among the values', () => {
+    expect(configOf(z.literal(['a', undefined, 'b', null]))?.categories).toEqual(['a', 'b']);
+  });
+});
+
 describe('bounds', () => {
   it('are not read from multipleOf', () => {
     expect(configOf(z.number().multipleOf(5))).toMatchObject({ minimum: null, maximum: null });
@@ -74,5 +80,36 @@ describe('schemas that refer to themselves', () => {
     expect(() => scoreConfigs(selfReferring(), { typeName: 't' })).toThrow(
       new ScoreMappingError('the schema refers to itself without reaching an object'),
     );
+  });
+});
+
+// Each reader follows at most 64 schemas before taking the schema to refer to itself, so one
+// chain of wrappers 64 deep is where a real schema stops being read.
+describe('the depth a schema is read to', () => {
+  const wrapped = (depth: number, inner: z.ZodType, wrap: (schema: z.ZodType) => z.ZodType) =>
+    Array.from({ length: depth }).reduce<z.ZodType>((schema) => wrap(schema), inner);
+
+  it('reaches an object behind 63 readonly wrappers, not 64', () => {
+    const rating = z.object({ stars: z.int() });
+    expect(scoreConfigs(wrapped(63, rating, z.readonly), { typeName: 't' })).toHaveLength(1);
+    expect(() => scoreConfigs(wrapped(64, rating, z.readonly), { typeName: 't' })).toThrow(
+      new ScoreMappingError('the schema refers to itself without reaching an object'),
+    );
+  });
+
+  it("reaches a field's kind behind 63 optional wrappers, not 64", () => {
+    expect(dataTypeOf(wrapped(63, z.boolean(), z.optional))).toBe('BOOLEAN');
+    expect(dataTypeOf(wrapped(64, z.boolean(), z.optional))).toBe('skipped');
+  });
+
+  it("reaches a pipe's string input behind 63 optional wrappers, not 64", () => {
+    expect(dataTypeOf(z.pipe(wrapped(63, z.string(), z.optional), z.string()))).toBe('TEXT');
+    expect(dataTypeOf(z.pipe(wrapped(64, z.string(), z.optional), z.string()))).toBe('skipped');
+  });
+
+  it('counts a union member as holding nothing behind 64 optional wrappers, not 65', () => {
+    const nullable = (depth: number) => z.union([z.number(), wrapped(depth, z.null(), z.optional)]);
+    expect(dataTypeOf(nullable(64))).toBe('NUMERIC');
+    expect(dataTypeOf(nullable(65))).toBe('skipped');
   });
 });

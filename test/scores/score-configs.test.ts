@@ -19,6 +19,16 @@ describe('scoreConfigs', () => {
     expect(other[0]?.name).toBe('other.stars');
   });
 
+  it('keeps the configs of each type name of a schema while other schemas and names are asked for', () => {
+    const Fresh = z.object({ stars: z.int() });
+    const first = scoreConfigs(Fresh, { typeName: 'first' });
+    const second = scoreConfigs(Fresh, { typeName: 'second' });
+    scoreConfigs(Rating, { typeName: 'first' });
+    expect(scoreConfigs(Fresh, { typeName: 'first' })).toBe(first);
+    expect(scoreConfigs(Fresh, { typeName: 'second' })).toBe(second);
+    expect(second[0]?.name).toBe('second.stars');
+  });
+
   it('hands out frozen configs, so one caller cannot change another caller’s', () => {
     const configs = scoreConfigs(Rating, { typeName: 'rating' });
     expect(Object.isFrozen(configs)).toBe(true);
@@ -54,10 +64,21 @@ describe('scoreConfigs', () => {
     expect(() => scoreConfigs({ stars: 1 } as never, { typeName: 't' })).toThrow(
       'scores are read from a zod object schema, not from a value',
     );
+    for (const value of [null, 3, 'review']) {
+      expect(() => scoreConfigs(value as never, { typeName: 't' }), String(value)).toThrow(
+        new ScoreMappingError('scores are read from a zod object schema, not from a value'),
+      );
+    }
   });
 
-  it('refuses an empty type name', () => {
-    expect(() => scoreConfigs(Rating, { typeName: ' ' })).toThrow(ScoreMappingError);
+  it('refuses an empty or missing type name, saying what it is for', () => {
+    const refusal = new ScoreMappingError(
+      'scores need a type name for their names ({typeName}.{field}), such as the feedback ' +
+        'type registered name; got an empty one',
+    );
+    expect(() => scoreConfigs(Rating, { typeName: ' ' })).toThrow(refusal);
+    // A caller without types may leave it out.
+    expect(() => scoreConfigs(Rating, {} as never)).toThrow(refusal);
   });
 
   it('gives no configs for an object with nothing to judge', () => {

@@ -18,6 +18,16 @@ const Review = z.strictObject({
 });
 const options = { typeName: 'review' };
 
+/** What `run` threw, or a failure when it threw nothing. */
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('nothing was thrown');
+}
+
 const reviews = fc.record({
   stars: fc.integer({ min: 1, max: 5 }),
   helpful: fc.boolean(),
@@ -60,6 +70,49 @@ describe('scoreValidatedValues', () => {
     expect(() => scoreValidatedValues(Review, { stars: Number.NaN }, options)).toThrow(
       /review\.stars/,
     );
+  });
+
+  // A schema of the test's own: the mapping is compiled when a schema is first met, so the
+  // values checked here go through a mapping compiled for them.
+  it('refuses a value of another kind in every field, whatever kind the field scores', () => {
+    const Kinds = z.object({ ok: z.boolean(), n: z.number(), label: z.string() });
+    const cases = [
+      [{ ok: 1 }, 'k.ok: a BOOLEAN score cannot hold a number'],
+      [{ ok: 'yes' }, 'k.ok: a BOOLEAN score cannot hold a string'],
+      [{ n: '5' }, 'k.n: a NUMERIC score cannot hold a string'],
+      [{ n: true }, 'k.n: a NUMERIC score cannot hold a boolean'],
+      [{ label: {} }, 'k.label: a TEXT score cannot hold a object'],
+    ] as const;
+    for (const [value, message] of cases) {
+      expect(thrown(() => scoreValidatedValues(Kinds, value, { typeName: 'k' }))).toEqual(
+        new InvalidScoreValueError(message, Object.keys(value)[0] ?? null, []),
+      );
+    }
+  });
+
+  it('names each score by the type name asked for, one schema under two names', () => {
+    const Shared = z.object({ stars: z.int() });
+    const names = (typeName: string) =>
+      scoreValidatedValues(Shared, { stars: 3 }, { typeName }).map(({ config }) => config.name);
+    expect(names('first')).toEqual(['first.stars']);
+    expect(names('second')).toEqual(['second.stars']);
+    expect(names('first')).toEqual(['first.stars']);
+  });
+
+  it('says what it was given in place of an object, with no problems of a field', () => {
+    for (const [value, kind] of [
+      ['review', 'a string'],
+      [null, 'null'],
+      [[], 'an array'],
+    ] as const) {
+      const error = thrown(() => scoreValidatedValues(Review, value, options));
+      expect(error).toBeInstanceOf(InvalidScoreValueError);
+      expect(error).toMatchObject({
+        message: `review scores are read from an object, not ${kind}`,
+        field: null,
+        problems: [],
+      });
+    }
   });
 
   it('refuses a value that is not an object, and a schema scoreConfigs cannot read', () => {

@@ -88,6 +88,20 @@ describe('scoreValues', () => {
     expect(cut(`${before}\udc00 tail`)).toBe(`${before}\udc00`);
   });
 
+  it('keeps a text of exactly MAX_TEXT units whole, even one ending in the first half of a pair', () => {
+    const note = `${'a'.repeat(MAX_TEXT - 1)}\ud800`;
+    expect(scoreValues(Review, { note }, options)[0]?.value).toBe(note);
+  });
+
+  it('gives no score for a field its schema turns empty', () => {
+    const Trimmed = z.object({ note: z.string().trim(), stars: z.int() });
+    expect(
+      scoreValues(Trimmed, { note: '   ', stars: 2 }, { typeName: 't' }).map(
+        ({ config }) => config.field,
+      ),
+    ).toEqual(['stars']);
+  });
+
   it('refuses a scored field that fails its schema, naming the field', () => {
     expect(() => pairs({ stars: 9 })).toThrow(InvalidScoreValueError);
     expect(() => pairs({ stars: 9 })).toThrow(/^review\.stars: the value does not match/);
@@ -129,6 +143,52 @@ describe('scoreValues', () => {
     });
   });
 
+  it("lists each of a field's problems, a nested one with its path joined by dots", () => {
+    const Code = z.object({
+      code: z.string().min(3, 'three or more').regex(/x/, 'an x'),
+      words: z
+        .string()
+        .transform((text, context) => {
+          context.addIssue({ code: 'custom', message: 'no words yet', path: ['words', 0] });
+          return text;
+        })
+        .pipe(z.string()),
+    });
+    const failure = (value: object) => {
+      try {
+        scoreValues(Code, value, { typeName: 'f' });
+      } catch (caught) {
+        return caught;
+      }
+    };
+    expect(failure({ code: 'ab' })).toMatchObject({
+      message: 'f.code: the value does not match its schema (three or more; an x)',
+      field: 'code',
+      problems: ['three or more', 'an x'],
+    });
+    expect(failure({ words: 'a b' })).toMatchObject({
+      message: 'f.words: the value does not match its schema (words.0: no words yet)',
+      problems: ['words.0: no words yet'],
+    });
+  });
+
+  it('scores a field named __proto__ from its own value, alone or beside others', () => {
+    // A computed key declares an own field; a plain `__proto__:` would set the prototype.
+    const Alone = z.object({ ['__proto__']: z.string() });
+    const Beside = z.object({ ['__proto__']: z.string(), stars: z.int() });
+    const stored = JSON.parse('{"__proto__": "own", "stars": 4}');
+    const values = (schema: z.core.$ZodType) =>
+      scoreValues(schema, stored, { typeName: 'p' }).map(({ config, value }) => [
+        config.name,
+        value,
+      ]);
+    expect(values(Alone)).toEqual([['p.__proto__', 'own']]);
+    expect(values(Beside)).toEqual([
+      ['p.__proto__', 'own'],
+      ['p.stars', 4],
+    ]);
+  });
+
   it('scores a bigint category by its digits', () => {
     const Tier = z.object({ tier: z.literal([1n, 2n]) });
     expect(scoreValues(Tier, { tier: 2n }, { typeName: 'tier' }).map(({ value }) => value)).toEqual(
@@ -160,6 +220,18 @@ describe('scoreValues', () => {
     expect(() => scoreValues(Review, [], options)).toThrow(
       'review scores are read from an object, not an array',
     );
+    const error = (() => {
+      try {
+        scoreValues(Review, null, options);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toMatchObject({
+      message: 'review scores are read from an object, not null',
+      field: null,
+      problems: [],
+    });
   });
 
   it('refuses a schema it cannot read, as scoreConfigs does', () => {

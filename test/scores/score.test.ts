@@ -4,6 +4,7 @@ import {
   parseScore,
   parseScores,
   type Score,
+  ScoreSchema,
   scoreMetadata,
 } from '../../src/scores/index.js';
 
@@ -33,11 +34,19 @@ describe('Score', () => {
     expect(problems({ ...base, dataType: 'BOOLEAN', value: 1 })).toEqual([
       "score review.stars (s1): value: a BOOLEAN score's value is a boolean, not 1",
     ]);
-    expect(problems({ ...base, value: true })[0]).toContain(
-      "a NUMERIC score's value is a number, not true",
-    );
+    expect(problems({ ...base, value: true })).toEqual([
+      "score review.stars (s1): value: a NUMERIC score's value is a number, not true",
+    ]);
     expect(problems({ ...base, dataType: 'CATEGORICAL', value: 3 })[0]).toContain('is a string');
     expect(problems({ ...base, dataType: 'TEXT', value: false })[0]).toContain('is a string');
+  });
+
+  it('refuses a number that is not finite, with one problem at its value', () => {
+    for (const value of [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN]) {
+      expect(problems({ ...base, value }), String(value)).toEqual([
+        expect.stringMatching(/^score review\.stars \(s1\): value: /),
+      ]);
+    }
   });
 
   it('refuses a timestamp without a zone, and takes one with Z or an offset', () => {
@@ -87,10 +96,63 @@ describe('Score', () => {
     expect(problems({ name: 'n', value: 1, dataType: 'NUMERIC' })[0]).toMatch(/^score #1: id/);
   });
 
+  it('labels a score by its position when it has no string name and id, or is no object', () => {
+    const { name: _, ...unnamed } = base;
+    expect(problems(unnamed)).toEqual([
+      'score #1: name: Invalid input: expected string, received undefined',
+    ]);
+    for (const input of [null, undefined]) {
+      expect(problems(input)).toEqual([
+        `score #1: Invalid input: expected object, received ${input}`,
+      ]);
+    }
+  });
+
+  it('joins a nested path with dots and gives a problem of the whole score without a path', () => {
+    expect(problems({ ...base, source: { tenant: 1 } })).toEqual([
+      'score review.stars (s1): source.tenant: Invalid input: expected string, received number',
+    ]);
+    expect(problems({ ...base, comment: 'x' })).toEqual([
+      'score review.stars (s1): Unrecognized key: "comment"',
+    ]);
+  });
+
+  it('refuses an empty evaluator version, and takes one of several characters', () => {
+    expect(problems({ ...base, evaluator: 'judge', version: '' })).toEqual([
+      'score review.stars (s1): version: Too small: expected string to have >=1 characters',
+    ]);
+    expect(parseScore({ ...base, evaluator: 'judge', version: '2026.12' }).version).toBe('2026.12');
+  });
+
+  it("reports its own rules as custom issues at their fields, as zod's own are", () => {
+    const parsed = ScoreSchema.safeParse({
+      ...base,
+      value: true,
+      spanId: '00f067aa0ba902b7',
+      source: { version: '1' },
+    });
+    expect(parsed.error?.issues.map(({ code, path }) => ({ code, path }))).toEqual([
+      { code: 'custom', path: ['value'] },
+      { code: 'custom', path: ['spanId'] },
+      { code: 'custom', path: ['source'] },
+    ]);
+  });
+
   it('checks a whole batch, reporting every bad score', () => {
     expect(() =>
       parseScores([base, { ...base, id: 's2', value: 'x' }, { ...base, id: 's3', value: 'y' }]),
     ).toThrow(/s2.*s3/);
+    const untraced = { ...base, spanId: '00f067aa0ba902b7' };
+    expect(() => parseScores([untraced, { ...untraced, id: 's2' }])).toThrow(
+      new InvalidScoreError(
+        'invalid score: score review.stars (s1): spanId: a span needs a trace; ' +
+          'score review.stars (s2): spanId: a span needs a trace',
+        [
+          'score review.stars (s1): spanId: a span needs a trace',
+          'score review.stars (s2): spanId: a span needs a trace',
+        ],
+      ),
+    );
   });
 
   it('gives metadata as the source entries, then evaluator, version and confidence when set', () => {

@@ -96,6 +96,23 @@ describe('syncScoreConfigs', () => {
     ]);
   });
 
+  it('does not report a name that another writer archived after the statuses were read', async () => {
+    const store = new WatchedStore();
+    await syncScoreConfigs(store, oldConfigs);
+    const statuses = store.statuses.bind(store);
+    store.statuses = async () => {
+      const read = await statuses();
+      await store.archive('old.rating'); // the other writer, between the read and the archive
+      return read;
+    };
+    const retired = ['old.rating', 'old.comment'];
+    expect(await syncScoreConfigs(store, [], { retired })).toEqual({
+      created: [],
+      archived: ['old.comment'],
+    });
+    expect(store.archived()).toEqual(['old.rating', 'old.comment']);
+  });
+
   it('creates and archives nothing when the same sync runs again', async () => {
     const store = new WatchedStore();
     await syncScoreConfigs(store, oldConfigs);

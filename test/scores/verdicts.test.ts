@@ -78,6 +78,19 @@ describe('scores(verdict)', () => {
     expect(() => scores(verdict({ confidence: { tone: 0.5 } }))).toThrow(/tone/);
   });
 
+  it('names every field the confidence has and the verdict type lacks, as one problem', () => {
+    const problem = 'confidence for fields the verdict does not have: tone, style';
+    expect(() => scores(verdict({ confidence: { tone: 0.5, helpful: 0.9, style: 0.1 } }))).toThrow(
+      new InvalidScoreError(`helpfulness verdict: ${problem}`, [problem]),
+    );
+  });
+
+  it('gives scores without confidence for a verdict that has none', () => {
+    const given = scores(verdict({ confidence: undefined }));
+    expect(given).toHaveLength(3);
+    for (const score of given) expect(score).not.toHaveProperty('confidence');
+  });
+
   it('refuses a verdict whose value fails its schema', () => {
     const bad = verdict({ value: { helpful: true, score: 2, reason: 'r' } });
     expect(() => scores(bad)).toThrow(InvalidScoreValueError);
