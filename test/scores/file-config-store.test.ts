@@ -2,10 +2,12 @@ import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { FileScoreConfigStore, ScoreConfigFileError } from '../../src/scores/file/index.js';
 import {
   type ScoreConfig,
   ScoreConfigExistsError,
+  scoreConfigs,
   syncScoreConfigs,
 } from '../../src/scores/index.js';
 import { checkScoreConfigStore, contractConfigs } from '../../src/testing/index.js';
@@ -127,5 +129,37 @@ describe('FileScoreConfigStore', () => {
       `${path}:2: not a score config entry (creates '${rating.name}' again)`,
     );
     expect(await readFile(path, 'utf8')).toBe(`${create}\n${create}\n`);
+  });
+
+  it('keeps a category config’s categories, in order, through the file', async () => {
+    const [tone] = scoreConfigs(z.object({ tone: z.enum(['formal', 'casual']) }), {
+      typeName: 'review',
+    }) as [ScoreConfig];
+    await new FileScoreConfigStore(path).create(tone);
+    expect(await lines()).toEqual([
+      { op: 'create', config: expect.objectContaining({ categories: ['formal', 'casual'] }) },
+    ]);
+    expect(await new FileScoreConfigStore(path).configs()).toEqual([tone]);
+  });
+
+  it('reads the last line of a file written by hand without a final newline', async () => {
+    await inDir();
+    const create = JSON.stringify({ op: 'create', config: rating });
+    await writeFile(path, `${create}\n${JSON.stringify({ op: 'archive', name: rating.name })}`);
+    const store = new FileScoreConfigStore(path);
+    expect(await store.statuses()).toEqual(new Map([[rating.name, { archived: true }]]));
+    await writeFile(path, `${create}\n{"op":"rename"}`);
+    await expect(store.names()).rejects.toMatchObject({ line: 2 });
+  });
+
+  it('names every field a bad line gets wrong, by its path', async () => {
+    await inDir();
+    const bad = { ...rating, minimum: 'low', categories: 'none' };
+    await writeFile(path, `${JSON.stringify({ op: 'create', config: bad })}\n`);
+    const error = (await new FileScoreConfigStore(path).names().catch((e: unknown) => e)) as
+      | ScoreConfigFileError
+      | undefined;
+    expect(error).toBeInstanceOf(ScoreConfigFileError);
+    expect(error?.problem).toMatch(/^config\.minimum: [^;]+; config\.categories: [^;]+$/);
   });
 });

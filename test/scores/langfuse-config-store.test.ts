@@ -8,7 +8,7 @@ import {
 } from '../../src/scores/index.js';
 import { LangfuseScoreConfigStore, ScoreConfigNameError } from '../../src/scores/langfuse/index.js';
 import { checkScoreConfigStore } from '../../src/testing/index.js';
-import { useLangfuseServer } from './langfuse-support.js';
+import { START, useLangfuseServer } from './langfuse-support.js';
 
 const Review = z.strictObject({
   stars: z.int().min(1).max(5).describe('How many stars'),
@@ -230,5 +230,108 @@ describe('LangfuseScoreConfigStore', () => {
     await store().create(stars);
     expect(await store().archive(stars.name)).toBe(2);
     expect(await store().names()).toEqual([stars.name]);
+  });
+
+  it('lists each config whole, oldest first, with what Langfuse left unset as null or empty', async () => {
+    const [stars, , tone] = scoreConfigs(Review, { typeName: 'review' }) as ScoreConfig[];
+    const configs = store();
+    await configs.create(stars as ScoreConfig);
+    context.now += 1_000;
+    await configs.create(tone as ScoreConfig);
+    const ids = context.server.configs().map((config) => config.id);
+    expect(await configs.list()).toEqual([
+      {
+        id: ids[0],
+        name: 'review.stars',
+        dataType: 'NUMERIC',
+        isArchived: false,
+        createdAt: new Date(START).toISOString(),
+        minimum: 1,
+        maximum: 5,
+        categories: [],
+        description: 'How many stars',
+      },
+      {
+        id: ids[1],
+        name: 'review.tone',
+        dataType: 'CATEGORICAL',
+        isArchived: false,
+        createdAt: new Date(START + 1_000).toISOString(),
+        minimum: null,
+        maximum: null,
+        categories: ['formal', 'casual'],
+        description: null,
+      },
+    ]);
+    expect([...(await configs.statuses()).keys()]).toEqual(['review.stars', 'review.tone']);
+  });
+
+  it('lists categories in the order of their values, whatever order Langfuse holds them in', async () => {
+    await context.server.client().api.scoreConfigs.create({
+      name: 'review.level',
+      dataType: 'CATEGORICAL',
+      categories: [
+        { label: 'high', value: 2 },
+        { label: 'low', value: 0 },
+        { label: 'mid', value: 1 },
+      ],
+    });
+    const [level] = await store().list();
+    expect(level?.categories).toEqual(['low', 'mid', 'high']);
+  });
+
+  it('asks for each page of configs once and stops at the last', async () => {
+    const gets = () => context.server.requests('scoreConfigs_get').length;
+    expect(await store().list()).toEqual([]);
+    expect(gets()).toBe(1);
+    const note = scoreConfigs(Review, { typeName: 'review' })[3] as ScoreConfig;
+    const full = Array.from({ length: 100 }, (_, i) => ({ ...note, name: `page.field_${i}` }));
+    await syncScoreConfigs(store(), full);
+    let before = gets();
+    expect(await store().list()).toHaveLength(100);
+    expect(gets() - before).toBe(1);
+    await store().create({ ...note, name: 'page.field_100' });
+    before = gets();
+    expect(await store().list()).toHaveLength(101);
+    expect(gets() - before).toBe(2);
+  });
+
+  it('gives the oldest active config of a name as the one scores link to', async () => {
+    const [stars] = scoreConfigs(Review, { typeName: 'review' }) as [ScoreConfig];
+    const configs = store();
+    await configs.create(stars);
+    context.now += 1_000;
+    await configs.create(stars);
+    const [older] = context.server.configs();
+    expect(await configs.activeIds()).toEqual(new Map([[stars.name, older?.id]]));
+  });
+
+  it('takes a config bounded above only, however low the bound', () => {
+    for (const bound of [0, -1]) {
+      const [capped] = scoreConfigs(z.object({ x: z.number().max(bound) }), { typeName: 'cap' });
+      expect(capped).toMatchObject({ minimum: null, maximum: bound });
+      expect(() => store().check(capped as ScoreConfig)).not.toThrow();
+    }
+  });
+
+  it('names each refused character once and the characters a name may use', () => {
+    const [first] = scoreConfigs(Review, { typeName: 'review/v2!/' });
+    expect(() => store().check(first as ScoreConfig)).toThrow(
+      new ScoreConfigNameError(
+        "score config name 'review/v2!/.stars' has characters Langfuse refuses ('/', '!'); " +
+          "names use letters, digits, '_', ' ', '.', '(', ')' and '-'",
+      ),
+    );
+  });
+
+  it('advises a one-character type name when the field leaves room for just that', () => {
+    const field = 'f'.repeat(33);
+    const [long] = scoreConfigs(z.object({ [field]: z.boolean() }), { typeName: 'tt' });
+    expect(() => store().check(long as ScoreConfig)).toThrow(
+      new ScoreConfigNameError(
+        `score config name 'tt.${field}' is 36 characters, and Langfuse allows 1 to 35: ` +
+          "register the type under a name of at most 1 characters ('tt' has 2)",
+      ),
+    );
   });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   InvalidScoreError,
   type ScoreConfig,
   ScoreSinkError,
+  scoreConfigs,
   syncScoreConfigs,
 } from '../../src/scores/index.js';
 import {
@@ -320,5 +322,28 @@ describe('LangfuseScoreSink', () => {
       retryable: true,
       retryAfterMs: 30_000,
     });
+  });
+
+  it('lists configs again for a name it has not looked up, even beside names it has', async () => {
+    const client = context.server.client();
+    const configs = new LangfuseScoreConfigStore(client);
+    const Review = z.object({ stars: z.int().min(1).max(5), tone: z.enum(['formal', 'casual']) });
+    const [stars, tone] = scoreConfigs(Review, { typeName: 'review' }) as [
+      ScoreConfig,
+      ScoreConfig,
+    ];
+    await configs.create(stars);
+    const sink = new LangfuseScoreSink(client, { linkConfigs: configs });
+    await sink.record([score('s1')]);
+    // A config made after the sink first listed them, as another process might.
+    await configs.create(tone);
+    const formal = score('t1', { name: tone.name, dataType: 'CATEGORICAL', value: 'formal' });
+    await sink.record([score('s2'), formal]);
+    const ids = await configs.activeIds();
+    expect(context.server.scores().map((row) => [row.id, row.configId])).toEqual([
+      ['s1', ids.get(stars.name)],
+      ['s2', ids.get(stars.name)],
+      ['t1', ids.get(tone.name)],
+    ]);
   });
 });
