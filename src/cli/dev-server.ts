@@ -3,9 +3,7 @@ import { once } from 'node:events';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NativeConnection } from '@temporalio/worker';
 import { z } from 'zod';
-import type { TemporalConnectionOptions } from '../config/index.js';
 import { DevServerInUseError, DevServerPortInUseError } from './errors.js';
 import { commandLineOf, isAlive, portIsFree, terminate } from './processes.js';
 
@@ -213,33 +211,4 @@ function writeRecord(pidFile: string, record: DevServerRecord): void {
   const partial = `${pidFile}.${process.pid}.tmp`;
   writeFileSync(partial, `${JSON.stringify(record, null, 2)}\n`);
   renameSync(partial, pidFile);
-}
-
-/**
- * Connects to Temporal (a `host:port`, or the options with TLS and an API key), retrying while it
- * starts; fails early if the dev server exits.
- */
-export async function connectWhenReady(
-  temporal: string | TemporalConnectionOptions,
-  server: ChildProcess | null,
-  timeoutMs = 60_000,
-): Promise<NativeConnection> {
-  const options = typeof temporal === 'string' ? { address: temporal } : temporal;
-  const { address } = options;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (server && server.exitCode !== null) {
-      throw new Error(`the Temporal dev server exited with code ${server.exitCode}`);
-    }
-    try {
-      return await NativeConnection.connect(options);
-    } catch (error) {
-      if (Date.now() > deadline) {
-        throw new Error(`Temporal at ${address} did not answer within ${timeoutMs / 1000}s`, {
-          cause: error,
-        });
-      }
-      await sleep(200);
-    }
-  }
 }

@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { buildApi } from '../api/index.js';
 import { followWorkspaces } from '../client/follow-workspaces.js';
@@ -14,7 +14,7 @@ import { createWorker } from '../worker/create-worker.js';
 import { type Engine, openEngine } from '../worker/engine.js';
 import { createEvaluatorWorkers } from '../worker/evaluator-workers.js';
 import { scoreBackend } from '../worker/score-backend.js';
-import { connectWhenReady } from './dev-server.js';
+import { connectClientWhenReady, connectWorkerWhenReady } from './temporal-ready.js';
 
 // The two long-running services, each startable alone (`evalflow worker`, `evalflow api`) or
 // together (`evalflow start`).
@@ -31,6 +31,8 @@ export interface RelaySettings {
   /** How often the relays look for new workspaces (2 s). */
   pollMs?: number;
 }
+
+const say = (line: string) => console.log(`evalflow: ${line}`);
 
 /** The worker and a trigger relay per workspace, on the Temporal `temporal` reaches. */
 export async function serveWorker(
@@ -49,7 +51,7 @@ export async function serveWorker(
   let clientConnection: Connection | undefined;
   let workers: Worker[];
   try {
-    connection = await connectWhenReady(temporal, null);
+    connection = await connectWorkerWhenReady(temporal, { onWait: say });
     const worker = await createWorker({
       connection,
       namespace: config.namespace,
@@ -64,7 +66,7 @@ export async function serveWorker(
       activities: engine.activities,
     });
     workers = [worker, ...limited];
-    clientConnection = await Connection.connect(temporal);
+    clientConnection = await connectClientWhenReady(temporal);
   } catch (error) {
     await clientConnection?.close().catch(() => {});
     await connection?.close().catch(() => {});
@@ -121,9 +123,14 @@ export async function serveApi(
       ...app,
       scoreConfigs: directory ?? undefined,
       ...config.store,
-      onWait: (line) => console.log(`evalflow: ${line}`),
+      onWait: say,
     }));
-  const connection = await Connection.connect(temporal);
+  const connection = await connectClientWhenReady(temporal, { onWait: say }).catch(
+    async (error: unknown) => {
+      if (!shared) await store.close();
+      throw error;
+    },
+  );
   const api = await buildApi({
     store,
     app,

@@ -2,7 +2,9 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
+import { startDevServer } from '../../src/cli/dev-server.js';
 import { freePort } from '../support/free-port.js';
 import {
   embeddedDefaults,
@@ -114,4 +116,39 @@ it('serves the API beside the worker, with keys from the CLI, and alone in a sec
   expect((await once(second, 'exit'))[0]).toBe(0);
   engine.kill('SIGINT');
   expect((await once(engine, 'exit'))[0]).toBe(0);
+});
+
+it("waits for a Temporal that comes up after the API, past the SDK's one 10-second attempt", async () => {
+  const [port, uiPort, apiPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const alone = mkdtempSync(join(tmpdir(), 'evalflow-api-first-'));
+  const api = runCli(['api', '--api-port', String(apiPort)], {
+    cwd: alone,
+    env: { ...embeddedDefaults(), TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
+  });
+  const output = finished(api);
+  const served = waitForLine(api, /API at/, 120_000);
+  // Printed after the first attempt failed, that is after the SDK's whole 10-second attempt.
+  await waitForLine(api, /waiting for Temporal/);
+  await sleep(1_000);
+  expect(api.exitCode).toBeNull();
+  const server = await startDevServer({
+    cliPath: temporalBinaries().TEMPORAL_CLI_PATH ?? '',
+    namespace: 'default',
+    port,
+    uiPort,
+    home: alone,
+    log: () => {},
+  });
+  try {
+    await served;
+    expect((await fetch(`http://127.0.0.1:${apiPort}/readyz`)).status).toBe(200);
+    api.kill('SIGINT');
+    const { code, out } = await output;
+    expect(code).toBe(0);
+    expect(out).toContain(`evalflow: waiting for Temporal at 127.0.0.1:${port} (up to 60s)`);
+  } finally {
+    api.kill('SIGKILL');
+    await server.stop();
+    rmSync(alone, { recursive: true, force: true });
+  }
 });

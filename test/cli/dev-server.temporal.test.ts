@@ -6,14 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, expect, inject, it } from 'vitest';
-import {
-  connectWhenReady,
-  type DevServer,
-  pidFileOf,
-  startDevServer,
-} from '../../src/cli/dev-server.js';
+import { type DevServer, pidFileOf, startDevServer } from '../../src/cli/dev-server.js';
 import { DevServerInUseError, DevServerPortInUseError } from '../../src/cli/errors.js';
 import { isAlive } from '../../src/cli/processes.js';
+import { connectWorkerWhenReady } from '../../src/cli/temporal-ready.js';
 import { freePort } from '../support/free-port.js';
 
 const cli = inject('temporalCli');
@@ -63,7 +59,7 @@ it('stops the leftover dev server of a killed start and starts a new one, refusi
   cleanups.push(() => first.kill('SIGKILL'));
   const { pid: leftover } = await firstLine(first);
   cleanups.push(killIfAlive(leftover));
-  await (await connectWhenReady(`127.0.0.1:${port}`, null)).close();
+  await (await connectWorkerWhenReady(`127.0.0.1:${port}`)).close();
 
   // Its start still runs: stopping its server would break it.
   const options = { cliPath, namespace: 'default', home, port, uiPort };
@@ -92,7 +88,7 @@ it('stops the leftover dev server of a killed start and starts a new one, refusi
     stateFile: join(home, 'temporal.db'),
     owner: { pid: process.pid },
   });
-  const connection = await connectWhenReady(server.address, server.child);
+  const connection = await connectWorkerWhenReady(server.address, { server: server.child });
   await connection.close();
 
   await server.stop();
