@@ -7,7 +7,8 @@ import { type Principal, parsePrincipal, principalText } from './principals.js';
 // credential; only a hash of the secret is stored, so a leaked database holds no usable key.
 
 const PREFIX: Record<CredentialKind, string> = { key: 'efk', user_token: 'eut' };
-const hash = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const digest = (secret: string) => createHash('sha256').update(secret).digest();
+const hash = (secret: string) => digest(secret).toString('hex');
 
 export interface IssuedCredential {
   record: ApiKeyRecord;
@@ -57,7 +58,7 @@ export async function verifyCredential(
   const [, prefix, id, secret] = match as unknown as [string, string, string, string];
   const stored = await store.apiKeys.find(id);
   const expected = stored ? Buffer.from(stored.secret_hash, 'hex') : Buffer.alloc(32);
-  const given = Buffer.from(hash(secret), 'hex');
+  const given = digest(secret);
   const same = timingSafeEqual(expected, given);
   if (stored === null || !same || PREFIX[stored.kind] !== prefix) {
     return { refused: 'the credential is not known' };

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -73,6 +73,12 @@ export type Api = FastifyInstance<
   FastifyBaseLogger,
   ZodTypeProvider
 >;
+// A request id not given is this process's random prefix and a counter: unique across restarts
+// and processes, and cheaper than a UUID per request.
+const processPrefix = randomBytes(6).toString('hex');
+let requests = 0;
+const nextRequestId = () => `${processPrefix}-${(++requests).toString(36)}`;
+
 export const API_DEFAULTS = { bodyLimitBytes: 2 * 1024 * 1024, rateLimitPerMinute: 1200 };
 
 /**
@@ -92,7 +98,7 @@ export async function buildApi(options: ApiOptions): Promise<Api> {
     bodyLimit: options.bodyLimitBytes ?? API_DEFAULTS.bodyLimitBytes,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : nextRequestId();
     },
     // A path the router cannot read (bad percent-encoding, an overlong parameter) is the caller's
     // mistake: a documented 400 with the API's body, not Fastify's own 400 or 414.
@@ -162,6 +168,13 @@ export async function buildApi(options: ApiOptions): Promise<Api> {
     timeWindow: 60_000,
     keyGenerator: (request) => request.caller?.credentialId ?? request.ip,
     allowList: (request) => request.routeOptions.config.public === true,
+    // The limit's headers ride on the 429 alone (with Retry-After): no client reads them on
+    // other answers, and every answer is lighter without them.
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+    },
     errorResponseBuilder: (_request, context) =>
       httpOnly('rate_limited', `more than ${context.max} requests a minute from this key`, {
         'retry-after': String(Math.ceil(context.ttl / 1000)),
@@ -227,19 +240,29 @@ function registerIdempotency(api: Api, store: Store) {
     request.commandId = `http:${scope}:${key}`;
     request.idempotency = { key, fingerprint };
   });
-  api.addHook('onSend', async (request, reply, payload) => {
+  // Callback style, so the answers without an Idempotency-Key (most) pass with no promise.
+  api.addHook('onSend', (request, reply, payload, done) => {
     const { idempotency, caller } = request;
-    if (idempotency === null || caller === null) return payload;
     // A server fault or a rate limit is no answer: the retry should do the work.
-    if (reply.statusCode >= 500 || reply.statusCode === 429 || typeof payload !== 'string') {
-      return payload;
+    if (
+      idempotency === null ||
+      caller === null ||
+      reply.statusCode >= 500 ||
+      reply.statusCode === 429 ||
+      typeof payload !== 'string'
+    ) {
+      done(null, payload);
+      return;
     }
-    await store.idempotency.remember(caller.credentialId, idempotency.key, {
-      fingerprint: idempotency.fingerprint,
-      status: reply.statusCode,
-      body: JSON.parse(payload),
-    });
-    return payload;
+    Promise.resolve()
+      .then(() =>
+        store.idempotency.remember(caller.credentialId, idempotency.key, {
+          fingerprint: idempotency.fingerprint,
+          status: reply.statusCode,
+          body: JSON.parse(payload),
+        }),
+      )
+      .then(() => done(null, payload), done);
   });
 }
 

@@ -55,6 +55,13 @@ describe('the API', () => {
     });
     expect(response.status).toBe(201);
     expect(response.headers.get('x-request-id')).toBe('req-42');
+    // Not given: one the server makes, different for each request.
+    const ids = [
+      (await post('t2')).headers.get('x-request-id'),
+      (await post('t3')).headers.get('x-request-id'),
+    ];
+    expect(ids[0]).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
+    expect(ids[1]).not.toBe(ids[0]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const lines = text
       .trim()
@@ -72,11 +79,16 @@ describe('the API', () => {
 
   it('answers 429 with Retry-After past the per-key rate limit, and records nothing more', async () => {
     const { post } = await serve({ rateLimitPerMinute: 3 });
-    const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await post(`t${i}`)).status);
-    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await post(`t${i}`));
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 429, 429]);
+    // The limit's headers come with the 429 only.
+    expect(answers[0]?.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(answers[0]?.headers.get('x-ratelimit-remaining')).toBeNull();
     const limited = await post('t9');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(await limited.json()).toMatchObject({ type: 'rate_limited' });
     expect(await store?.head('ws')).toBe(3);
   });
