@@ -4,6 +4,7 @@ import {
   SCORE_DATA_TYPES,
   type ScoreConfig,
   ScoreConfigExistsError,
+  type ScoreConfigStore,
   scores,
 } from '../../src/scores/index.js';
 import {
@@ -168,59 +169,87 @@ describe('the ScoreConfigStore contract', () => {
     await checkScoreConfigStore(() => new InMemoryScoreConfigStore());
   });
 
-  it('fails a store that lists nothing', async () => {
-    await expect(checkScoreConfigStore(() => new AmnesicStore())).rejects.toThrow(
+  // Each store breaks one rule, and the contract must name that rule.
+  it.each<[string, () => ScoreConfigStore, string | RegExp | ContractViolationError]>([
+    [
+      'lists nothing',
+      () => new AmnesicStore(),
       'a config created must be listed by its name, and only it',
-    );
-  });
-
-  it('fails a store that lists only some names', async () => {
-    await expect(checkScoreConfigStore(() => new FirstOnlyStore())).rejects.toThrow(
+    ],
+    [
+      'lists only some names',
+      () => new FirstOnlyStore(),
       'every config created, and only those, must be listed by name',
-    );
-  });
-
-  it('fails a store that is not fresh', async () => {
-    const [first] = contractConfigs();
-    await expect(
-      checkScoreConfigStore(() => new PrefilledStore(first as ScoreConfig)),
-    ).rejects.toThrow('a store holding no configs must list no names');
-  });
-
-  it('fails a store whose archive does nothing', async () => {
-    await expect(checkScoreConfigStore(() => new InertArchiveStore())).rejects.toThrow(
+    ],
+    [
+      'is not fresh',
+      () => new PrefilledStore(contractConfigs()[0] as ScoreConfig),
+      'a store holding no configs must list no names',
+    ],
+    [
+      'has an archive that does nothing',
+      () => new InertArchiveStore(),
       new ContractViolationError(
         'archiving a name with one active config must archive it and say 1',
       ),
-    );
-  });
-
-  it('fails a store that says it archived, and did not', async () => {
-    await expect(checkScoreConfigStore(() => new PretendArchiveStore())).rejects.toThrow(
+    ],
+    [
+      'says it archived, and did not',
+      () => new PretendArchiveStore(),
       /^a name archived must have the status archived, and only it \(statuses: .*"evalflow_contract\.rating",\{"archived":false\}/,
-    );
-  });
-
-  it('fails a store that archives a name twice', async () => {
-    await expect(checkScoreConfigStore(() => new RearchivingStore())).rejects.toThrow(
+    ],
+    [
+      'archives a name twice',
+      () => new RearchivingStore(),
       new ContractViolationError('archiving a name again must archive nothing and say 0'),
-    );
-  });
-
-  it('fails a store that gives statuses while holding no configs', async () => {
-    await expect(
-      checkScoreConfigStore(() => new StrayStatusStore({ fromTheStart: true })),
-    ).rejects.toThrow(
+    ],
+    [
+      'gives statuses while holding no configs',
+      () => new StrayStatusStore({ fromTheStart: true }),
       new ContractViolationError('a store holding no configs must give no statuses'),
-    );
-  });
-
-  it('fails a store that gives a status for a name never created', async () => {
-    await expect(
-      checkScoreConfigStore(() => new StrayStatusStore({ fromTheStart: false })),
-    ).rejects.toThrow(
+    ],
+    [
+      'gives a status for a name never created',
+      () => new StrayStatusStore({ fromTheStart: false }),
       /^every config created must be active \(statuses: .*"evalflow_contract\.stray"/,
-    );
+    ],
+    [
+      'creates configs archived',
+      () => new ArchivedOnCreateStore(),
+      /^every config created must be active \(statuses: .*"evalflow_contract\.rating",\{"archived":true\}/,
+    ],
+    [
+      'lists a name never created',
+      () => new StrayNameStore(),
+      new ContractViolationError('a config created must be listed by its name, and only it'),
+    ],
+    [
+      'lists a config under another name',
+      () => new RenamingStore(),
+      new ContractViolationError('every config created, and only those, must be listed by name'),
+    ],
+    [
+      'stops listing a name once archived',
+      () => new UnlistingArchiveStore(),
+      new ContractViolationError('a name archived must still be listed by name, with the others'),
+    ],
+    [
+      'says it archived a name it never held',
+      () => new ClaimingArchiveStore(),
+      new ContractViolationError('archiving a name never created must archive nothing and say 0'),
+    ],
+    [
+      'restores the name when archiving again',
+      () => new TogglingArchiveStore(),
+      /^archiving again, or a name never created, must change no status \(statuses: .*"evalflow_contract\.rating",\{"archived":false\}/,
+    ],
+    [
+      'forgets archived names',
+      () => new DeletingArchiveStore(),
+      /^a name archived must have the status archived, and only it/,
+    ],
+  ])('fails a store that %s', async (_, store, violation) => {
+    await expect(checkScoreConfigStore(store)).rejects.toThrow(violation);
   });
 
   it('fails a store that gives a config’s status under another name', async () => {
@@ -229,50 +258,8 @@ describe('the ScoreConfigStore contract', () => {
     await expect(failure).rejects.toThrow(/^every config created must be active \(statuses: /);
   });
 
-  it('fails a store that creates configs archived', async () => {
-    await expect(checkScoreConfigStore(() => new ArchivedOnCreateStore())).rejects.toThrow(
-      /^every config created must be active \(statuses: .*"evalflow_contract\.rating",\{"archived":true\}/,
-    );
-  });
-
-  it('fails a store that lists a name never created', async () => {
-    await expect(checkScoreConfigStore(() => new StrayNameStore())).rejects.toThrow(
-      new ContractViolationError('a config created must be listed by its name, and only it'),
-    );
-  });
-
-  it('fails a store that lists a config under another name', async () => {
-    await expect(checkScoreConfigStore(() => new RenamingStore())).rejects.toThrow(
-      new ContractViolationError('every config created, and only those, must be listed by name'),
-    );
-  });
-
-  it('fails a store that stops listing a name once archived', async () => {
-    await expect(checkScoreConfigStore(() => new UnlistingArchiveStore())).rejects.toThrow(
-      new ContractViolationError('a name archived must still be listed by name, with the others'),
-    );
-  });
-
-  it('fails a store that says it archived a name it never held', async () => {
-    await expect(checkScoreConfigStore(() => new ClaimingArchiveStore())).rejects.toThrow(
-      new ContractViolationError('archiving a name never created must archive nothing and say 0'),
-    );
-  });
-
-  it('fails a store whose archiving again restores the name', async () => {
-    await expect(checkScoreConfigStore(() => new TogglingArchiveStore())).rejects.toThrow(
-      /^archiving again, or a name never created, must change no status \(statuses: .*"evalflow_contract\.rating",\{"archived":false\}/,
-    );
-  });
-
   it('holds for a store that refuses to archive a name no config can have', async () => {
     await checkScoreConfigStore(() => new StrictNameStore());
-  });
-
-  it('fails a store that forgets archived names', async () => {
-    await expect(checkScoreConfigStore(() => new DeletingArchiveStore())).rejects.toThrow(
-      /^a name archived must have the status archived, and only it/,
-    );
   });
 });
 
