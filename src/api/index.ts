@@ -4,3 +4,4 @@ export { type IssuedCredential, issueCredential, type VerifiedCaller } from './c
 export { HTTP_ONLY, HTTP_STATUS, RejectionBody } from './errors.js';
 export { PRINCIPAL_FORMS, type Principal, parsePrincipal, principalText } from './principals.js';
 export { API_DEFAULTS, type Api, type ApiOptions, buildApi } from './server.js';
+export { type ApiProcess, type ApiProcessOptions, startApi } from './start-api.js';

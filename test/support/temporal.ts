@@ -6,7 +6,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { executableOption } from '../../src/cli/temporal-binaries.js';
+import { executableOption } from '../../src/cli/supervision/temporal-binaries.js';
 import { createWorker } from '../../src/worker/create-worker.js';
 
 // Workers log every state change at INFO; tests want warnings and errors only. Once per process.

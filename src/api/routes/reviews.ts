@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ReviewClient } from '../../client/index.js';
 import { notFound } from '../../core/index.js';
+import { ReviewClient } from '../../workflow-clients/index.js';
 import { HTTP_STATUS, HttpRefusal, httpOnly, refusalResponses, refuse } from '../errors.js';
 import { targetOf, WireTarget } from '../wire.js';
 import { callerOf, type Register } from './context.js';

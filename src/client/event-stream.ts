@@ -1,4 +1,4 @@
-import type { Envelope } from '../../core/index.js';
+import type { Envelope } from '../core/index.js';
 import { EvalflowApiError, EvalflowNetworkError, rejectionOf } from './errors.js';
 import { backoffMs, isRetryableStatus, retryAfterMs, sleep } from './retry.js';
 import { SseParser } from './sse.js';

@@ -3,11 +3,11 @@ import { dirname, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { type Config, loadApp, temporalConnection } from '../config/index.js';
-import { migrations } from '../store/index.js';
-import { reasonOf, serverOf } from '../store/postgres/connection-failures.js';
-import { scoreBackend } from '../worker/score-backend.js';
-import { temporalAddressOf } from './context.js';
+import { type Config, loadApp, temporalConnection } from '../../config/index.js';
+import { scoreBackend } from '../../config/score-backend.js';
+import { migrations } from '../../store/index.js';
+import { reasonOf, serverOf } from '../../store/postgres/connection-failures.js';
+import { temporalAddressOf } from '../context.js';
 import { inspectDevServer } from './dev-server.js';
 
 // `evalflow doctor`: each part the engine needs, checked the way the engine would use it, with

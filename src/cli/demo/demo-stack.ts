@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { issueCredential, parsePrincipal } from '../../api/index.js';
+import { issueCredential, parsePrincipal, startApi } from '../../api/index.js';
 import { type AppDefinition, loadConfig } from '../../config/index.js';
 import type { Store } from '../../store/index.js';
-import { type DevServer, startDevServer } from '../dev-server.js';
-import { freePort } from '../free-port.js';
-import { type Service, serveApi, serveWorker } from '../serve.js';
-import { ensureTemporalBinaries } from '../setup.js';
+import { startEngine } from '../../worker/index.js';
+import { type DevServer, startDevServer } from '../supervision/dev-server.js';
+import { freePort } from '../supervision/free-port.js';
+import type { Service } from '../supervision/run-until-stopped.js';
+import { ensureTemporalBinaries } from '../supervision/setup.js';
 
 // The engine the demo talks to, in this process and on embedded defaults, all of it in one
 // folder: a Temporal dev server, a SQLite store, JSONL score files, a worker with its relays
@@ -58,28 +59,27 @@ export async function startDemoEngine(options: {
       EVALFLOW_SCORE_CONFIGS_FILE: join(options.home, 'score-configs.jsonl'),
       EVALFLOW_API_PORT: String(apiPort),
     });
-    const worker = await serveWorker(
+    const temporal = { address: server.address };
+    const engine = await startEngine({
       config,
-      options.app,
-      { address: server.address },
-      {
-        abandonAfterMs: options.abandonAfterMs,
-        pollMs: 200,
-      },
-    );
-    services.push(worker);
-    const api = await serveApi(
+      app: options.app,
+      temporal,
+      abandonAfterMs: options.abandonAfterMs,
+      relayPollMs: 200,
+    });
+    services.push(engine);
+    const api = await startApi({
       config,
-      options.app,
-      { address: server.address },
-      {
-        store: worker.engine.store,
-        onScoreConfigsChanged: () => worker.engine.forgetScoreConfigs(),
+      app: options.app,
+      temporal,
+      shared: {
+        store: engine.deps.store,
+        onScoreConfigsChanged: () => engine.deps.forgetScoreConfigs(),
       },
-      false,
-    );
+      logRequests: false,
+    });
     services.push(api);
-    const store = worker.engine.store;
+    const store = engine.deps.store;
     return {
       url: api.url,
       temporalAddress: server.address,

@@ -39,7 +39,7 @@ export function followWorkspaces(options: {
     const relay = following.get(workspaceId);
     if (relay === undefined) return;
     following.delete(workspaceId);
-    tell(`evalflow: stopped relaying workspace ${workspaceId} (${why})`);
+    tell(`stopped relaying workspace ${workspaceId} (${why})`);
     void relay.subscription
       .then((subscription) => subscription.close())
       .catch(() => {})
@@ -49,7 +49,7 @@ export function followWorkspaces(options: {
   const start = (workspaceId: string, lease: Lease) => {
     const subscription = new TriggerRelay({ ...options, workspaceId }).follow();
     following.set(workspaceId, { subscription, lease });
-    tell(`evalflow: relaying workspace ${workspaceId}`);
+    tell(`relaying workspace ${workspaceId}`);
     // Lost (its connection dropped): another process may relay the workspace by now.
     void lease.lost.then(() => {
       if (following.get(workspaceId)?.lease === lease) stop(workspaceId, 'its lease was lost');

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import type { TemporalConnectionOptions } from '../config/index.js';
 
 // Temporal may still be starting when a process that needs it starts (the dev server beside
@@ -21,23 +20,18 @@ export interface WaitOptions {
   onWait?: (line: string) => void;
 }
 
-/** The worker's connection to Temporal, retried while Temporal starts. */
-export const connectWorkerWhenReady = (
-  temporal: string | TemporalConnectionOptions,
-  options: WaitOptions = {},
-): Promise<NativeConnection> =>
-  whenReady(optionsOf(temporal), (o) => NativeConnection.connect(o), options);
-
 /** A client connection to Temporal, retried while Temporal starts. */
 export const connectClientWhenReady = (
   temporal: string | TemporalConnectionOptions,
   options: WaitOptions = {},
 ): Promise<Connection> => whenReady(optionsOf(temporal), (o) => Connection.connect(o), options);
 
-const optionsOf = (temporal: string | TemporalConnectionOptions): TemporalConnectionOptions =>
-  typeof temporal === 'string' ? { address: temporal } : temporal;
+export const optionsOf = (
+  temporal: string | TemporalConnectionOptions,
+): TemporalConnectionOptions => (typeof temporal === 'string' ? { address: temporal } : temporal);
 
-async function whenReady<T>(
+/** Runs `connect` until it succeeds or the wait's deadline passes. */
+export async function whenReady<T>(
   temporal: TemporalConnectionOptions,
   connect: (options: TemporalConnectionOptions) => Promise<T>,
   { timeoutMs = TEMPORAL_WAIT_MS, server = null, onWait }: WaitOptions,

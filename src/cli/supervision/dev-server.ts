@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { DevServerInUseError, DevServerPortInUseError } from './errors.js';
+import { DevServerInUseError, DevServerPortInUseError } from '../errors.js';
 import { commandLineOf, isAlive, portIsFree, terminate } from './processes.js';
 
 // `npm start`'s Temporal dev server runs detached, so it outlives a SIGKILL of `npm start`. Its

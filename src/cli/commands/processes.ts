@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
+import { startApi } from '../../api/index.js';
 import { loadApp, loadConfig, temporalConnection } from '../../config/index.js';
+import { startEngine } from '../../worker/index.js';
 import { CONFIG_OPTION, portNumber, print } from '../context.js';
-import { withExamples } from '../examples.js';
-import { ensurePostgres } from '../postgres-binaries.js';
-import { runUntilStopped, serveApi, serveWorker } from '../serve.js';
-import { describeBinaries, ensureTemporalBinaries } from '../setup.js';
-import { start } from '../start.js';
+import { withExamples } from '../presentation/examples.js';
+import { ensurePostgres } from '../supervision/postgres-binaries.js';
+import { runUntilStopped } from '../supervision/run-until-stopped.js';
+import { describeBinaries, ensureTemporalBinaries } from '../supervision/setup.js';
+import { start } from '../supervision/start.js';
 
 // The engine's processes: `setup` (binaries), `start` (everything on embedded defaults), and the
 // worker and the API each alone.
@@ -55,9 +57,9 @@ export function registerEngine(program: Command): void {
     const config = loadConfig();
     const { app, source } = await loadApp(config, { file: options.config });
     print(`evalflow: app from ${source}`);
-    const worker = await serveWorker(config, app, temporalConnection(config));
+    const engine = await startEngine({ config, app, temporal: temporalConnection(config) });
     print(`evalflow: worker polling task queue ${config.taskQueue}`);
-    await runUntilStopped([worker]);
+    await runUntilStopped([engine]);
   });
 
   withExamples(
@@ -74,7 +76,7 @@ export function registerEngine(program: Command): void {
       : loaded;
     const { app, source } = await loadApp(config, { file: options.config });
     print(`evalflow: app from ${source}`);
-    const api = await serveApi(config, app, temporalConnection(config));
+    const api = await startApi({ config, app, temporal: temporalConnection(config) });
     print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
     await runUntilStopped([api]);
   });

@@ -1,6 +1,6 @@
 import type { Argument, Command, Option } from 'commander';
+import { commandsOf, pathOf } from '../program.js';
 import { examplesOf } from './examples.js';
-import { commandsOf, pathOf } from './program.js';
 
 // The CLI section of docs/commands.md, written from commander's own definitions (the same ones
 // `--help` prints), so the doc cannot drift from the commands: a test compares the two, and

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../src/client/index.js';
-import { checkReview, type ReviewBody } from '../../src/client/review-requests.js';
 import { DEFAULT_LIMITS, resolveLimits, type Target } from '../../src/core/index.js';
+import { InvalidRequestError } from '../../src/workflow-clients/index.js';
+import { checkReview, type ReviewBody } from '../../src/workflow-clients/review-requests.js';
 
 const turn: Target = { kind: 'turn', run_id: 'r1' };
 const body: ReviewBody = { feedback_type: 'review_quality', value: { score: 4 } };

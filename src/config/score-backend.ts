@@ -1,5 +1,7 @@
+// Where the environment sends scores: Langfuse when its keys are set, else JSONL files. Kept out of
+// this folder's index, so reading the config loads no Langfuse client.
+
 import { LangfuseClient } from '@langfuse/client';
-import type { Config } from '../config/index.js';
 import { FileScoreConfigStore, JsonlScoreSink } from '../scores/file/index.js';
 import type { ScoreConfigStore, ScoreReader, ScoreSink } from '../scores/index.js';
 import {
@@ -7,6 +9,7 @@ import {
   LangfuseScoreReader,
   LangfuseScoreSink,
 } from '../scores/langfuse/index.js';
+import type { Config } from './environment.js';
 
 export interface ScoreBackend {
   sink: ScoreSink;

@@ -1,6 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TriggerRelay } from '../../src/client/relay.js';
+import { TriggerRelay } from '../../src/relay/relay.js';
 import { openPostgresStore, type Store } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { dropSchema, freshSchemaName } from '../support/postgres.js';

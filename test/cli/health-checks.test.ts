@@ -12,7 +12,7 @@ import {
   checkStore,
   checkTemporal,
   LATEST_SCHEMA,
-} from '../../src/cli/doctor.js';
+} from '../../src/cli/supervision/health-checks.js';
 import { builtinApp, loadConfig } from '../../src/config/index.js';
 import { openStore } from '../../src/store/index.js';
 import { freePort } from '../support/free-port.js';

@@ -1,11 +1,13 @@
+import { startApi } from '../../api/index.js';
 import {
   type Config,
   loadApp,
   type TemporalConnectionOptions,
   temporalConnection,
-} from '../config/index.js';
+} from '../../config/index.js';
+import { startEngine } from '../../worker/index.js';
 import { type DevServer, startDevServer } from './dev-server.js';
-import { runUntilStopped, type Service, serveApi, serveWorker } from './serve.js';
+import { runUntilStopped, type Service } from './run-until-stopped.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
 
 export interface StartOptions {
@@ -53,11 +55,16 @@ export async function start(config: Config, options: StartOptions): Promise<void
   }
   const services: Service[] = [];
   try {
-    const worker = await serveWorker(settings, app, temporal);
-    services.push(worker);
-    const api = await serveApi(settings, app, temporal, {
-      store: worker.engine.store,
-      onScoreConfigsChanged: () => worker.engine.forgetScoreConfigs(),
+    const engine = await startEngine({ config: settings, app, temporal });
+    services.push(engine);
+    const api = await startApi({
+      config: settings,
+      app,
+      temporal,
+      shared: {
+        store: engine.deps.store,
+        onScoreConfigsChanged: () => engine.deps.forgetScoreConfigs(),
+      },
     });
     services.push(api);
     console.log(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);

@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, ReevaluationClient } from '../../src/client/index.js';
+import { InvalidRequestError, ReevaluationClient } from '../../src/workflow-clients/index.js';
 
 // A client that never connects: every request here is refused before it would reach Temporal.
 const reevaluations = new ReevaluationClient(new Client(), { id: 'store' }, 'queue');

@@ -1,17 +1,17 @@
 import type { z } from 'zod';
-import type { HttpOnlyType, RejectionBody } from '../../api/errors.js';
-import type * as feedback from '../../api/routes/feedback.js';
-import type * as health from '../../api/routes/health.js';
-import type * as lifecycle from '../../api/routes/lifecycle.js';
-import type * as reading from '../../api/routes/reading.js';
-import type * as reevaluations from '../../api/routes/reevaluations.js';
-import type * as reviews from '../../api/routes/reviews.js';
-import type * as rules from '../../api/routes/rules.js';
-import type * as scoreConfigs from '../../api/routes/score-configs.js';
-import type * as scores from '../../api/routes/scores.js';
-import type * as userTokens from '../../api/routes/user-tokens.js';
-import type * as wire from '../../api/wire.js';
-import type { RejectionType as CoreRejectionType } from '../../core/index.js';
+import type { HttpOnlyType, RejectionBody } from '../api/errors.js';
+import type * as feedback from '../api/routes/feedback.js';
+import type * as health from '../api/routes/health.js';
+import type * as lifecycle from '../api/routes/lifecycle.js';
+import type * as reading from '../api/routes/reading.js';
+import type * as reevaluations from '../api/routes/reevaluations.js';
+import type * as reviews from '../api/routes/reviews.js';
+import type * as rules from '../api/routes/rules.js';
+import type * as scoreConfigs from '../api/routes/score-configs.js';
+import type * as scores from '../api/routes/scores.js';
+import type * as userTokens from '../api/routes/user-tokens.js';
+import type * as wire from '../api/wire.js';
+import type { RejectionType as CoreRejectionType } from '../core/index.js';
 
 // What the HTTP client sends and reads, derived from the API's own route schemas: a request is
 // a body's input (defaults may be left out), an answer a response's output. Types only, so the
