@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 // The arrows of docs/architecture.md: which evalflow folders each folder may import.
 const allowed: Record<string, string[]> = {
   core: [],
+  agreement: [],
   scores: [],
   store: ['core'],
   evaluators: ['core'],
