@@ -39,6 +39,16 @@ export class Random {
     this.s3 = next();
   }
 
+  /** A generator from its four words of state, as the algorithm's published test vectors give it. */
+  static ofState(state: readonly [number, number, number, number]): Random {
+    const random = new Random(0);
+    random.s0 = state[0] | 0;
+    random.s1 = state[1] | 0;
+    random.s2 = state[2] | 0;
+    random.s3 = state[3] | 0;
+    return random;
+  }
+
   /** The next 32 random bits, as an unsigned integer. */
   uint32(): number {
     const result = Math.imul(rotateLeft(Math.imul(this.s1, 5), 7), 9);
