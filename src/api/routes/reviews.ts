@@ -5,8 +5,8 @@ import { HTTP_STATUS, HttpRefusal, httpOnly, refusalResponses, refuse } from '..
 import { targetOf, WireTarget } from '../wire.js';
 import { callerOf, type Register } from './context.js';
 
-// Reviewers' actions (seed 002): serialized per target by the target's review workflow, each
-// answered with the stored outcome and its place in the target's order.
+// Reviewers' actions (docs/specification.md#reviews): serialized per target by the target's
+// review workflow, each answered with the stored outcome and its place in the target's order.
 
 // The body and answer, named so that the HTTP client's types are these very schemas.
 export const ReviewActionBody = z.strictObject({
@@ -36,7 +36,7 @@ export const registerReviews: Register = (api, deps) => {
       description:
         'Reviewers give SCORE_SOURCE_HUMAN feedback, so a submit or revise names the score ' +
         'config it is validated against (`configId`, the feedback type’s config); without it the ' +
-        'answer is 400, as seed 002 says.',
+        'answer is 400.',
       body: ReviewActionBody,
       response: { 200: ReviewActionReply, ...refusalResponses },
     },
