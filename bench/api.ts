@@ -89,7 +89,7 @@ try {
     let viaHttp = 0;
     for (let offset = 0; offset < COMMANDS; offset += perChunk) {
       direct += await concurrently(perChunk, CLIENTS, async (i) => {
-        const outcome = await store.execute({
+        const outcome = await store.executeUnchecked({
           workspace_id: `store-${round}`,
           actor: system,
           command: { type: 'create_thread', thread_id: `t${offset + i}` },

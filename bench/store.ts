@@ -35,12 +35,12 @@ const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function prepare(store: Store, workspace_id: string) {
-  await store.execute({
+  await store.executeUnchecked({
     workspace_id,
     actor: system,
     command: { type: 'create_thread', thread_id: 't1' },
   });
-  await store.execute({
+  await store.executeUnchecked({
     workspace_id,
     actor: system,
     command: { type: 'start_run', run_id: 'r1', thread_id: 't1', trace_id: 'trace' },
@@ -52,7 +52,7 @@ async function appendFeedback(store: Store, workspace_id: string, count: number)
   const envelopes: Envelope[] = [];
   const started = performance.now();
   for (let i = 0; i < count; i++) {
-    const outcome = await store.execute({
+    const outcome = await store.executeUnchecked({
       workspace_id,
       actor: evaluator,
       command: {

@@ -2,17 +2,18 @@
 // run. evalflow (`npm start`, or `evalflow start --config evalflow.config.ts`) does the rest:
 // evaluators judge the run when it ends, and every piece of feedback becomes a score.
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig, temporalConnection } from 'evalflow';
-import { openStore } from 'evalflow/store';
+import { type Actor, loadConfig, temporalConnection } from 'evalflow';
+import { type Command, openStore } from 'evalflow/store';
 import { ReviewClient } from 'evalflow/workflow-clients';
 import app from './evalflow.config.js';
 
 const config = loadConfig(); // DATABASE_URL or EVALFLOW_SQLITE_PATH, TEMPORAL_ADDRESS, ...
 const store = await openStore({ ...app, ...config.store });
 const workspace_id = 'quickstart';
-const agent = { kind: 'agent', thread_id: 'thread-1' };
-const user = { kind: 'user', id: 'ada' };
-const tell = async (actor: object, command: object) => {
+const agent: Actor = { kind: 'agent', thread_id: 'thread-1' };
+const user: Actor = { kind: 'user', id: 'ada' };
+// Commands are the log's wire shape; the compiler checks each against the core's schemas.
+const tell = async (actor: Actor, command: Command) => {
   const outcome = await store.execute({ workspace_id, actor, command });
   if (outcome.type !== 'recorded') throw new Error(`${outcome.type}: ${outcome.message}`);
   return outcome;

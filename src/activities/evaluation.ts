@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { evaluatorParticipant, targetKey } from '../core/index.js';
+import { evaluatorParticipant, summaryOf, targetKey } from '../core/index.js';
 import { type EvaluatorRegistry, isSampled, type Subject } from '../evaluators/index.js';
 import { commandIdOf, type Store } from '../store/index.js';
 import { asActivityFailure, FailureType, terminal } from './failures.js';
@@ -128,11 +128,8 @@ export function evaluationActivities(deps: EvaluationDeps) {
       }
       const parsed = evaluator.feedbackType.schema.safeParse(verdict);
       if (!parsed.success) {
-        const issues = parsed.error.issues.map(
-          (i) => `${i.path.join('.') || '(value)'}: ${i.message}`,
-        );
         throw terminal(
-          `${evaluator.participant} gave an invalid ${evaluator.feedbackType.name} verdict: ${issues.join('; ')}`,
+          `${evaluator.participant} gave an invalid ${evaluator.feedbackType.name} verdict: ${summaryOf(parsed.error, Number.POSITIVE_INFINITY, '(value)')}`,
           FailureType.invalidVerdict,
         );
       }

@@ -1,5 +1,5 @@
 import { participantOf } from '../core/index.js';
-import { commandIdOf, type Store } from '../store/index.js';
+import { type Command, commandIdOf, type Store } from '../store/index.js';
 import type { ApplyReviewInput, ReviewOutcome } from './types.js';
 
 /**
@@ -29,7 +29,7 @@ export function reviewActivities({ store }: { store: Store }) {
           message: `${participant} has no ${input.feedback_type} feedback here to revise`,
         };
       }
-      const command =
+      const command: Command =
         input.kind === 'withdraw'
           ? { type: 'withdraw_feedback', feedback_type: input.feedback_type, target: input.target }
           : {

@@ -4,7 +4,10 @@ import type { EvaluationState } from '../core/ledger-states.js';
 import type { RejectionType } from '../core/rejections.js';
 import type { EvaluationTarget, Target } from '../core/targets.js';
 import type { EvaluatorRef } from '../evaluators/registry.js';
-import type { ArtifactVersionKey, ArtifactVersionSelector } from '../store/artifact-versions.js';
+import type {
+  ArtifactVersionKey,
+  ArtifactVersionSelector,
+} from '../store/reads/artifact-versions.js';
 
 export type { ArtifactVersionKey, ArtifactVersionSelector, EvaluationState, EvaluationTarget };
 

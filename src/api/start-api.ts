@@ -8,7 +8,7 @@ import {
 import { scoreBackend } from '../config/score-backend.js';
 import { openStore, type Store } from '../store/index.js';
 import { connectClientWhenReady } from '../workflow-clients/temporal-ready.js';
-import { buildApi } from './server.js';
+import { buildApi } from './build-api.js';
 
 // The API process: the store (its own, or an engine's in the same process), a Temporal client
 // for reviews and re-evaluation, and the HTTP API listening on `config.api`.

@@ -8,6 +8,7 @@ import {
   type FeedbackTypeRegistry,
   type ScoreConfigDirectory,
   type ScoreConfigStatus,
+  summaryOf,
 } from '../core/index.js';
 import {
   createEvaluatorRegistry,
@@ -138,7 +139,9 @@ const Input = z.strictObject({
 /** Checks an app's definition whole; a mistake throws `InvalidConfigError` naming it. */
 export function defineConfig(input: AppConfigInput = {}): AppDefinition {
   const parsed = Input.safeParse(input);
-  if (!parsed.success) throw new InvalidConfigError(firstIssue(parsed.error));
+  if (!parsed.success) {
+    throw new InvalidConfigError(summaryOf(parsed.error, 1, 'the definition'));
+  }
   const { feedbackTypes: declared, evaluators: list, scoreConfigs: human } = parsed.data;
 
   const feedbackTypes = guarded(() =>
@@ -284,13 +287,4 @@ function guarded<T>(build: () => T): T {
   } catch (error) {
     throw new InvalidConfigError((error as Error).message, { cause: error });
   }
-}
-
-function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (issue === undefined) return 'invalid app definition';
-  const path = issue.path.map((part) =>
-    typeof part === 'number' ? `[${part}]` : `.${String(part)}`,
-  );
-  return `${path.join('').replace(/^\./, '') || 'the definition'}: ${issue.message}`;
 }

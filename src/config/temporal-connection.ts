@@ -1,13 +1,18 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { TLSConfig } from '@temporalio/client';
-import {
-  type ClientConfigProfile,
-  type ClientConfigTLS,
-  loadClientConfig,
-  loadClientConfigProfile,
-  toClientOptions,
-} from '@temporalio/envconfig';
+import type { ClientConfigProfile, ClientConfigTLS } from '@temporalio/envconfig';
 import { InvalidConfigError } from './errors.js';
+
+// envconfig (and the Temporal SDK's common module under it) is loaded when the settings are first
+// read, not when this module is: `evalflow`, the root entry, exports `loadConfig` and loads no
+// Temporal package on import.
+type EnvConfig = typeof import('@temporalio/envconfig');
+let envConfig: EnvConfig | undefined;
+const envconfig = (): EnvConfig => {
+  envConfig ??= createRequire(import.meta.url)('@temporalio/envconfig') as EnvConfig;
+  return envConfig;
+};
 
 // Temporal's standard client configuration (TEMPORAL_ADDRESS, TEMPORAL_API_KEY, TEMPORAL_TLS_*,
 // profiles in temporal.toml), read by the SDK's own `@temporalio/envconfig` so evalflow means by
@@ -78,7 +83,7 @@ export function loadTemporalSettings(env: Record<string, string | undefined>): T
 function readProfile(vars: Record<string, string>): ClientConfigProfile {
   const source = vars.TEMPORAL_CONFIG_FILE ?? 'the default temporal.toml';
   try {
-    return loadClientConfigProfile({ overrideEnvVars: vars });
+    return envconfig().loadClientConfigProfile({ overrideEnvVars: vars });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const toml = /^Invalid TOML document: (.*)/.exec(message);
@@ -108,7 +113,10 @@ function readProfile(vars: Record<string, string>): ClientConfigProfile {
 /** For the message only: a file that fails to map in another profile still gets its line. */
 function profileNames(vars: Record<string, string>): string {
   try {
-    return Object.keys(loadClientConfig({ overrideEnvVars: vars }).profiles).join(', ') || 'none';
+    return (
+      Object.keys(envconfig().loadClientConfig({ overrideEnvVars: vars }).profiles).join(', ') ||
+      'none'
+    );
   } catch {
     return 'unreadable';
   }
@@ -125,9 +133,9 @@ function checkClientPair(tls: ClientConfigTLS | undefined): void {
 }
 
 /** envconfig reads the certificate and key files here, so a missing one fails at startup. */
-function readFiles(profile: ClientConfigProfile): ReturnType<typeof toClientOptions> {
+function readFiles(profile: ClientConfigProfile): ReturnType<EnvConfig['toClientOptions']> {
   try {
-    return toClientOptions(profile);
+    return envconfig().toClientOptions(profile);
   } catch (error) {
     const { path, code } = error as NodeJS.ErrnoException;
     const file = tlsFiles.find(({ field }) => {

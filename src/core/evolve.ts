@@ -1,5 +1,6 @@
 import { participantOf } from './actors.js';
 import type { Envelope } from './events.js';
+import { targetKey } from './keys.js';
 import {
   artifactVersionKey,
   emptyState,
@@ -8,7 +9,6 @@ import {
   type ViewValue,
   type WorkspaceState,
 } from './state.js';
-import { targetKey } from './targets.js';
 
 // How each event changes the views. The store persists these changes in the transaction that
 // appends the event; a replay applies them to an empty state. One function serves both, so a

@@ -85,6 +85,8 @@ export {
   Text,
 } from './ids.js';
 export { JSON_MAX_DEPTH, Json, type JsonValue, jsonProblem } from './json-values.js';
+// The keys live in a module without zod, which workflow code imports (see `keys.ts`).
+export { targetKey } from './keys.js';
 export {
   type EvaluationState,
   evaluationStates,
@@ -154,6 +156,5 @@ export {
   Target,
   ThreadTarget,
   TurnTarget,
-  targetKey,
   targetKinds,
 } from './targets.js';

@@ -43,13 +43,25 @@ export function issuesOf(error: z.ZodError): unknown[] {
  * The first issues as one line, each with the field it is about: `thread_id: an id cannot be
  * empty; value: not JSON: $.a: a bigint is not a JSON value`.
  */
-export function summaryOf(error: z.ZodError, shown = 3): string {
-  const lines = error.issues.slice(0, shown).map((issue) => {
-    const field = issue.path.map(String).join('.');
-    return field === '' ? issue.message : `${field}: ${issue.message}`;
-  });
+export function summaryOf(error: z.ZodError, shown = 3, whole = ''): string {
+  const lines = error.issues.slice(0, shown).map((issue) => issueLine(issue, whole));
   const more = error.issues.length - shown;
   return more > 0 ? `${lines.join('; ')} (and ${more} more)` : lines.join('; ');
+}
+
+/**
+ * One zod issue as `field: message`, the field as a JavaScript path (`rules[0].evaluator`); an
+ * issue of the whole value is its message alone, or `{whole}: message` when the whole is named.
+ * Every zod error evalflow reports, outside the pure scores module, is written by this.
+ */
+export function issueLine(issue: z.core.$ZodIssue, whole = ''): string {
+  const field = issue.path
+    .map((part, at) =>
+      typeof part === 'number' ? `[${part}]` : `${at > 0 ? '.' : ''}${String(part)}`,
+    )
+    .join('');
+  const subject = field === '' ? whole : field;
+  return subject === '' ? issue.message : `${subject}: ${issue.message}`;
 }
 
 export function isRejection(value: { type: string }): value is Rejection {

@@ -1,9 +1,10 @@
 import type { Actor } from './actors.js';
 import type { MessageRole } from './commands.js';
 import type { RunStatus } from './events.js';
+import { keyPart, targetKey } from './keys.js';
 import type { StoredEvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
-import { keyPart, type Target, targetKey } from './targets.js';
+import type { Target } from './targets.js';
 
 // The workspace's entities, as `decide` reads them and the store's views serve them. `decide`
 // only ever sees the few entities a command needs (`needsOf`); a replay of the whole log builds

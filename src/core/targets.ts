@@ -43,6 +43,3 @@ export const evaluatedKinds: readonly EvaluatedKind[] = targetKinds.filter(
   (kind): kind is EvaluatedKind => kind !== 'thread',
 );
 export type EvaluationTarget = Extract<Target, { kind: EvaluatedKind }>;
-
-// The keys live in a module without zod, which workflow code imports (see `keys.ts`).
-export { keyPart, targetKey } from './keys.js';

@@ -78,3 +78,17 @@ export class ScoreSinkError extends Error {
 export class ContractViolationError extends Error {
   override readonly name = 'ContractViolationError';
 }
+
+/**
+ * A zod error's issues as `field: message` lines, the field as a dotted path (`words.0`); an issue
+ * of the whole value is its message alone. The scores module's one way of writing them.
+ */
+export function problemsOf(
+  error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] },
+  whole = '',
+): string[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.map(String).join('.') || whole;
+    return field === '' ? issue.message : `${field}: ${issue.message}`;
+  });
+}

@@ -1,7 +1,7 @@
 import { ScoreConfigExistsError } from './errors.js';
+import { parseScores, type Score } from './model/score.js';
+import type { ScoreConfig } from './model/score-config.js';
 import type { ScoreConfigStore, ScoreReader, ScoreSink } from './ports.js';
-import { parseScores, type Score } from './score.js';
-import type { ScoreConfig } from './score-config.js';
 
 /** A `ScoreSink` and `ScoreReader` over a map from id to score, for tests and local runs. */
 export class InMemoryScoreSink implements ScoreSink, ScoreReader {

@@ -3,6 +3,7 @@
 // own entry points (`evalflow/scores/langfuse`, `evalflow/scores/otel`), so importing this never
 // loads an SDK; the contract suites and in-memory adapters are test kits (`evalflow/testing`).
 
+export { type ScoreTypeOptions, scoreConfigs } from './configs/schema-configs.js';
 export {
   InvalidScoreError,
   InvalidScoreValueError,
@@ -17,9 +18,7 @@ export {
   EVALR_SCORE_NAMESPACE,
   REFLEXR_SCORE_NAMESPACE,
   scoreId,
-} from './ids.js';
-export type { ScoreConfigStore, ScoreReader, ScoreSink } from './ports.js';
-export { type ScoreTypeOptions, scoreConfigs } from './schema-configs.js';
+} from './model/ids.js';
 export {
   parseScore,
   parseScores,
@@ -27,18 +26,19 @@ export {
   type ScoreInput,
   ScoreSchema,
   scoreMetadata,
-} from './score.js';
+} from './model/score.js';
 export {
   MAX_TEXT,
   SCORE_DATA_TYPES,
   type ScoreConfig,
   type ScoreDataType,
-} from './score-config.js';
+} from './model/score-config.js';
+export type { ScoreConfigStore, ScoreReader, ScoreSink } from './ports.js';
 export {
   type ScoreConfigsSynced,
   type SyncScoreConfigsOptions,
   syncScoreConfigs,
 } from './sync.js';
-export { scoreValidatedValues } from './validated-values.js';
-export { type ScoredValue, type ScoreValue, scoreValues } from './values.js';
-export { scores, type Verdict, type VerdictScoreOptions } from './verdicts.js';
+export { type ScoredValue, type ScoreValue, scoreValues } from './values/score-values.js';
+export { scoreValidatedValues } from './values/validated-values.js';
+export { scores, type Verdict, type VerdictScoreOptions } from './values/verdicts.js';

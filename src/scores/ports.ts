@@ -1,8 +1,8 @@
 // The two ports of evalr's scores, plus a reader for reconciliation. Ports take and give evalflow's
 // own values (`Score`, `ScoreConfig`), never a backend SDK's types. I/O ports are async.
 
-import type { Score } from './score.js';
-import type { ScoreConfig } from './score-config.js';
+import type { Score } from './model/score.js';
+import type { ScoreConfig } from './model/score-config.js';
 
 /**
  * Where scores are recorded. `checkScoreSink` is the contract.

@@ -1,6 +1,6 @@
 import { ScoreConfigSyncConflictError } from './errors.js';
+import type { ScoreConfig } from './model/score-config.js';
 import type { ScoreConfigStore } from './ports.js';
-import type { ScoreConfig } from './score-config.js';
 
 export interface SyncScoreConfigsOptions {
   /** Names of configs to archive: those of feedback types no longer declared. */

@@ -1,9 +1,32 @@
 // What an adapter provides: SQL over one connection (a transaction inside `transaction`). The
 // store's logic is written once against this; SQLite and Postgres differ only below it.
 
-import type { AppendPlan } from './append-plan.js';
+import type { Envelope, ViewChange } from '../core/index.js';
 
 export type Row = Record<string, unknown>;
+
+/**
+ * The rows one decided command writes, to be written only if the workspace is still at
+ * `expectedSeq`: the events, each changed view row once as it stands after the last change to
+ * it, the workspace's new head and, with a command id, the command's outcome.
+ */
+export interface AppendPlan {
+  workspace_id: string;
+  expectedSeq: number;
+  last_seq: number;
+  last_ts: string;
+  events: readonly Envelope[];
+  changes: readonly ViewChange[];
+  command?: { command_id: string; fingerprint: string; outcome: string };
+  /** View rows the decision took to be absent: the append holds only while they are. */
+  absent?: readonly AbsentEntity[];
+}
+
+/** A view row a decision took to be absent (see `AppendPlan.absent`). */
+export interface AbsentEntity {
+  view: 'threads' | 'runs' | 'artifacts' | 'messages';
+  key: string;
+}
 
 export interface Sql {
   /** Rows of a query with `?` placeholders. */

@@ -1,5 +1,5 @@
 import type { Lease, Leases } from './port.js';
-import type { Wakeups } from './subscription.js';
+import type { Wakeups } from './reads/subscription.js';
 
 /**
  * What a store shares with the other processes on its database: leases, and word of appends so

@@ -7,14 +7,16 @@ import {
   type Limits,
   resolveLimits,
 } from '../core/index.js';
-import { createApiKeys } from './api-keys.js';
-import { countArtifactVersions, listArtifactVersions } from './artifact-versions.js';
+import { createApiKeys } from './api-records/api-keys.js';
+import { createIdempotencyRecords } from './api-records/idempotency.js';
 import type { Backend, Sql } from './backend.js';
+import { execute } from './commands/execute.js';
+import { WarmWorkspaces } from './commands/warm-workspaces.js';
+import { WorkspaceTurns } from './commands/workspace-turns.js';
 import { type Coordination, inProcessCoordination } from './coordination.js';
-import { execute } from './execute.js';
-import { createIdempotencyRecords } from './idempotency.js';
 import { createLedger } from './ledger.js';
 import type { ScoreConfigDirectory, Store, Subscription } from './port.js';
+import { countArtifactVersions, listArtifactVersions } from './reads/artifact-versions.js';
 import {
   readArtifact,
   readConversation,
@@ -29,11 +31,9 @@ import {
   readThread,
   readViews,
   writeCursor,
-} from './reads.js';
+} from './reads/reads.js';
+import { follow, followPages, Wakeups } from './reads/subscription.js';
 import { staticScoreConfigs } from './score-configs.js';
-import { follow, followPages, Wakeups } from './subscription.js';
-import { WarmWorkspaces } from './warm-workspaces.js';
-import { WorkspaceTurns } from './workspace-turns.js';
 
 export interface StoreOptions {
   feedbackTypes: FeedbackTypeRegistry;
@@ -96,16 +96,19 @@ export function createStore(
     void subscription.done.finally(() => following.delete(subscription)).catch(() => {});
     return subscription;
   };
+  const executeAndWake = async (input: unknown) => {
+    const outcome = await execute(deps, input);
+    if (outcome.type === 'recorded' && outcome.events.length > 0) {
+      const workspace = outcome.events[0]?.workspace_id as string;
+      wakeups.wake(workspace);
+      coordination.announce(workspace);
+    }
+    return outcome;
+  };
   const store: Store = {
     id: backend.storeId,
-    async execute(input) {
-      const outcome = await execute(deps, input);
-      if (outcome.type === 'recorded' && outcome.events.length > 0) {
-        wakeups.wake(input.workspace_id);
-        coordination.announce(input.workspace_id);
-      }
-      return outcome;
-    },
+    execute: (input) => executeAndWake(input),
+    executeUnchecked: (input) => executeAndWake(input),
     events: (options) =>
       lookup(
         options.thread_id === undefined

@@ -5,13 +5,13 @@ export type {
   ApiKeys,
   CredentialKind,
   StoredCredential,
-} from './api-keys.js';
-export type { ArtifactVersionKey, ArtifactVersionSelector } from './artifact-versions.js';
+} from './api-records/api-keys.js';
+export type { IdempotencyRecords, RememberedResponse } from './api-records/idempotency.js';
 export type { Backend, Row, Sql } from './backend.js';
-export { commandIdOf } from './command-ids.js';
+export { commandIdOf } from './commands/command-ids.js';
+export { envelopeIdFor } from './commands/envelope-ids.js';
 export type { StoreOptions } from './create-store.js';
 export { createStore } from './create-store.js';
-export { envelopeIdFor } from './envelope-ids.js';
 export {
   type SqliteEngineHolder,
   SqliteEngineInUseError,
@@ -19,7 +19,6 @@ export {
   StoreOpenError,
   StoreUnavailableError,
 } from './errors.js';
-export type { IdempotencyRecords, RememberedResponse } from './idempotency.js';
 export type {
   EvaluationEntry,
   EvaluationFilter,
@@ -30,8 +29,6 @@ export type {
   ScoreState,
   UndeliveredEntry,
 } from './ledger.js';
-export type { Migration, MigrationStatement } from './migrations.js';
-export { migrations } from './migrations.js';
 export type { OpenStoreOptions } from './open-store.js';
 export {
   DEFAULT_SQLITE_PATH,
@@ -42,6 +39,7 @@ export {
 export type {
   ArtifactAtVersion,
   ArtifactVersionIndex,
+  Command,
   ConversationMessage,
   ExecuteInput,
   FeedbackFilter,
@@ -57,6 +55,9 @@ export type {
 } from './port.js';
 export type { PostgresOptions } from './postgres/backend.js';
 export { DEFAULT_OPEN_TIMEOUT_MS } from './postgres/backend.js';
+export type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
+export type { Migration, MigrationStatement } from './schema/migrations.js';
+export { migrations } from './schema/migrations.js';
 export { staticScoreConfigs } from './score-configs.js';
 export {
   engineLockPath,

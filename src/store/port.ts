@@ -1,5 +1,7 @@
 import type {
+  Actor,
   ArtifactVersion,
+  CommandInput,
   Envelope,
   FeedbackRecord,
   Message,
@@ -13,19 +15,21 @@ import type {
   Thread,
   WorkspaceState,
 } from '../core/index.js';
-import type { ApiKeys } from './api-keys.js';
-import type { ArtifactVersionKey, ArtifactVersionSelector } from './artifact-versions.js';
-import type { IdempotencyRecords } from './idempotency.js';
+import type { ApiKeys } from './api-records/api-keys.js';
+import type { IdempotencyRecords } from './api-records/idempotency.js';
 import type { Ledger } from './ledger.js';
+import type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
 
 /**
- * A command to execute in a workspace. Actor and command arrive off the wire and are parsed, and
- * the whole input is checked too: whatever `execute` is given, even `null`, gets an outcome.
+ * A command to execute in a workspace, in the log's wire shape (snake_case, as the core's
+ * `Command` schemas take it). The types are the compiler's check on evalflow's own callers; the
+ * store still parses the whole input, so input off the wire gets an outcome whatever it holds
+ * (`executeUnchecked`).
  */
 export interface ExecuteInput {
   workspace_id: string;
-  actor: unknown;
-  command: unknown;
+  actor: Actor;
+  command: Command;
   /**
    * Makes the command idempotent (also accepted as `command.command_id`): executing it again
    * returns the first outcome and appends nothing, and its envelope ids are derived from it
@@ -33,6 +37,9 @@ export interface ExecuteInput {
    */
   command_id?: string;
 }
+
+/** A command as its schema takes it: fields with a default may be left out. */
+export type Command = CommandInput;
 
 /** What executing returns: the events as appended, or the rejection (which changed nothing). */
 export type Outcome = Recorded<Envelope> | Rejection;
@@ -110,6 +117,11 @@ export interface Store {
    */
   readonly id: string;
   execute(input: ExecuteInput): Promise<Outcome>;
+  /**
+   * `execute` for input nothing has checked (JSON a host parsed, a conformance case): the same
+   * parsing and the same outcome, typed as what it is.
+   */
+  executeUnchecked(input: unknown): Promise<Outcome>;
   /** Events in seq order (a page of at most `limit`, default 1000). */
   events(options: ReadEventsOptions): Promise<Envelope[]>;
   /** Replays the events after `after`, then follows new ones, one listener call at a time. */

@@ -169,7 +169,11 @@ it("upserts a user's replaced rating in place and deletes a deleted one", async 
     },
   );
   const rate = (command: object) =>
-    engine.store.execute({ workspace_id: rated, actor: { kind: 'user', id: 'u1' }, command });
+    engine.store.executeUnchecked({
+      workspace_id: rated,
+      actor: { kind: 'user', id: 'u1' },
+      command,
+    });
   const mirror = (afterSeq: number) =>
     engine.activities.mirrorScores({ workspaceId: rated, afterSeq, limit: 100 });
   const message = { thread_id: 't', message_id: 'm', feedback_type: 'thumbs' };
@@ -253,7 +257,7 @@ it('fails feedback of a type the app does not declare in the score ledger, with 
     },
   );
   const rate = async (command: object) => {
-    const outcome = await engine.store.execute({
+    const outcome = await engine.store.executeUnchecked({
       workspace_id: ws,
       actor: { kind: 'user', id: 'u1' },
       command: { thread_id: 't', message_id: 'm', feedback_type: 'thumbs', ...command },

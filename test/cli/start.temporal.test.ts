@@ -48,9 +48,9 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
       },
       { type: 'end_run', run_id: 'r', status: 'completed' },
     ]) {
-      expect((await store.execute({ workspace_id: 'demo', actor: system, command })).type).toBe(
-        'recorded',
-      );
+      expect(
+        (await store.executeUnchecked({ workspace_id: 'demo', actor: system, command })).type,
+      ).toBe('recorded');
     }
     const scoresFile = new JsonlScoreSink(join(home, '.evalflow', 'scores.jsonl'));
     // answer_length (2 fields), refusal, json_validity (valid; no error) and turn_outcome (2).

@@ -71,4 +71,8 @@ describe('what the HTTP client loads', () => {
     expect(packages(modules)).toEqual([]);
     expect(modules.every((m) => m.includes('/src/client/') || !m.includes('/src/'))).toBe(true);
   }, 30_000);
+
+  it('loads zod and uuid alone with the root entry, evalflow: no Temporal package, no driver', async () => {
+    expect(packages(await loadedBy('evalflow'))).toEqual(['uuid', 'zod']);
+  }, 30_000);
 });

@@ -11,9 +11,10 @@ function files(dir: string): string[] {
   );
 }
 
-/** Every folder but `contracts` holds an adapter, which may do I/O and load its SDK. */
+/** The adapter folders: each may do I/O and load its SDK. The others are the pure mapping. */
+const ADAPTERS = ['langfuse/', 'otel/', 'file/'];
 function isAdapter(path: string): boolean {
-  return path.includes('/') && !path.startsWith('contracts/');
+  return ADAPTERS.some((folder) => path.startsWith(folder));
 }
 
 function imports(file: string): string[] {

@@ -14,7 +14,7 @@ const modules = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filte
 
 describe(`${folder} modules`, () => {
   it('are all found', () => {
-    expect(modules).toContain('values.ts');
+    expect(modules).toContain('values/score-values.ts');
   });
 
   it.each(modules)('%s loads', async (file) => {

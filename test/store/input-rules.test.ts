@@ -75,7 +75,7 @@ describe.each(adapters)('the %s store', (_name, open) => {
   });
 
   const run = (workspace_id: string, actor: unknown, command: unknown, on = store) =>
-    on.execute({ workspace_id, actor, command });
+    on.executeUnchecked({ workspace_id, actor, command });
   const recorded = (outcome: Outcome) => {
     if (outcome.type !== 'recorded') throw new Error(`refused: ${outcome.message}`);
     return outcome;
@@ -205,7 +205,7 @@ describe.each(adapters)('the %s store', (_name, open) => {
       });
     }
     for (const workspace_id of ['\udfff', 'w\u0000', 'w'.repeat(ID_MAX_LENGTH + 1), '']) {
-      const outcome = await store.execute({
+      const outcome = await store.executeUnchecked({
         workspace_id,
         actor: system,
         command: { type: 'create_thread', thread_id: 't' },
@@ -215,7 +215,7 @@ describe.each(adapters)('the %s store', (_name, open) => {
         message: expect.stringMatching(/^workspace_id: an id /),
       });
     }
-    const outcome = await store.execute({
+    const outcome = await store.executeUnchecked({
       workspace_id: ws,
       actor: system,
       command: { type: 'create_thread', thread_id: 't' },
@@ -319,14 +319,14 @@ describe.each(adapters)('the %s store', (_name, open) => {
     expect(commandIdOf(composite)).toMatch(/^[0-9a-f-]{36}$/);
     const command = { type: 'create_thread', thread_id: 't2' };
     const first = recorded(
-      await store.execute({
+      await store.executeUnchecked({
         workspace_id: ws,
         actor: system,
         command,
         command_id: commandIdOf(composite),
       }),
     );
-    const again = await store.execute({
+    const again = await store.executeUnchecked({
       workspace_id: ws,
       actor: system,
       command,

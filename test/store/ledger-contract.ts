@@ -131,7 +131,7 @@ export function ledgerContract(adapter: string, open: OpenStore) {
       const ws = freshWorkspace();
       const put = async (artifact_id: string, kind: string) => {
         clock += 60_000;
-        const outcome = await store.execute({
+        const outcome = await store.executeUnchecked({
           workspace_id: ws,
           actor: { kind: 'system' },
           command: { type: 'put_artifact', artifact_id, kind, data: {} },

@@ -116,7 +116,7 @@ describe('leases on Postgres', () => {
 
 describe('word of appends on Postgres (LISTEN/NOTIFY)', () => {
   const append = (store: Store, workspace_id: string, thread_id: string) =>
-    store.execute({
+    store.executeUnchecked({
       workspace_id,
       actor: { kind: 'system' },
       command: { type: 'create_thread', thread_id },

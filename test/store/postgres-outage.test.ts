@@ -34,7 +34,7 @@ afterEach(() => {
 const server = (url: string) => `127.0.0.1:${new URL(url).port}`;
 const system = { kind: 'system', name: 'system' };
 const createThread = (store: Store, thread_id: string) =>
-  store.execute({
+  store.executeUnchecked({
     workspace_id: 'outage',
     actor: system,
     command: { type: 'create_thread', thread_id },

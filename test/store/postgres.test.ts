@@ -29,7 +29,7 @@ describe('the Postgres store', () => {
       feedbackTypes: conformanceFeedbackTypes(),
     });
     try {
-      await store.execute({
+      await store.executeUnchecked({
         workspace_id: 'pg-open',
         actor: { kind: 'system' },
         command: { type: 'create_thread', thread_id: 't1' },
@@ -78,7 +78,7 @@ describe('the Postgres store', () => {
     try {
       await Promise.all(
         Array.from({ length: 30 }, (_, i) =>
-          (i % 2 ? a : b).execute({
+          (i % 2 ? a : b).executeUnchecked({
             workspace_id: 'pg-race',
             actor: { kind: 'system' },
             command: { type: 'create_thread', thread_id: `t${i}` },

@@ -66,7 +66,7 @@ describe('a SQLite store and its one engine', () => {
 
       // A host writing commands beside the engine is no engine: it opens the store as before.
       const host = openSqliteStore(file, { feedbackTypes: builtinApp(null).feedbackTypes });
-      await host.execute({
+      await host.executeUnchecked({
         workspace_id: 'w',
         actor: { kind: 'system' },
         command: { type: 'create_thread', thread_id: 't' },

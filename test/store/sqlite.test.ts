@@ -30,7 +30,7 @@ describe('the SQLite store on disk', () => {
   it('keeps the log across reopening, migrating only once', async () => {
     const path = join(dir, 'nested', 'reopen.db');
     const first = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
-    await first.execute({
+    await first.executeUnchecked({
       workspace_id: 'w',
       actor: { kind: 'system' },
       command: { type: 'create_thread', thread_id: 't1' },
@@ -39,7 +39,7 @@ describe('the SQLite store on disk', () => {
     const second = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
     expect(await second.thread('w', 't1')).toMatchObject({ thread_id: 't1' });
     expect(
-      await second.execute({
+      await second.executeUnchecked({
         workspace_id: 'w',
         actor: { kind: 'system' },
         command: { type: 'create_thread', thread_id: 't2' },
@@ -68,7 +68,7 @@ describe('the SQLite store on disk', () => {
     const b = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        (i % 2 ? a : b).execute({
+        (i % 2 ? a : b).executeUnchecked({
           workspace_id: 'w',
           actor: { kind: 'system' },
           command: { type: 'create_thread', thread_id: `t${i}` },

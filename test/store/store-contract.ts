@@ -49,7 +49,12 @@ export function storeContract(adapter: string, open: OpenStore) {
     });
 
     const run = (workspace_id: string, actor: unknown, command: unknown, command_id?: string) =>
-      store.execute({ workspace_id, actor, command, ...(command_id ? { command_id } : {}) });
+      store.executeUnchecked({
+        workspace_id,
+        actor,
+        command,
+        ...(command_id ? { command_id } : {}),
+      });
 
     async function conversationWorkspace() {
       const ws = freshWorkspace();
@@ -129,7 +134,7 @@ export function storeContract(adapter: string, open: OpenStore) {
         expect(await run(ws, user('u1'), inT5)).toMatchObject({ type: 'not_found' });
         recorded(await run(ws, agent('t1'), inRun('m2')));
         recorded(
-          await other.execute({
+          await other.executeUnchecked({
             workspace_id: ws,
             actor: system,
             command: { type: 'create_thread', thread_id: 't5' },
@@ -137,10 +142,14 @@ export function storeContract(adapter: string, open: OpenStore) {
         );
         recorded(await run(ws, user('u1'), inT5));
         recorded(
-          await other.execute({ workspace_id: ws, actor: agent('t1'), command: inRun('m3') }),
+          await other.executeUnchecked({
+            workspace_id: ws,
+            actor: agent('t1'),
+            command: inRun('m3'),
+          }),
         );
         recorded(
-          await other.execute({
+          await other.executeUnchecked({
             workspace_id: ws,
             actor: agent('t1'),
             command: { type: 'end_run', run_id: 'r1', status: 'completed' },
@@ -165,7 +174,7 @@ export function storeContract(adapter: string, open: OpenStore) {
         expect(next.events[0]?.seq).toBe(seqs.length);
         // And back: the other store's warm state is behind now, and it sees this store's thread.
         expect(
-          await other.execute({
+          await other.executeUnchecked({
             workspace_id: ws,
             actor: system,
             command: { type: 'create_thread', thread_id: 't2' },
@@ -188,7 +197,12 @@ export function storeContract(adapter: string, open: OpenStore) {
       try {
         recorded(await run(ws, evaluator, { ...command, value: { rating: 5 } }));
         const first = recorded(
-          await other.execute({ workspace_id: ws, actor: evaluator, command, command_id: 'c-1' }),
+          await other.executeUnchecked({
+            workspace_id: ws,
+            actor: evaluator,
+            command,
+            command_id: 'c-1',
+          }),
         );
         const head = await store.head(ws);
         expect(await run(ws, evaluator, command, 'c-1')).toEqual(first);
@@ -240,7 +254,9 @@ export function storeContract(adapter: string, open: OpenStore) {
         type: 'validation_failed',
         message: 'invalid actor: Invalid input: expected object, received string',
       });
-      expect(await store.execute({ workspace_id: '', actor: system, command: {} })).toMatchObject({
+      expect(
+        await store.executeUnchecked({ workspace_id: '', actor: system, command: {} }),
+      ).toMatchObject({
         type: 'validation_failed',
       });
       expect(await store.head(ws)).toBe(4);

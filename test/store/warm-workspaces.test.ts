@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Needs, ViewChange } from '../../src/core/index.js';
 import type { Row, Sql } from '../../src/store/backend.js';
-import { WarmWorkspaces } from '../../src/store/warm-workspaces.js';
+import { WarmWorkspaces } from '../../src/store/commands/warm-workspaces.js';
 
 // The warm state's own bookkeeping; the contract suites (store-contract.ts) prove it against
 // real databases shared by two stores.

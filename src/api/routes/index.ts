@@ -1,4 +1,4 @@
-import type { Api } from '../server.js';
+import type { Api } from '../options.js';
 import type { RouteDeps } from './context.js';
 import { registerEvents } from './events.js';
 import { registerFeedback } from './feedback.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Actor, notFound, RunEndStatus } from '../../core/index.js';
+import { type Actor, type CommandOf, notFound, RunEndStatus } from '../../core/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { actorOf } from '../principals.js';
 import { RoleName, roleOf, Written, written } from '../wire.js';
@@ -52,7 +52,7 @@ export const registerLifecycle: Register = (api, deps) => {
   const onRun = async (
     request: Parameters<typeof callerOf>[0],
     runId: string,
-    command: Record<string, unknown>,
+    command: Omit<CommandOf<'pause_run'>, 'run_id'> | Omit<CommandOf<'end_run'>, 'run_id'>,
   ) => {
     const actor = actorFor(request, await runThread(request, runId));
     return written((await execute(deps, request, actor, { ...command, run_id: runId })).events);

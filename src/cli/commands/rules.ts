@@ -195,7 +195,7 @@ async function setRule(
     command: {
       type: 'set_evaluation_rule',
       evaluator,
-      targets: options.targets ?? current?.targets ?? judges,
+      targets: [...(options.targets ?? current?.targets ?? judges)],
       sample_rate: options.sampleRate ?? current?.sample_rate ?? 1,
       filter: {
         ...(current?.filter.workspaces ? { workspaces: current.filter.workspaces } : {}),

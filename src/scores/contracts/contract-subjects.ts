@@ -1,10 +1,10 @@
 // What the contract suites record: verdicts of a small type that has every data type, and a
 // person's feedback score on a session.
 import { z } from 'zod';
-import { scoreId } from '../ids.js';
-import { scoreConfigs } from '../schema-configs.js';
-import type { Score } from '../score.js';
-import { scores, type Verdict } from '../verdicts.js';
+import { scoreConfigs } from '../configs/schema-configs.js';
+import { scoreId } from '../model/ids.js';
+import type { Score } from '../model/score.js';
+import { scores, type Verdict } from '../values/verdicts.js';
 
 export const ContractVerdict = z.strictObject({
   rating: z.int().min(1).max(5).describe('How good the answer was'),

@@ -1,5 +1,5 @@
+import { type Score, scoreMetadata } from '../model/score.js';
 import type { ScoreSink } from '../ports.js';
-import { type Score, scoreMetadata } from '../score.js';
 import { contractFeedbackScore, contractVerdictScores } from './contract-subjects.js';
 import { must } from './support.js';
 

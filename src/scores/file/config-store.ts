@@ -1,9 +1,9 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { ScoreConfigExistsError } from '../errors.js';
+import { problemsOf, ScoreConfigExistsError } from '../errors.js';
+import { SCORE_DATA_TYPES, type ScoreConfig } from '../model/score-config.js';
 import type { ScoreConfigStore } from '../ports.js';
-import { SCORE_DATA_TYPES, type ScoreConfig } from '../score-config.js';
 import { ScoreConfigFileError } from './errors.js';
 import { readLines } from './lines.js';
 
@@ -113,9 +113,7 @@ export class FileScoreConfigStore implements ScoreConfigStore {
     }
     const parsed = EntrySchema.safeParse(json);
     if (!parsed.success) {
-      const problem = parsed.error.issues
-        .map((issue) => `${issue.path.join('.') || 'entry'}: ${issue.message}`)
-        .join('; ');
+      const problem = problemsOf(parsed.error, 'entry').join('; ');
       throw new ScoreConfigFileError(this.path, number, problem);
     }
     return parsed.data;

@@ -1,7 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { parseScores, type Score } from '../model/score.js';
 import type { ScoreReader, ScoreSink } from '../ports.js';
-import { parseScores, type Score } from '../score.js';
 import { readLines } from './lines.js';
 
 /**

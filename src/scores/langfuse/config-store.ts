@@ -1,7 +1,7 @@
 import type { LangfuseClient } from '@langfuse/client';
 import { ScoreMappingError } from '../errors.js';
+import type { ScoreConfig, ScoreDataType } from '../model/score-config.js';
 import type { ScoreConfigStore } from '../ports.js';
-import type { ScoreConfig, ScoreDataType } from '../score-config.js';
 import { ScoreConfigNameError } from './errors.js';
 import { callLangfuse, DEFAULT_TIMEOUT_SECONDS, requestOptions } from './requests.js';
 

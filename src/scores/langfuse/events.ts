@@ -5,8 +5,8 @@
 import type { LangfuseClient } from '@langfuse/client';
 import { v4 as uuidv4 } from 'uuid';
 import { InvalidScoreError } from '../errors.js';
-import { type Score, scoreMetadata } from '../score.js';
-import { MAX_TEXT } from '../score-config.js';
+import { type Score, scoreMetadata } from '../model/score.js';
+import { MAX_TEXT } from '../model/score-config.js';
 
 export type IngestionRequest = Parameters<LangfuseClient['api']['ingestion']['batch']>[0];
 export type IngestionEvent = IngestionRequest['batch'][number];

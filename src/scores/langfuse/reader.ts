@@ -1,7 +1,7 @@
 import type { LangfuseClient } from '@langfuse/client';
 import { InvalidScoreError } from '../errors.js';
+import type { Score } from '../model/score.js';
 import type { ScoreReader } from '../ports.js';
-import type { Score } from '../score.js';
 import { callLangfuse, DEFAULT_TIMEOUT_SECONDS, requestOptions } from './requests.js';
 
 type ScoresPage = Awaited<ReturnType<LangfuseClient['api']['scoresV3']['getManyV3']>>;

@@ -1,6 +1,6 @@
 import type { LangfuseClient } from '@langfuse/client';
+import { parseScores, type Score } from '../model/score.js';
 import type { ScoreSink } from '../ports.js';
-import { parseScores, type Score } from '../score.js';
 import type { LangfuseScoreConfigStore } from './config-store.js';
 import { type IngestionFailure, LangfuseIngestionError, LangfuseRequestError } from './errors.js';
 import {

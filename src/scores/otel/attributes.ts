@@ -2,7 +2,7 @@
 // conventions where they have a name, and `evalflow.*` for the rest, so a score can be rebuilt
 // from its event.
 import type { AnyValueMap } from '@opentelemetry/api-logs';
-import type { Score } from '../score.js';
+import type { Score } from '../model/score.js';
 
 export const EVALUATION_RESULT = 'gen_ai.evaluation.result';
 

@@ -1,7 +1,7 @@
 import { context, ROOT_CONTEXT, TraceFlags, trace } from '@opentelemetry/api';
 import { type LoggerProvider, logs, SeverityNumber } from '@opentelemetry/api-logs';
+import { parseScores, type Score } from '../model/score.js';
 import type { ScoreSink } from '../ports.js';
-import { parseScores, type Score } from '../score.js';
 import { EVALUATION_RESULT, evaluationAttributes } from './attributes.js';
 
 export const INSTRUMENTATION_SCOPE = 'evalflow.scores';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { migrations } from '../migrations.js';
-import { STORE_ID_QUERY, storeIdOf } from '../store-id.js';
+import { migrations } from '../schema/migrations.js';
+import { STORE_ID_QUERY, storeIdOf } from '../schema/store-id.js';
 
 // Any fixed number: the advisory lock that keeps two processes from migrating at once.
 const MIGRATION_LOCK = 4_0037_0002;

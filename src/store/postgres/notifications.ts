@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Backend } from '../backend.js';
-import type { Wakeups } from '../subscription.js';
+import type { Wakeups } from '../reads/subscription.js';
 import { openSession, type Session } from './session.js';
 
 // Word of appends between processes on one Postgres: after a commit that appended to a

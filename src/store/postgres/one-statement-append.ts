@@ -1,6 +1,6 @@
-import { type AppendPlan, EVENT_COLUMNS, eventRow } from '../append-plan.js';
-import type { Sql } from '../backend.js';
-import { upsertStatement, viewTables } from '../view-tables.js';
+import type { AppendPlan, Sql } from '../backend.js';
+import { EVENT_COLUMNS, eventRow } from '../commands/append-plan.js';
+import { upsertStatement, viewTables } from '../schema/view-tables.js';
 
 // An append as one Postgres statement, so one round trip: data-modifying CTEs that each write
 // only through `head`, the conditional update of the workspace's row (at the expected seq, and

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Row } from '../backend.js';
-import { migrations } from '../migrations.js';
-import { STORE_ID_QUERY, storeIdOf } from '../store-id.js';
+import { migrations } from '../schema/migrations.js';
+import { STORE_ID_QUERY, storeIdOf } from '../schema/store-id.js';
 
 /**
  * Applies the migrations not yet recorded, each in its own IMMEDIATE transaction that first checks

@@ -3,8 +3,8 @@
 // read from `schema._zod.def` and the global registry, so zod, zod/mini and zod/v4/core schemas
 // are read alike.
 import { z } from 'zod';
-import { ScoreMappingError } from './errors.js';
-import type { ScoreDataType } from './score-config.js';
+import { ScoreMappingError } from '../errors.js';
+import type { ScoreDataType } from '../model/score-config.js';
 import { isPlainString } from './string-formats.js';
 
 type Schema = z.core.$ZodType;

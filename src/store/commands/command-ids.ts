@@ -1,5 +1,5 @@
 import { v5 as uuidv5 } from 'uuid';
-import { COMMAND_ID_MAX_LENGTH, idProblem } from '../core/index.js';
+import { COMMAND_ID_MAX_LENGTH, idProblem } from '../../core/index.js';
 
 // A fixed namespace: changing it would change the command ids derived from long composites, so a
 // retry after an upgrade would no longer find its first attempt.

@@ -15,15 +15,15 @@ import {
   type ViewValue,
   viewNames,
   type WorkspaceState,
-} from '../core/index.js';
-import { asNumber, parseJson, type Row, type Sql } from './backend.js';
+} from '../../core/index.js';
+import { asNumber, parseJson, type Row, type Sql } from '../backend.js';
 import type {
   ArtifactAtVersion,
   ConversationMessage,
   FeedbackFilter,
   ReadEventsOptions,
-} from './port.js';
-import { viewTables } from './view-tables.js';
+} from '../port.js';
+import { viewTables } from '../schema/view-tables.js';
 
 // The store's read side: the log, the views, the cursors. Every function takes one connection.
 

@@ -4,9 +4,9 @@ import {
   targetKey,
   type ViewName,
   type WorkspaceState,
-} from '../core/index.js';
-import { parseJson, type Sql } from './backend.js';
-import { viewTables } from './view-tables.js';
+} from '../../core/index.js';
+import { parseJson, type Sql } from '../backend.js';
+import { viewTables } from '../schema/view-tables.js';
 
 /** Loads exactly the entities a command needs into `state` (by default an empty one). */
 export async function loadState(

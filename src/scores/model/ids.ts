@@ -1,5 +1,5 @@
 import { v5 as uuidv5, validate } from 'uuid';
-import { ScoreMappingError } from './errors.js';
+import { ScoreMappingError } from '../errors.js';
 
 /**
  * evalflow's namespace for score ids: UUIDv5 of `urn:evalflow:scores` in the URL namespace.

@@ -1,8 +1,12 @@
 import type { z } from 'zod';
-import { InvalidScoreValueError } from './errors.js';
+import {
+  fieldPlans,
+  type ScoredFieldPlan,
+  type ScoreTypeOptions,
+} from '../configs/schema-configs.js';
+import { InvalidScoreValueError } from '../errors.js';
+import { MAX_TEXT, type ScoreConfig } from '../model/score-config.js';
 import { parsedAlone, parsedTogether } from './field-checks.js';
-import { fieldPlans, type ScoredFieldPlan, type ScoreTypeOptions } from './schema-configs.js';
-import { MAX_TEXT, type ScoreConfig } from './score-config.js';
 
 /** A score's value: a boolean for BOOLEAN, a number for NUMERIC, a string otherwise. */
 export type ScoreValue = boolean | number | string;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { ScoreMappingError } from './errors.js';
+import { ScoreMappingError } from '../errors.js';
+import type { ScoreConfig } from '../model/score-config.js';
 import { objectShape, readField } from './schema-reading.js';
-import type { ScoreConfig } from './score-config.js';
 
 /** The `{typeName}` of the scores' names, such as a feedback type's registered name. */
 export interface ScoreTypeOptions {

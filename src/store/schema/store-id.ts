@@ -1,4 +1,4 @@
-import type { Row } from './backend.js';
+import type { Row } from '../backend.js';
 
 // The store's identity: a UUID that migration 4 writes once, when it creates the schema.
 

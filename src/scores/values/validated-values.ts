@@ -1,8 +1,12 @@
 import type { z } from 'zod';
-import { InvalidScoreValueError } from './errors.js';
-import { fieldPlans, type ScoredFieldPlan, type ScoreTypeOptions } from './schema-configs.js';
-import { MAX_TEXT, type ScoreConfig } from './score-config.js';
-import { isEmpty, kindOf, type ScoredValue, toScoreValue } from './values.js';
+import {
+  fieldPlans,
+  type ScoredFieldPlan,
+  type ScoreTypeOptions,
+} from '../configs/schema-configs.js';
+import { InvalidScoreValueError } from '../errors.js';
+import { MAX_TEXT, type ScoreConfig } from '../model/score-config.js';
+import { isEmpty, kindOf, type ScoredValue, toScoreValue } from './score-values.js';
 
 /**
  * `scoreValues` for a value its schema already accepted (the stored output of its parse, or that

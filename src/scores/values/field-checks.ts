@@ -4,8 +4,8 @@
 // schema; when it fails (an empty field that its schema refuses, or a bad value) the present
 // fields are checked one by one, which gives the exact result and names the failing field.
 import { z } from 'zod';
-import { InvalidScoreValueError } from './errors.js';
-import type { ScoredFieldPlan } from './schema-configs.js';
+import type { ScoredFieldPlan } from '../configs/schema-configs.js';
+import { InvalidScoreValueError, problemsOf } from '../errors.js';
 
 const checkers = new WeakMap<readonly ScoredFieldPlan[], z.core.$ZodType | null>();
 
@@ -28,10 +28,7 @@ export function parsedTogether(
 export function parsedAlone(plan: ScoredFieldPlan, raw: unknown): unknown {
   const parsed = z.safeParse(plan.schema, raw);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => {
-    const path = issue.path.map(String).join('.');
-    return path === '' ? issue.message : `${path}: ${issue.message}`;
-  });
+  const problems = problemsOf(parsed.error);
   throw new InvalidScoreValueError(
     `${plan.config.name}: the value does not match its schema (${problems.join('; ')})`,
     plan.config.field,

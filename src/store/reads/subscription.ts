@@ -1,5 +1,5 @@
-import type { Envelope } from '../core/index.js';
-import type { ReadEventsOptions, SubscribeOptions, Subscription } from './port.js';
+import type { Envelope } from '../../core/index.js';
+import type { ReadEventsOptions, SubscribeOptions, Subscription } from '../port.js';
 
 /**
  * Wakes a workspace's followers after a commit in this process, or word of one in another

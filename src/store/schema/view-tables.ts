@@ -1,4 +1,4 @@
-import type { ViewName, ViewValue } from '../core/index.js';
+import type { ViewName, ViewValue } from '../../core/index.js';
 
 // Where each view is kept: its table, and the columns (besides key and JSON body) that queries
 // filter or order on. Both adapters write views through this one description.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidScoreError } from './errors.js';
+import { InvalidScoreError, problemsOf } from '../errors.js';
 import { SCORE_DATA_TYPES } from './score-config.js';
 
 /** Keys of `scoreMetadata` that the evaluator fields own, so a source may not use them. */
@@ -103,10 +103,7 @@ export function parseScores(inputs: readonly unknown[]): Score[] {
     if (parsed.success) scores.push(parsed.data);
     else {
       const label = scoreLabel(input, index);
-      for (const issue of parsed.error.issues) {
-        const path = issue.path.map(String).join('.');
-        problems.push(`${label}: ${path === '' ? '' : `${path}: `}${issue.message}`);
-      }
+      for (const problem of problemsOf(parsed.error)) problems.push(`${label}: ${problem}`);
     }
   });
   if (problems.length > 0) {

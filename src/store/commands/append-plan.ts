@@ -1,24 +1,6 @@
-import type { Envelope, ViewChange } from '../core/index.js';
-import type { Sql } from './backend.js';
-import { deleteStatement, upsertStatement, viewTables } from './view-tables.js';
-import type { AbsentEntity } from './warm-workspaces.js';
-
-/**
- * The rows one decided command writes, to be written only if the workspace is still at
- * `expectedSeq`: the events, each changed view row once as it stands after the last change to
- * it, the workspace's new head and, with a command id, the command's outcome.
- */
-export interface AppendPlan {
-  workspace_id: string;
-  expectedSeq: number;
-  last_seq: number;
-  last_ts: string;
-  events: readonly Envelope[];
-  changes: readonly ViewChange[];
-  command?: { command_id: string; fingerprint: string; outcome: string };
-  /** View rows the decision took to be absent: the append holds only while they are. */
-  absent?: readonly AbsentEntity[];
-}
+import type { Envelope, ViewChange } from '../../core/index.js';
+import type { AppendPlan, Sql } from '../backend.js';
+import { deleteStatement, upsertStatement, viewTables } from '../schema/view-tables.js';
 
 /** Each changed row once, as it stands after the last change to it. */
 export function lastChanges(changes: readonly ViewChange[]): ViewChange[] {

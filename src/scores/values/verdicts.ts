@@ -1,10 +1,10 @@
 import { v5 as uuidv5 } from 'uuid';
 import type { z } from 'zod';
-import { InvalidScoreError } from './errors.js';
-import { checkedNamespace, EVALFLOW_SCORE_NAMESPACE } from './ids.js';
-import { objectShape } from './schema-reading.js';
-import { parseScores, type Score } from './score.js';
-import { scoreValues } from './values.js';
+import { objectShape } from '../configs/schema-reading.js';
+import { InvalidScoreError } from '../errors.js';
+import { checkedNamespace, EVALFLOW_SCORE_NAMESPACE } from '../model/ids.js';
+import { parseScores, type Score } from '../model/score.js';
+import { scoreValues } from './score-values.js';
 
 /** What an evaluator returns: a value of its verdict type, and who made it. */
 export interface Verdict<S extends z.core.$ZodType = z.core.$ZodType> {

@@ -5,8 +5,8 @@ import {
   targetKey,
   type ViewChange,
   type WorkspaceState,
-} from '../core/index.js';
-import type { Sql } from './backend.js';
+} from '../../core/index.js';
+import type { AbsentEntity, Sql } from '../backend.js';
 import { loadState } from './load-state.js';
 
 // Each workspace's decision state, kept warm between appends instead of loaded again: the
@@ -25,12 +25,7 @@ export interface WarmWorkspace {
 }
 
 /** An entity the decision took to be absent: the append checks it still is. */
-export interface AbsentEntity {
-  view: EntityView;
-  key: string;
-}
-
-type EntityView = 'threads' | 'runs' | 'artifacts' | 'messages';
+type EntityView = AbsentEntity['view'];
 const ENTITY_VIEWS: readonly EntityView[] = ['threads', 'runs', 'artifacts', 'messages'];
 
 const MAX_WORKSPACES = 1000;

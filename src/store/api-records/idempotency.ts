@@ -1,4 +1,4 @@
-import { asNumber, type Backend, parseJson } from './backend.js';
+import { asNumber, type Backend, parseJson } from '../backend.js';
 
 // The first response to each Idempotency-Key, per credential, so a retried request answers the
 // same and records nothing again; the same key with another request is refused.

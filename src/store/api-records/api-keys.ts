@@ -1,4 +1,4 @@
-import type { Backend, Row } from './backend.js';
+import type { Backend, Row } from '../backend.js';
 
 // API keys and user tokens, kept beside the log so every API process on one store shares them.
 // Only a hash of each secret is stored; the API makes and checks the secrets.

@@ -23,11 +23,11 @@ import {
   type ViewChange,
   validationFailed,
   type WorkspaceState,
-} from '../core/index.js';
-import { type AppendPlan, appendInTransaction, lastChanges, writePlan } from './append-plan.js';
-import { asNumber, type Backend, parseJson, type Sql } from './backend.js';
+} from '../../core/index.js';
+import { type AppendPlan, asNumber, type Backend, parseJson, type Sql } from '../backend.js';
+import type { ExecuteInput, Outcome, ScoreConfigDirectory } from '../port.js';
+import { appendInTransaction, lastChanges, writePlan } from './append-plan.js';
 import { envelopeIdFor } from './envelope-ids.js';
-import type { ExecuteInput, Outcome, ScoreConfigDirectory } from './port.js';
 import type { WarmWorkspace, WarmWorkspaces } from './warm-workspaces.js';
 import type { WorkspaceTurns } from './workspace-turns.js';
 

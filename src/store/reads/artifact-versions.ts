@@ -1,4 +1,4 @@
-import { asNumber, type Backend } from './backend.js';
+import { asNumber, type Backend } from '../backend.js';
 
 // Keyset pages of artifact versions for batch re-evaluation: ordered by (artifact id, version),
 // each page starting after the last one's final row, so a page costs the same at any depth.

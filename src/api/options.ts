@@ -1,0 +1,61 @@
+import type { Client } from '@temporalio/client';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppDefinition } from '../config/index.js';
+import type { ScoreConfigStore } from '../scores/index.js';
+import type { Store } from '../store/index.js';
+import type { PrincipalKind } from './principals.js';
+
+// What the API is built from and what its routes see: the one module the server, its plugins
+// and its routes all take their types from.
+
+export interface ApiOptions {
+  store: Store;
+  app: AppDefinition;
+  /** Temporal, for reviews, re-evaluation and readiness. */
+  temporal: { client: Client; taskQueue: string };
+  /** The sink's score configs, which the score-config routes read and change. */
+  scoreConfigs: ScoreConfigStore;
+  /** Called after a route archived a config, so this process's checks read the sink afresh. */
+  onScoreConfigsChanged?: () => void;
+  /** Largest request body, in bytes (default 2 MiB). */
+  bodyLimitBytes?: number;
+  /** Requests per minute per key (default 1200). */
+  rateLimitPerMinute?: number;
+  /**
+   * Structured JSON logs, one line per request with its id: to stdout (default), to a stream,
+   * or none (false). The Authorization header is never logged.
+   */
+  logger?: boolean | { stream: NodeJS.WritableStream };
+  now?: () => Date;
+}
+
+export const API_DEFAULTS = { bodyLimitBytes: 2 * 1024 * 1024, rateLimitPerMinute: 1200 };
+
+/** What a route may do, read by the hooks: who may call it, or that anyone may. */
+export interface RouteAccess {
+  allow?: readonly PrincipalKind[];
+  public?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig extends RouteAccess {}
+}
+
+export type Api = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** What every route is registered with. */
+export type RouteDeps = ApiOptions & { now: () => Date };
+export type Register = (api: Api, deps: RouteDeps) => void;
