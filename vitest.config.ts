@@ -1,9 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-// Files named *.temporal.test.ts start a Temporal server each, so they run one at a time in their
-// own project; everything else runs in parallel beside them. The forks pool is required by the
-// Temporal SDK's native bridge (threads break it).
+// Each project needs what its name says, and `npm test` runs them all. `npm run test:unit` runs
+// `unit` alone: no Temporal server, no Postgres, no npm install, under two minutes on two cores.
+// - temporal: *.temporal.test.ts start a Temporal server each, so they run one at a time.
+// - postgres: *.postgres.test.ts and postgres*.test.ts use Postgres (DATABASE_URL, else a
+//   throwaway cluster from Debian's postgresql).
+// - package: test/package/, the package packed and installed, and a fresh clone installed.
+// The forks pool is required by the Temporal SDK's native bridge (threads break it).
 const temporalFiles = 'test/**/*.temporal.test.ts';
+const postgresFiles = ['test/**/*.postgres.test.ts', 'test/**/postgres*.test.ts'];
+const packageFiles = 'test/package/**/*.test.ts';
 
 // In the repository, `evalflow/...` imports resolve to the sources (package.json's
 // `evalflow-source` condition), not to a `dist` that may be stale or absent.
@@ -21,10 +27,29 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          globalSetup: ['test/support/postgres-global-setup.ts'],
-          exclude: [temporalFiles],
+          exclude: [temporalFiles, ...postgresFiles, packageFiles],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: postgresFiles,
+          exclude: [temporalFiles],
+          globalSetup: ['test/support/postgres-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'package',
+          include: [packageFiles],
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
         },
       },
       {
