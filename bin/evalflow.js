@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-// `evalflow`. Installed as a dependency (under node_modules) it runs the compiled dist/, which
-// `npm pack` builds. In a checkout it runs the sources through tsx, as `npm start` does, so it
-// works right after `npm install` with no build and never runs a dist/ left stale by one.
+// `evalflow`. Installed as a dependency (under node_modules) or in the image, it runs the compiled
+// dist/, which `npm pack` builds. In a checkout it runs the sources through tsx, as `npm start`
+// does, so it works right after `npm install` with no build and never runs a stale dist/.
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('..', import.meta.url);
+const sources = new URL('src/cli/main.ts', root);
 // Node runs a bin by its real path, so a checkout linked into node_modules (`npm link`) is still
-// a checkout here.
-const installed = fileURLToPath(root).split(sep).includes('node_modules');
+// a checkout here. An image (the Dockerfile) ships dist/ and no sources.
+const installed = fileURLToPath(root).split(sep).includes('node_modules') || !existsSync(sources);
 
 if (installed) {
   const main = new URL('dist/cli/main.js', root);
@@ -24,5 +25,5 @@ if (installed) {
   // imports, a config file's among them, resolve to src/; then tsx loads TypeScript.
   register('./source-conditions.js', import.meta.url);
   await import('tsx');
-  await import(new URL('src/cli/main.ts', root).href);
+  await import(sources.href);
 }
