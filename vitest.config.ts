@@ -1,15 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
 // Each project needs what its name says, and `npm test` runs them all. `npm run test:unit` runs
-// `unit` alone: no Temporal server, no Postgres, no npm install, under two minutes on two cores.
+// `unit` alone: no Temporal server, no Postgres, nothing installed, under two minutes on two cores.
 // - temporal: *.temporal.test.ts start a Temporal server each, so they run one at a time.
 // - postgres: *.postgres.test.ts and postgres*.test.ts use Postgres (DATABASE_URL, else a
 //   throwaway cluster from Debian's postgresql).
-// - package: test/package/, the package packed and installed, and a fresh clone installed.
+// - installs: tests that install packages first: the package packed and installed, a fresh
+//   clone's npm install (test/package), the Python reference implementations' virtual
+//   environment (test/agreement/reference.test.ts).
 // The forks pool is required by the Temporal SDK's native bridge (threads break it).
 const temporalFiles = 'test/**/*.temporal.test.ts';
 const postgresFiles = ['test/**/*.postgres.test.ts', 'test/**/postgres*.test.ts'];
-const packageFiles = 'test/package/**/*.test.ts';
+const installFiles = ['test/package/**/*.test.ts', 'test/agreement/reference.test.ts'];
 
 // In the repository, `evalflow/...` imports resolve to the sources (package.json's
 // `evalflow-source` condition), not to a `dist` that may be stale or absent.
@@ -27,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [temporalFiles, ...postgresFiles, packageFiles],
+          exclude: [temporalFiles, ...postgresFiles, ...installFiles],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -46,8 +48,8 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'package',
-          include: [packageFiles],
+          name: 'installs',
+          include: installFiles,
           testTimeout: 60_000,
           hookTimeout: 300_000,
         },

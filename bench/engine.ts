@@ -22,8 +22,8 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { createActivities } from '../src/activities/create-activities.js';
-import { ensureTemporalBinaries } from '../src/cli/setup.js';
-import { executableOption } from '../src/cli/temporal-binaries.js';
+import { ensureTemporalBinaries } from '../src/cli/supervision/setup.js';
+import { executableOption } from '../src/cli/supervision/temporal-binaries.js';
 import { createFeedbackTypeRegistry, defineFeedbackType } from '../src/core/index.js';
 import {
   createEvaluatorRegistry,

@@ -19,15 +19,15 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pg from 'pg';
 import { z } from 'zod';
 import { createActivities } from '../src/activities/create-activities.js';
-import { ensureTemporalBinaries } from '../src/cli/setup.js';
-import { executableOption } from '../src/cli/temporal-binaries.js';
-import { TriggerRelay } from '../src/client/index.js';
+import { ensureTemporalBinaries } from '../src/cli/supervision/setup.js';
+import { executableOption } from '../src/cli/supervision/temporal-binaries.js';
 import { createFeedbackTypeRegistry, defineFeedbackType } from '../src/core/index.js';
 import {
   createEvaluatorRegistry,
   defineEvaluator,
   everyTargetRules,
 } from '../src/evaluators/index.js';
+import { TriggerRelay } from '../src/relay/index.js';
 import {
   openPostgresStore,
   openSqliteStore,

@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig, temporalConnection } from 'evalflow';
-import { ReviewClient } from 'evalflow/client';
 import { openStore } from 'evalflow/store';
+import { ReviewClient } from 'evalflow/workflow-clients';
 import app from './evalflow.config.js';
 
 const config = loadConfig(); // DATABASE_URL or EVALFLOW_SQLITE_PATH, TEMPORAL_ADDRESS, ...

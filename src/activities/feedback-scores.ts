@@ -10,8 +10,9 @@ import { participantOf } from '../core/index.js';
 import { type Score, scoreConfigs, scoreId, scoreValidatedValues } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 
-// Feedback in the log → scores (seed-semantics §12). A score attaches to the trace its target
-// belongs to, else to the thread as its session; with neither it is not produced.
+// Feedback in the log → scores (docs/specification.md#feedback-as-scores). A score attaches to
+// the trace its target belongs to, else to the thread as its session; with neither it is not
+// produced.
 
 export interface FeedbackScoreOptions {
   feedbackTypes: FeedbackTypeRegistry;
@@ -140,7 +141,7 @@ const traceOrNone = (id: string | null | undefined) =>
 
 /**
  * The score a direct write records: on its trace, named as written, its id derived from the
- * trace, the rater and the name (seed 002), so writing it again, on any day, replaces it.
+ * trace, the rater and the name (docs/specification.md#score-ids), so writing it again reuses it.
  */
 export function scoreOfRecorded(
   envelope: Envelope<ScoreRecorded>,

@@ -1,6 +1,7 @@
 // The HTTP API (`evalflow api`, and beside the worker in `evalflow start`): every capability over
-// HTTP with per-workspace keys, seed 002's platform contract as written.
+// HTTP with per-workspace keys, following docs/specification.md.
 export { type IssuedCredential, issueCredential, type VerifiedCaller } from './credentials.js';
 export { HTTP_ONLY, HTTP_STATUS, RejectionBody } from './errors.js';
 export { PRINCIPAL_FORMS, type Principal, parsePrincipal, principalText } from './principals.js';
 export { API_DEFAULTS, type Api, type ApiOptions, buildApi } from './server.js';
+export { type ApiProcess, type ApiProcessOptions, startApi } from './start-api.js';

@@ -4,8 +4,9 @@ import { scoreValues } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 import { SourceName, sourceName } from './wire.js';
 
-// The scores of a workspace's stored feedback, summarized by population (seed 002): grouped by
-// source, so end-user sentiment, reviewer assessment and automated measurements never merge;
+// The scores of a workspace's stored feedback, summarized by population
+// (docs/specification.md#score-sources): grouped by source, so end-user sentiment, reviewer
+// assessment and automated measurements never merge;
 // JUDGE and HARNESS groups are per evaluator version, and a `sourceLabel` is a group of its own.
 // `GET /v1/scores/summary` and `evalflow scores summary` both answer with this.
 

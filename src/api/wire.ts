@@ -13,13 +13,13 @@ import {
   type Target,
 } from '../core/index.js';
 
-// The HTTP API's JSON: seed 002's names in camelCase and its enum names (ROLE_ASSISTANT,
+// The HTTP API's JSON, docs/specification.md#wire-names: camelCase and enum names (ROLE_ASSISTANT,
 // SCORE_SOURCE_HUMAN), each mapped to and from the core's wire words here, once. Events keep the
 // core's snake_case envelope (the shape shared with the Python libraries).
 
 const id = z.string().min(1);
 
-/** `ROLE_USER`, `ROLE_ASSISTANT`, ...: the core's roles under seed 002's names. */
+/** `ROLE_USER`, `ROLE_ASSISTANT`, ...: roles over HTTP (docs/specification.md#wire-names). */
 export const roleName = (role: MessageRole) =>
   `ROLE_${role.toUpperCase() as Uppercase<MessageRole>}` as const;
 export type RoleName = ReturnType<typeof roleName>;
@@ -27,7 +27,7 @@ export const RoleName = z.enum(MessageRole.options.map(roleName) as [RoleName, .
 export const roleOf = (name: string): MessageRole =>
   name.slice('ROLE_'.length).toLowerCase() as MessageRole;
 
-/** `SCORE_SOURCE_USER`, ...: the core's score sources under seed 002's names. */
+/** `SCORE_SOURCE_USER`, ...: the core's sources over HTTP (docs/specification.md#wire-names). */
 export const sourceName = (source: ScoreSource) => `SCORE_SOURCE_${source}` as const;
 export type SourceName = ReturnType<typeof sourceName>;
 export const SourceName = z.enum(
@@ -209,7 +209,7 @@ export const wireRule = (
   setAt: rule.set_at ?? null,
 });
 
-/** Envelopes go out as stored: seed 000's snake_case shape, shared with the Python libraries. */
+/** Envelopes go out as stored, in the log's snake_case (docs/specification.md#event-shape). */
 export const WireEnvelope = z.object({
   seq: z.int(),
   id: z.string(),

@@ -1,6 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
 import { InvalidArgumentError } from 'commander';
-import { ReevaluationClient } from '../client/index.js';
 import {
   type AppDefinition,
   builtinApp,
@@ -12,6 +11,7 @@ import {
 import { idProblem } from '../core/index.js';
 import { evaluatorTaskQueues } from '../evaluators/index.js';
 import { openStore, type Store, type StoreIdentity } from '../store/index.js';
+import { ReevaluationClient } from '../workflow-clients/index.js';
 import { TemporalUnreachableError, UsageError } from './errors.js';
 
 // What the commands share: the app and the store they work on, Temporal, printing, and the

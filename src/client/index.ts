@@ -1,14 +1,12 @@
-// What a host application uses (`evalflow/client`): the trigger relay that drives evaluation
-// from the store's log, reviewers' actions, batch re-evaluation, and a run's evaluation state;
-// and the HTTP API's client, `EvalflowClient`.
-export { InvalidRequestError } from './errors.js';
-export { followWorkspaces } from './follow-workspaces.js';
-// The HTTP API's client and its types.
-export * from './http/index.js';
+// The HTTP client (`EvalflowClient`): the API's routes as typed methods, with retries,
+// Idempotency-Keys, typed refusals and resumable event streams. It loads nothing of the server.
+export { EvalflowApiError, EvalflowNetworkError } from './errors.js';
 export {
-  ReevaluationClient,
-  type ReevaluationRequest,
-} from './reevaluations.js';
-export { type RelayOptions, TriggerRelay } from './relay.js';
-export { type ReviewBody, ReviewClient, type ReviewClientOptions } from './reviews.js';
-export { runEvaluationState } from './runs.js';
+  EvalflowClient,
+  type EvalflowClientOptions,
+  type WatchOptions,
+} from './evalflow-client.js';
+export { EventStream, type EventStreamOptions } from './event-stream.js';
+export { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+export type { CallOptions } from './transport.js';
+export type * from './types.js';

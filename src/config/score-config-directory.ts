@@ -5,8 +5,8 @@ import type { AppDefinition } from './define-config.js';
 /**
  * Where the engine checks HUMAN feedback's config: the app's declaration, joined with the sink's
  * configs as they stand (read at most every `ttlMs`). A HUMAN type's config is its fields' score
- * configs; it is missing until all exist in the sink ("create its score configuration first",
- * seed 002) and archived once any is, whether by the declaration or in the sink since.
+ * configs; it is missing until all exist in the sink (docs/specification.md#score-configs)
+ * and archived once any is, whether by the declaration or in the sink since.
  */
 export function liveScoreConfigDirectory(
   app: AppDefinition,

@@ -47,8 +47,9 @@ export const MessageRole = z.enum(['user', 'assistant', 'system', 'tool']);
 export type MessageRole = z.output<typeof MessageRole>;
 
 /**
- * Posting is not a feedback path (seed 002): feedback sent along with a message is accepted on
- * the wire and ignored. Without a `message_id` the store assigns one before deciding.
+ * Posting is not a feedback path (docs/specification.md#message-ratings): feedback sent along
+ * with a message is accepted on the wire and ignored. Without a `message_id` the store assigns
+ * one before deciding.
  */
 export const PostMessage = z.strictObject({
   type: z.literal('post_message'),
@@ -83,7 +84,7 @@ export const ArchiveArtifact = z.strictObject({
 
 /**
  * Feedback on a target. A reviewer's creates or replaces their own current feedback of that type
- * on that target (seed 002: reviewers revise their review), as a user's rating does.
+ * on that target (docs/specification.md#reviews), as a user's rating does.
  */
 export const GiveFeedback = z.strictObject({
   type: z.literal('give_feedback'),
@@ -124,9 +125,10 @@ export const DeleteRating = z.strictObject({
 });
 
 /**
- * A score written directly on a trace (seed 002's supported write): a number or a boolean, from
- * a harness or a reviewer (HUMAN, against its score config, named by `config_id`). The rater is
- * the actor; the score's identity is (trace, rater, name), so writing it again replaces it.
+ * A score written directly on a trace (docs/specification.md#score-writes): a number or a
+ * boolean, from a harness or a reviewer (HUMAN, against its score config, named by `config_id`).
+ * The rater is the actor; the score's identity is (trace, rater, name), so writing it again
+ * replaces it.
  */
 export const RecordScore = z.strictObject({
   type: z.literal('record_score'),

@@ -15,10 +15,11 @@ import { type ScoreSource, sourcesFor } from './sources.js';
 import { ownFeedback, type WorkspaceState } from './state.js';
 import type { Target, TargetKind } from './targets.js';
 
-// give_feedback, in the order of checks ADR-0037 fixes: type, target kind, value, then the
-// target's existence, which also yields the event's scope. Source rules come last. A reviewer's
-// feedback is their own to revise and withdraw (seed 002): giving it again replaces it in place,
-// as a user's rating is, and withdraw_feedback removes it.
+// give_feedback, in the order of checks of docs/specification.md#giving-feedback: type, target
+// kind, value, then the target's existence, which also yields the event's scope. Source rules
+// come last. A reviewer's feedback is their own to revise and withdraw
+// (docs/specification.md#reviews): giving it again replaces it in place, as a user's rating is,
+// and withdraw_feedback removes it.
 
 type Checked<T> = { ok: true; value: T } | { ok: false; rejection: Rejection };
 const fail = (rejection: Rejection) => ({ ok: false, rejection }) as const;

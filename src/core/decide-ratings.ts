@@ -11,8 +11,8 @@ import {
   type WorkspaceState,
 } from './state.js';
 
-// Message ratings (seed 002): a user's own rating of an assistant message, one per feedback type,
-// created or replaced by rate_message and removed by delete_rating.
+// Message ratings (docs/specification.md#message-ratings): a user's own rating of an assistant
+// message, one per feedback type, created or replaced by rate_message and removed by delete_rating.
 
 const entryOf = (record: FeedbackRecord): RatingEntry => ({
   rater: record.participant,

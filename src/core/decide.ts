@@ -27,8 +27,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Parses an actor and a command off the wire. An evaluator may only give feedback, and that is
- * refused before anything else, the command's shape included (ADR-0037). Anything at all may
- * arrive, so nothing here throws: what cannot be read is a `validation_failed`.
+ * refused before anything else, the command's shape included
+ * (docs/specification.md#who-may-give-feedback). Anything at all may arrive, so nothing here
+ * throws: what cannot be read is a `validation_failed`.
  */
 export function admit(actor: unknown, command: unknown): Admitted {
   try {

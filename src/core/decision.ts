@@ -19,8 +19,8 @@ export interface RatedMessage {
 }
 
 /**
- * Events to append, and for ratings and reviewers' feedback what the caller is told (seed 002's
- * isUpdate, ratedMessage, removed).
+ * Events to append, and for ratings and reviewers' feedback what the caller is told (over HTTP
+ * isUpdate, ratedMessage, removed: docs/specification.md#message-ratings).
  */
 export interface Recorded<E = Event> {
   type: 'recorded';

@@ -4,8 +4,9 @@ import type { EvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
 import type { Target } from './targets.js';
 
-// Event bodies, `{type, ...fields}`, in the seeds' wire names. Every run, message and feedback
-// event names its thread and run so a consumer never needs another event to place it.
+// Event bodies, `{type, ...fields}`, in the log's wire names (docs/specification.md#event-shape).
+// Every run, message and feedback event names its thread and run so a consumer never needs
+// another event to place it.
 
 /** A run's status: live (running or paused), or how it ended. */
 export type RunStatus = 'running' | 'paused' | RunEndStatus;

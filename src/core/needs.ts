@@ -6,7 +6,7 @@ import type { Target } from './targets.js';
 
 /**
  * The entities a command reads, by key, so a store loads exactly these before `decide` (the
- * seeds' "ask what it needs, load that, decide"). `ratingsOn` names the messages whose current
+ * core's "ask what it needs, load that, decide"). `ratingsOn` names the messages whose current
  * ratings are needed; `ownFeedback` a participant's current feedback of a type on a target (by
  * target key, as `ownFeedback` in state finds it); `scoreConfigs` the configs whose status HUMAN
  * feedback depends on.

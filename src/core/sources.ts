@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Actor } from './actors.js';
 
-// Score sources (seed 002): separate populations that must never be aggregated together.
+// Score sources (docs/specification.md#score-sources): populations never aggregated together.
 export const ScoreSource = z.enum(['USER', 'HUMAN', 'JUDGE', 'HARNESS', 'EVAL']);
 export type ScoreSource = z.output<typeof ScoreSource>;
 

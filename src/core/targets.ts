@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Id } from './ids.js';
 
-// What feedback is given on (ADR-0037). Unknown keys are refused and `version` is checked here,
-// when the command is parsed, before any rule runs.
+// What feedback is given on (docs/specification.md#targets). Unknown keys are refused and
+// `version` is checked here, when the command is parsed, before any rule runs.
 export const ArtifactTarget = z.strictObject({
   kind: z.literal('artifact'),
   artifact_id: Id,

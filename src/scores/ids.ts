@@ -19,7 +19,7 @@ export const EVALR_SCORE_NAMESPACE = '69722402-b499-5666-bdb4-19e55976bd06';
 /**
  * The id of the score a piece of feedback gives for one config: UUIDv5 (SHA-1) of
  * `"{envelopeId}/{configName}"`. Recording the same feedback again gives the same ids, so a sink
- * that upserts by id replaces instead of adding. Pass a seed library's namespace to keep the ids
+ * that upserts by id replaces instead of adding. Pass a Python library's namespace to keep the ids
  * a project already holds.
  *
  * @throws ScoreMappingError for an empty envelope id or config name, or a namespace that is not a UUID.

@@ -1,5 +1,5 @@
-// The two ports of ADR-0011, plus a reader for reconciliation. Ports take and give evalflow's own
-// values (`Score`, `ScoreConfig`), never a backend SDK's types. I/O ports are async.
+// The two ports of evalr's scores, plus a reader for reconciliation. Ports take and give evalflow's
+// own values (`Score`, `ScoreConfig`), never a backend SDK's types. I/O ports are async.
 
 import type { Score } from './score.js';
 import type { ScoreConfig } from './score-config.js';

@@ -1,4 +1,4 @@
-// Reads a zod v4 schema the way the seeds' mapping reads a pydantic model: through wrappers to the
+// Reads a zod v4 schema as docs/specification.md#score-mapping says: through wrappers to the
 // kind of value a field holds, its declared bounds and its outermost description. Everything is
 // read from `schema._zod.def` and the global registry, so zod, zod/mini and zod/v4/core schemas
 // are read alike.
@@ -64,7 +64,7 @@ export function readField(field: Schema): FieldReading | null {
         node = def.getter();
         continue;
       case 'union': {
-        // As the seeds read `X | None`: exactly one member that holds a value is that member.
+        // docs/specification.md#data-types: exactly one member that holds a value is that member.
         // Two or more are not judged, even when each is a literal or an enum
         // (`Literal["a"] | Literal["b"]`); one multi-value literal or an enum is the way to
         // declare choices.
@@ -75,7 +75,7 @@ export function readField(field: Schema): FieldReading | null {
         continue;
       }
       case 'pipe': {
-        // The seeds score `Annotated[str, AfterValidator(f)]` as text; its counterpart is a pipe
+        // Text as well (docs/specification.md#data-types): a pipe
         // from a plain string to a plain string, read by its output. `scoreValues` parses the
         // stored value (the pipe's output) through the whole pipe again, so the input must take
         // any string. A bare `.transform(f)` is skipped: nothing says what it gives, and should
@@ -208,7 +208,7 @@ function distinct(values: readonly string[]): string[] {
  * Declared bounds, kept as declared: `.gt(0)` is a minimum of 0, even for an int. A bound that is
  * not a finite number is no bound.
  *
- * With two bounds on one side the seed library keeps the later one as declared, and its grouped
+ * With two bounds on one side the Python libraries keep the later one as declared; their grouped
  * forms (`Field(gt=, ge=)`, `conint`, `Interval`) always list `ge` after `gt` and `le` after `lt`:
  * hence "an Interval with both gt and ge takes ge". zod has no grouped form, so here the inclusive
  * bound wins over the exclusive one whatever the order, as it does in every grouped declaration;

@@ -1,4 +1,4 @@
-// Which zod strings are the plain `str` the seeds score as text, and which carry a format.
+// Which zod strings are plain text (docs/specification.md#data-types), and which carry a format.
 import type { z } from 'zod';
 
 /**
@@ -15,7 +15,7 @@ const CONSTRAINT_FORMATS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A string with no format. The seeds score only a plain `str` as text; `UUID`, `date`, `datetime`,
+ * A string with no format. evalr scores only a plain `str` as text; `UUID`, `date`, `datetime`,
  * `EmailStr` and `HttpUrl` are other types to them. Their zod counterparts are the string formats:
  * `z.uuid()`, `z.email()`, `z.iso.datetime()` and the rest carry `def.format`, and the older
  * `z.string().email()` adds the format as a check. Any format that is not a constraint above,

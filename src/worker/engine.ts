@@ -1,74 +1,111 @@
-import { createActivities } from '../activities/create-activities.js';
-import type { EvalflowActivities } from '../activities/types.js';
-import { type AppDefinition, type Config, liveScoreConfigDirectory } from '../config/index.js';
-import {
-  type ScoreConfigStore,
-  type ScoreConfigsSynced,
-  syncScoreConfigs,
-} from '../scores/index.js';
-import { holdSqliteEngineLock, openStore, type Store } from '../store/index.js';
-import { scoreBackend } from './score-backend.js';
+import { Client, type Connection } from '@temporalio/client';
+import type { NativeConnection, Worker, WorkflowBundleOption } from '@temporalio/worker';
+import type { AppDefinition, Config, TemporalConnectionOptions } from '../config/index.js';
+import { evaluatorTaskQueues } from '../evaluators/index.js';
+import { followWorkspaces } from '../relay/index.js';
+import { connectClientWhenReady } from '../workflow-clients/temporal-ready.js';
+import { connectWorkerWhenReady } from './connect.js';
+import { createWorker } from './create-worker.js';
+import { type EngineDeps, openEngineDeps } from './engine-deps.js';
+import { createEvaluatorWorkers } from './evaluator-workers.js';
 
-export interface Engine {
+// The engine: the whole worker process of an app in one call, as `evalflow start` and
+// `evalflow worker` run it and as a host that embeds it runs it. Its parts are the store and
+// score sink (`openEngineDeps`), the app's worker, one activity-only worker per limited
+// evaluator, and a trigger relay per workspace (under the workspace's lease).
+
+export interface EngineOptions {
+  /** The environment's settings (`loadConfig()`): the store, the sink, the task queue. */
+  config: Config;
   app: AppDefinition;
-  store: Store;
-  activities: EvalflowActivities;
-  /** What syncing the app's score configs into the sink did at open. */
-  scoreConfigs: ScoreConfigsSynced;
-  /** The sink's score configs. */
-  configStore: ScoreConfigStore;
-  /** Makes the store's HUMAN config checks read the sink afresh (after an archive, say). */
-  forgetScoreConfigs(): void;
-  close(): Promise<void>;
+  /** Where Temporal is; the engine waits for it to answer (up to 60 s). */
+  temporal: TemporalConnectionOptions;
+  /** A run paused longer than this is evaluated as it stands and marked abandoned (30 days). */
+  abandonAfterMs?: number;
+  /** How often the relays look for new workspaces (2 s). */
+  relayPollMs?: number;
+  /** A prebuilt workflow bundle (tests bundle once); without one the worker bundles at start. */
+  workflowBundle?: WorkflowBundleOption;
+  /** Told what the engine does and waits for, one line each (default: stdout, `evalflow: …`). */
+  log?: (line: string) => void;
 }
 
-/**
- * The worker's dependencies for an app: the store (Postgres or SQLite) that knows the app's
- * feedback types, evaluators and score configs, and the score sink (Langfuse, or JSONL files)
- * with the app's score configs synced into it, once per name. Any number of engines may share a
- * Postgres store; a SQLite store has one engine process, so opening a second one throws.
- * @throws SqliteEngineInUseError when another engine runs on the same SQLite file.
- */
-export async function openEngine(config: Config, app: AppDefinition): Promise<Engine> {
-  const { databaseUrl, sqlitePath } = config.store;
-  const lock = databaseUrl || sqlitePath === ':memory:' ? null : holdSqliteEngineLock(sqlitePath);
+/** A running engine; it stops on `stop()`, or by itself when one of its workers fails. */
+export interface Engine {
+  /** The store, score sink and activities it runs on. */
+  readonly deps: EngineDeps;
+  /** Settles when every part has stopped: rejected with the first worker's failure. */
+  readonly done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts the engine of `app`: resolves once its workers poll and its relays follow the store. */
+export async function startEngine(options: EngineOptions): Promise<Engine> {
+  const { config, app } = options;
+  const log = options.log ?? ((line: string) => console.log(`evalflow: ${line}`));
+  // The store first: a second engine on a SQLite store is refused before any wait for Temporal.
+  const deps = await openEngineDeps(config, app, log);
+  const { created, archived } = deps.scoreConfigs;
+  if (created.length + archived.length > 0) {
+    log(`score configs created ${created.length}, archived ${archived.length}`);
+  }
+  let connection: NativeConnection | undefined;
+  let clientConnection: Connection | undefined;
+  let workers: Worker[];
   try {
-    return await openHeld(config, app, () => lock?.release());
+    connection = await connectWorkerWhenReady(options.temporal, { onWait: log });
+    const worker = await createWorker({
+      connection,
+      namespace: config.namespace,
+      taskQueue: config.taskQueue,
+      activities: deps.activities,
+      ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : {}),
+    });
+    const limited = await createEvaluatorWorkers({
+      connection,
+      namespace: config.namespace,
+      taskQueue: config.taskQueue,
+      limits: app.evaluatorLimits,
+      activities: deps.activities,
+    });
+    workers = [worker, ...limited];
+    clientConnection = await connectClientWhenReady(options.temporal);
   } catch (error) {
-    lock?.release();
+    await clientConnection?.close().catch(() => {});
+    await connection?.close().catch(() => {});
+    await deps.close();
     throw error;
   }
-}
-
-async function openHeld(config: Config, app: AppDefinition, release: () => void): Promise<Engine> {
-  const { sink, reader, configStore } = scoreBackend(config);
-  const synced = await syncScoreConfigs(configStore, app.scoreConfigSync.configs, {
-    retired: app.scoreConfigSync.retired,
+  const relays = followWorkspaces({
+    store: deps.store,
+    client: new Client({ connection: clientConnection, namespace: config.namespace }),
+    taskQueue: config.taskQueue,
+    rules: app.rules,
+    onRelay: log,
+    evaluatorTaskQueues: evaluatorTaskQueues(config.taskQueue, app.evaluatorLimits),
+    ...(options.abandonAfterMs !== undefined ? { abandonAfterMs: options.abandonAfterMs } : {}),
+    ...(options.relayPollMs !== undefined ? { pollMs: options.relayPollMs } : {}),
   });
-  const scoreConfigs = liveScoreConfigDirectory(app, configStore);
-  const store = await openStore({
-    ...app,
-    scoreConfigs,
-    ...config.store,
-    onWait: (line) => console.log(`evalflow: ${line}`),
-  });
+  // One worker stopping (by failing, say) stops the others, so the engine ends whole.
+  const stopWorkers = () => {
+    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+  };
+  const done = Promise.allSettled(workers.map((w) => w.run().finally(stopWorkers))).then(
+    async (settled) => {
+      await relays.close();
+      await deps.close();
+      await clientConnection.close();
+      await connection.close();
+      const failed = settled.find((result) => result.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+    },
+  );
   return {
-    app,
-    store,
-    activities: createActivities({
-      store,
-      evaluators: app.evaluators,
-      feedbackTypes: app.feedbackTypes,
-      scoreSink: sink,
-      scoreReader: reader,
-      tenantId: config.tenantId,
-    }),
-    scoreConfigs: synced,
-    configStore,
-    forgetScoreConfigs: () => scoreConfigs.forget(),
-    close: async () => {
-      await store.close();
-      release();
+    deps,
+    done,
+    async stop() {
+      stopWorkers();
+      await done.catch(() => {});
     },
   };
 }

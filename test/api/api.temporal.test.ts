@@ -180,7 +180,7 @@ describe('the HTTP API', () => {
     expect(artifact.body).toMatchObject({ type: 'validation_failed' });
   });
 
-  it("plays seed 002's rating scenario: every rater's entry, isUpdate, removed, assistant messages only", async () => {
+  it("plays the rating scenario: every rater's entry, isUpdate, removed, assistant messages only", async () => {
     await conversation('t-rate', 'r-rate');
     const path = '/v1/threads/t-rate/messages/r-rate-a/rating';
     const first = await h.call('PUT', path, {
@@ -564,7 +564,7 @@ describe('the HTTP API', () => {
     ).toBe(true);
   });
 
-  it("takes seed 002's supported score writes, keyed by trace, rater and name, and refuses the rest with 400", async () => {
+  it('takes the supported score writes, keyed by trace, rater and name, and refuses the rest with 400', async () => {
     const trace = 'cd'.repeat(16);
     const write = (key: string, body: object) =>
       h.call('POST', '/v1/scores', { key, body: { traceId: trace, ...body } });

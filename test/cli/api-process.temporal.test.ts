@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
-import { startDevServer } from '../../src/cli/dev-server.js';
+import { startDevServer } from '../../src/cli/supervision/dev-server.js';
 import { freePort } from '../support/free-port.js';
 import {
   embeddedDefaults,

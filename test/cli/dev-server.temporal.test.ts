@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, expect, inject, it } from 'vitest';
-import { type DevServer, pidFileOf, startDevServer } from '../../src/cli/dev-server.js';
 import { DevServerInUseError, DevServerPortInUseError } from '../../src/cli/errors.js';
-import { isAlive } from '../../src/cli/processes.js';
-import { connectWorkerWhenReady } from '../../src/cli/temporal-ready.js';
+import { type DevServer, pidFileOf, startDevServer } from '../../src/cli/supervision/dev-server.js';
+import { isAlive } from '../../src/cli/supervision/processes.js';
+import { connectWorkerWhenReady } from '../../src/worker/connect.js';
 import { freePort } from '../support/free-port.js';
 
 const cli = inject('temporalCli');

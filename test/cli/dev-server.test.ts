@@ -4,14 +4,14 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
+import { DevServerInUseError } from '../../src/cli/errors.js';
 import {
   type DevServerRecord,
   pidFileOf,
   stateFileOf,
   stopLeftoverDevServer,
-} from '../../src/cli/dev-server.js';
-import { DevServerInUseError } from '../../src/cli/errors.js';
-import { commandLineOf, isAlive } from '../../src/cli/processes.js';
+} from '../../src/cli/supervision/dev-server.js';
+import { commandLineOf, isAlive } from '../../src/cli/supervision/processes.js';
 
 // The leftover rules on stand-in processes (node scripts whose command line looks like a dev
 // server's); the real dev server's turn is in dev-server.temporal.test.ts.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensurePostgres, findPostgresBin } from '../../src/cli/postgres-binaries.js';
+import { ensurePostgres, findPostgresBin } from '../../src/cli/supervision/postgres-binaries.js';
 
 describe("the tests' Postgres", () => {
   it('is DATABASE_URL when it is set, without looking further', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duration, ProgressReporter } from '../../src/cli/progress-bar.js';
+import { duration, ProgressReporter } from '../../src/cli/presentation/progress-bar.js';
 
 /** A stream that records what was written, a terminal or not. */
 function stream(isTTY: boolean, columns = 120) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { type DevServer, startDevServer } from '../../src/cli/dev-server.js';
+import { type DevServer, startDevServer } from '../../src/cli/supervision/dev-server.js';
 import { freePort } from '../support/free-port.js';
 import {
   embeddedDefaults,

@@ -7,7 +7,7 @@ import {
   describeBinary,
   findBinary,
   TemporalBinariesUnavailableError,
-} from '../../src/cli/temporal-binaries.js';
+} from '../../src/cli/supervision/temporal-binaries.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { rejectionOf } from '../../src/client/http/errors.js';
-import { backoffMs, DEFAULT_RETRY, retryAfterMs } from '../../src/client/http/retry.js';
-import { SseParser } from '../../src/client/http/sse.js';
+import { rejectionOf } from '../../src/client/errors.js';
+import { backoffMs, DEFAULT_RETRY, retryAfterMs } from '../../src/client/retry.js';
+import { SseParser } from '../../src/client/sse.js';
 
 // The HTTP client's pure parts: its delays, its reading of Retry-After, event-stream framing and
 // answers that are not rejections. The client against the real API is in the temporal tests.

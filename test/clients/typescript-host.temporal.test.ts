@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { EvalflowClient } from '../../src/client/http/index.js';
+import { EvalflowClient } from '../../src/client/index.js';
 import { exampleIds, reportedRun } from '../support/examples.js';
 import { freePort } from '../support/free-port.js';
 import {

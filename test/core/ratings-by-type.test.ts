@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { createFeedbackTypeRegistry, defineFeedbackType } from '../../src/core/index.js';
 import { ConformanceCase, runCaseOnCore } from '../../src/testing/index.js';
 
-// A user's rating is one per feedback type (seed 002): rating or deleting one type leaves the same
-// user's rating of another type on that message alone. The conformance types have one type users
-// rate messages with, so these cases run on the core with a second one.
+// A user's rating is one per feedback type (docs/specification.md#message-ratings): rating or
+// deleting one type leaves the same user's rating of another type on that message alone. The
+// conformance types have one type users rate messages with, so these cases run on the core with
+// a second one.
 const feedbackTypes = createFeedbackTypeRegistry([
   defineFeedbackType({
     name: 'helpfulness',

@@ -1,6 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { CLI_SECTION_END, CLI_SECTION_START, cliReference } from '../../src/cli/cli-reference.js';
+import {
+  CLI_SECTION_END,
+  CLI_SECTION_START,
+  cliReference,
+} from '../../src/cli/presentation/cli-reference.js';
 import { buildProgram } from '../../src/cli/program.js';
 
 // docs/commands.md's CLI section is written from commander's definitions, the ones --help

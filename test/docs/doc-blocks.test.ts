@@ -26,12 +26,13 @@ declare const store: Store;`,
   'docs/conformance.md': '',
   'docs/limits.md': `import type { Client } from '@temporalio/client';
 import { type AppDefinition, loadConfig } from 'evalflow';
-import { ReviewClient } from 'evalflow/client';
+import { ReviewClient } from 'evalflow/workflow-clients';
 import { openStore } from 'evalflow/store';
 declare const app: AppDefinition;
 declare const client: Client;
 declare const taskQueue: string;
 const config = loadConfig();`,
+  'docs/specification.md': `import { z } from 'zod';`,
 };
 /** The README's blocks that are whole example files: tsc checks the files themselves. */
 const exampleFile = (block: { text: string }) => block.text.startsWith('// examples/');

@@ -1,4 +1,4 @@
-// The seeds' rules for which fields are judged and how (seed-semantics §8): unions of several
+// Which fields are judged and how (docs/specification.md#score-mapping): unions of several
 // kinds, formatted strings and pipes, each read through `scoreConfigs` and `scoreValues`.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -10,7 +10,7 @@ import {
 } from '../../src/scores/index.js';
 
 describe('scoreId', () => {
-  it("reproduces the seeds' ids in their libraries' namespaces", () => {
+  it("reproduces the Python libraries' ids in their namespaces", () => {
     const envelope = 'evt_5f3a9c0e1b2d4f6a';
     const config = 'api_answer_quality.rating';
     expect(scoreId(envelope, config, ARTIFACTR_SCORE_NAMESPACE)).toBe(

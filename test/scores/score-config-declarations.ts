@@ -18,7 +18,7 @@ enum Mixed {
 }
 
 export const declarations: Record<string, z.core.$ZodType> = {
-  /** The seed's example 1. */
+  /** The Python libraries' worked example (docs/specification.md#score-mapping). */
   answer_quality: z.strictObject({
     rating: z.int().min(1).max(5).describe('Overall quality'),
     on_topic: z.boolean(),

@@ -8,7 +8,7 @@ import {
   openSqliteStore,
   SqliteEngineInUseError,
 } from '../../src/store/index.js';
-import { openEngine } from '../../src/worker/index.js';
+import { openEngineDeps } from '../../src/worker/index.js';
 import { freePort } from '../support/free-port.js';
 import { embeddedDefaults, eventually, finished, runCli } from '../support/processes.js';
 
@@ -89,8 +89,8 @@ describe('a SQLite store and its one engine', () => {
       EVALFLOW_SCORE_CONFIGS_FILE: join(dir, 'same-score-configs.jsonl'),
     });
     const app = builtinApp(null);
-    const engine = await openEngine(config, app);
-    const refused = await openEngine(config, app).catch((error: unknown) => error);
+    const engine = await openEngineDeps(config, app);
+    const refused = await openEngineDeps(config, app).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(SqliteEngineInUseError);
     expect(refused).toMatchObject({
       file: resolve(join(dir, 'same.db')),
@@ -98,7 +98,7 @@ describe('a SQLite store and its one engine', () => {
       retryable: false,
     });
     await engine.close();
-    const next = await openEngine(config, app);
+    const next = await openEngineDeps(config, app);
     await next.close();
   });
 });

@@ -7,9 +7,9 @@ import ajvFormats from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
 import { expect } from 'vitest';
 import { type Api, buildApi, issueCredential, parsePrincipal } from '../../src/api/index.js';
-import { followWorkspaces } from '../../src/client/index.js';
 import { type AppDefinition, loadConfig } from '../../src/config/index.js';
-import { type Engine, openEngine } from '../../src/worker/index.js';
+import { followWorkspaces } from '../../src/relay/index.js';
+import { type EngineDeps, openEngineDeps } from '../../src/worker/index.js';
 import { testWorker, uniqueTaskQueue } from './temporal.js';
 
 // The HTTP API with its real parts, in this process: the engine an app runs (SQLite store, JSONL
@@ -27,7 +27,7 @@ export interface Reply {
 export interface ApiHarness {
   url: string;
   api: Api;
-  engine: Engine;
+  engine: EngineDeps;
   /** The JSONL file the engine's scores go to. */
   scoresFile: string;
   /** A new key for a principal (`system`, `user:ada`, ...) in a workspace (default `ws`). */
@@ -50,7 +50,7 @@ export async function startApi(
     EVALFLOW_SCORES_FILE: join(dir, 'scores.jsonl'),
     EVALFLOW_SCORE_CONFIGS_FILE: join(dir, 'score-configs.jsonl'),
   });
-  const engine = await openEngine(config, app);
+  const engine = await openEngineDeps(config, app);
   const taskQueue = uniqueTaskQueue('api');
   const worker: Worker = await testWorker(env, taskQueue, engine.activities);
   const running = worker.run();

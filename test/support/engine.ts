@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { createActivities } from '../../src/activities/create-activities.js';
-import { type RelayOptions, TriggerRelay } from '../../src/client/relay.js';
 import {
   createFeedbackTypeRegistry,
   defineFeedbackType,
@@ -18,6 +17,7 @@ import {
   everyTargetRules,
   planOf,
 } from '../../src/evaluators/index.js';
+import { type RelayOptions, TriggerRelay } from '../../src/relay/relay.js';
 import type { ScoreReader, ScoreSink } from '../../src/scores/index.js';
 import { openSqliteStore, type Store, staticScoreConfigs } from '../../src/store/index.js';
 import { InMemoryScoreSink } from '../../src/testing/index.js';

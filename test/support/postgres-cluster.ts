@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findPostgresBin, POSTGRES_MISSING } from '../../src/cli/postgres-binaries.js';
+import { findPostgresBin, POSTGRES_MISSING } from '../../src/cli/supervision/postgres-binaries.js';
 import { freePort } from './free-port.js';
 
 // A throwaway Postgres cluster from Debian's binaries, for tests and the store benchmark when

@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ensureTemporalBinaries } from '../../src/cli/setup.js';
-import type { ResolvedBinary } from '../../src/cli/temporal-binaries.js';
+import { ensureTemporalBinaries } from '../../src/cli/supervision/setup.js';
+import type { ResolvedBinary } from '../../src/cli/supervision/temporal-binaries.js';
 import { bundleWorkflows } from '../../src/worker/create-worker.js';
 
 declare module 'vitest' {

@@ -13,7 +13,7 @@ import {
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { executableOption } from '../../src/cli/temporal-binaries.js';
+import { executableOption } from '../../src/cli/supervision/temporal-binaries.js';
 import { createWorker } from '../../src/worker/create-worker.js';
 
 // Workers log every state change at INFO; tests want warnings and errors only, and of those not

@@ -3,13 +3,13 @@ import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ReevaluationClient } from '../../src/client/index.js';
 import {
   answerLengthEvaluator,
   artifactSchemaEvaluator,
   defineEvaluator,
   turnOutcomeEvaluator,
 } from '../../src/evaluators/index.js';
+import { ReevaluationClient } from '../../src/workflow-clients/index.js';
 import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
 import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
 import { reevaluateWorkflowId } from '../../src/workflows/reevaluate-messages.js';

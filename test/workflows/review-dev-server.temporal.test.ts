@@ -1,10 +1,10 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../src/client/errors.js';
-import { ReviewClient } from '../../src/client/reviews.js';
 import type { Target } from '../../src/core/index.js';
 import { turnOutcomeEvaluator } from '../../src/evaluators/index.js';
+import { InvalidRequestError } from '../../src/workflow-clients/errors.js';
+import { ReviewClient } from '../../src/workflow-clients/reviews.js';
 import type { review } from '../../src/workflows/review.js';
 import type { ReviewResult } from '../../src/workflows/review-messages.js';
 import { reviewWorkflowId } from '../../src/workflows/review-messages.js';

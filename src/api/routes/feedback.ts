@@ -16,7 +16,8 @@ import {
 } from '../wire.js';
 import { callerOf, execute, type Register } from './context.js';
 
-// Feedback (ADR-0037's give_feedback), and seed 002's message ratings and conversation state.
+// give_feedback (docs/specification.md#giving-feedback), and message ratings and conversation
+// state (docs/specification.md#message-ratings).
 
 const id = z.string().min(1);
 const value = z.record(z.string(), z.unknown());

@@ -7,7 +7,7 @@ import { SourceName, sourceOf, WireRun, wireRun } from '../wire.js';
 import { callerOf, type Register } from './context.js';
 
 // Reading back: a run with its evaluation ledger, the ledger in pages, and a summary of scores
-// grouped so that no two populations are ever merged (seed 002).
+// grouped so that no two populations are ever merged (docs/specification.md#score-sources).
 
 const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
 

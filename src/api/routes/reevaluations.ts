@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
-import { InvalidRequestError, ReevaluationClient } from '../../client/index.js';
 import { EvaluatorId, notFound } from '../../core/index.js';
 import { evaluatorTaskQueues } from '../../evaluators/index.js';
+import { InvalidRequestError, ReevaluationClient } from '../../workflow-clients/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { callerOf, type Register } from './context.js';
 

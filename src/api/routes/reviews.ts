@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ReviewClient } from '../../client/index.js';
 import { notFound } from '../../core/index.js';
+import { ReviewClient } from '../../workflow-clients/index.js';
 import { HTTP_STATUS, HttpRefusal, httpOnly, refusalResponses, refuse } from '../errors.js';
 import { targetOf, WireTarget } from '../wire.js';
 import { callerOf, type Register } from './context.js';
 
-// Reviewers' actions (seed 002): serialized per target by the target's review workflow, each
-// answered with the stored outcome and its place in the target's order.
+// Reviewers' actions (docs/specification.md#reviews): serialized per target by the target's
+// review workflow, each answered with the stored outcome and its place in the target's order.
 
 // The body and answer, named so that the HTTP client's types are these very schemas.
 export const ReviewActionBody = z.strictObject({
@@ -36,7 +36,7 @@ export const registerReviews: Register = (api, deps) => {
       description:
         'Reviewers give SCORE_SOURCE_HUMAN feedback, so a submit or revise names the score ' +
         'config it is validated against (`configId`, the feedback type’s config); without it the ' +
-        'answer is 400, as seed 002 says.',
+        'answer is 400.',
       body: ReviewActionBody,
       response: { 200: ReviewActionReply, ...refusalResponses },
     },

@@ -4,8 +4,9 @@ import { SCORE_DATA_TYPES, type ScoreConfig, ScoreConfigExistsError } from '../.
 import { refusalResponses, refuse } from '../errors.js';
 import type { Register } from './context.js';
 
-// The sink's score configs (seed 002): created, listed (archived ones on request) and retired with
-// isArchived. A config is named by its `configId`, which is its name: `{type}.{field}` for a
+// The sink's score configs (docs/specification.md#score-configs): created, listed (archived ones
+// on request) and retired with isArchived. A config is named by its `configId`, which is its
+// name: `{type}.{field}` for a
 // field's config, or a HUMAN type's config name for all of that type's field configs at once.
 
 export const WireConfig = z.object({

@@ -5,7 +5,7 @@ import { actorOf } from '../principals.js';
 import { SourceName, sourceName, Written, written } from '../wire.js';
 import { callerOf, execute, type Register } from './context.js';
 
-// Seed 002's supported score writes: numbers and booleans on traces, from a harness
+// docs/specification.md#score-writes: numbers and booleans on traces, from a harness
 // (SCORE_SOURCE_HARNESS) or a reviewer (SCORE_SOURCE_HUMAN, with the configId of its score
 // config). The vocabulary names more (categories, text, sessions, observations, dataset runs,
 // other sources); on this path those are a 400, not supported.

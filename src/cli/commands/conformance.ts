@@ -7,7 +7,7 @@ import {
   storeCaseRunner,
 } from '../../testing/index.js';
 import { print } from '../context.js';
-import { withExamples } from '../examples.js';
+import { withExamples } from '../presentation/examples.js';
 
 export function registerConformance(program: Command): void {
   withExamples(

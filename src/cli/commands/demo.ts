@@ -5,11 +5,11 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Command } from 'commander';
 import { print, wholeNumber } from '../context.js';
 import { DEMO_WORKSPACE, demoApp } from '../demo/demo-app.js';
-import { startDemoEngine } from '../demo/demo-engine.js';
 import { DemoHttp } from '../demo/demo-http.js';
 import { printReport } from '../demo/demo-report.js';
+import { startDemoEngine } from '../demo/demo-stack.js';
 import { type Keys, runStory } from '../demo/demo-story.js';
-import { withExamples } from '../examples.js';
+import { withExamples } from '../presentation/examples.js';
 
 // `evalflow demo` (`npm run demo`): the engine on embedded defaults in a folder of its own, a
 // short story told through the HTTP API, and the tables that show what evalflow made of it.

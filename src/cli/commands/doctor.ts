@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { type Config, loadConfig } from '../../config/index.js';
 import { CONFIG_OPTION, print } from '../context.js';
-import { type Check, runDoctor } from '../doctor.js';
-import { withExamples } from '../examples.js';
+import { withExamples } from '../presentation/examples.js';
+import { type Check, runDoctor } from '../supervision/health-checks.js';
 
 export function registerDoctor(program: Command): void {
   withExamples(

@@ -3,7 +3,7 @@ import { issueCredential, PRINCIPAL_FORMS, parsePrincipal } from '../../api/inde
 import { type Config, loadConfig } from '../../config/index.js';
 import { print, withStore } from '../context.js';
 import { UsageError } from '../errors.js';
-import { withExamples } from '../examples.js';
+import { withExamples } from '../presentation/examples.js';
 
 // `evalflow keys create|list|revoke`: API keys, written straight to the store every API process
 // reads (keys need no feedback types: any app's store holds them). A key is printed once; only

@@ -5,8 +5,8 @@ import { loadConfig } from '../../config/index.js';
 import { type EvaluationState, type EvaluationTarget, evaluationStates } from '../../core/index.js';
 import type { EvaluationEntry, Store } from '../../store/index.js';
 import { identifier, print, withStore, workspacesOf } from '../context.js';
-import { withExamples } from '../examples.js';
-import { renderTable } from '../table.js';
+import { withExamples } from '../presentation/examples.js';
+import { renderTable } from '../presentation/table.js';
 
 // `evalflow ledger`: the evaluation ledger, one final state per (target, evaluator version,
 // generation) with its reason, as a table or as the API's JSON entries.

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
-import { InvalidRequestError, type ReevaluationClient } from '../../client/index.js';
 import type { ArtifactVersionSelector } from '../../store/index.js';
+import { InvalidRequestError, type ReevaluationClient } from '../../workflow-clients/index.js';
 import type { ReevaluateProgress } from '../../workflows/reevaluate-messages.js';
 import {
   appOf,
@@ -17,8 +17,8 @@ import {
   withStore,
 } from '../context.js';
 import { UsageError } from '../errors.js';
-import { withExamples } from '../examples.js';
-import { ProgressReporter, type ProgressStream } from '../progress-bar.js';
+import { withExamples } from '../presentation/examples.js';
+import { ProgressReporter, type ProgressStream } from '../presentation/progress-bar.js';
 
 // `evalflow reevaluate start|status|pause|resume|cancel`: batch re-evaluation of artifact
 // versions over Temporal (TEMPORAL_ADDRESS, default 127.0.0.1:7233), with a live progress line.

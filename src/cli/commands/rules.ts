@@ -23,8 +23,8 @@ import {
   withStore,
   workspacesOf,
 } from '../context.js';
-import { withExamples } from '../examples.js';
-import { renderTable } from '../table.js';
+import { withExamples } from '../presentation/examples.js';
+import { renderTable } from '../presentation/table.js';
 
 // `evalflow rules list|set`: the evaluation rules in force, and a workspace's own rule for one
 // evaluator version. `set` writes a `set_evaluation_rule` command to the store as the system

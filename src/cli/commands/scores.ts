@@ -1,8 +1,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { type ScoreSummaryGroup, summarizeScores } from '../../api/score-summary.js';
+import { scoreBackend } from '../../config/score-backend.js';
 import { ScoreSource } from '../../core/index.js';
 import { syncScoreConfigs } from '../../scores/index.js';
-import { scoreBackend } from '../../worker/score-backend.js';
 import {
   appOf,
   CONFIG_OPTION,
@@ -12,8 +12,8 @@ import {
   withStore,
   workspacesOf,
 } from '../context.js';
-import { withExamples } from '../examples.js';
-import { renderTable } from '../table.js';
+import { withExamples } from '../presentation/examples.js';
+import { renderTable } from '../presentation/table.js';
 
 // `evalflow scores summary`: the stored feedback's scores by population, as
 // `GET /v1/scores/summary` answers them. `evalflow scores sync-configs`: the app's score configs

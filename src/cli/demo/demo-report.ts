@@ -5,7 +5,7 @@ import type { WireRun } from '../../api/wire.js';
 import { targetText } from '../commands/ledger.js';
 import { summaryTable } from '../commands/scores.js';
 import type { Print } from '../context.js';
-import { renderTable } from '../table.js';
+import { renderTable } from '../presentation/table.js';
 import type { DemoHttp } from './demo-http.js';
 import type { StoryResult } from './demo-story.js';
 

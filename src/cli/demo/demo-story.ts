@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { LedgerEntry } from '../../api/ledger-entries.js';
 import type { WireRule } from '../../api/wire.js';
 import type { Print } from '../context.js';
-import { ProgressReporter, type ProgressStream } from '../progress-bar.js';
+import { ProgressReporter, type ProgressStream } from '../presentation/progress-bar.js';
 import { DEMO_WORKSPACE } from './demo-app.js';
 import type { DemoHttp } from './demo-http.js';
 

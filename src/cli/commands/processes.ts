@@ -1,0 +1,83 @@
+import type { Command } from 'commander';
+import { startApi } from '../../api/index.js';
+import { loadApp, loadConfig, temporalConnection } from '../../config/index.js';
+import { startEngine } from '../../worker/index.js';
+import { CONFIG_OPTION, portNumber, print } from '../context.js';
+import { withExamples } from '../presentation/examples.js';
+import { ensurePostgres } from '../supervision/postgres-binaries.js';
+import { runUntilStopped } from '../supervision/run-until-stopped.js';
+import { describeBinaries, ensureTemporalBinaries } from '../supervision/setup.js';
+import { start } from '../supervision/start.js';
+
+// The engine's processes: `setup` (binaries), `start` (everything on embedded defaults), and the
+// worker and the API each alone.
+
+const API_PORT_OPTION = [
+  '--api-port <port>',
+  'the HTTP API port (default EVALFLOW_API_PORT, else 8787)',
+] as const;
+
+export function registerEngine(program: Command): void {
+  withExamples(
+    program
+      .command('setup')
+      .description(
+        'make sure the Temporal CLI, the time-skipping test server and Postgres are there',
+      ),
+    'evalflow setup',
+  ).action(async () => {
+    print(describeBinaries(await ensureTemporalBinaries()));
+    print(`evalflow setup: ${ensurePostgres()}`);
+  });
+
+  withExamples(
+    program
+      .command('start')
+      .description(
+        'run the engine: the Temporal dev server (unless TEMPORAL_ADDRESS is set), a worker and the HTTP API',
+      )
+      .option('--port <port>', 'the dev server frontend port', portNumber, 7233)
+      .option('--ui-port <port>', 'the Temporal UI port', portNumber, 8233)
+      .option(...API_PORT_OPTION, portNumber)
+      .option(...CONFIG_OPTION),
+    'evalflow start --config examples/quickstart/evalflow.config.ts --api-port 8787',
+  ).action(async (options: { port: number; uiPort: number; apiPort?: number; config?: string }) => {
+    await start(loadConfig(), options);
+  });
+
+  withExamples(
+    program
+      .command('worker')
+      .description(
+        'run the worker and the trigger relays alone, on TEMPORAL_ADDRESS (default 127.0.0.1:7233)',
+      )
+      .option(...CONFIG_OPTION),
+    'TEMPORAL_ADDRESS=temporal:7233 evalflow worker --config evalflow.config.ts',
+  ).action(async (options: { config?: string }) => {
+    const config = loadConfig();
+    const { app, source } = await loadApp(config, { file: options.config });
+    print(`evalflow: app from ${source}`);
+    const engine = await startEngine({ config, app, temporal: temporalConnection(config) });
+    print(`evalflow: worker polling task queue ${config.taskQueue}`);
+    await runUntilStopped([engine]);
+  });
+
+  withExamples(
+    program
+      .command('api')
+      .description('run the HTTP API alone, on TEMPORAL_ADDRESS (default 127.0.0.1:7233)')
+      .option(...API_PORT_OPTION, portNumber)
+      .option(...CONFIG_OPTION),
+    'TEMPORAL_ADDRESS=temporal:7233 evalflow api --api-port 8787',
+  ).action(async (options: { apiPort?: number; config?: string }) => {
+    const loaded = loadConfig();
+    const config = options.apiPort
+      ? { ...loaded, api: { ...loaded.api, port: options.apiPort } }
+      : loaded;
+    const { app, source } = await loadApp(config, { file: options.config });
+    print(`evalflow: app from ${source}`);
+    const api = await startApi({ config, app, temporal: temporalConnection(config) });
+    print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
+    await runUntilStopped([api]);
+  });
+}

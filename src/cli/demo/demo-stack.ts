@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+import { issueCredential, parsePrincipal, startApi } from '../../api/index.js';
+import { type AppDefinition, loadConfig } from '../../config/index.js';
+import type { Store } from '../../store/index.js';
+import { startEngine } from '../../worker/index.js';
+import { type DevServer, startDevServer } from '../supervision/dev-server.js';
+import { freePort } from '../supervision/free-port.js';
+import type { Service } from '../supervision/run-until-stopped.js';
+import { ensureTemporalBinaries } from '../supervision/setup.js';
+
+// The engine the demo talks to, in this process and on embedded defaults, all of it in one
+// folder: a Temporal dev server, a SQLite store, JSONL score files, a worker with its relays
+// (paused runs abandoned after a short window) and the HTTP API on free loopback ports.
+
+export interface DemoEngine {
+  /** The HTTP API's root. */
+  url: string;
+  temporalAddress: string;
+  store: Store;
+  /** A new key for a principal (`agent`, `user:ada`, ...) in the workspace. */
+  key(workspace: string, principal: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startDemoEngine(options: {
+  app: AppDefinition;
+  home: string;
+  abandonAfterMs: number;
+  log: (line: string) => void;
+}): Promise<DemoEngine> {
+  const binaries = await ensureTemporalBinaries();
+  if (binaries.cli.source === 'sdk-download') {
+    throw new Error(
+      'the demo needs the temporal CLI on disk; run evalflow setup, or set TEMPORAL_CLI_PATH',
+    );
+  }
+  const [port, uiPort, apiPort] = [await freePort(), await freePort(), await freePort()];
+  const server: DevServer = await startDevServer({
+    cliPath: binaries.cli.path,
+    namespace: 'default',
+    port,
+    uiPort,
+    home: options.home,
+    log: options.log,
+  });
+  const services: Service[] = [];
+  const stop = async () => {
+    for (const service of services.reverse()) await service.stop().catch(() => {});
+    await server.stop();
+  };
+  try {
+    // Only the binaries come from the environment: everything else is the embedded default,
+    // inside the demo's folder.
+    const config = loadConfig({
+      TEMPORAL_ADDRESS: server.address,
+      EVALFLOW_TASK_QUEUE: 'evalflow-demo',
+      EVALFLOW_SQLITE_PATH: join(options.home, 'evalflow.db'),
+      EVALFLOW_SCORES_FILE: join(options.home, 'scores.jsonl'),
+      EVALFLOW_SCORE_CONFIGS_FILE: join(options.home, 'score-configs.jsonl'),
+      EVALFLOW_API_PORT: String(apiPort),
+    });
+    const temporal = { address: server.address };
+    const engine = await startEngine({
+      config,
+      app: options.app,
+      temporal,
+      abandonAfterMs: options.abandonAfterMs,
+      relayPollMs: 200,
+    });
+    services.push(engine);
+    const api = await startApi({
+      config,
+      app: options.app,
+      temporal,
+      shared: {
+        store: engine.deps.store,
+        onScoreConfigsChanged: () => engine.deps.forgetScoreConfigs(),
+      },
+      logRequests: false,
+    });
+    services.push(api);
+    const store = engine.deps.store;
+    return {
+      url: api.url,
+      temporalAddress: server.address,
+      store,
+      async key(workspace, principal) {
+        const parsed = parsePrincipal(principal);
+        if (parsed === null) throw new Error(`not a principal: ${principal}`);
+        const issued = await issueCredential(store, {
+          kind: 'key',
+          workspaceId: workspace,
+          principal: parsed,
+          name: 'evalflow demo',
+        });
+        return issued.key;
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

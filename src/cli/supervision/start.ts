@@ -1,0 +1,81 @@
+import { startApi } from '../../api/index.js';
+import {
+  type Config,
+  loadApp,
+  type TemporalConnectionOptions,
+  temporalConnection,
+} from '../../config/index.js';
+import { startEngine } from '../../worker/index.js';
+import { type DevServer, startDevServer } from './dev-server.js';
+import { runUntilStopped, type Service } from './run-until-stopped.js';
+import { describeBinaries, ensureTemporalBinaries } from './setup.js';
+
+export interface StartOptions {
+  port: number;
+  uiPort: number;
+  /** The HTTP API port (`--api-port`); else EVALFLOW_API_PORT, else 8787. */
+  apiPort?: number;
+  /** The app definition file (`--config`); else EVALFLOW_CONFIG, else `./evalflow.config.ts`. */
+  config?: string;
+}
+
+/**
+ * The engine on embedded defaults: the Temporal CLI dev server (its SQLite file under
+ * `.evalflow/`) unless TEMPORAL_ADDRESS or a temporal.toml profile names a cluster, a worker
+ * with its relays, and the HTTP API. SIGINT or SIGTERM stops the API, then the worker, then the
+ * server.
+ */
+export async function start(config: Config, options: StartOptions): Promise<void> {
+  // The app first: a config that fails to load stops startup before anything else starts.
+  const { app, source } = await loadApp(config, { file: options.config });
+  console.log(`evalflow: app from ${source}`);
+  const settings = options.apiPort
+    ? { ...config, api: { ...config.api, port: options.apiPort } }
+    : config;
+  let server: DevServer | null = null;
+  // The dev server is plain: TLS and API keys are for a cluster that was named.
+  let temporal: TemporalConnectionOptions | null = config.temporalAddress
+    ? temporalConnection(config)
+    : null;
+  let ui: string | null = null;
+  if (!temporal) {
+    const binaries = await ensureTemporalBinaries();
+    console.log(describeBinaries(binaries));
+    if (binaries.cli.source === 'sdk-download') {
+      throw new Error('npm start needs the temporal CLI on disk; set TEMPORAL_CLI_PATH');
+    }
+    server = await startDevServer({
+      cliPath: binaries.cli.path,
+      namespace: config.namespace,
+      port: options.port,
+      uiPort: options.uiPort,
+    });
+    temporal = { address: server.address };
+    ui = `http://127.0.0.1:${options.uiPort}`;
+  }
+  const services: Service[] = [];
+  try {
+    const engine = await startEngine({ config: settings, app, temporal });
+    services.push(engine);
+    const api = await startApi({
+      config: settings,
+      app,
+      temporal,
+      shared: {
+        store: engine.deps.store,
+        onScoreConfigsChanged: () => engine.deps.forgetScoreConfigs(),
+      },
+    });
+    services.push(api);
+    console.log(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
+    console.log(
+      `evalflow: worker polling task queue ${config.taskQueue} on Temporal at ${temporal.address}` +
+        (ui ? `; Temporal UI at ${ui}` : ''),
+    );
+    await runUntilStopped(services);
+  } finally {
+    for (const service of services.reverse()) await service.stop().catch(() => {});
+    await server?.stop();
+  }
+  console.log('evalflow: stopped');
+}

@@ -1,0 +1,73 @@
+import type { z } from 'zod';
+import type { HttpOnlyType, RejectionBody } from '../api/errors.js';
+import type * as feedback from '../api/routes/feedback.js';
+import type * as health from '../api/routes/health.js';
+import type * as lifecycle from '../api/routes/lifecycle.js';
+import type * as reading from '../api/routes/reading.js';
+import type * as reevaluations from '../api/routes/reevaluations.js';
+import type * as reviews from '../api/routes/reviews.js';
+import type * as rules from '../api/routes/rules.js';
+import type * as scoreConfigs from '../api/routes/score-configs.js';
+import type * as scores from '../api/routes/scores.js';
+import type * as userTokens from '../api/routes/user-tokens.js';
+import type * as wire from '../api/wire.js';
+import type { RejectionType as CoreRejectionType } from '../core/index.js';
+
+// What the HTTP client sends and reads, derived from the API's own route schemas: a request is
+// a body's input (defaults may be left out), an answer a response's output. Types only, so the
+// client never loads the server.
+
+/** Every refusal the API answers with: the core's rejections and the HTTP-only ones. */
+export type ApiRejectionType = CoreRejectionType | HttpOnlyType;
+export type ApiRejection = RejectionBody;
+
+/** What a write recorded: the seq of its last event (null when none) and the events' ids. */
+export type WriteResult = z.output<typeof wire.Written>;
+export type Health = z.output<typeof health.Health>;
+
+export type CreateThreadRequest = z.input<typeof lifecycle.CreateThreadBody>;
+export type CreateThreadResult = z.output<typeof lifecycle.CreateThreadReply>;
+export type StartRunRequest = z.input<typeof lifecycle.StartRunBody>;
+export type StartRunResult = z.output<typeof lifecycle.StartRunReply>;
+export type PauseRunRequest = NonNullable<z.input<typeof lifecycle.PauseRunBody>>;
+export type EndRunRequest = z.input<typeof lifecycle.EndRunBody>;
+/** `feedback` is left out: the API ignores it, as sending is not a feedback path. */
+export type PostMessageRequest = Omit<z.input<typeof lifecycle.PostMessageBody>, 'feedback'>;
+export type PostMessageResult = z.output<typeof lifecycle.PostMessageReply>;
+export type PutArtifactRequest = z.input<typeof lifecycle.PutArtifactBody>;
+export type PutArtifactResult = z.output<typeof lifecycle.PutArtifactReply>;
+
+export type GiveFeedbackRequest = z.input<typeof feedback.GiveFeedbackBody>;
+export type RateMessageRequest = z.input<typeof feedback.RateMessageBody>;
+export type RateMessageResult = z.output<typeof feedback.RateMessageReply>;
+export type DeleteRatingResult = z.output<typeof feedback.DeleteRatingReply>;
+export type Conversation = z.output<typeof feedback.ConversationReply>;
+
+/** A reviewer's action; the action is the method (`submit`, `revise`, `withdraw`). */
+export type ReviewActionRequest = Omit<z.input<typeof reviews.ReviewActionBody>, 'action'>;
+export type WithdrawReviewRequest = Omit<ReviewActionRequest, 'value' | 'configId'>;
+export type ReviewActionResult = z.output<typeof reviews.ReviewActionReply>;
+
+export type RecordScoreRequest = z.input<typeof scores.RecordScoreBody>;
+export type RecordScoreResult = z.output<typeof scores.RecordScoreReply>;
+export type ApiScoreConfig = z.output<typeof scoreConfigs.WireConfig>;
+export type CreateScoreConfigRequest = z.input<typeof scoreConfigs.CreateScoreConfigBody>;
+export type ScoreConfigs = z.output<typeof scoreConfigs.ScoreConfigsReply>;
+export type ScoresSummaryQuery = z.input<typeof reading.ScoresSummaryQuery>;
+export type ScoresSummary = z.output<typeof reading.ScoresSummaryReply>;
+
+export type RunWithEvaluations = z.output<typeof reading.RunReply>;
+export type LedgerEntry = z.output<typeof reading.LedgerEntry>;
+/** A page's filters; `limit` (1 to 1000, default 100) and `cursor` page through them. */
+export type LedgerQuery = Partial<z.output<typeof reading.LedgerQuery>>;
+export type LedgerPage = z.output<typeof reading.LedgerReply>;
+
+export type StartReevaluationRequest = z.input<typeof reevaluations.StartReevaluationBody>;
+export type StartReevaluationResult = z.output<typeof reevaluations.StartReevaluationReply>;
+export type ReevaluationProgress = z.output<typeof reevaluations.ReevaluationProgress>;
+
+export type EvaluationRules = z.output<typeof rules.RulesReply>;
+export type SetRuleRequest = z.input<typeof rules.SetRuleBody>;
+
+export type CreateUserTokenRequest = z.input<typeof userTokens.CreateUserTokenBody>;
+export type UserToken = z.output<typeof userTokens.UserTokenReply>;

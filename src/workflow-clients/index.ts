@@ -1,0 +1,11 @@
+// `evalflow/workflow-clients`: requests to evalflow's workflows over Temporal, for the API, the
+// CLI and hosts that hold a Temporal client: reviewers' actions (one review workflow per target),
+// batch re-evaluation, and a run's evaluation state. Each checks a request whole before Temporal
+// sees it (`InvalidRequestError`).
+export { InvalidRequestError } from './errors.js';
+export {
+  ReevaluationClient,
+  type ReevaluationRequest,
+} from './reevaluations.js';
+export { type ReviewBody, ReviewClient, type ReviewClientOptions } from './reviews.js';
+export { runEvaluationState } from './runs.js';

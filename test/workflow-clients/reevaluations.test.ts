@@ -1,0 +1,25 @@
+import { Client } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
+import { InvalidRequestError, ReevaluationClient } from '../../src/workflow-clients/index.js';
+
+// A client that never connects: every request here is refused before it would reach Temporal.
+const reevaluations = new ReevaluationClient(new Client(), { id: 'store' }, 'queue');
+const request = { selector: { kind: 'report' }, evaluators: ['tone@1'] };
+
+describe('a batch re-evaluation', () => {
+  it('is refused before Temporal when its batch id or workspace breaks the id rule', async () => {
+    await expect(reevaluations.start('ws', { ...request, batchId: 'b\u0000' })).rejects.toThrow(
+      new InvalidRequestError(
+        'batchId: an id cannot hold a control character (U+0000–U+001F, U+007F–U+009F)',
+      ),
+    );
+    await expect(
+      reevaluations.start('ws', { ...request, batchId: 'b'.repeat(129) }),
+    ).rejects.toThrow(InvalidRequestError);
+    await expect(reevaluations.start('\ud800', request)).rejects.toThrow(
+      new InvalidRequestError(
+        'workspaceId: an id must be well-formed Unicode (it holds a lone surrogate)',
+      ),
+    );
+  });
+});
