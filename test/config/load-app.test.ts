@@ -61,7 +61,16 @@ describe('loading the app', () => {
   it('names the file and the problem in one line when it cannot define an app', async () => {
     const cases: [string, string, RegExp][] = [
       ['missing.config.ts', '', /^missing\.config\.ts: no such file$/],
-      ['syntax.config.ts', 'export default {', /^syntax\.config\.ts: .+/],
+      [
+        'syntax.config.ts',
+        'export default {\n  rules: [{ evaluator: "x@1" }\n};\n',
+        /^syntax\.config\.ts: line 3, column 1: Expected "\]" but found "\}"$/,
+      ],
+      [
+        'imports-broken.config.ts',
+        'import helper from "./broken-helper.ts";\nexport default helper;',
+        /^imports-broken\.config\.ts: \/.*\/broken-helper\.ts line 1, column 11: Unexpected ";"$/,
+      ],
       ['none.config.ts', 'export const x = 1;', /^none\.config\.ts: has no default export/],
       [
         'bad.config.ts',
@@ -70,6 +79,7 @@ describe('loading the app', () => {
       ],
       ['throws.config.ts', 'throw new Error("boom\\nsecond line");', /^throws\.config\.ts: boom$/],
     ];
+    write('broken-helper.ts', 'const a = ;\nexport default {};');
     for (const [name, text, line] of cases) {
       if (text) write(name, text);
       const error = await loadApp(config, { cwd: dir, file: name }).catch((e: unknown) => e);
