@@ -1,7 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigFileError, loadApp, loadConfig } from '../../src/config/index.js';
+import {
+  ConfigFileError,
+  InvalidConfigError,
+  loadApp,
+  loadConfig,
+} from '../../src/config/index.js';
 
 // Inside the project, so a config file finds the project's packages (zod) as a user's would.
 mkdirSync('.evalflow/test', { recursive: true });
@@ -124,6 +129,20 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ EVALFLOW_JUDGE_MODEL: 'm' })).toThrow(
       'set all of EVALFLOW_JUDGE_BASE_URL, EVALFLOW_JUDGE_MODEL, or none',
+    );
+  });
+});
+
+describe('the API log format', () => {
+  it('is text or json when set, and chosen by the terminal when not', () => {
+    expect(loadConfig({ EVALFLOW_LOG_FORMAT: 'json' }).api.logFormat).toBe('json');
+    expect(loadConfig({ EVALFLOW_LOG_FORMAT: 'text' }).api.logFormat).toBe('text');
+    expect(loadConfig({}).api.logFormat).toBeNull();
+  });
+
+  it('refuses any other value, naming the variable', () => {
+    expect(() => loadConfig({ EVALFLOW_LOG_FORMAT: 'pretty' })).toThrow(
+      new InvalidConfigError('EVALFLOW_LOG_FORMAT is text or json, not pretty'),
     );
   });
 });
