@@ -4,6 +4,7 @@ import { loadApp, loadConfig, temporalConnection } from '../../config/index.js';
 import { startEngine } from '../../worker/index.js';
 import { CONFIG_OPTION, portNumber, print } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
+import { EVALFLOW_HOME, recordEngine } from '../supervision/engine-record.js';
 import { ensurePostgres } from '../supervision/postgres-binaries.js';
 import { runUntilStopped } from '../supervision/run-until-stopped.js';
 import { describeBinaries, ensureTemporalBinaries } from '../supervision/setup.js';
@@ -55,11 +56,12 @@ export function registerEngine(program: Command): void {
     'TEMPORAL_ADDRESS=temporal:7233 evalflow worker --config evalflow.config.ts',
   ).action(async (options: { config?: string }) => {
     const config = loadConfig();
-    const { app, source } = await loadApp(config, { file: options.config });
+    const { app, source, path } = await loadApp(config, { file: options.config });
     print(`evalflow: app from ${source}`);
     const engine = await startEngine({ config, app, temporal: temporalConnection(config) });
+    const forget = recordEngine(EVALFLOW_HOME, { configFile: path, source });
     print(`evalflow: worker polling task queue ${config.taskQueue}`);
-    await runUntilStopped([engine]);
+    await runUntilStopped([engine]).finally(forget);
   });
 
   withExamples(
