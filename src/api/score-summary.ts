@@ -15,6 +15,8 @@ export const ScoreSummaryGroup = z.object({
   /** The evaluator version (`name@version`) for JUDGE and HARNESS scores. */
   producer: z.string().nullable(),
   sourceLabel: z.string().nullable(),
+  /** A shadow version's verdicts (listed only with `includeShadow`): never the current verdict. */
+  shadow: z.boolean(),
   name: z.string(),
   count: z.int(),
   /** Numbers and booleans (true as 1); null for categories and text. */
@@ -31,6 +33,11 @@ export interface ScoreSummaryFilter {
   /** ISO-8601 instants: feedback last changed at or after `from` and before `to`. */
   from?: string;
   to?: string;
+  /**
+   * Shadow versions' verdicts too, each version's in groups of their own (`shadow: true`); left
+   * out by default, since they are not their feedback type's current verdict.
+   */
+  includeShadow?: boolean;
 }
 
 export async function summarizeScores(
@@ -39,24 +46,33 @@ export async function summarizeScores(
   workspaceId: string,
   filter: ScoreSummaryFilter = {},
 ): Promise<ScoreSummaryGroup[]> {
-  const { source, name, from, to } = filter;
+  const { source, name, from, to, includeShadow = false } = filter;
   const records = await store.feedback(workspaceId, source ? { source } : {});
   const groups = new Map<string, Group>();
   for (const record of records) {
     if (from !== undefined && record.updated_at < new Date(from).toISOString()) continue;
     if (to !== undefined && record.updated_at >= new Date(to).toISOString()) continue;
+    const shadow = record.shadow === true;
+    if (shadow && !includeShadow) continue;
     for (const scored of scoresOf(feedbackTypes, record)) {
       if (name !== undefined && scored.name !== name) continue;
       const producer = isAutomated(record.source)
         ? record.participant.replace(/^evaluator:/, '')
         : null;
-      const key = JSON.stringify([record.source, producer, record.source_label, scored.name]);
+      const key = JSON.stringify([
+        record.source,
+        producer,
+        record.source_label,
+        shadow,
+        scored.name,
+      ]);
       let group = groups.get(key);
       if (group === undefined) {
         group = {
           source: record.source,
           producer,
           sourceLabel: record.source_label,
+          shadow,
           name: scored.name,
           values: [],
         };
@@ -74,6 +90,7 @@ interface Group {
   source: ScoreSource;
   producer: string | null;
   sourceLabel: string | null;
+  shadow: boolean;
   name: string;
   values: (number | boolean | string)[];
 }
@@ -98,6 +115,7 @@ function summarize(group: Group): ScoreSummaryGroup {
     source: sourceName(group.source),
     producer: group.producer,
     sourceLabel: group.sourceLabel,
+    shadow: group.shadow,
     name: group.name,
     count: group.values.length,
     mean:

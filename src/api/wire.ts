@@ -6,7 +6,9 @@ import {
   type FeedbackRecord,
   type Message,
   MessageRole,
+  modeOf,
   type RatedMessage,
+  RuleModeSchema,
   type Run,
   RunStatus,
   ScoreSource,
@@ -187,6 +189,8 @@ export const WireRule = z.object({
     artifactKinds: z.array(z.string()).optional(),
   }),
   enabled: z.boolean(),
+  /** `live`, or `shadow`: judging beside the live versions, never the current verdict. */
+  mode: RuleModeSchema,
   /** Where it comes from: the app's config file, or this workspace's own rule. */
   origin: z.enum(['config', 'workspace']),
   setBy: z.string().nullable(),
@@ -204,6 +208,7 @@ export const wireRule = (
     ...(rule.filter.artifact_kinds ? { artifactKinds: rule.filter.artifact_kinds } : {}),
   },
   enabled: rule.enabled,
+  mode: modeOf(rule),
   origin,
   setBy: rule.set_by ?? null,
   setAt: rule.set_at ?? null,

@@ -6,6 +6,7 @@ import {
   EvaluatorId,
   type FeedbackType,
   type FeedbackTypeRegistry,
+  type RuleMode,
   type ScoreConfigDirectory,
   type ScoreConfigStatus,
   summaryOf,
@@ -36,6 +37,11 @@ export interface RuleInput {
   filter?: { workspaces?: readonly string[]; artifactKinds?: readonly string[] };
   /** A disabled rule judges nothing (default true). */
   enabled?: boolean;
+  /**
+   * `shadow`: judge what the live versions of the feedback type judge, recorded apart and never
+   * the current verdict, until promoted (default `live`).
+   */
+  mode?: RuleMode;
 }
 
 /** A score config HUMAN feedback is validated against; `archived` retires it. */

@@ -11,6 +11,7 @@ import {
   putArtifact,
   startRun,
 } from './decide-lifecycle.js';
+import { promoteEvaluator } from './decide-promotions.js';
 import { deleteRating, rateMessage } from './decide-ratings.js';
 import { setEvaluationRule } from './decide-rules.js';
 import { recordScore } from './decide-scores.js';
@@ -95,6 +96,8 @@ export function decideCommand(
       return deleteRating(state, actor, command);
     case 'set_evaluation_rule':
       return setEvaluationRule(actor, command, context);
+    case 'promote_evaluator':
+      return promoteEvaluator(actor, command, context);
     case 'record_score':
       return recordScore(actor, command);
   }

@@ -44,6 +44,8 @@ export interface ScoreConfigDirectory {
 /** The evaluator versions an app deploys, by id (`name@version`), with the kinds each judges. */
 export interface EvaluatorCatalog {
   targetsOf(id: string): readonly EvaluatedKind[] | undefined;
+  /** The feedback type a deployed version gives; a promotion replaces a version of the same type. */
+  feedbackTypeOf?(id: string): string | undefined;
 }
 
 /** What `decide` knows besides the workspace's entities. */

@@ -1,5 +1,6 @@
 import type { Actor } from './actors.js';
 import type { MessageRole, RunEndStatus, RunStatus } from './commands.js';
+import type { PromotionEvidence } from './promotions.js';
 import type { EvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
 import type { Target } from './targets.js';
@@ -85,6 +86,8 @@ export interface FeedbackGiven {
   run_id: string | null;
   source: ScoreSource;
   source_label?: string;
+  /** Present, true, on a shadow version's verdict; absent on every other feedback. */
+  shadow?: true;
   /**
    * Present on replaceable feedback (a user's message rating, a reviewer's feedback), absent on
    * any other: null when it is the participant's first of this type on this target; otherwise
@@ -131,6 +134,24 @@ export interface EvaluationRuleSet extends EvaluationRule {
   type: 'evaluation_rule_set';
 }
 
+/**
+ * An evaluator version was promoted on evidence: `rules` are the rules it set (the promoted
+ * version's, live, and the replaced version's, disabled), which later runs' plans follow.
+ */
+export interface EvaluatorPromoted {
+  type: 'evaluator_promoted';
+  evaluator: string;
+  replacing: string | null;
+  rules: EvaluationRule[];
+  min_kappa: number;
+  min_matched: number;
+  evidence: PromotionEvidence;
+  /** Why the evidence fell short of the thresholds; empty when it met them. */
+  shortfalls: string[];
+  /** Promoted although the evidence fell short (`force`). */
+  forced: boolean;
+}
+
 export type Event =
   | ThreadCreated
   | RunStarted
@@ -143,6 +164,7 @@ export type Event =
   | FeedbackWithdrawn
   | RatingDeleted
   | EvaluationRuleSet
+  | EvaluatorPromoted
   | ScoreRecorded;
 export type EventType = Event['type'];
 
@@ -175,6 +197,7 @@ export function scopeOf(event: Event): { thread_id: string | null; run_id: strin
     case 'artifact_put':
     case 'artifact_archived':
     case 'evaluation_rule_set':
+    case 'evaluator_promoted':
     case 'score_recorded':
       return { thread_id: null, run_id: null };
   }

@@ -25,6 +25,7 @@ export {
   MessageRole,
   PauseRun,
   PostMessage,
+  PromoteEvaluator,
   PutArtifact,
   RateMessage,
   RecordScore,
@@ -52,6 +53,7 @@ export type {
   ArtifactPut,
   Envelope,
   EvaluationRuleSet,
+  EvaluatorPromoted,
   Event,
   EventType,
   FeedbackGiven,
@@ -104,6 +106,15 @@ export {
 } from './limits.js';
 export type { Needs } from './needs.js';
 export { needsOf } from './needs.js';
+export {
+  EvidenceInterval,
+  evidenceLine,
+  figureText,
+  PromotedSettings,
+  PromotionEvidence,
+  shortfallsOf,
+  VersionAgreement,
+} from './promotions.js';
 export type { Rejection, RejectionType } from './rejections.js';
 export {
   conflict,
@@ -115,6 +126,7 @@ export {
   summaryOf,
   validationFailed,
 } from './rejections.js';
+export { ruleEventTypes, rulesSetBy } from './rule-events.js';
 export {
   EVALUATOR_ID_PART,
   EvaluatedKindSchema,
@@ -122,8 +134,11 @@ export {
   EvaluationRuleSchema,
   EvaluatorId,
   isLive,
+  modeOf,
   parseEvaluatorId,
   RuleFilter,
+  type RuleMode,
+  RuleModeSchema,
   RuleSettings,
   rulesInForce,
   type StoredEvaluationRule,

@@ -89,8 +89,10 @@ export function needsOf(
       break;
     }
     case 'set_evaluation_rule':
+    case 'promote_evaluator':
     case 'record_score':
-      // A rule replaces the one before it whole, and a trace is no entity: they read nothing.
+      // A rule replaces the one before it whole (a promotion carries both it sets), and a trace
+      // is no entity: they read nothing.
       break;
   }
   return needs;

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { EvaluationRule } from '../core/index.js';
+import type { EvaluationRule, EvaluatorCatalog } from '../core/index.js';
 import type { Lease, Store, Subscription } from '../store/index.js';
 import { TriggerRelay } from './relay.js';
 
@@ -21,6 +21,8 @@ export function followWorkspaces(options: {
   rules: readonly EvaluationRule[];
   /** Limited evaluators' own task queues, by name (see `RelayOptions`). */
   evaluatorTaskQueues?: Readonly<Record<string, string>>;
+  /** The deployed versions, which shadow versions' plans read (see `RelayOptions`). */
+  evaluators?: EvaluatorCatalog;
   /** A run paused longer than this is evaluated as it stands (see `RelayOptions`). */
   abandonAfterMs?: number;
   pollMs?: number;

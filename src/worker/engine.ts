@@ -83,6 +83,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     rules: app.rules,
     onRelay: log,
     evaluatorTaskQueues: evaluatorTaskQueues(config.taskQueue, app.evaluatorLimits),
+    evaluators: app.evaluators,
     ...(options.abandonAfterMs !== undefined ? { abandonAfterMs: options.abandonAfterMs } : {}),
     ...(options.relayPollMs !== undefined ? { pollMs: options.relayPollMs } : {}),
   });

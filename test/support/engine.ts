@@ -110,6 +110,7 @@ export function testEngine(options: {
         taskQueue,
         workspaceId,
         rules,
+        evaluators,
         ...relayOptions,
       }),
     async close() {
