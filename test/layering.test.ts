@@ -17,6 +17,8 @@ const allowed: Record<string, string[]> = {
   workflows: ['core', 'evaluators', 'activities'],
   'workflow-clients': ['core', 'store', 'evaluators', 'config', 'workflows'],
   relay: ['core', 'store', 'evaluators', 'workflows'],
+  // Agreement over stored verdicts, and promotions' evidence: the statistics over the store.
+  evidence: ['core', 'agreement', 'scores', 'store', 'evaluators'],
   worker: [
     'core',
     'scores',
@@ -28,7 +30,7 @@ const allowed: Record<string, string[]> = {
     'workflow-clients',
     'relay',
   ],
-  api: ['core', 'scores', 'store', 'evaluators', 'config', 'workflow-clients'],
+  api: ['core', 'scores', 'store', 'evaluators', 'config', 'workflow-clients', 'evidence'],
   // The HTTP SDK takes the API's route schemas and the core's words as types only (checked
   // below): its requests and answers are the API's own, and it loads nothing of the server.
   client: ['core', 'api'],
@@ -47,6 +49,7 @@ const allowed: Record<string, string[]> = {
     'api',
     'client',
     'testing',
+    'evidence',
   ],
 };
 
