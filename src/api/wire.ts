@@ -125,6 +125,8 @@ export const WireFeedback = z.object({
   sourceLabel: z.string().nullable(),
   rater: z.string(),
   updatedAt: z.string(),
+  /** Present, true, on a shadow version's verdict: not its feedback type's current verdict. */
+  shadow: z.literal(true).optional(),
 });
 export const wireFeedback = (record: FeedbackRecord) => ({
   id: record.id,
@@ -135,6 +137,7 @@ export const wireFeedback = (record: FeedbackRecord) => ({
   sourceLabel: record.source_label,
   rater: record.participant,
   updatedAt: record.updated_at,
+  ...(record.shadow === true ? { shadow: true as const } : {}),
 });
 
 export const WireMessage = z.object({

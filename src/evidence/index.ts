@@ -13,6 +13,7 @@ export {
   type SideReport,
 } from './compare.js';
 export { AgreementQueryError } from './errors.js';
+export { mappingOf } from './mapping.js';
 export {
   type PreparedPromotion,
   type PromotionApp,

@@ -59,6 +59,7 @@ export async function startApi(
     client: env.client,
     taskQueue,
     rules: app.rules,
+    evaluators: app.evaluators,
     pollMs: 100,
   });
   const api = await buildApi({

@@ -17,6 +17,7 @@ import type { Store } from '../../store/index.js';
 import {
   APP_OPTION,
   appOf,
+  CLI_ACTOR,
   commaList,
   identifier,
   type Print,
@@ -28,14 +29,12 @@ import {
 } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
+import { registerPromote } from './promote.js';
 
 // `evalflow rules list|set`: the evaluation rules in force, and a workspace's own rule for one
 // evaluator version. `set` writes a `set_evaluation_rule` command to the store as the system
 // (`system:cli`), as the host or `PUT /v1/evaluation-rules/{evaluator}` would; the relays read
 // it from the log, so later runs follow it.
-
-/** The system actor the CLI's rule commands are recorded as. */
-export const CLI_ACTOR = { kind: 'system', name: 'cli' } as const;
 
 type RuleOrigin = 'config' | 'workspace';
 /** A rule as `--json` prints it: the API's shape, with its workspace (null: the config's default). */
@@ -145,6 +144,8 @@ export function registerRules(program: Command): void {
       );
     }
   });
+
+  registerPromote(rules);
 }
 
 /** `live` or `shadow`. */
