@@ -66,9 +66,7 @@ export function registerReviewers(program: Command): void {
       try {
         origin = new URL(base).toString().replace(/\/+$/, '');
       } catch {
-        throw new InvalidArgumentError(
-          `--base-url is a URL such as http://127.0.0.1:8787, not ${base}`,
-        );
+        return usage(`--base-url is a URL such as http://127.0.0.1:8787, not ${base}`);
       }
       const expiresAt = new Date(
         Date.now() + (options.expiresIn ?? SIGN_IN_SECONDS.default) * 1000,
