@@ -150,7 +150,9 @@ const apiMigration: Migration = {
  * free, leased (its holder and the lease's end) or done (its holder's verdict recorded); `rank`
  * orders each state's slots, so one index gives the next claimable slot directly: a free slot's
  * place in the queue, a lease's end (expired leases are claimable again), a verdict's time
- * (throughput). A queue's head row counts its positions, items, items done and skips.
+ * (throughput). A queue's head row counts its positions and items (written by enqueueing and
+ * skips, never by a claim or a verdict, so reviewers never wait on one row); a partial index
+ * counts the items done.
  */
 const reviewQueuesMigration: Migration = {
   version: 7,
@@ -171,6 +173,7 @@ const reviewQueuesMigration: Migration = {
       PRIMARY KEY (workspace_id, queue_id, item_id)
     )`),
     'CREATE UNIQUE INDEX review_items_by_target ON review_items (workspace_id, queue_id, target_key)',
+    'CREATE INDEX review_items_done ON review_items (workspace_id, queue_id) WHERE slots_done >= slots',
     keyedTable(`CREATE TABLE review_slots (
       workspace_id TEXT NOT NULL,
       queue_id TEXT NOT NULL,
@@ -191,7 +194,6 @@ const reviewQueuesMigration: Migration = {
       queue_id TEXT NOT NULL,
       next_position BIGINT NOT NULL,
       items BIGINT NOT NULL,
-      items_done BIGINT NOT NULL,
       PRIMARY KEY (workspace_id, queue_id)
     )`),
     keyedTable(`CREATE TABLE review_skips (
