@@ -169,6 +169,12 @@ export const rows: { label: string; forms: object[] }[] = [
     ],
   },
   {
+    label: '`set_review_queue`',
+    forms: [
+      { type: 'set_review_queue', queue_id: 'q1', feedback_type: 'note', target_kinds: ['turn'] },
+    ],
+  },
+  {
     label: '`record_score`',
     forms: [
       {

@@ -1,6 +1,7 @@
 import type { Actor } from './actors.js';
 import type { MessageRole, RunEndStatus, RunStatus } from './commands.js';
 import type { PromotionEvidence } from './promotions.js';
+import type { ReviewQueue } from './review-queues.js';
 import type { EvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
 import type { Target } from './targets.js';
@@ -152,6 +153,11 @@ export interface EvaluatorPromoted {
   forced: boolean;
 }
 
+/** A workspace's review queue was set (or archived); routing and claims follow it. */
+export interface ReviewQueueSet extends ReviewQueue {
+  type: 'review_queue_set';
+}
+
 export type Event =
   | ThreadCreated
   | RunStarted
@@ -165,7 +171,8 @@ export type Event =
   | RatingDeleted
   | EvaluationRuleSet
   | EvaluatorPromoted
-  | ScoreRecorded;
+  | ScoreRecorded
+  | ReviewQueueSet;
 export type EventType = Event['type'];
 
 /** An event as stored and sent: `seq` is gap-free per workspace, `id` unique, `ts` ISO-8601. */
@@ -199,6 +206,7 @@ export function scopeOf(event: Event): { thread_id: string | null; run_id: strin
     case 'evaluation_rule_set':
     case 'evaluator_promoted':
     case 'score_recorded':
+    case 'review_queue_set':
       return { thread_id: null, run_id: null };
   }
 }

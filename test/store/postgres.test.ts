@@ -5,6 +5,7 @@ import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
 import { givenTwoRatings } from './feedback-history.js';
 import { ledgerContract } from './ledger-contract.js';
+import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
 
 const schema = freshSchemaName();
@@ -15,6 +16,10 @@ storeContract('Postgres', (options) =>
 );
 
 ledgerContract('Postgres', (options) =>
+  openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
+);
+
+reviewQueuesContract('Postgres', (options) =>
   openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
 );
 
@@ -86,7 +91,7 @@ describe('the Postgres store', () => {
     }
   });
 
-  it('fills the last-given column of feedback recorded before it (migration 8)', async () => {
+  it('fills the last-given column of feedback recorded before it (migration 9)', async () => {
     const fresh = freshSchemaName();
     let clock = Date.parse('2026-02-01T09:00:00Z');
     const options = { feedbackTypes: conformanceFeedbackTypes(), now: () => new Date(clock) };
@@ -97,14 +102,14 @@ describe('the Postgres store', () => {
         clock += 60_000;
       });
       await first.close();
-      // The schema as migration 7 left it: no last-given column, no population index.
+      // The schema as migration 8 left it: no last-given column, no population index.
       const client = new pg.Client({ connectionString: databaseUrl() });
       await client.connect();
       try {
         await client.query(`SET search_path TO "${fresh}"`);
         await client.query(`DROP INDEX feedback_by_type_source;
           ALTER TABLE feedback DROP COLUMN updated_at;
-          DELETE FROM schema_migrations WHERE version = 8`);
+          DELETE FROM schema_migrations WHERE version = 9`);
       } finally {
         await client.end();
       }

@@ -7,6 +7,7 @@ import { openSqliteStore, openStore } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { givenTwoRatings } from './feedback-history.js';
 import { ledgerContract } from './ledger-contract.js';
+import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-sqlite-'));
@@ -15,6 +16,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 storeContract('SQLite', async (options) => openSqliteStore(join(dir, 'contract.db'), options));
 
 ledgerContract('SQLite', async (options) => openSqliteStore(join(dir, 'ledger.db'), options));
+
+reviewQueuesContract('SQLite', async (options) =>
+  openSqliteStore(join(dir, 'review-queues.db'), options),
+);
 
 describe('the SQLite store on disk', () => {
   it('opens the default file under .evalflow/, creating the folder', async () => {
@@ -62,7 +67,7 @@ describe('the SQLite store on disk', () => {
     }
   });
 
-  it('fills the last-given column of feedback recorded before it (migration 8)', async () => {
+  it('fills the last-given column of feedback recorded before it (migration 9)', async () => {
     const path = join(dir, 'before-verdict-reads.db');
     let clock = Date.parse('2026-02-01T09:00:00Z');
     const options = { feedbackTypes: conformanceFeedbackTypes(), now: () => new Date(clock) };
@@ -71,10 +76,10 @@ describe('the SQLite store on disk', () => {
       clock += 60_000;
     });
     await first.close();
-    // The schema as migration 7 left it: no last-given column, no population index.
+    // The schema as migration 8 left it: no last-given column, no population index.
     const db = new Database(path);
     db.exec(`DROP INDEX feedback_by_type_source; ALTER TABLE feedback DROP COLUMN updated_at;
-      DELETE FROM schema_migrations WHERE version = 8`);
+      DELETE FROM schema_migrations WHERE version = 9`);
     db.close();
     const second = openSqliteStore(path, options);
     try {

@@ -31,6 +31,9 @@ import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
 import { registerPromote } from './promote.js';
 
+/** The system actor the CLI's rule commands are recorded as (defined with the commands' context). */
+export { CLI_ACTOR };
+
 // `evalflow rules list|set`: the evaluation rules in force, and a workspace's own rule for one
 // evaluator version. `set` writes a `set_evaluation_rule` command to the store as the system
 // (`system:cli`), as the host or `PUT /v1/evaluation-rules/{evaluator}` would; the relays read
