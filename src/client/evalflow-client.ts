@@ -30,6 +30,8 @@ import type {
   PromoteResult,
   PutArtifactRequest,
   PutArtifactResult,
+  QueueDisagreementsRequest,
+  QueuedDisagreements,
   RateMessageRequest,
   RateMessageResult,
   RecordScoreRequest,
@@ -377,6 +379,23 @@ export class EvalflowClient {
     const { mapping = {}, ...rest } = request;
     const map = Object.entries(mapping).map(([from, to]) => `${from}=${to}`);
     return this.send({ method: 'GET', path: '/v1/agreement', query: { ...rest, map }, options });
+  }
+
+  /**
+   * Sends every target two sides disagree on to a review queue, each once
+   * (`POST /v1/review-queues/{queueId}/disagreements`); the system's or an admin's.
+   */
+  queueDisagreements(
+    queueId: string,
+    request: QueueDisagreementsRequest,
+    options?: CallOptions,
+  ): Promise<QueuedDisagreements> {
+    return this.send({
+      method: 'POST',
+      path: `/v1/review-queues/${at(queueId)}/disagreements`,
+      body: request,
+      options,
+    });
   }
 
   // Reading back.

@@ -94,6 +94,8 @@ export type AgreementRequest = Omit<z.input<typeof agreement.AgreementQuery>, 'm
 };
 export type Agreement = z.output<typeof agreement.AgreementReply>;
 export type PromoteRequest = z.input<typeof agreement.PromoteBody>;
+export type QueueDisagreementsRequest = z.input<typeof agreement.QueueDisagreementsBody>;
+export type QueuedDisagreements = z.output<typeof agreement.QueueDisagreementsReply>;
 export type PromoteResult = z.output<typeof agreement.PromoteReply>;
 
 export type CreateUserTokenRequest = z.input<typeof userTokens.CreateUserTokenBody>;

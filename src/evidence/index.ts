@@ -20,5 +20,10 @@ export {
   type PromotionRequest,
   preparePromotion,
 } from './promotion.js';
+export {
+  type QueuedDisagreements,
+  type QueueingApp,
+  queueDisagreements,
+} from './queue-disagreements.js';
 export { type AgreementApp, type Population, resolveSides } from './sides.js';
 export type { Slices, Vote } from './verdicts.js';

@@ -104,6 +104,45 @@ describe('GET /v1/agreement', () => {
   });
 });
 
+describe('POST /v1/review-queues/{queueId}/disagreements', () => {
+  it('sends every disagreeing target to the queue in one call, each once', async () => {
+    const system = new EvalflowClient({ baseUrl: h.url, apiKey: await h.key('system') });
+    const request = { a: 'politeness@1:polite', b: 'reviewers', targetKind: 'message' } as const;
+    const sent = await system.queueDisagreements('second-look', request);
+    expect(sent).toMatchObject({
+      queueId: 'second-look',
+      disagreements: 3,
+      added: 3,
+      alreadyQueued: 0,
+    });
+    expect(await system.queueDisagreements('second-look', request)).toMatchObject({
+      added: 0,
+      alreadyQueued: 3,
+    });
+    const queue = await system.reviewQueues.get('second-look');
+    expect(queue.progress.items).toBe(3);
+  });
+
+  it('refuses a queue that does not take a disagreeing kind, and keys that may not fill queues', async () => {
+    const system = new EvalflowClient({ baseUrl: h.url, apiKey: await h.key('system') });
+    const kinds = await refusal(
+      system.queueDisagreements('second-look', { a: 'politeness@2:polite', b: 'reviewers' }),
+    );
+    expect([kinds.status, kinds.body.message]).toEqual([
+      422,
+      'review queue second-look takes message targets, and the sides also disagree on turn targets: compare one kind (targetKind)',
+    ]);
+    const missing = await refusal(
+      system.queueDisagreements('nowhere', { a: 'politeness@2:polite', b: 'reviewers' }),
+    );
+    expect(missing.status).toBe(404);
+    const reviewer = await refusal(
+      reader.queueDisagreements('second-look', { a: 'politeness@2:polite', b: 'reviewers' }),
+    );
+    expect(reviewer.status).toBe(403);
+  });
+});
+
 describe('POST /v1/evaluation-rules/{evaluator}/promote', () => {
   const request = {
     replacing: 'politeness@1',

@@ -104,6 +104,18 @@ describe('evalflow agreement', () => {
     expect(answer.categorical.kappa.value).toBe(1);
   }, 60_000);
 
+  it('sends the disagreements to a review queue with --queue, each once', async () => {
+    const args = ['agreement', 'politeness@1:polite', 'reviewers', '--target-kind', 'message'];
+    const first = await cli(...args, '--queue', 'second-look');
+    expect(first.out.trim().split('\n').at(-1)).toBe(
+      'sent 3 disagreeing targets to review queue second-look: 3 added, 0 queued already',
+    );
+    const again = JSON.parse((await cli(...args, '--queue', 'second-look', '--json')).out);
+    expect(again.queued).toMatchObject({ disagreements: 3, added: 0, alreadyQueued: 3 });
+    const missing = await cli(...args, '--queue', 'nowhere');
+    expect(missing.err).toBe('evalflow: review queue nowhere does not exist\n');
+  }, 60_000);
+
   it('refuses a side it cannot read, and a bad mapping, in one line', async () => {
     const side = await cli('agreement', 'politeness@9:polite', 'reviewers');
     expect([side.code, side.err]).toEqual([

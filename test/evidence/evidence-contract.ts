@@ -6,6 +6,7 @@ import {
   AgreementQueryError,
   compareSides,
   preparePromotion,
+  queueDisagreements,
 } from '../../src/evidence/index.js';
 import type { Store, StoreOptions } from '../../src/store/index.js';
 import { clockStart, DAY, judgesApp, storeVerdicts } from './stored-verdicts.js';
@@ -216,6 +217,50 @@ export function evidenceContract(adapter: string, open: OpenStore) {
       expect(m8.map((d) => [d.targetKey, d.a, d.b, d.votesB])).toEqual([
         ['message:t/m8', 'true', 'false', [{ participant: 'reviewer:grace', value: 'false' }]],
       ]);
+    });
+
+    it('sends every disagreeing target to a review queue, each once', async () => {
+      const send = (extra: Partial<Parameters<typeof queueDisagreements>[2]> = {}) =>
+        queueDisagreements(store, judgesApp, {
+          workspaceId: ws,
+          a: 'politeness@1:polite',
+          b: 'reviewers',
+          targetKind: 'message',
+          queueId: 'second-look',
+          by: { kind: 'system', name: 'ops' },
+          now: new Date(clock),
+          ...extra,
+        });
+      // politeness@1 disagrees with the reviewers on m2, m5 and m8.
+      expect(await send()).toEqual({
+        queueId: 'second-look',
+        a: 'politeness@1:polite',
+        b: 'reviewers:politeness.polite',
+        asOfSeq: await store.head(ws),
+        disagreements: 3,
+        added: 3,
+        alreadyQueued: 0,
+      });
+      expect(await send({ a: 'politeness@2:polite' })).toMatchObject({
+        disagreements: 1,
+        added: 0,
+        alreadyQueued: 1,
+      });
+      const counts = await store.reviewQueues.counts(ws, 'second-look', new Date(clock));
+      expect(counts.items).toBe(3);
+      await expect(send({ a: 'politeness@2:polite', targetKind: undefined })).rejects.toMatchObject(
+        {
+          rejection: {
+            type: 'validation_failed',
+            message:
+              'review queue second-look takes message targets, and the sides also disagree on turn targets: compare one kind (targetKind)',
+          },
+        },
+      );
+      await expect(send({ queueId: 'nowhere' })).rejects.toMatchObject({
+        rejection: { type: 'not_found', entity: 'review queue', id: 'nowhere' },
+      });
+      expect((await store.reviewQueues.counts(ws, 'second-look', new Date(clock))).items).toBe(3);
     });
 
     it('refuses what cannot be compared, saying why', async () => {

@@ -36,12 +36,21 @@ const version = (v: string) =>
     evaluate: () => ({ polite: true }),
   });
 
-/** The app: politeness@1 live, @2 in shadow. */
+/** The app: politeness@1 live, @2 in shadow, and a queue for a second look at messages. */
 export const judgesApp = defineConfig({
   feedbackTypes: [reviewVerdict, helpfulness],
   evaluators: [version('1'), version('2')],
   rules: [{ evaluator: 'politeness@1' }, { evaluator: 'politeness@2', mode: 'shadow' }],
   scoreConfigs: { politeness: { source: 'HUMAN' }, review_verdict: { source: 'HUMAN' } },
+  // Where disagreements go: reviewers judge politeness on messages again.
+  reviewQueues: [
+    {
+      queueId: 'second-look',
+      feedbackType: politeness,
+      targetKinds: ['message'],
+      instructions: 'A judge and the reviewers disagreed here. Is the answer polite?',
+    },
+  ],
 });
 
 export const clockStart = Date.parse('2026-05-01T08:00:00Z');

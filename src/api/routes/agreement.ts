@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { EvaluatedKindSchema, EvaluatorId, PromotionEvidence } from '../../core/index.js';
+import { EvaluatedKindSchema, EvaluatorId, Id, PromotionEvidence } from '../../core/index.js';
 import {
   AgreementQueryError,
   compareSides,
   mappingOf,
   preparePromotion,
+  queueDisagreements,
 } from '../../evidence/index.js';
 import { AgreementReply, wireAgreement } from '../agreement-wire.js';
 import { HTTP_STATUS, HttpRefusal, RejectionBody, refusalResponses, refuse } from '../errors.js';
@@ -72,6 +73,26 @@ export const PromoteReply = Written.extend({
 /** A refused promotion: the core's rejection, with the evidence it fell short on. */
 export const PromotionRefusal = RejectionBody.extend({ evidence: WireEvidence.optional() });
 
+export const QueueDisagreementsBody = z.strictObject({
+  a: side,
+  b: side,
+  /** Renames labels on both sides before comparing: `{"pass": "true", "fail": "false"}`. */
+  mapping: z.record(z.string().min(1), z.string().min(1)).default({}),
+  ...slices,
+});
+export const QueueDisagreementsReply = z.object({
+  queueId: z.string(),
+  /** The sides as read, and the workspace's seq when reading began. */
+  a: z.string(),
+  b: z.string(),
+  asOfSeq: z.int(),
+  /** Every matched target the sides disagree on: all were given to the queue. */
+  disagreements: z.int(),
+  added: z.int(),
+  /** Queued already (by hand, by routing, by an earlier call): each target is queued once. */
+  alreadyQueued: z.int(),
+});
+
 /** A query the evidence cannot answer becomes the rejection it carries. */
 async function answering<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -113,6 +134,39 @@ export const registerAgreement: Register = (api, deps) => {
             ...(targetKind ? { targetKind } : {}),
           }),
         ),
+      );
+    },
+  });
+
+  api.post('/v1/review-queues/:queueId/disagreements', {
+    config: { allow: ['system', 'admin'] },
+    schema: {
+      tags: ['agreement'],
+      summary: 'Send every target two populations of verdicts disagree on to a review queue',
+      description:
+        'Compares the sides as GET /v1/agreement does, then puts every disagreeing target in ' +
+        'the queue, each once (a target queued already is counted in `alreadyQueued`). A queue ' +
+        'that does not take a disagreeing target’s kind refuses them all: compare one kind.',
+      params: z.object({ queueId: Id }),
+      body: QueueDisagreementsBody,
+      response: { 200: QueueDisagreementsReply, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { workspaceId, principal } = callerOf(request);
+      const { a, b, mapping, from, to, targetKind } = request.body;
+      return answering(() =>
+        queueDisagreements(deps.store, deps.app, {
+          workspaceId,
+          queueId: request.params.queueId,
+          a,
+          b,
+          mapping,
+          by: actorOf(principal),
+          now: deps.now(),
+          ...(from ? { from } : {}),
+          ...(to ? { to } : {}),
+          ...(targetKind ? { targetKind } : {}),
+        }),
       );
     },
   });

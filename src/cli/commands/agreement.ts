@@ -1,9 +1,23 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { wireAgreement } from '../../api/agreement-wire.js';
 import { EvaluatedKindSchema, evaluatedKinds, type TargetKind } from '../../core/index.js';
-import { AgreementQueryError, compareSides, mappingOf } from '../../evidence/index.js';
+import {
+  AgreementQueryError,
+  compareSides,
+  mappingOf,
+  queueDisagreements,
+} from '../../evidence/index.js';
 import type { Store } from '../../store/index.js';
-import { APP_OPTION, appOf, identifier, instant, print, usage, withStore } from '../context.js';
+import {
+  APP_OPTION,
+  appOf,
+  CLI_ACTOR,
+  identifier,
+  instant,
+  print,
+  usage,
+  withStore,
+} from '../context.js';
 import { printAgreement } from '../presentation/agreement-report.js';
 import { withExamples } from '../presentation/examples.js';
 
@@ -56,6 +70,7 @@ interface AgreementOptions {
   to?: string;
   targetKind?: TargetKind;
   limit?: number;
+  queue?: string;
   config?: string;
   json?: boolean;
 }
@@ -95,39 +110,64 @@ export function registerAgreement(program: Command): void {
         'disagreements listed (default 20 in the table, 100 with --json as the API; all are counted)',
         count,
       )
+      .option(
+        '--queue <id>',
+        'also send every disagreeing target to this review queue, each once (recorded as system:cli)',
+        identifier,
+      )
       .option(...APP_OPTION)
       .option(
         '--json',
-        'print the API’s answer (GET /v1/agreement) as one JSON object, with `workspace`',
+        'print the API’s answer (GET /v1/agreement) as one JSON object, with `workspace` (and `queued` with --queue)',
       ),
     'evalflow agreement politeness@2:polite reviewers --workspace acme',
     'evalflow agreement politeness@2:polite reviewer:grace:review_verdict.verdict --map pass=true --map fail=false',
     'evalflow agreement politeness@1:polite politeness@2:polite --json',
+    'evalflow agreement politeness@2:polite reviewers --target-kind message --queue second-look',
   ).action(async (a: string, b: string, options: AgreementOptions) => {
     const { config, app } = await appOf(options);
-    const { workspace, report } = await withStore(
+    const { workspace, report, queued } = await withStore(
       config,
       async (store) => {
         const workspace = await oneWorkspace(store, options.workspace);
+        const query = {
+          workspaceId: workspace,
+          a,
+          b,
+          mapping: await asUsage(async () => mappingOf(options.map ?? [])),
+          ...(options.from ? { from: options.from } : {}),
+          ...(options.to ? { to: options.to } : {}),
+          ...(options.targetKind ? { targetKind: options.targetKind } : {}),
+        };
+        const limit = options.limit ?? (options.json ? 100 : 20);
         const report = await asUsage(async () =>
-          wireAgreement(
-            await compareSides(store, app, {
-              workspaceId: workspace,
-              a,
-              b,
-              mapping: await asUsage(async () => mappingOf(options.map ?? [])),
-              limit: options.limit ?? (options.json ? 100 : 20),
-              ...(options.from ? { from: options.from } : {}),
-              ...(options.to ? { to: options.to } : {}),
-              ...(options.targetKind ? { targetKind: options.targetKind } : {}),
-            }),
-          ),
+          wireAgreement(await compareSides(store, app, { ...query, limit })),
         );
-        return { workspace, report };
+        const queueId = options.queue;
+        const queued =
+          queueId === undefined
+            ? null
+            : await asUsage(() =>
+                queueDisagreements(store, app, {
+                  ...query,
+                  queueId,
+                  by: CLI_ACTOR,
+                  now: new Date(),
+                }),
+              );
+        return { workspace, report, queued };
       },
       app,
     );
-    if (options.json) return print(JSON.stringify({ workspace, ...report }));
+    if (options.json) {
+      return print(JSON.stringify({ workspace, ...report, ...(queued ? { queued } : {}) }));
+    }
     printAgreement(report, workspace, print);
+    if (queued !== null) {
+      print(
+        `sent ${queued.disagreements} disagreeing targets to review queue ${queued.queueId}: ` +
+          `${queued.added} added, ${queued.alreadyQueued} queued already`,
+      );
+    }
   });
 }
