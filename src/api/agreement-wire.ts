@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { targetKinds } from '../core/index.js';
+import { type PromotionEvidence, targetKinds, type VersionAgreement } from '../core/index.js';
 import type { AgreementReport } from '../evidence/index.js';
 import { SCORE_DATA_TYPES } from '../scores/index.js';
 import { WireTarget, wireTarget } from './wire.js';
@@ -132,3 +132,36 @@ export function wireAgreement(report: AgreementReport): AgreementReply {
     },
   };
 }
+
+/** One version's agreement in a promotion's evidence, over HTTP. */
+const WireVersionAgreement = z.object({
+  compared: z.string(),
+  matched: z.int(),
+  kappa: z.number().nullable(),
+  interval: z.object({ low: z.number(), high: z.number(), level: z.number() }).nullable(),
+  rawAgreement: z.number().nullable(),
+});
+
+/** A promotion's evidence over HTTP: the log's `PromotionEvidence`, in camelCase. */
+export const WireEvidence = WireVersionAgreement.extend({
+  against: z.string(),
+  mapping: z.record(z.string(), z.string()),
+  asOfSeq: z.int(),
+  replaced: WireVersionAgreement.nullable(),
+});
+
+const wireVersion = (agreement: VersionAgreement) => ({
+  compared: agreement.compared,
+  matched: agreement.matched,
+  kappa: agreement.kappa,
+  interval: agreement.interval,
+  rawAgreement: agreement.raw_agreement,
+});
+
+export const wireEvidence = (evidence: PromotionEvidence): z.output<typeof WireEvidence> => ({
+  ...wireVersion(evidence),
+  against: evidence.against,
+  mapping: evidence.mapping,
+  asOfSeq: evidence.as_of_seq,
+  replaced: evidence.replaced === null ? null : wireVersion(evidence.replaced),
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EvaluatedKindSchema, EvaluatorId, Id, PromotionEvidence } from '../../core/index.js';
+import { EvaluatedKindSchema, EvaluatorId, Id } from '../../core/index.js';
 import {
   AgreementQueryError,
   compareSides,
@@ -7,7 +7,7 @@ import {
   preparePromotion,
   queueDisagreements,
 } from '../../evidence/index.js';
-import { AgreementReply, wireAgreement } from '../agreement-wire.js';
+import { AgreementReply, WireEvidence, wireAgreement, wireEvidence } from '../agreement-wire.js';
 import { HTTP_STATUS, HttpRefusal, RejectionBody, refusalResponses, refuse } from '../errors.js';
 import { actorOf } from '../principals.js';
 import { Written, written } from '../wire.js';
@@ -62,7 +62,6 @@ export const PromoteBody = z.strictObject({
   /** Promote although the evidence is short (recorded as forced). */
   force: z.boolean().default(false),
 });
-const WireEvidence = PromotionEvidence;
 export const PromoteReply = Written.extend({
   evaluator: z.string(),
   replacing: z.string().nullable(),
@@ -213,7 +212,7 @@ export const registerAgreement: Register = (api, deps) => {
           ...written(outcome.events),
           evaluator: event.evaluator,
           replacing: event.replacing,
-          evidence: event.evidence,
+          evidence: wireEvidence(event.evidence),
           forced: event.forced,
           shortfalls: event.shortfalls,
         };
@@ -222,7 +221,7 @@ export const registerAgreement: Register = (api, deps) => {
         if (error instanceof HttpRefusal && error.body.type === 'invalid_state') {
           throw new HttpRefusal(HTTP_STATUS.invalid_state, {
             ...error.body,
-            evidence: command.evidence,
+            evidence: wireEvidence(command.evidence),
           } as RejectionBody);
         }
         throw error;
