@@ -11,6 +11,7 @@ import { errorAnswers, frameworkErrors } from './plugins/errors.js';
 import { idempotency } from './plugins/idempotency.js';
 import { openApi } from './plugins/openapi.js';
 import { rateLimit } from './plugins/rate-limit.js';
+import { uiPage } from './plugins/ui-page.js';
 import { registerRoutes } from './routes/index.js';
 
 // A request id not given is this process's random prefix and a counter: unique across restarts
@@ -51,6 +52,7 @@ export async function buildApi(options: ApiOptions): Promise<Api> {
   });
   await api.register(idempotency, { store: options.store });
   await api.register(errorAnswers);
+  await api.register(uiPage, options.uiRoot !== undefined ? { root: options.uiRoot } : {});
   registerRoutes(api, { ...options, now });
   return api;
 }

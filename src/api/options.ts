@@ -34,6 +34,8 @@ export interface ApiOptions {
    */
   logger?: boolean | { stream: NodeJS.WritableStream };
   now?: () => Date;
+  /** The reviewers' page's built files, served at /ui/ (default: this package's dist/ui). */
+  uiRoot?: string;
 }
 
 export const API_DEFAULTS = { bodyLimitBytes: 2 * 1024 * 1024, rateLimitPerMinute: 1200 };

@@ -4,6 +4,7 @@ import { loadApp, loadConfig, temporalConnection } from '../../config/index.js';
 import { startEngine } from '../../worker/index.js';
 import { CONFIG_OPTION, portNumber, print } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
+import { ensureChromium } from '../supervision/chromium-binary.js';
 import { ensurePostgres } from '../supervision/postgres-binaries.js';
 import { runUntilStopped } from '../supervision/run-until-stopped.js';
 import { describeBinaries, ensureTemporalBinaries } from '../supervision/setup.js';
@@ -22,12 +23,13 @@ export function registerEngine(program: Command): void {
     program
       .command('setup')
       .description(
-        'make sure the Temporal CLI, the time-skipping test server and Postgres are there',
+        'make sure the Temporal CLI, the time-skipping test server, Postgres and Chromium are there',
       ),
     'evalflow setup',
   ).action(async () => {
     print(describeBinaries(await ensureTemporalBinaries()));
     print(`evalflow setup: ${ensurePostgres()}`);
+    print(`evalflow setup: ${ensureChromium()}`);
   });
 
   withExamples(

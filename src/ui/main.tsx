@@ -1,0 +1,3 @@
+import { render } from 'preact';
+
+render(<p>evalflow</p>, document.getElementById('app') as HTMLElement);
