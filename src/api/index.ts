@@ -7,3 +7,4 @@ export { HTTP_ONLY, HTTP_STATUS, RejectionBody } from './errors.js';
 export { API_DEFAULTS, type Api, type ApiOptions } from './options.js';
 export { PRINCIPAL_FORMS, type Principal, parsePrincipal, principalText } from './principals.js';
 export { type ApiProcess, type ApiProcessOptions, startApi } from './start-api.js';
+export { UI_PATH, uiBuildProblem } from './plugins/ui-page.js';

@@ -1,6 +1,7 @@
 // The page is keyboard first: what each key does, by where the focus is. Text fields keep their
 // keys (typing `s` or `1` into a note is typing), except Ctrl/Cmd+Enter, which submits from
-// anywhere, and Escape, which leaves the field.
+// anywhere, and Escape, which leaves the field; a one-line field also gives up ↑ and ↓, which
+// move between fields, while a text area keeps them for its lines.
 
 export type KeyAction =
   | { type: 'pick'; index: number }
@@ -16,8 +17,8 @@ export interface KeyPress {
   ctrlKey: boolean;
   metaKey: boolean;
   altKey: boolean;
-  /** The focus is in a field that takes text (an input of text or a textarea). */
-  inText: boolean;
+  /** Where the focus is: a one-line text input, a text area, or anything else. */
+  focus: 'line' | 'text' | 'other';
 }
 
 /** The page's action for a key press, or null when the key is left to the browser. */
@@ -25,17 +26,16 @@ export function keyAction(press: KeyPress): KeyAction | null {
   const command = press.ctrlKey || press.metaKey;
   if (command && press.key === 'Enter') return { type: 'submit' };
   if (press.key === 'Escape') return { type: 'escape' };
-  if (press.inText || command || press.altKey) return null;
+  if (command || press.altKey || press.focus === 'text') return null;
+  if (press.key === 'ArrowDown') return { type: 'next' };
+  if (press.key === 'ArrowUp') return { type: 'previous' };
+  if (press.focus === 'line') return null;
   if (/^[1-9]$/.test(press.key)) return { type: 'pick', index: Number(press.key) - 1 };
   switch (press.key) {
     case 's':
       return { type: 'skip' };
     case '?':
       return { type: 'help' };
-    case 'ArrowDown':
-      return { type: 'next' };
-    case 'ArrowUp':
-      return { type: 'previous' };
     default:
       return null;
   }

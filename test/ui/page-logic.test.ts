@@ -17,7 +17,7 @@ const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({
   ctrlKey: false,
   metaKey: false,
   altKey: false,
-  inText: false,
+  focus: 'other',
   ...more,
 });
 
@@ -33,19 +33,34 @@ describe('the keyboard', () => {
   });
 
   it('submits with Ctrl or Cmd + Enter from anywhere, a text field included', () => {
-    for (const more of [{ ctrlKey: true }, { metaKey: true }, { ctrlKey: true, inText: true }]) {
+    const anywhere: Partial<KeyPress>[] = [
+      { ctrlKey: true },
+      { metaKey: true },
+      { ctrlKey: true, focus: 'text' },
+      { metaKey: true, focus: 'line' },
+    ];
+    for (const more of anywhere) {
       expect(keyAction(press('Enter', more))).toEqual({ type: 'submit' });
     }
     expect(keyAction(press('Enter'))).toBeNull();
   });
 
   it('leaves every other key in a text field to the text, and Ctrl or Alt chords to the browser', () => {
-    for (const key of ['1', 's', '?', 'ArrowDown']) {
-      expect(keyAction(press(key, { inText: true })), key).toBeNull();
+    for (const key of ['1', 's', '?', 'ArrowDown', 'ArrowUp']) {
+      expect(keyAction(press(key, { focus: 'text' })), key).toBeNull();
       expect(keyAction(press(key, { ctrlKey: true })), key).toBeNull();
       expect(keyAction(press(key, { altKey: true })), key).toBeNull();
     }
-    expect(keyAction(press('Escape', { inText: true }))).toEqual({ type: 'escape' });
+    for (const key of ['1', 's', '?']) {
+      expect(keyAction(press(key, { focus: 'line' })), key).toBeNull();
+    }
+    expect(keyAction(press('Escape', { focus: 'text' }))).toEqual({ type: 'escape' });
+  });
+
+  it('moves between fields with the arrows from a one-line field, not from a text area', () => {
+    expect(keyAction(press('ArrowDown', { focus: 'line' }))).toEqual({ type: 'next' });
+    expect(keyAction(press('ArrowUp', { focus: 'line' }))).toEqual({ type: 'previous' });
+    expect(keyAction(press('ArrowDown', { focus: 'text' }))).toBeNull();
   });
 });
 

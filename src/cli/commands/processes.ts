@@ -4,6 +4,7 @@ import { loadApp, loadConfig, temporalConnection } from '../../config/index.js';
 import { startEngine } from '../../worker/index.js';
 import { CONFIG_OPTION, portNumber, print } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
+import { pageLine } from '../presentation/page-line.js';
 import { ensureChromium } from '../supervision/chromium-binary.js';
 import { ensurePostgres } from '../supervision/postgres-binaries.js';
 import { runUntilStopped } from '../supervision/run-until-stopped.js';
@@ -80,6 +81,7 @@ export function registerEngine(program: Command): void {
     print(`evalflow: app from ${source}`);
     const api = await startApi({ config, app, temporal: temporalConnection(config) });
     print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
+    print(pageLine(api.url));
     await runUntilStopped([api]);
   });
 }

@@ -6,6 +6,7 @@ import {
   temporalConnection,
 } from '../../config/index.js';
 import { startEngine } from '../../worker/index.js';
+import { pageLine } from '../presentation/page-line.js';
 import { type DevServer, startDevServer } from './dev-server.js';
 import { runUntilStopped, type Service } from './run-until-stopped.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
@@ -68,6 +69,7 @@ export async function start(config: Config, options: StartOptions): Promise<void
     });
     services.push(api);
     console.log(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
+    console.log(pageLine(api.url));
     console.log(
       `evalflow: worker polling task queue ${config.taskQueue} on Temporal at ${temporal.address}` +
         (ui ? `; Temporal UI at ${ui}` : ''),
