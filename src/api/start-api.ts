@@ -64,7 +64,10 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
     onScoreConfigsChanged: () => (shared ? shared.onScoreConfigsChanged() : directory?.forget()),
     bodyLimitBytes: config.api.bodyLimitBytes,
     rateLimitPerMinute: config.api.rateLimitPerMinute,
-    ...(options.logRequests === false ? { logger: false } : {}),
+    logger:
+      options.logRequests === false
+        ? false
+        : { format: config.api.logFormat ?? (process.stdout.isTTY ? 'text' : 'json') },
   });
   const url = await api.listen({ host: config.api.host, port: config.api.port });
   let stopped: () => void = () => {};
