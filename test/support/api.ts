@@ -43,6 +43,8 @@ export interface ApiHarness {
 export async function startApi(
   env: TestWorkflowEnvironment,
   app: AppDefinition,
+  /** The API's clock (default: the system's): lease expiry is tested by moving it. */
+  options: { now?: () => Date } = {},
 ): Promise<ApiHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'evalflow-api-'));
   const config = loadConfig({
@@ -68,6 +70,7 @@ export async function startApi(
     scoreConfigs: engine.configStore,
     onScoreConfigsChanged: () => engine.forgetScoreConfigs(),
     logger: false,
+    ...(options.now ? { now: options.now } : {}),
   });
   const url = await api.listen({ host: '127.0.0.1', port: 0 });
   const spec = new OpenAPIBackend({

@@ -6,6 +6,9 @@ import { registerHealth } from './health.js';
 import { registerLifecycle } from './lifecycle.js';
 import { registerReading } from './reading.js';
 import { registerReevaluations } from './reevaluations.js';
+import { registerReviewQueues } from './review-queues.js';
+import { registerReviewWork } from './review-work.js';
+import { registerReviewerSignIn } from './reviewer-sign-in.js';
 import { registerReviews } from './reviews.js';
 import { registerRules } from './rules.js';
 import { registerScoreConfigs } from './score-configs.js';
@@ -25,6 +28,9 @@ export function registerRoutes(api: Api, deps: RouteDeps): void {
     registerScores,
     registerScoreConfigs,
     registerEvents,
+    registerReviewQueues,
+    registerReviewWork,
+    registerReviewerSignIn,
   ]) {
     register(api, deps);
   }
