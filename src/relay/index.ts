@@ -1,4 +1,14 @@
 // The trigger relay: follows each workspace's log from a saved cursor and signals the workflows
 // its events drive. The worker process runs one per workspace (`followWorkspaces`, under a lease).
 export { followWorkspaces } from './follow-workspaces.js';
+export { QueueRouter, type QueueRouterOptions } from './queue-router.js';
+export {
+  lookupKey,
+  type Routed,
+  route,
+  routingNeeds,
+  settlementOf,
+  type VerdictLookup,
+  type Verdicts,
+} from './queue-routing.js';
 export { type RelayOptions, TriggerRelay } from './relay.js';

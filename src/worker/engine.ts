@@ -81,6 +81,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     client: new Client({ connection: clientConnection, namespace: config.namespace }),
     taskQueue: config.taskQueue,
     rules: app.rules,
+    reviewQueues: app.reviewQueues,
     onRelay: log,
     evaluatorTaskQueues: evaluatorTaskQueues(config.taskQueue, app.evaluatorLimits),
     ...(options.abandonAfterMs !== undefined ? { abandonAfterMs: options.abandonAfterMs } : {}),

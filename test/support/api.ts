@@ -61,6 +61,7 @@ export async function startApi(
     client: env.client,
     taskQueue,
     rules: app.rules,
+    reviewQueues: app.reviewQueues,
     pollMs: 100,
   });
   const api = await buildApi({
