@@ -1,3 +1,4 @@
 import { render } from 'preact';
+import { App } from './app.js';
 
-render(<p>evalflow</p>, document.getElementById('app') as HTMLElement);
+render(<App />, document.getElementById('app') as HTMLElement);

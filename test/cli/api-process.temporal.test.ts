@@ -41,7 +41,9 @@ it('serves the API beside the worker, with keys from the CLI, and alone in a sec
   const page = await fetch(`http://127.0.0.1:${apiPort}/ui/`);
   expect(page.status).toBe(200);
   expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-  expect(await page.text()).toMatch(/<script type="module" crossorigin src="\/ui\/assets\/[^"]+\.js">/);
+  expect(await page.text()).toMatch(
+    /<script type="module" crossorigin src="\/ui\/assets\/[^"]+\.js">/,
+  );
   const cli = async (...args: string[]) => finished(runCli(args, { cwd: home, env }));
 
   const made = await cli('keys', 'create', '--workspace', 'acme', '--principal', 'agent', '--json');

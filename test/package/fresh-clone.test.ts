@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uiBuildProblem } from '../../src/api/index.js';
 
 // The repository as a newcomer gets it: the tracked files of this tree (a fresh clone, so no dist/
 // and no .evalflow/), the README's `npm install`, then the README's `npx evalflow ...` commands.
@@ -101,4 +102,12 @@ describe('a fresh clone after npm install', () => {
     expect(existsSync(join(clone, '.evalflow', 'evalflow.db'))).toBe(true);
     expect(existsSync(join(clone, 'dist'))).toBe(false);
   });
+
+  // Last: it builds dist/ui, which the tests above show absent. `npm install` runs `prepare` in a
+  // checkout (skipped here with the other scripts, see above), so this is the page it builds.
+  it("builds the reviewers' page where the API serves it from, as npm install's prepare does", async () => {
+    await run('npm', ['run', '--silent', 'prepare'], { cwd: clone, env });
+    expect(uiBuildProblem(join(clone, 'dist', 'ui'))).toBeNull();
+    expect(readdirSync(join(clone, 'dist'))).toEqual(['ui']);
+  }, 120_000);
 });

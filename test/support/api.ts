@@ -43,8 +43,11 @@ export interface ApiHarness {
 export async function startApi(
   env: TestWorkflowEnvironment,
   app: AppDefinition,
-  /** The API's clock (default: the system's): lease expiry is tested by moving it. */
-  options: { now?: () => Date } = {},
+  /**
+   * The API's clock (default: the system's): lease expiry is tested by moving it. The
+   * reviewers' page it serves (default: this checkout's dist/ui).
+   */
+  options: { now?: () => Date; uiRoot?: string } = {},
 ): Promise<ApiHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'evalflow-api-'));
   const config = loadConfig({
@@ -72,6 +75,7 @@ export async function startApi(
     onScoreConfigsChanged: () => engine.forgetScoreConfigs(),
     logger: false,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.uiRoot ? { uiRoot: options.uiRoot } : {}),
   });
   const url = await api.listen({ host: '127.0.0.1', port: 0 });
   const spec = new OpenAPIBackend({
