@@ -79,12 +79,15 @@ export function ReviewScreen(props: ReviewScreenProps) {
   // A new item on screen: the focus on its first field, the measure from the submit closed.
   useEffect(() => {
     if (!view) return;
-    focusField(form.current, 0);
+    if (!focusField(form.current, 0)) form.current?.querySelector<HTMLElement>('button')?.focus();
     if (performance.getEntriesByName('evalflow:submit', 'mark').length > 0) {
       performance.measure('evalflow:next-item', 'evalflow:submit');
       performance.clearMarks('evalflow:submit');
     }
   }, [view]);
+
+  // Each item's draft, so a refused verdict comes back as the reviewer left it.
+  const drafts = useRef(new Map<string, Draft>());
 
   const submit = useCallback(async () => {
     if (!view || busy) return;
@@ -97,11 +100,33 @@ export function ReviewScreen(props: ReviewScreenProps) {
     }
     setErrors({});
     setBusy(true);
+    drafts.current.set(view.item.itemId, draft);
+    const sentAt = performance.now();
     performance.mark('evalflow:submit');
+    const target = describeTarget(view.item.target);
     try {
-      const next = await session.submit(checked.value, view.queue.configId);
-      onAnnounce(`Verdict recorded on ${describeTarget(view.item.target)}.`);
+      const { next, recorded } = await session.submit(checked.value, view.queue.configId);
       show(next);
+      recorded.then(
+        () => {
+          performance.measure('evalflow:verdict-recorded', {
+            start: sentAt,
+            end: performance.now(),
+          });
+          drafts.current.delete(view.item.itemId);
+          onAnnounce(`Verdict recorded on ${target}.`);
+        },
+        (error: unknown) => {
+          if (isSignInRefused(error)) return onSignInRefused(refusalOf(error).message);
+          // Back to the refused item, as it was left, with the API's words.
+          session.reopen(view);
+          performance.clearMarks('evalflow:submit');
+          setState({ phase: 'item', view });
+          setDraft(drafts.current.get(view.item.itemId) ?? {});
+          setRefusal(refusalOf(error));
+          onAnnounce(`The API refused your verdict on ${target}: back to it.`);
+        },
+      );
     } catch (error) {
       performance.clearMarks('evalflow:submit');
       if (isSignInRefused(error)) onSignInRefused(refusalOf(error).message);
@@ -110,6 +135,15 @@ export function ReviewScreen(props: ReviewScreenProps) {
       setBusy(false);
     }
   }, [view, busy, fields, draft, session, show, onAnnounce, onSignInRefused]);
+
+  // Verdicts still on their way: leaving now would drop them, so the browser asks first.
+  useEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => {
+      if (session.unsent > 0) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [session]);
 
   const skip = useCallback(async () => {
     if (!view || busy) return;

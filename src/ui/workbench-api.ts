@@ -16,8 +16,10 @@ export function workbenchApi(origin: string, token: string): WorkbenchApi {
     baseUrl: origin,
     apiKey: token,
     // The window's own fetch, called as a function: a fetch taken off `window` and called as
-    // a method of another object is refused by browsers ("Illegal invocation").
-    fetch: (input, init) => globalThis.fetch(input, init),
+    // a method of another object is refused by browsers ("Illegal invocation"). Writes are
+    // `keepalive`, so a verdict sent as the tab closes still reaches the API.
+    fetch: (input, init) =>
+      globalThis.fetch(input, init?.method === 'GET' ? init : { ...init, keepalive: true }),
     retry: { maxAttempts: 3, initialDelayMs: 200 },
     timeoutMs: 15_000,
   });

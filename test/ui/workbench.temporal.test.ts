@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUi } from '../../scripts/build-ui.js';
+import { CHROMIUM_PATH, ensureChromium } from '../../src/cli/supervision/chromium-binary.js';
 import { JsonlScoreSink } from '../../src/scores/file/index.js';
 import { type ApiHarness, startApi } from '../support/api.js';
 import { launchChromium } from '../support/browser.js';
@@ -127,7 +128,6 @@ describe("the reviewers' page", () => {
     // A reload keeps the tab signed in; the token never rode on the URL the server saw.
     await page.reload();
     await page.getByTestId('queues').waitFor();
-    await page.screenshot({ path: join(shots, 'workbench-queues.png') });
     await page.context().close();
   });
 
@@ -158,11 +158,24 @@ describe("the reviewers' page", () => {
     expect(
       await evaluate<number>(page, 'performance.getEntriesByName("evalflow:next-item").length'),
     ).toBe(3);
-    expect(await page.getByTestId('announcement').textContent()).toContain('Verdict recorded');
+    await expect
+      .poll(() => page.getByTestId('announcement').textContent())
+      .toContain('Verdict recorded');
 
     // Back to the queues (the leases go back), then My reviews, and a revision: keys only.
     await page.keyboard.press('Escape');
     await page.getByTestId('queues').waitFor();
+    await expect
+      .poll(() => page.locator('[data-queue-id=answers] td').allTextContents())
+      .toEqual(['answer_review', '2', '0', '3', '1', expect.stringContaining('Review')]);
+    // The list and a little below it: the rest of the window is empty.
+    const bottom = await page
+      .getByTestId('queues')
+      .evaluate((table) => table.getBoundingClientRect().bottom);
+    await page.screenshot({
+      path: join(shots, 'workbench-queues.png'),
+      clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom) + 40 },
+    });
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     const mine = page.getByTestId('my-reviews');
@@ -361,12 +374,12 @@ describe("the reviewers' page", () => {
     }
   });
 
-  it('checks a verdict as the API does before sending, and shows the API’s own refusal when it still refuses', async () => {
+  it('checks a verdict as the API does before sending, and brings a verdict the API still refuses back with its refusal', async () => {
     const w = workspace(h);
-    await enqueue(h, w, 'answers', [await answer(h, w, 1)]);
+    await enqueue(h, w, 'answers', [await answer(h, w, 1), await answer(h, w, 2)]);
     const page = await signedIn(w, 'grace');
     await openQueue(page, 'answers');
-    const item = await shownItem(page);
+    const first = await shownItem(page);
     const sent: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/submit')) sent.push(request.postData() ?? '');
@@ -378,7 +391,8 @@ describe("the reviewers' page", () => {
     await page.getByText('choose one of pass, fail, unsure').waitFor();
     await page.getByText('at most 5').waitFor();
     expect(sent).toEqual([]);
-    // 2.5 is within the bounds the config states; the type's schema wants a whole number.
+    // 2.5 is within the bounds the config states; the type's schema wants a whole number. The
+    // next item shows while the verdict is sent; the API's refusal brings this one back.
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('1');
     await page.keyboard.press('Control+a');
@@ -387,14 +401,24 @@ describe("the reviewers' page", () => {
     const refusal = page.getByTestId('refusal');
     await refusal.waitFor();
     expect(await refusal.textContent()).toMatch(/The API refused this verdict: .+/);
+    expect(await shownItem(page)).toBe(first);
+    // The next item had been on screen meanwhile (the page measured it), then gave way.
+    expect(
+      await evaluate<number>(page, 'performance.getEntriesByName("evalflow:next-item").length'),
+    ).toBe(1);
+    expect(await page.locator('#field-stars').inputValue()).toBe('2.5');
+    expect(await page.getByTestId('announcement').textContent()).toContain('refused');
     expect(sent).toHaveLength(1);
-    expect(await shownItem(page)).toBe(item);
-    // Corrected, it is taken.
+    // Corrected, it is taken; the item that waited comes next.
     await page.locator('#field-stars').focus();
     await page.keyboard.press('Control+a');
     await page.keyboard.type('3');
     await page.keyboard.press('Control+Enter');
-    await page.getByTestId('queue-empty').waitFor();
+    const second = await nextShown(page, first);
+    expect(second).not.toBeNull();
+    await judge(page, 2, '2', '');
+    expect(await nextShown(page, second as string)).toBeNull();
+    expect(sent).toHaveLength(3);
     await page.context().close();
   });
 
@@ -440,5 +464,18 @@ describe("the reviewers' page", () => {
     results.push(await violations('my reviews'));
     for (const result of results) expect(result.critical, result.screen).toEqual([]);
     await page.context().close();
+  });
+
+  // Last: the screenshots the tests above took are the README's (written with EVALFLOW_WRITE_DOCS).
+  it("runs in Debian's Chromium, which setup makes sure of, and is shown in the README", () => {
+    expect(ensureChromium({})).toBe(
+      `chromium: ${CHROMIUM_PATH} (Debian's chromium; for the browser tests)`,
+    );
+    expect(browser.version()).toMatch(/^\d+\./);
+    const readme = readFileSync('README.md', 'utf8');
+    for (const image of ['workbench-queues.png', 'workbench-item.png']) {
+      expect(readme).toContain(`](docs/images/${image})`);
+      expect(existsSync(join('docs', 'images', image)), image).toBe(true);
+    }
   });
 });
