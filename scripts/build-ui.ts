@@ -4,8 +4,10 @@
 // a file of its own (nothing inlined as a data: URI), so the page's Content-Security-Policy can
 // take scripts and styles from the page's own origin only. Prints each file with its gzipped size.
 //
-// EVALFLOW_UI_OUT_DIR builds somewhere else (the tests build a fresh copy of their own).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// EVALFLOW_UI_OUT_DIR builds somewhere else (the tests build a fresh copy of their own). The
+// page is built beside its folder and swapped in, so an API serving it (a test's, while another
+// test packs the package) never finds it half written; `npm run build` empties dist/ but for it.
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -28,8 +30,10 @@ export interface BuiltUi {
   scriptAndStyleGzipKb: number;
 }
 
-/** Builds the page into `outDir` (emptied first). */
+/** Builds the page into `outDir`, replacing what was there. */
 export async function buildUi(outDir: string = UI_OUT): Promise<BuiltUi> {
+  const target = resolve(outDir);
+  const building = `${target}.building-${process.pid}`;
   await build({
     configFile: false,
     root: UI_SOURCE,
@@ -39,7 +43,7 @@ export async function buildUi(outDir: string = UI_OUT): Promise<BuiltUi> {
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
     build: {
-      outDir: resolve(outDir),
+      outDir: building,
       emptyOutDir: true,
       target: 'es2022',
       assetsInlineLimit: 0,
@@ -49,7 +53,11 @@ export async function buildUi(outDir: string = UI_OUT): Promise<BuiltUi> {
       sourcemap: false,
     },
   });
-  return describeBuild(outDir);
+  const old = `${target}.old-${process.pid}`;
+  if (existsSync(target)) renameSync(target, old);
+  renameSync(building, target);
+  rmSync(old, { recursive: true, force: true });
+  return describeBuild(target);
 }
 
 /** The files of a built page and their sizes. */
