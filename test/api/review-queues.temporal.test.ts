@@ -526,6 +526,92 @@ describe('review queues over HTTP', () => {
     ).not.toBeNull();
   });
 
+  it('routes completed runs, low ratings and evaluators’ verdicts into queues as they happen', async () => {
+    const { ws, key } = await workspace();
+    const put = (queue: string, body: object) =>
+      h.call('PUT', `/v1/review-queues/${queue}`, {
+        key: key('admin'),
+        body: { feedbackType: 'review_verdict', ...body },
+      });
+    await put('sampled', {
+      targetKinds: ['turn'],
+      routing: [{ kind: 'completed_runs', sampleRate: 1 }],
+    });
+    await put('answers', {
+      targetKinds: ['message'],
+      showAutomatedVerdicts: true,
+      routing: [
+        { kind: 'rating_at_most', feedbackType: 'helpfulness', field: 'stars', atMost: 2 },
+        { kind: 'verdict_at_most', evaluator: 'answer_length@1', field: 'characters', atMost: 8 },
+      ],
+    });
+    await runs(key, 2);
+    const rated = await h.call('PUT', '/v1/threads/t/messages/m1-a/rating', {
+      key: key('user:ada'),
+      body: { feedbackType: 'helpfulness', value: { helpful: false, stars: 1 } },
+    });
+    expect(rated.status).toBe(200);
+    const items = async (queue: string) =>
+      (await h.call('GET', `/v1/review-queues/${queue}`, { key: key('admin') })).body.progress
+        .items;
+    expect(
+      await eventually(
+        () => items('sampled'),
+        (n) => n === 2,
+        30_000,
+      ),
+    ).toBe(2);
+    expect(
+      await eventually(
+        () => items('answers'),
+        (n) => n === 2,
+        30_000,
+      ),
+    ).toBe(2);
+    // Both answers are in by the rating or by their verdicts; the view shows the verdicts.
+    const verdicts = () => h.engine.store.feedback(ws, { feedback_type: 'answer_length' });
+    expect(await eventually(verdicts, (found) => found.length === 2, 30_000)).toHaveLength(2);
+    const claimed = (
+      await h.call('POST', '/v1/review-queues/answers/claim', { key: key('reviewer:a') })
+    ).body.item;
+    expect(claimed.target).toMatchObject({
+      kind: 'message',
+      threadId: 't',
+      runId: expect.any(String),
+    });
+    const view = await h.call('GET', `/v1/review-queues/answers/items/${claimed.itemId}`, {
+      key: key('reviewer:a'),
+    });
+    expect(view.body.automatedVerdicts).toEqual([
+      {
+        evaluator: 'answer_length@1',
+        feedbackType: 'answer_length',
+        value: { characters: 8, within_limit: true },
+      },
+    ]);
+    expect(view.body.thread.messages.filter((m: { isTarget: boolean }) => m.isTarget)).toHaveLength(
+      1,
+    );
+    // The other answer, rated by ada: her rating is shown beside it.
+    await h.call('POST', `/v1/review-queues/answers/items/${claimed.itemId}/release`, {
+      key: key('reviewer:a'),
+    });
+    const m1 = reviewItemId('answers', 'message:t/m1-a');
+    const claims = [
+      (await h.call('POST', '/v1/review-queues/answers/claim', { key: key('reviewer:b') })).body
+        .item,
+      (await h.call('POST', '/v1/review-queues/answers/claim', { key: key('reviewer:b') })).body
+        .item,
+    ];
+    expect(claims.map((item) => item.itemId)).toContain(m1);
+    const ratings = (
+      await h.call('GET', `/v1/review-queues/answers/items/${m1}`, { key: key('reviewer:b') })
+    ).body.ratings;
+    expect(ratings).toMatchObject([
+      { rater: 'user:ada', feedbackType: 'helpfulness', value: { stars: 1 } },
+    ]);
+  });
+
   it('signs a reviewer in with a short-lived token in the page’s fragment, refused once it expires', async () => {
     const { key } = await workspace();
     const link = await h.call('POST', '/v1/reviewers/grace/sign-in', {
@@ -565,5 +651,3 @@ describe('review queues over HTTP', () => {
     );
   });
 });
-
-void eventually;

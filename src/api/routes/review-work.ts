@@ -70,7 +70,7 @@ const REQUEST_NAMESPACE = 'b2a7c7e4-5d1f-4f0e-8c3a-6e9b1d2f4a70';
  * submit records once, while a corrected value after a refusal is a request of its own (the
  * review workflow answers a repeated request id with its first answer).
  */
-const requestIdOf = (
+export const requestIdOf = (
   workspaceId: string,
   queueId: string,
   itemId: string,
@@ -244,14 +244,16 @@ export const registerReviewWork: Register = (api, deps) => {
     handler: async (request) => {
       const { queue, slot, workspaceId, principal } = await held(request);
       checkConfig(deps, queue, request.body.configId);
-      // The lease is kept for the review's own time, so no one takes the slot meanwhile.
+      const item = await deps.store.reviewQueues.item(workspaceId, queue.queue_id, slot.item_id);
+      if (item === null) throw refuse(notFound('review item', slot.item_id));
+      // The lease is kept for the review's own time, so no one takes the slot meanwhile. A slot
+      // the caller already filled is a retry: the review path answers it as it first did.
       const kept = await deps.store.reviewQueues.heartbeat({
         ...slot,
         lease_ms: queue.lease_seconds * 1000,
       });
-      if (kept === null) throw noLease(slot.reviewer, slot.item_id, queue.queue_id);
-      const item = await deps.store.reviewQueues.item(workspaceId, queue.queue_id, slot.item_id);
-      if (item === null) throw refuse(notFound('review item', slot.item_id));
+      const filled = item.slot_states.some((s) => s.holder === slot.reviewer && s.state === 'done');
+      if (kept === null && !filled) throw noLease(slot.reviewer, slot.item_id, queue.queue_id);
       if (principal.kind !== 'reviewer') throw new Error('unreachable: submits are reviewers’');
       let result: Awaited<ReturnType<ReviewClient['submit']>>;
       try {
