@@ -255,16 +255,25 @@ describe("the reviewers' page", () => {
     await alan.context().close();
   });
 
-  it('returns an item whose lease ran out to the next reviewer, and tells the first one', async () => {
+  it('keeps its lease with heartbeats while the item is open, and an item whose lease ran out goes to the next reviewer', async () => {
     const w = workspace(h);
     await enqueue(h, w, 'expiring', [await answer(h, w, 1)]);
     const grace = await signedIn(w, 'grace');
+    const beat = () =>
+      grace.waitForResponse((r) => r.url().endsWith('/heartbeat') && r.status() === 200, {
+        timeout: 20_000,
+      });
     await openQueue(grace, 'expiring');
     const item = await shownItem(grace);
+    // The lease is 30 s, beaten every 10 s: past the first lease, grace still holds it.
+    await beat();
+    clock += 25_000;
+    await beat();
+    clock += 25_000;
     const alan = await signedIn(w, 'alan');
     await openQueue(alan, 'expiring');
     await alan.getByTestId('queue-empty').waitFor();
-    // Past the lease (30 s): grace's next heartbeat (every 10 s) finds it gone, alan gets it.
+    // Past the lease with no beat in between: alan gets the item, and grace's next beat says so.
     clock += 60_000;
     await alan.keyboard.press('Escape');
     await openQueue(alan, 'expiring');
