@@ -16,10 +16,13 @@ export function workbenchApi(origin: string, token: string): WorkbenchApi {
     baseUrl: origin,
     apiKey: token,
     // The window's own fetch, called as a function: a fetch taken off `window` and called as
-    // a method of another object is refused by browsers ("Illegal invocation"). Writes are
-    // `keepalive`, so a verdict sent as the tab closes still reaches the API.
+    // a method of another object is refused by browsers ("Illegal invocation"). A verdict and a
+    // lease given back are `keepalive`, so they still reach the API as the tab closes.
     fetch: (input, init) =>
-      globalThis.fetch(input, init?.method === 'GET' ? init : { ...init, keepalive: true }),
+      globalThis.fetch(
+        input,
+        /\/(submit|release)$/.test(String(input)) ? { ...init, keepalive: true } : init,
+      ),
     retry: { maxAttempts: 3, initialDelayMs: 200 },
     timeoutMs: 15_000,
   });

@@ -265,11 +265,12 @@ describe("the reviewers' page", () => {
       });
     await openQueue(grace, 'expiring');
     const item = await shownItem(grace);
-    // The lease is 30 s, beaten every 10 s: past the first lease, grace still holds it.
+    // The lease is 30 s, beaten every 10 s (each beat: 30 s from then). Moved on 15 s after each
+    // beat, the clock is past the first lease's end at the next claim; grace still holds it.
     await beat();
-    clock += 25_000;
+    clock += 15_000;
     await beat();
-    clock += 25_000;
+    clock += 15_000;
     const alan = await signedIn(w, 'alan');
     await openQueue(alan, 'expiring');
     await alan.getByTestId('queue-empty').waitFor();
