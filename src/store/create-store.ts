@@ -19,6 +19,7 @@ import type { ScoreConfigDirectory, Store, Subscription } from './port.js';
 import { countArtifactVersions, listArtifactVersions } from './reads/artifact-versions.js';
 import {
   readArtifact,
+  readBacklog,
   readConversation,
   readCursor,
   readEvents,
@@ -155,6 +156,11 @@ export function createStore(
       );
       return rows.map((row) => String(row.workspace_id));
     },
+    watchAppends(listener) {
+      coordination.listen(wakeups);
+      return wakeups.watch(listener);
+    },
+    backlog: (cursor) => read((sql) => readBacklog(sql, cursor)),
     ledger: createLedger(backend, deps.now),
     apiKeys: createApiKeys(backend, deps.now),
     idempotency: createIdempotencyRecords(backend, deps.now),
