@@ -6,6 +6,7 @@ import type {
   RatingDeleted,
   ScoreRecorded,
 } from '../core/index.js';
+import type { MirrorObserver } from '../metrics/observers.js';
 import {
   InvalidScoreError,
   parseScores,
@@ -33,11 +34,22 @@ export interface MirrorDeps {
   /** Reads scores back; without one (a synchronous sink) what was recorded is confirmed. */
   reader: ScoreReader | null;
   tenantId: string;
+  /** Told of the scores sent, read back and failed (for the metrics). */
+  observer?: MirrorObserver | undefined;
 }
+
+/** Tells nothing: a mirror without metrics. */
+const unobserved: MirrorObserver = {
+  written: () => {},
+  deletesSent: () => {},
+  confirmed: () => {},
+  failed: () => {},
+};
 
 /** The `mirrorScores`, `reconcileScores` and `reconcileDeletes` activities. */
 export function mirrorActivities(deps: MirrorDeps) {
   const options = { feedbackTypes: deps.feedbackTypes, store: deps.store, tenantId: deps.tenantId };
+  const observe = deps.observer ?? unobserved;
 
   /** The last word of one event on each score id it touches. */
   async function operationsOf(envelope: Envelope): Promise<Operation[]> {
@@ -122,6 +134,8 @@ export function mirrorActivities(deps: MirrorDeps) {
         ws,
         deletes.map((d) => d.id),
       );
+      observe.written(refused === null ? ids.length : 0);
+      observe.failed((refused === null ? 0 : ids.length) + failures.length);
       return {
         lastSeq: envelopes.at(-1)?.seq ?? input.afterSeq,
         recorded: refused === null ? ids : [],
@@ -169,6 +183,9 @@ export function mirrorActivities(deps: MirrorDeps) {
           reason: refused ?? 'not readable back with the value sent after every reconciliation',
         })),
       );
+      observe.confirmed(confirmed.length);
+      observe.written(input.final || refused !== null ? 0 : missing.length);
+      observe.failed(failed.length);
       return {
         confirmed,
         missing: failed.length > 0 ? [] : missing.map((s) => s.id),
@@ -192,6 +209,7 @@ export function mirrorActivities(deps: MirrorDeps) {
         input.workspaceId,
         gone.map((score_id) => ({ score_id, state: 'deleted', reason: WITHDRAWN })),
       );
+      observe.confirmed(gone.length);
       if (input.final) {
         await deps.store.ledger.settleScores(
           input.workspaceId,
@@ -201,6 +219,7 @@ export function mirrorActivities(deps: MirrorDeps) {
             reason: 'still readable back after every deletion and reconciliation',
           })),
         );
+        observe.failed(visible.length);
         return { confirmed: gone, missing: [], failed: visible };
       }
       const { refused } = await deleteEach(input.workspaceId, visible);
@@ -241,6 +260,8 @@ export function mirrorActivities(deps: MirrorDeps) {
       }
     }
     await deps.store.ledger.settleScores(workspaceId, refused);
+    observe.deletesSent(sent.length);
+    observe.failed(refused.length);
     return { sent, later, refused: refused.map((r) => r.score_id) };
   }
 }

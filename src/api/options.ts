@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDefinition } from '../config/index.js';
+import type { HttpObserver } from '../metrics/index.js';
 import type { ScoreConfigStore } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 import type { PrincipalKind } from './principals.js';
@@ -33,6 +34,8 @@ export interface ApiOptions {
    * or none (false). The Authorization header is never logged.
    */
   logger?: boolean | { stream: NodeJS.WritableStream };
+  /** Told of every answered request, by route pattern and status (the process's metrics). */
+  metrics?: HttpObserver;
   now?: () => Date;
 }
 

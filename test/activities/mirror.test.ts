@@ -10,6 +10,7 @@ import {
   type Target,
 } from '../../src/core/index.js';
 import { turnOutcomeEvaluator } from '../../src/evaluators/index.js';
+import { engineMetrics, Registry } from '../../src/metrics/index.js';
 import { ScoreSinkError, scoreId } from '../../src/scores/index.js';
 import { LangfuseScoreReader, LangfuseScoreSink } from '../../src/scores/langfuse/index.js';
 import { InMemoryScoreSink } from '../../src/testing/index.js';
@@ -470,3 +471,71 @@ function warningsInto(warnings: string[]): Logger {
     error: ignore,
   };
 }
+
+it("tells the metrics what it sent, read back and failed, for the engine's sink", async () => {
+  const registry = new Registry();
+  const metrics = engineMetrics(registry, { evaluators: [], sink: 'memory' });
+  const observed = testEngine({
+    evaluators: [turnOutcomeEvaluator()],
+    sink: new InMemoryScoreSink(),
+    observers: { mirror: metrics.mirror },
+  });
+  const counted = async (what: string) => {
+    const text = await registry.metrics();
+    return Number(
+      new RegExp(`^evalflow_mirror_score_${what}_total\\{sink="memory"\\} (\\S+)$`, 'm').exec(
+        text,
+      )?.[1],
+    );
+  };
+  try {
+    const watched = 'watched-mirror';
+    await given(
+      observed.store,
+      watched,
+      { type: 'create_thread', thread_id: 't' },
+      { type: 'start_run', run_id: 'r', thread_id: 't' },
+    );
+    const act = (kind: 'submit' | 'withdraw', value: { score: number } | null) =>
+      observed.activities.applyReview({
+        workspaceId: watched,
+        target,
+        kind,
+        reviewer: { id: 'rv9' },
+        feedback_type: 'review_quality',
+        value,
+        requestId: `watched-${kind}`,
+      });
+    await act('submit', { score: 3 });
+    const first = await observed.activities.mirrorScores({
+      workspaceId: watched,
+      afterSeq: 0,
+      limit: 100,
+    });
+    await observed.activities.reconcileScores({
+      workspaceId: watched,
+      ids: first.recorded,
+      final: false,
+    });
+    expect([await counted('writes'), await counted('confirmations')]).toEqual([1, 1]);
+    await act('withdraw', null);
+    const second = await observed.activities.mirrorScores({
+      workspaceId: watched,
+      afterSeq: first.lastSeq,
+      limit: 100,
+    });
+    const deleting = second.deleting ?? [];
+    await observed.activities.reconcileDeletes({
+      workspaceId: watched,
+      ids: deleting,
+      final: false,
+    });
+    expect([await counted('deletes'), await counted('confirmations')]).toEqual([
+      deleting.length,
+      1 + deleting.length,
+    ]);
+    expect(await counted('failures')).toBe(0);
+  } finally {
+    await observed.close();
+  }
+});

@@ -1,6 +1,11 @@
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fairShare, type Following, followWorkspaces, RELAY_CURSOR } from '../../src/relay/index.js';
+import {
+  type Following,
+  fairShare,
+  followWorkspaces,
+  RELAY_CURSOR,
+} from '../../src/relay/index.js';
 import { openPostgresStore, type Store } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
@@ -107,7 +112,12 @@ describe('relays of several processes on one Postgres store', () => {
     // The newcomer's workspaces were handed over, not taken from under a holder: each is relayed
     // to the log's head.
     for (const workspace of names) {
-      expect(await eventually(() => host.cursor(workspace, RELAY_CURSOR), (s) => s === 1)).toBe(1);
+      expect(
+        await eventually(
+          () => host.cursor(workspace, RELAY_CURSOR),
+          (s) => s === 1,
+        ),
+      ).toBe(1);
     }
 
     // One leaves: its workspaces go to the two left, evenly.
