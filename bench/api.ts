@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildApi, issueCredential } from '../src/api/index.js';
 import { defineConfig } from '../src/config/index.js';
+import { httpMetrics, Registry } from '../src/metrics/index.js';
 import { openSqliteStore } from '../src/store/index.js';
 import { InMemoryScoreConfigStore } from '../src/testing/index.js';
 import type { ChunkReply, ChunkRequest } from './api-clients.js';
@@ -70,6 +71,8 @@ const api = await buildApi({
   scoreConfigs: new InMemoryScoreConfigStore(),
   rateLimitPerMinute: 1_000_000,
   logger: false,
+  // As startApi runs it: every answer counted and timed.
+  metrics: httpMetrics(new Registry()),
 });
 const url = await api.listen({ host: '127.0.0.1', port: 0 });
 const system = { kind: 'system', name: 'bench' };

@@ -26,7 +26,10 @@ export interface EngineOptions {
   temporal: TemporalConnectionOptions;
   /** A run paused longer than this is evaluated as it stands and marked abandoned (30 days). */
   abandonAfterMs?: number;
-  /** How often the relays look for new workspaces (2 s). */
+  /**
+   * How often the relays count the processes and look for workspaces no one relays (2 s); a new
+   * workspace is taken up at once, by word of its first append.
+   */
   relayPollMs?: number;
   /** A prebuilt workflow bundle (tests bundle once); without one the worker bundles at start. */
   workflowBundle?: WorkflowBundleOption;
