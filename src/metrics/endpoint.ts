@@ -24,7 +24,8 @@ const withProcessFigures = new WeakSet<Registry>();
 
 /**
  * Serves `registry` at `GET /metrics`, followed by what `more` gives (Temporal's own worker
- * metrics, already in Prometheus's text format); a `more` that fails leaves its part out.
+ * metrics, already in Prometheus's text format); a `more` that fails leaves a comment saying why
+ * in place of its part.
  * @throws MetricsPortInUseError when something else listens on the port.
  */
 export async function serveMetrics(
@@ -73,10 +74,19 @@ export async function serveMetrics(
 async function scrape(registry: Registry, more: readonly (() => Promise<string>)[]) {
   const parts = await Promise.all([
     registry.metrics(),
-    ...more.map((read) => read().catch(() => '')),
+    // A part that fails says so where it would have been, as a comment Prometheus skips.
+    ...more.map((read) =>
+      read().catch(
+        (error: unknown) =>
+          `# evalflow: a part of these metrics could not be read: ${oneLine(error)}\n`,
+      ),
+    ),
   ]);
   return parts.map((part) => (part === '' || part.endsWith('\n') ? part : `${part}\n`)).join('');
 }
+
+const oneLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
 function listen(server: Server, { host, port }: MetricsAddress): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -133,10 +133,11 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const done = Promise.allSettled(workers.map((w) => w.run().finally(stopWorkers))).then(
     async (settled) => {
       await relays.close();
+      // Before the store closes, so no scrape reads a closed one.
+      await endpoint?.close();
       await deps.close();
       await clientConnection.close();
       await connection.close();
-      await endpoint?.close();
       const failed = settled.find((result) => result.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
     },

@@ -53,7 +53,7 @@ describe('the metrics endpoint', () => {
     expect([head.status, await head.text()]).toEqual([200, '']);
   });
 
-  it('follows the registry with what else it is given, leaving out a part that fails', async () => {
+  it('follows the registry with what else it is given, and says why a part that fails is missing', async () => {
     const endpoint = await serve(registryWithOne(), [
       async () => '# TYPE temporal_thing_total counter\ntemporal_thing_total 3',
       async () => {
@@ -62,7 +62,12 @@ describe('the metrics endpoint', () => {
     ]);
     const text = await (await fetch(endpoint.url)).text();
     expect(text).toContain('evalflow_test_things_total 0\n');
-    expect(text.endsWith('temporal_thing_total 3\n')).toBe(true);
+    expect(text).toContain('temporal_thing_total 3\n');
+    expect(
+      text.endsWith(
+        '# evalflow: a part of these metrics could not be read: the exporter is gone\n',
+      ),
+    ).toBe(true);
   });
 
   it('refuses a port another program listens on, saying which and how to pick another', async () => {
