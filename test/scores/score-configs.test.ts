@@ -47,7 +47,7 @@ describe('scoreConfigs', () => {
   it('refuses a schema that is not an object, naming what it is', () => {
     expect(() => scoreConfigs(z.string(), { typeName: 't' })).toThrow(ScoreMappingError);
     expect(() => scoreConfigs(z.array(Rating), { typeName: 't' })).toThrow(
-      /object schema .* not a array schema/,
+      /object schema .* not an array schema/,
     );
     expect(() => scoreConfigs(z.union([Rating, Rating]), { typeName: 't' })).toThrow(
       ScoreMappingError,

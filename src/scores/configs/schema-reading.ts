@@ -3,7 +3,7 @@
 // read from `schema._zod.def` and the global registry, so zod, zod/mini and zod/v4/core schemas
 // are read alike.
 import { z } from 'zod';
-import { ScoreMappingError } from '../errors.js';
+import { ScoreMappingError, withArticle } from '../errors.js';
 import type { ScoreDataType } from '../model/score-config.js';
 import { isPlainString } from './string-formats.js';
 
@@ -34,7 +34,7 @@ export function objectShape(schema: unknown): Readonly<Record<string, Schema>> {
     else if (def.type === 'lazy') node = def.getter();
     else {
       throw new ScoreMappingError(
-        `scores are read from an object schema (z.object, z.strictObject), not a ${def.type} schema`,
+        `scores are read from an object schema (z.object, z.strictObject), not ${withArticle(def.type)} schema`,
       );
     }
   }
