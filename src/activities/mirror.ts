@@ -56,7 +56,7 @@ export function mirrorActivities(deps: MirrorDeps) {
     const { event, seq } = envelope;
     if (event.type === 'score_recorded') {
       const score = scoreOfRecorded(envelope as Envelope<ScoreRecorded>, options);
-      return [{ kind: 'write', seq, id: score.id, score }];
+      return [{ kind: 'write', seq, id: score.id, score, direct: true }];
     }
     if (
       event.type !== 'feedback_given' &&
@@ -86,6 +86,32 @@ export function mirrorActivities(deps: MirrorDeps) {
     ).map((id) => ({ kind: 'delete', seq, id }));
   }
 
+  /**
+   * A direct score written again (a harness re-scoring a trace on a later day) keeps the
+   * timestamp of its first write: Langfuse replaces a score only when its id, name and the UTC
+   * date of its timestamp all match, so a new day's timestamp would add a second row.
+   * Feedback scores already carry their first recording's time.
+   */
+  async function keepFirstTimestamps(
+    workspaceId: string,
+    writes: Extract<Operation, { kind: 'write' }>[],
+  ) {
+    const direct = writes.filter((w) => w.direct);
+    if (direct.length === 0) return writes;
+    const first = new Map<string, string>();
+    for (const entry of await deps.store.ledger.scores(workspaceId, {
+      ids: direct.map((w) => w.id),
+    })) {
+      // The ledger keeps the score as first sent, and every later write carries its timestamp on.
+      const timestamp = (entry.score as { timestamp?: unknown }).timestamp;
+      if (!entry.deletion && typeof timestamp === 'string') first.set(entry.score_id, timestamp);
+    }
+    return writes.map((w) => {
+      const timestamp = first.get(w.id);
+      return timestamp === undefined ? w : { ...w, score: { ...w.score, timestamp } };
+    });
+  }
+
   return {
     /**
      * Turns the feedback after `afterSeq` into scores and records them in one batch; withdrawn
@@ -105,7 +131,10 @@ export function mirrorActivities(deps: MirrorDeps) {
         for (const operation of await operationsOf(envelope)) latest.set(operation.id, operation);
       }
       const operations = [...latest.values()];
-      const writes = operations.filter((o) => o.kind === 'write');
+      const writes = await keepFirstTimestamps(
+        input.workspaceId,
+        operations.filter((o) => o.kind === 'write'),
+      );
       const deletes = operations.filter((o) => o.kind === 'delete');
       const failures = operations.filter((o) => o.kind === 'failure');
       const ws = input.workspaceId;
@@ -270,7 +299,8 @@ const WITHDRAWN = 'the feedback was withdrawn';
 
 /** What one event says of a score id: write it, delete it, or fail it without sending. */
 type Operation =
-  | { kind: 'write'; seq: number; id: string; score: Score }
+  /** `direct`: a score written as such (`record_score`), not one of a feedback's. */
+  | { kind: 'write'; seq: number; id: string; score: Score; direct?: boolean }
   | { kind: 'delete'; seq: number; id: string }
   | { kind: 'failure'; seq: number; id: string; reason: string };
 

@@ -88,7 +88,10 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
     bodyLimitBytes: config.api.bodyLimitBytes,
     rateLimitPerMinute: config.api.rateLimitPerMinute,
     metrics: httpMetrics(registry),
-    ...(options.logRequests === false ? { logger: false } : {}),
+    logger:
+      options.logRequests === false
+        ? false
+        : { format: config.api.logFormat ?? (process.stdout.isTTY ? 'text' : 'json') },
   });
   const url = await api
     .listen({ host: config.api.host, port: config.api.port })

@@ -8,6 +8,7 @@ import { registerLedger } from './commands/ledger.js';
 import { registerEngine } from './commands/processes.js';
 import { registerReevaluate } from './commands/reevaluate.js';
 import { registerRules } from './commands/rules.js';
+import { registerRuns } from './commands/runs.js';
 import { registerScores } from './commands/scores.js';
 
 // The `evalflow` command line: every command, and the one way errors end it. An error is one line
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerRules(program);
   registerReevaluate(program);
   registerLedger(program);
+  registerRuns(program);
   registerScores(program);
   registerDoctor(program);
   registerConformance(program);

@@ -28,6 +28,8 @@ import type {
   ReevaluationProgress,
   ReviewActionRequest,
   ReviewActionResult,
+  RunsPage,
+  RunsQuery,
   RunWithEvaluations,
   ScoreConfigs,
   ScoresSummary,
@@ -37,6 +39,8 @@ import type {
   StartReevaluationResult,
   StartRunRequest,
   StartRunResult,
+  ThreadsPage,
+  ThreadsQuery,
   UserToken,
   WithdrawReviewRequest,
   WriteResult,
@@ -271,6 +275,16 @@ export class EvalflowClient {
       yield* page.entries;
       cursor = page.nextCursor;
     } while (cursor !== null);
+  }
+
+  /** One page of threads, by id; pass its `nextCursor` as `cursor` for the next. */
+  threads(query: ThreadsQuery = {}, options?: CallOptions): Promise<ThreadsPage> {
+    return this.send({ method: 'GET', path: '/v1/threads', query, options });
+  }
+
+  /** One page of runs, newest first, each with its evaluation summary (filters combine). */
+  runs(query: RunsQuery = {}, options?: CallOptions): Promise<RunsPage> {
+    return this.send({ method: 'GET', path: '/v1/runs', query, options });
   }
 
   // Re-evaluation.

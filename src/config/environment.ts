@@ -49,6 +49,8 @@ export const ENVIRONMENT = {
   EVALFLOW_API_PORT: 'the HTTP API port (default `8787`)',
   EVALFLOW_API_BODY_LIMIT_BYTES: 'the largest request body the API reads (default 2 MiB)',
   EVALFLOW_API_RATE_LIMIT: 'requests per minute per API key (default `1200`)',
+  EVALFLOW_LOG_FORMAT:
+    'how the API logs requests: `text`, one readable line each, or `json`, one JSON object each (default: `text` on a terminal, `json` otherwise)',
   EVALFLOW_METRICS_HOST:
     'the address the Prometheus endpoint (`GET /metrics`) listens on (default `127.0.0.1`)',
   EVALFLOW_METRICS_PORT:
@@ -106,7 +108,14 @@ export interface Config {
   tenantId: string;
   /** The LLM judge's endpoint, when one is set. */
   judge: { baseUrl: string; model: string; apiKey?: string } | null;
-  api: { host: string; port: number; bodyLimitBytes: number; rateLimitPerMinute: number };
+  api: {
+    host: string;
+    port: number;
+    bodyLimitBytes: number;
+    rateLimitPerMinute: number;
+    /** EVALFLOW_LOG_FORMAT; null to choose by whether stdout is a terminal. */
+    logFormat: LogFormat | null;
+  };
   /**
    * Where the process serves `GET /metrics`: null for no endpoint (the port was not set; `evalflow
    * start` then takes `DEFAULTS.metricsPort`). Port 0 is any free port.
@@ -147,6 +156,7 @@ export function loadConfig(env: Environment = process.env): Config {
       port: whole(env, 'EVALFLOW_API_PORT', DEFAULTS.apiPort, 65_535),
       bodyLimitBytes: whole(env, 'EVALFLOW_API_BODY_LIMIT_BYTES', DEFAULTS.apiBodyLimitBytes),
       rateLimitPerMinute: whole(env, 'EVALFLOW_API_RATE_LIMIT', DEFAULTS.apiRateLimitPerMinute),
+      logFormat: logFormat(env),
     },
     metrics: {
       host: env.EVALFLOW_METRICS_HOST || DEFAULTS.metricsHost,
@@ -177,6 +187,18 @@ export function withSeparatePorts(config: Config): Config {
 /** Temporal at the configured address, else at `127.0.0.1:7233`, with its TLS and API key. */
 export function temporalConnection(config: Config): TemporalConnectionOptions {
   return { address: config.temporalAddress ?? DEFAULTS.temporalAddress, ...config.temporal };
+}
+
+export const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+function logFormat(env: Environment): LogFormat | null {
+  const text = env.EVALFLOW_LOG_FORMAT;
+  if (!text) return null;
+  if (!(LOG_FORMATS as readonly string[]).includes(text)) {
+    throw new InvalidConfigError(`EVALFLOW_LOG_FORMAT is text or json, not ${text}`);
+  }
+  return text as LogFormat;
 }
 
 /** A whole number from 1 (to `max`), or the default when the variable is unset. */

@@ -15,6 +15,8 @@ export {
   ENVIRONMENT,
   type Environment,
   type EnvironmentVariable,
+  LOG_FORMATS,
+  type LogFormat,
   loadConfig,
   type StoreLocation,
   temporalConnection,

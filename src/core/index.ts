@@ -29,6 +29,7 @@ export {
   RateMessage,
   RecordScore,
   RunEndStatus,
+  RunStatus,
   SetEvaluationRule,
   StartRun,
   WithdrawFeedback,
@@ -60,7 +61,6 @@ export type {
   RunEnded,
   RunPaused,
   RunStarted,
-  RunStatus,
   ScoreIdentity,
   ScoreRecorded,
   ThreadCreated,
@@ -83,6 +83,7 @@ export {
   isId,
   isWellFormed,
   Text,
+  withArticle,
 } from './ids.js';
 export { JSON_MAX_DEPTH, Json, type JsonValue, jsonProblem } from './json-values.js';
 // The keys live in a module without zod, which workflow code imports (see `keys.ts`).

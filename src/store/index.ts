@@ -57,6 +57,7 @@ export type {
 export type { PostgresOptions } from './postgres/backend.js';
 export { DEFAULT_OPEN_TIMEOUT_MS } from './postgres/backend.js';
 export type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
+export type { RunListKey, RunListOptions, ThreadListOptions } from './reads/lists.js';
 export type { Migration, MigrationStatement } from './schema/migrations.js';
 export { migrations } from './schema/migrations.js';
 export { staticScoreConfigs } from './score-configs.js';

@@ -19,6 +19,7 @@ import type { ApiKeys } from './api-records/api-keys.js';
 import type { IdempotencyRecords } from './api-records/idempotency.js';
 import type { Ledger } from './ledger.js';
 import type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
+import type { RunListOptions, ThreadListOptions } from './reads/lists.js';
 
 /**
  * A command to execute in a workspace, in the log's wire shape (snake_case, as the core's
@@ -160,6 +161,10 @@ export interface Store {
     version?: number,
   ): Promise<ArtifactAtVersion | null>;
   message(workspace_id: string, thread_id: string, message_id: string): Promise<Message | null>;
+  /** A page of the workspace's threads, by id. */
+  threads(workspace_id: string, options: ThreadListOptions): Promise<Thread[]>;
+  /** A page of the workspace's runs matching every given filter, newest start first. */
+  runs(workspace_id: string, options: RunListOptions): Promise<Run[]>;
   /** The thread's messages in order, each assistant message with its feedback; null without the thread. */
   conversation(workspace_id: string, thread_id: string): Promise<ConversationMessage[] | null>;
   /** Current feedback matching every given filter, in seq order. */

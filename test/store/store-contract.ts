@@ -815,6 +815,65 @@ export function storeContract(adapter: string, open: OpenStore) {
       expect(await store.head(ws)).toBe(0);
     });
 
+    it('lists threads by id and runs newest first, a page at a time, with their filters', async () => {
+      const ws = freshWorkspace();
+      const at = (minute: number) => {
+        clock = Date.parse('2026-03-01T00:00:00Z') + minute * 60_000;
+      };
+      for (const [minute, thread_id, run_id] of [
+        [0, 't-b', 'r1'],
+        [1, 't-a', 'r2'],
+        [2, 't-b', 'r3'],
+        [3, 't-c', 'r4'],
+      ] as const) {
+        at(minute);
+        if ((await store.thread(ws, thread_id)) === null) {
+          recorded(await run(ws, system, { type: 'create_thread', thread_id }));
+        }
+        recorded(await run(ws, agent(thread_id), { type: 'start_run', run_id, thread_id }));
+      }
+      at(10);
+      recorded(await run(ws, agent('t-b'), { type: 'end_run', run_id: 'r1', status: 'completed' }));
+      at(20);
+      recorded(await run(ws, agent('t-b'), { type: 'end_run', run_id: 'r3', status: 'failed' }));
+      recorded(await run(ws, agent('t-c'), { type: 'pause_run', run_id: 'r4' }));
+
+      const ids = (runs: { run_id: string }[]) => runs.map((r) => r.run_id);
+      expect((await store.threads(ws, { limit: 10 })).map((t) => t.thread_id)).toEqual([
+        't-a',
+        't-b',
+        't-c',
+      ]);
+      expect((await store.threads(ws, { after: 't-a', limit: 1 })).map((t) => t.thread_id)).toEqual(
+        ['t-b'],
+      );
+      expect(ids(await store.runs(ws, { limit: 10 }))).toEqual(['r4', 'r3', 'r2', 'r1']);
+      const first = await store.runs(ws, { limit: 2 });
+      const last = first.at(-1);
+      if (last === undefined) throw new Error('no page');
+      expect(ids(await store.runs(ws, { limit: 2, after: last }))).toEqual(['r2', 'r1']);
+      expect(ids(await store.runs(ws, { limit: 10, thread_id: 't-b' }))).toEqual(['r3', 'r1']);
+      expect(ids(await store.runs(ws, { limit: 10, status: 'paused' }))).toEqual(['r4']);
+      expect(
+        ids(
+          await store.runs(ws, {
+            limit: 10,
+            started_from: '2026-03-01T00:01:00.000Z',
+            started_before: '2026-03-01T00:03:00.000Z',
+          }),
+        ),
+      ).toEqual(['r3', 'r2']);
+      expect(
+        ids(
+          await store.runs(ws, {
+            limit: 10,
+            ended_from: '2026-03-01T00:15:00.000Z',
+          }),
+        ),
+      ).toEqual(['r3']);
+      expect(await store.runs('no-such-workspace', { limit: 10 })).toEqual([]);
+    });
+
     it('moves a named cursor only forward', async () => {
       const ws = freshWorkspace();
       expect(await store.cursor(ws, 'relay')).toBe(0);

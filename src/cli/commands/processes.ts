@@ -10,6 +10,7 @@ import {
 import { startEngine } from '../../worker/index.js';
 import { CONFIG_OPTION, portNumber, print } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
+import { EVALFLOW_HOME, recordEngine } from '../supervision/engine-record.js';
 import { ensurePostgres } from '../supervision/postgres-binaries.js';
 import { runUntilStopped } from '../supervision/run-until-stopped.js';
 import { describeBinaries, ensureTemporalBinaries } from '../supervision/setup.js';
@@ -84,12 +85,13 @@ export function registerEngine(program: Command): void {
     'TEMPORAL_ADDRESS=temporal:7233 evalflow worker --config evalflow.config.ts --metrics-port 9464',
   ).action(async (options: { config?: string; metricsPort?: number }) => {
     const config = withMetricsPort(loadConfig(), options.metricsPort);
-    const { app, source } = await loadApp(config, { file: options.config });
+    const { app, source, path } = await loadApp(config, { file: options.config });
     print(`evalflow: app from ${source}`);
     const engine = await startEngine({ config, app, temporal: temporalConnection(config) });
+    const forget = recordEngine(EVALFLOW_HOME, { configFile: path, source });
     if (engine.metrics.url) print(`evalflow: metrics at ${engine.metrics.url}`);
     print(`evalflow: worker polling task queue ${config.taskQueue}`);
-    await runUntilStopped([engine]);
+    await runUntilStopped([engine]).finally(forget);
   });
 
   withExamples(

@@ -9,6 +9,7 @@ import {
 } from '../../config/index.js';
 import { startEngine } from '../../worker/index.js';
 import { type DevServer, startDevServer } from './dev-server.js';
+import { EVALFLOW_HOME, recordEngine } from './engine-record.js';
 import { runUntilStopped, type Service } from './run-until-stopped.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
 
@@ -31,7 +32,7 @@ export interface StartOptions {
  */
 export async function start(config: Config, options: StartOptions): Promise<void> {
   // The app first: a config that fails to load stops startup before anything else starts.
-  const { app, source } = await loadApp(config, { file: options.config });
+  const { app, source, path } = await loadApp(config, { file: options.config });
   console.log(`evalflow: app from ${source}`);
   const settings = withSeparatePorts({
     ...config,
@@ -63,9 +64,11 @@ export async function start(config: Config, options: StartOptions): Promise<void
     ui = `http://127.0.0.1:${options.uiPort}`;
   }
   const services: Service[] = [];
+  let forget = () => {};
   try {
     const engine = await startEngine({ config: settings, app, temporal });
     services.push(engine);
+    forget = recordEngine(EVALFLOW_HOME, { configFile: path, source });
     const api = await startApi({
       config: settings,
       app,
@@ -85,6 +88,7 @@ export async function start(config: Config, options: StartOptions): Promise<void
     );
     await runUntilStopped(services);
   } finally {
+    forget();
     for (const service of services.reverse()) await service.stop().catch(() => {});
     await server?.stop();
   }

@@ -15,7 +15,16 @@ export interface Migration {
  * SQL, or SQL with `?` placeholders whose values are made when the migration is applied (a value
  * that must differ from store to store, such as the store's id).
  */
-export type MigrationStatement = string | { text: string; params: () => readonly unknown[] };
+export type MigrationStatement =
+  | string
+  | { text: string; params: () => readonly unknown[] }
+  | DialectStatement;
+
+/** One statement written for each dialect, where they read JSON differently (a backfill). */
+export interface DialectStatement {
+  sqlite: string;
+  postgres: string;
+}
 
 const viewTable = (name: string, columns: string) => `CREATE TABLE ${name} (
   workspace_id TEXT NOT NULL,
@@ -133,6 +142,30 @@ const apiMigration: Migration = {
   ],
 };
 
+/**
+ * Migration 7: the run columns the run lists filter and order on (status, start, last change),
+ * filled from each run's body, and the indexes those lists read in order.
+ */
+const runListMigration: Migration = {
+  version: 7,
+  name: 'run list columns',
+  statements: [
+    'ALTER TABLE runs ADD COLUMN status TEXT',
+    'ALTER TABLE runs ADD COLUMN started_at TEXT',
+    'ALTER TABLE runs ADD COLUMN updated_at TEXT',
+    {
+      sqlite: `UPDATE runs SET status = json_extract(body, '$.status'),
+        started_at = json_extract(body, '$.started_at'),
+        updated_at = json_extract(body, '$.updated_at')`,
+      postgres: `UPDATE runs SET status = body::jsonb ->> 'status',
+        started_at = body::jsonb ->> 'started_at',
+        updated_at = body::jsonb ->> 'updated_at'`,
+    },
+    'CREATE INDEX runs_by_start ON runs (workspace_id, started_at, key)',
+    'CREATE INDEX runs_by_thread ON runs (workspace_id, thread_id, started_at, key)',
+  ],
+};
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -192,4 +225,5 @@ export const migrations: readonly Migration[] = [
   identityMigration,
   undeliveredMigration,
   apiMigration,
+  runListMigration,
 ];
