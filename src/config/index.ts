@@ -16,9 +16,12 @@ export {
   ENVIRONMENT,
   type Environment,
   type EnvironmentVariable,
+  LOG_FORMATS,
+  type LogFormat,
   loadConfig,
   type StoreLocation,
   temporalConnection,
+  withSeparatePorts,
 } from './environment.js';
 export { ConfigFileError, InvalidConfigError } from './errors.js';
 export { loadApp, loadConfigFile } from './load-config-file.js';

@@ -19,10 +19,16 @@ export interface Migration {
 export type MigrationStatement =
   | string
   | { text: string; params: () => readonly unknown[] }
-  | { sqlite: string; postgres: string };
+  | DialectStatement;
+
+/** One statement written for each dialect, where they read JSON differently (a backfill). */
+export interface DialectStatement {
+  sqlite: string;
+  postgres: string;
+}
 
 /** A table whose primary key is the whole row's identity: SQLite keeps it in the key's b-tree. */
-const keyedTable = (definition: string): MigrationStatement => ({
+const keyedTable = (definition: string): DialectStatement => ({
   sqlite: `${definition} WITHOUT ROWID`,
   postgres: definition,
 });
@@ -144,7 +150,31 @@ const apiMigration: Migration = {
 };
 
 /**
- * Migration 7: review queues. Their definitions are a view of the log like the rules; their
+ * Migration 7: the run columns the run lists filter and order on (status, start, last change),
+ * filled from each run's body, and the indexes those lists read in order.
+ */
+const runListMigration: Migration = {
+  version: 7,
+  name: 'run list columns',
+  statements: [
+    'ALTER TABLE runs ADD COLUMN status TEXT',
+    'ALTER TABLE runs ADD COLUMN started_at TEXT',
+    'ALTER TABLE runs ADD COLUMN updated_at TEXT',
+    {
+      sqlite: `UPDATE runs SET status = json_extract(body, '$.status'),
+        started_at = json_extract(body, '$.started_at'),
+        updated_at = json_extract(body, '$.updated_at')`,
+      postgres: `UPDATE runs SET status = body::jsonb ->> 'status',
+        started_at = body::jsonb ->> 'started_at',
+        updated_at = body::jsonb ->> 'updated_at'`,
+    },
+    'CREATE INDEX runs_by_start ON runs (workspace_id, started_at, key)',
+    'CREATE INDEX runs_by_thread ON runs (workspace_id, thread_id, started_at, key)',
+  ],
+};
+
+/**
+ * Migration 8: review queues. Their definitions are a view of the log like the rules; their
  * items, slots and leases are high-frequency state of their own. An item is one target in one
  * queue (once: the target key is unique per queue); it has a slot per verdict it needs. A slot is
  * free, leased (its holder and the lease's end) or done (its holder's verdict recorded); `rank`
@@ -155,7 +185,7 @@ const apiMigration: Migration = {
  * counts the items done.
  */
 const reviewQueuesMigration: Migration = {
-  version: 7,
+  version: 8,
   name: 'review queues: view, items, slots and leases',
   statements: [
     viewTable('review_queues', 'seq BIGINT NOT NULL,'),
@@ -265,5 +295,6 @@ export const migrations: readonly Migration[] = [
   identityMigration,
   undeliveredMigration,
   apiMigration,
+  runListMigration,
   reviewQueuesMigration,
 ];
