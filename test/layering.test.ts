@@ -9,14 +9,16 @@ const allowed: Record<string, string[]> = {
   core: [],
   agreement: [],
   scores: [],
+  // Prometheus's one reader: the observers (plain ports) the parts below tell, and the endpoint.
+  metrics: ['core'],
   store: ['core'],
   evaluators: ['core'],
   config: ['core', 'scores', 'evaluators'],
-  activities: ['core', 'scores', 'store', 'evaluators'],
+  activities: ['core', 'scores', 'store', 'evaluators', 'metrics'],
   // Workflow code takes only types from activities and evaluators (checked below).
   workflows: ['core', 'evaluators', 'activities'],
   'workflow-clients': ['core', 'store', 'evaluators', 'config', 'workflows'],
-  relay: ['core', 'store', 'evaluators', 'workflows'],
+  relay: ['core', 'store', 'evaluators', 'workflows', 'metrics'],
   worker: [
     'core',
     'scores',
@@ -27,8 +29,9 @@ const allowed: Record<string, string[]> = {
     'workflows',
     'workflow-clients',
     'relay',
+    'metrics',
   ],
-  api: ['core', 'scores', 'store', 'evaluators', 'config', 'workflow-clients'],
+  api: ['core', 'scores', 'store', 'evaluators', 'config', 'workflow-clients', 'metrics'],
   // The HTTP SDK takes the API's route schemas and the core's words as types only (checked
   // below): its requests and answers are the API's own, and it loads nothing of the server.
   client: ['core', 'api'],
@@ -49,6 +52,7 @@ const allowed: Record<string, string[]> = {
     'api',
     'client',
     'testing',
+    'metrics',
   ],
 };
 

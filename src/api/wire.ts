@@ -8,7 +8,7 @@ import {
   MessageRole,
   type RatedMessage,
   type Run,
-  RunEndStatus,
+  RunStatus,
   ScoreSource,
   type Target,
 } from '../core/index.js';
@@ -162,7 +162,7 @@ export const wireMessage = (message: Message, feedback?: readonly FeedbackRecord
 export const WireRun = z.object({
   runId: z.string(),
   threadId: z.string(),
-  status: z.enum(['running', 'paused', ...RunEndStatus.options]),
+  status: RunStatus,
   traceIds: z.array(z.string()),
   pauseReason: z.string().nullable(),
   startedAt: z.string(),

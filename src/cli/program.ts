@@ -10,6 +10,7 @@ import { registerQueues } from './commands/queues.js';
 import { registerReevaluate } from './commands/reevaluate.js';
 import { registerReviewers } from './commands/reviewers.js';
 import { registerRules } from './commands/rules.js';
+import { registerRuns } from './commands/runs.js';
 import { registerScores } from './commands/scores.js';
 
 // The `evalflow` command line: every command, and the one way errors end it. An error is one line
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerReviewers(program);
   registerReevaluate(program);
   registerLedger(program);
+  registerRuns(program);
   registerScores(program);
   registerDoctor(program);
   registerConformance(program);

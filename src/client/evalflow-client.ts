@@ -40,6 +40,8 @@ import type {
   ReviewQueueDetail,
   ReviewQueues,
   ReviewQueueWritten,
+  RunsPage,
+  RunsQuery,
   RunWithEvaluations,
   ScoreConfigs,
   ScoresSummary,
@@ -53,6 +55,8 @@ import type {
   StartRunResult,
   SubmitReviewItemRequest,
   SubmitReviewItemResult,
+  ThreadsPage,
+  ThreadsQuery,
   UserToken,
   WithdrawReviewRequest,
   WriteResult,
@@ -386,6 +390,16 @@ export class EvalflowClient {
       yield* page.entries;
       cursor = page.nextCursor;
     } while (cursor !== null);
+  }
+
+  /** One page of threads, by id; pass its `nextCursor` as `cursor` for the next. */
+  threads(query: ThreadsQuery = {}, options?: CallOptions): Promise<ThreadsPage> {
+    return this.send({ method: 'GET', path: '/v1/threads', query, options });
+  }
+
+  /** One page of runs, newest first, each with its evaluation summary (filters combine). */
+  runs(query: RunsQuery = {}, options?: CallOptions): Promise<RunsPage> {
+    return this.send({ method: 'GET', path: '/v1/runs', query, options });
   }
 
   // Re-evaluation.

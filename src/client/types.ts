@@ -4,6 +4,7 @@ import type * as itemView from '../api/item-view.js';
 import type * as feedback from '../api/routes/feedback.js';
 import type * as health from '../api/routes/health.js';
 import type * as lifecycle from '../api/routes/lifecycle.js';
+import type * as lists from '../api/routes/lists.js';
 import type * as reading from '../api/routes/reading.js';
 import type * as reevaluations from '../api/routes/reevaluations.js';
 import type * as reviewQueues from '../api/routes/review-queues.js';
@@ -65,6 +66,14 @@ export type LedgerEntry = z.output<typeof reading.LedgerEntry>;
 /** A page's filters; `limit` (1 to 1000, default 100) and `cursor` page through them. */
 export type LedgerQuery = Partial<z.output<typeof reading.LedgerQuery>>;
 export type LedgerPage = z.output<typeof reading.LedgerReply>;
+/** `limit` (1 to 1000, default 100) and `cursor` page through them. */
+export type ThreadsQuery = Partial<z.output<typeof lists.ThreadsQuery>>;
+export type ThreadsPage = z.output<typeof lists.ThreadsReply>;
+export type WireThread = z.output<typeof lists.WireThread>;
+/** A page's filters (they combine); `limit` and `cursor` page through them. */
+export type RunsQuery = Partial<z.output<typeof lists.RunsQuery>>;
+export type RunsPage = z.output<typeof lists.RunsReply>;
+export type EvaluationSummary = z.output<typeof lists.EvaluationSummary>;
 
 export type StartReevaluationRequest = z.input<typeof reevaluations.StartReevaluationBody>;
 export type StartReevaluationResult = z.output<typeof reevaluations.StartReevaluationReply>;

@@ -7,6 +7,9 @@ import { type AppDefinition, defineConfig, isAppDefinition } from './define-conf
 import { type Config, DEFAULTS } from './environment.js';
 import { ConfigFileError } from './errors.js';
 
+/** What `loadApp` says it loaded when there is no config file. */
+export const BUILT_IN = 'the built-in evaluators';
+
 /**
  * The app the processes run: the file given (`--config`, else EVALFLOW_CONFIG), else
  * `./evalflow.config.ts` when present, else the built-in evaluators. A file that fails to load
@@ -15,16 +18,16 @@ import { ConfigFileError } from './errors.js';
 export async function loadApp(
   config: Config,
   options: { file?: string | undefined; cwd?: string } = {},
-): Promise<{ app: AppDefinition; source: string }> {
+): Promise<{ app: AppDefinition; source: string; path: string | null }> {
   const cwd = options.cwd ?? process.cwd();
   const named = options.file ?? config.configFile ?? undefined;
   const file = named ?? DEFAULTS.configFile;
   const path = resolve(cwd, file);
   if (!existsSync(path)) {
     if (named !== undefined) throw new ConfigFileError(file, 'no such file');
-    return { app: builtinApp(config.judge), source: 'the built-in evaluators' };
+    return { app: builtinApp(config.judge), source: BUILT_IN, path: null };
   }
-  return { app: await loadConfigFile(path, file), source: file };
+  return { app: await loadConfigFile(path, file), source: file, path };
 }
 
 /** Loads a TypeScript or JavaScript config file; its default export is the app. */

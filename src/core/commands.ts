@@ -37,6 +37,9 @@ export const PauseRun = z.strictObject({
 
 export const RunEndStatus = z.enum(['completed', 'stopped', 'failed']);
 export type RunEndStatus = z.output<typeof RunEndStatus>;
+/** A run's status: live (running or paused), or how it ended. */
+export const RunStatus = z.enum(['running', 'paused', ...RunEndStatus.options]);
+export type RunStatus = z.output<typeof RunStatus>;
 export const EndRun = z.strictObject({
   type: z.literal('end_run'),
   run_id: id,

@@ -1,5 +1,5 @@
 import type { Actor } from './actors.js';
-import type { MessageRole, RunEndStatus } from './commands.js';
+import type { MessageRole, RunEndStatus, RunStatus } from './commands.js';
 import type { ReviewQueue } from './review-queues.js';
 import type { EvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
@@ -9,8 +9,7 @@ import type { Target } from './targets.js';
 // Every run, message and feedback event names its thread and run so a consumer never needs
 // another event to place it.
 
-/** A run's status: live (running or paused), or how it ended. */
-export type RunStatus = 'running' | 'paused' | RunEndStatus;
+export type { RunStatus };
 
 export interface ThreadCreated {
   type: 'thread_created';

@@ -29,6 +29,7 @@ export {
   RateMessage,
   RecordScore,
   RunEndStatus,
+  RunStatus,
   SetEvaluationRule,
   SetReviewQueue,
   StartRun,
@@ -62,7 +63,6 @@ export type {
   RunEnded,
   RunPaused,
   RunStarted,
-  RunStatus,
   ScoreIdentity,
   ScoreRecorded,
   ThreadCreated,
@@ -85,6 +85,7 @@ export {
   isId,
   isWellFormed,
   Text,
+  withArticle,
 } from './ids.js';
 export { JSON_MAX_DEPTH, Json, type JsonValue, jsonProblem } from './json-values.js';
 // The keys live in a module without zod, which workflow code imports (see `keys.ts`).

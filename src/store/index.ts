@@ -41,6 +41,7 @@ export type {
   ArtifactVersionIndex,
   Command,
   ConversationMessage,
+  CursorBacklog,
   ExecuteInput,
   FeedbackFilter,
   Lease,
@@ -56,6 +57,7 @@ export type {
 export type { PostgresOptions } from './postgres/backend.js';
 export { DEFAULT_OPEN_TIMEOUT_MS } from './postgres/backend.js';
 export type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
+export type { RunListKey, RunListOptions, ThreadListOptions } from './reads/lists.js';
 export type {
   ClaimedItem,
   Completion,

@@ -349,6 +349,40 @@ describe('ledger', () => {
   });
 });
 
+describe('runs and threads', () => {
+  it('lists runs as the API does, with the summary of their own evaluation, filtered', async () => {
+    const [all, paused] = await Promise.all([
+      json('runs', 'list', '--json'),
+      json('runs', 'list', '--status', 'paused', '--json'),
+    ]);
+    expect(all).toEqual([
+      {
+        workspace: 'acme',
+        run: expect.objectContaining({ runId: 'r1', threadId: 't1', status: 'completed' }),
+        evaluations: { recorded: 1, sampled_out: 1, failed: 0, skipped: 0 },
+      },
+    ]);
+    expect(paused).toEqual([]);
+    const table = await cli('runs', 'list', '--workspace', 'acme');
+    expect(table.out.split('\n')[0]).toMatch(
+      /^workspace +run +thread +status +started +updated +recorded +sampled_out +failed +skipped$/,
+    );
+    expect(await json('threads', 'list', '--json')).toEqual([
+      { workspace: 'acme', threadId: 't1', title: null, createdAt: expect.any(String) },
+    ]);
+  });
+
+  it('refuses an unknown status and a bad instant with one line', async () => {
+    const status = await cli('runs', 'list', '--status', 'done');
+    expect(status.code).toBe(1);
+    expect(status.errLines).toHaveLength(1);
+    expect(status.errLines[0]).toContain('done');
+    const when = await cli('runs', 'list', '--ended-from', 'yesterday');
+    expect(when.code).toBe(1);
+    expect(when.errLines[0]).toContain('an ISO-8601 instant with a time zone');
+  });
+});
+
 describe('scores', () => {
   it('summarizes by population as GET /v1/scores/summary does', async () => {
     const groups = await json(

@@ -127,6 +127,32 @@ describe('evalflow start with an app definition', () => {
         ]),
       );
 
+      // The CLI beside the running engine reads the engine's app: its rules and its types.
+      const rules = await finished(
+        runCli(['rules', 'list', '--workspace', ws], { cwd: home, env }),
+      );
+      expect(rules.code).toBe(0);
+      expect(rules.err).toBe(
+        `evalflow: the app of the running engine (pid ${engine.pid}): ${join(example, 'evalflow.config.ts')}\n`,
+      );
+      expect(rules.out).toContain('politeness@1');
+      writeFileSync(join(home, 'other.config.mjs'), 'export default {};\n');
+      const other = await finished(
+        runCli(['rules', 'list', '--workspace', ws, '--config', 'other.config.mjs'], {
+          cwd: home,
+          env,
+        }),
+      );
+      expect(other.err).toBe(
+        `evalflow: this command reads other.config.mjs, not the app of the running engine (pid ${engine.pid}): ${join(example, 'evalflow.config.ts')}\n`,
+      );
+      const summary = await finished(
+        runCli(['scores', 'summary', '--workspace', ws, '--json'], { cwd: home, env }),
+      );
+      expect(summary.code).toBe(0);
+      expect(summary.out).toContain('review_verdict');
+      expect(summary.out).toContain('helpfulness');
+
       // The deployed but non-live answer_length@2 judged nothing.
       expect(await judgesOf(store, answerId)).toEqual([
         'evaluator:answer_length@1',

@@ -4,6 +4,7 @@ import { registerEvents } from './events.js';
 import { registerFeedback } from './feedback.js';
 import { registerHealth } from './health.js';
 import { registerLifecycle } from './lifecycle.js';
+import { registerLists } from './lists.js';
 import { registerReading } from './reading.js';
 import { registerReevaluations } from './reevaluations.js';
 import { registerReviewQueues } from './review-queues.js';
@@ -23,6 +24,7 @@ export function registerRoutes(api: Api, deps: RouteDeps): void {
     registerFeedback,
     registerReviews,
     registerReading,
+    registerLists,
     registerRules,
     registerReevaluations,
     registerScores,

@@ -19,21 +19,30 @@ export interface ClaimInput {
   now: Date;
 }
 
-const MINE = `NOT EXISTS (SELECT 1 FROM review_slots m
+// On Postgres each NOT EXISTS ends in OFFSET 0, which keeps it a subquery run per candidate with
+// the candidate's item and target as its keys, rather than an anti-join the planner may choose to
+// run by scanning the reviewer's slots or the workspace's feedback whole (it does so while a
+// table's statistics are stale). SQLite runs correlated subqueries that way by itself.
+const candidates = (correlated: string) => {
+  const mine = `NOT EXISTS (SELECT 1 FROM review_slots m
     WHERE m.workspace_id = s.workspace_id AND m.queue_id = s.queue_id AND m.holder = ?
-    AND m.item_id = s.item_id AND m.slot <> s.slot)`;
-const REVIEWED_BY = (who: string) => `NOT EXISTS (SELECT 1 FROM feedback f
+    AND m.item_id = s.item_id AND m.slot <> s.slot${correlated})`;
+  const reviewedBy = (who: string) => `NOT EXISTS (SELECT 1 FROM feedback f
     WHERE f.workspace_id = s.workspace_id AND f.target_key = s.target_key
-    AND f.feedback_type = ? AND (${who}))`;
-
-const EXPIRED = `SELECT s.item_id, s.slot FROM review_slots s
-  WHERE s.workspace_id = ? AND s.queue_id = ? AND s.state = 'leased' AND s.rank <= ?
-    AND ${MINE} AND ${REVIEWED_BY('f.participant = s.holder OR f.participant = ?')}
-  ORDER BY s.rank LIMIT 1`;
-const FREE = `SELECT s.item_id, s.slot FROM review_slots s
-  WHERE s.workspace_id = ? AND s.queue_id = ? AND s.state = 'free'
-    AND ${MINE} AND ${REVIEWED_BY('f.participant = ?')}
-  ORDER BY s.rank LIMIT 1`;
+    AND f.feedback_type = ? AND (${who})${correlated})`;
+  return {
+    expired: `SELECT s.item_id, s.slot${correlated ? ', s.ctid' : ''} FROM review_slots s
+      WHERE s.workspace_id = ? AND s.queue_id = ? AND s.state = 'leased' AND s.rank <= ?
+        AND ${mine} AND ${reviewedBy('f.participant = s.holder OR f.participant = ?')}
+      ORDER BY s.rank LIMIT 1`,
+    free: `SELECT s.item_id, s.slot${correlated ? ', s.ctid' : ''} FROM review_slots s
+      WHERE s.workspace_id = ? AND s.queue_id = ? AND s.state = 'free'
+        AND ${mine} AND ${reviewedBy('f.participant = ?')}
+      ORDER BY s.rank LIMIT 1`,
+  };
+};
+const SQLITE = candidates('');
+const POSTGRES = candidates(' OFFSET 0');
 
 const expiredParams = (input: ClaimInput) => [
   input.workspace_id,
@@ -54,14 +63,15 @@ const freeParams = (input: ClaimInput) => [
 const ITEM_COLUMNS =
   'i.item_id, i.queue_id, i.target, i.target_key, i.slots, i.slots_done, i.position, i.enqueued_by, i.enqueued_at';
 
-const ONE_STATEMENT = `WITH expired AS (${EXPIRED} FOR UPDATE OF s SKIP LOCKED),
-  free AS (${FREE} FOR UPDATE OF s SKIP LOCKED),
-  pick AS ((SELECT item_id, slot FROM expired) UNION ALL (SELECT item_id, slot FROM free) LIMIT 1)
+// The slot is the row the candidates locked, updated by its tuple id (a TID scan: no index for
+// the planner to choose); the item is read by its primary key.
+const ONE_STATEMENT = `WITH expired AS (${POSTGRES.expired} FOR UPDATE OF s SKIP LOCKED),
+  free AS (${POSTGRES.free} FOR UPDATE OF s SKIP LOCKED),
+  pick AS ((SELECT ctid FROM expired) UNION ALL (SELECT ctid FROM free) LIMIT 1)
 UPDATE review_slots u SET state = 'leased', holder = ?, rank = ?
-FROM pick, review_items i
-WHERE u.workspace_id = ? AND u.queue_id = ? AND u.item_id = pick.item_id AND u.slot = pick.slot
-  AND i.workspace_id = u.workspace_id AND i.queue_id = u.queue_id AND i.item_id = u.item_id
-RETURNING u.slot AS claimed_slot, ${ITEM_COLUMNS}`;
+WHERE u.ctid = (SELECT ctid FROM pick) AND u.workspace_id = ? AND u.queue_id = ?
+RETURNING u.slot AS claimed_slot, (SELECT row_to_json(i) FROM review_items i
+  WHERE i.workspace_id = u.workspace_id AND i.queue_id = u.queue_id AND i.item_id = u.item_id) AS item`;
 
 /** Postgres: one statement, one round trip. */
 async function claimInOneStatement(sql: Sql, input: ClaimInput): Promise<Row | null> {
@@ -73,14 +83,15 @@ async function claimInOneStatement(sql: Sql, input: ClaimInput): Promise<Row | n
     input.workspace_id,
     input.queue_id,
   ]);
-  return rows[0] ?? null;
+  const row = rows[0];
+  return row === undefined ? null : { ...(row.item as Row), claimed_slot: row.claimed_slot };
 }
 
 /** SQLite: the writer's transaction, so nothing else writes between the choice and the lease. */
 async function claimInSteps(sql: Sql, input: ClaimInput): Promise<Row | null> {
   const picked =
-    (await sql.all(EXPIRED, expiredParams(input)))[0] ??
-    (await sql.all(FREE, freeParams(input)))[0];
+    (await sql.all(SQLITE.expired, expiredParams(input)))[0] ??
+    (await sql.all(SQLITE.free, freeParams(input)))[0];
   if (picked === undefined) return null;
   await sql.run(
     `UPDATE review_slots SET state = 'leased', holder = ?, rank = ?

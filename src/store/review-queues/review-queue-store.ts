@@ -29,6 +29,10 @@ export const reviewItemId = (queue_id: string, target_key: string): string =>
   uuidv5(`${queue_id}\n${target_key}`, ITEM_NAMESPACE);
 
 const HOUR_MS = 60 * 60 * 1000;
+// Items added at once past which Postgres is told to analyze the queue tables: until its
+// statistics know a queue is large, its planner may read a slot or an item through an index that
+// names the queue alone, a scan of the whole queue (autovacuum analyzes later, on its own time).
+const ANALYZE_AFTER = 1000;
 const DAY_MS = 24 * HOUR_MS;
 // Rows per multi-row insert: well under every driver's limit on placeholders.
 const ROWS_PER_INSERT = 200;
@@ -50,8 +54,8 @@ const isoOf = (ms: unknown) => new Date(asNumber(ms)).toISOString();
 /** Takes `count` positions at the queue's end; the first of them. */
 async function takePositions(sql: Sql, workspace_id: string, queue_id: string, count: number) {
   await sql.run(
-    `INSERT INTO review_queue_heads (workspace_id, queue_id, next_position, items, items_done)
-     VALUES (?, ?, 1, 0, 0) ON CONFLICT (workspace_id, queue_id) DO NOTHING`,
+    `INSERT INTO review_queue_heads (workspace_id, queue_id, next_position, items)
+     VALUES (?, ?, 1, 0) ON CONFLICT (workspace_id, queue_id) DO NOTHING`,
     [workspace_id, queue_id],
   );
   const [head] = await sql.all(
@@ -131,24 +135,25 @@ async function insertItems(
   return added;
 }
 
-/** Counts a verdict on an item, and the item done when it has all of them. */
+/** Counts a verdict on an item (done once it has them all). */
 async function countVerdict(sql: Sql, slot: Omit<HeldSlot, 'reviewer' | 'now'>) {
   const [item] = await sql.all(
     `UPDATE review_items SET slots_done = slots_done + 1
      WHERE workspace_id = ? AND queue_id = ? AND item_id = ? RETURNING slots, slots_done`,
     [slot.workspace_id, slot.queue_id, slot.item_id],
   );
-  const slots = asNumber(item?.slots);
-  const slots_done = asNumber(item?.slots_done);
-  if (slots_done === slots) {
-    await sql.run(
-      `UPDATE review_queue_heads SET items_done = items_done + 1
-       WHERE workspace_id = ? AND queue_id = ?`,
-      [slot.workspace_id, slot.queue_id],
-    );
-  }
-  return { slots, slots_done };
+  return { slots: asNumber(item?.slots), slots_done: asNumber(item?.slots_done) };
 }
+
+// The common completion (the reviewer's lease, still theirs) as one Postgres statement: one round
+// trip and one commit. Anything else (a retry, a slot taken meanwhile) takes the general path.
+const COMPLETE_HELD = `WITH held AS (
+    UPDATE review_slots SET state = 'done', rank = ?
+    WHERE workspace_id = ? AND queue_id = ? AND item_id = ? AND holder = ? AND state = 'leased'
+    RETURNING item_id)
+  UPDATE review_items SET slots_done = slots_done + 1
+  WHERE workspace_id = ? AND queue_id = ? AND item_id = (SELECT item_id FROM held)
+  RETURNING slots, slots_done`;
 
 const LIVE_LEASE = `workspace_id = ? AND queue_id = ? AND item_id = ? AND holder = ?
   AND state = 'leased' AND rank > ?`;
@@ -166,12 +171,55 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
   // One statement that commits on its own: on Postgres without a BEGIN and a COMMIT around it.
   const single = backend.dialect === 'postgres' ? read : write;
 
+  const analyzeAfter = async (added: number) => {
+    if (backend.dialect !== 'postgres' || added < ANALYZE_AFTER) return;
+    // Only the tables' owner may; anyone else still gets right answers, planned less well.
+    await read((sql) => sql.run('ANALYZE review_items, review_slots')).catch(() => {});
+  };
+
   const definitions = async (sql: Sql, workspace_id: string) =>
     (
       await sql.all('SELECT body FROM review_queues WHERE workspace_id = ? ORDER BY key', [
         workspace_id,
       ])
     ).map((row) => parseJson<StoredReviewQueue>(row.body));
+
+  const completeInSteps = (slot: HeldSlot) =>
+    write(async (sql): Promise<Completion> => {
+      const key = [slot.workspace_id, slot.queue_id, slot.item_id];
+      const done = slot.now.getTime();
+      const held = await sql.all(
+        `UPDATE review_slots SET state = 'done', rank = ?
+           WHERE workspace_id = ? AND queue_id = ? AND item_id = ? AND holder = ? AND state = 'leased'
+           RETURNING slot`,
+        [done, ...key, slot.reviewer],
+      );
+      if (held.length > 0) return { state: 'done', ...(await countVerdict(sql, slot)) };
+      const [item] = await sql.all(
+        'SELECT slots, slots_done FROM review_items WHERE workspace_id = ? AND queue_id = ? AND item_id = ?',
+        key,
+      );
+      if (item === undefined) return null;
+      const counts = { slots: asNumber(item.slots), slots_done: asNumber(item.slots_done) };
+      const [mine] = await sql.all(
+        'SELECT state FROM review_slots WHERE workspace_id = ? AND queue_id = ? AND item_id = ? AND holder = ?',
+        [...key, slot.reviewer],
+      );
+      if (mine !== undefined) return { state: 'already', ...counts };
+      // Taken from the reviewer while their verdict was being recorded: any slot still open.
+      const [open] = await sql.all(
+        `SELECT slot FROM review_slots WHERE workspace_id = ? AND queue_id = ? AND item_id = ?
+           AND (state = 'free' OR (state = 'leased' AND rank <= ?)) ORDER BY slot LIMIT 1`,
+        [...key, done],
+      );
+      if (open === undefined) return { state: 'over', ...counts };
+      await sql.run(
+        `UPDATE review_slots SET state = 'done', holder = ?, rank = ?
+           WHERE workspace_id = ? AND queue_id = ? AND item_id = ? AND slot = ?`,
+        [slot.reviewer, done, ...key, open.slot],
+      );
+      return { state: 'done', ...(await countVerdict(sql, slot)) };
+    });
 
   const store: ReviewQueueStore = {
     definitions: (workspace_id) => read((sql) => definitions(sql, workspace_id)),
@@ -197,6 +245,7 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
       const added = await write((sql) =>
         insertItems(sql, { ...input, targets: [...byKey.values()] }),
       );
+      await analyzeAfter(added.size);
       const seen = new Set<string>();
       return resolved.map((target): EnqueuedItem => {
         const key = targetKey(target);
@@ -221,6 +270,7 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
         left -= targets.length;
         if (left <= 0) break;
       }
+      await analyzeAfter(counts.added);
       return counts;
     },
 
@@ -274,42 +324,29 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
         return true;
       }),
 
-    complete: (slot) =>
-      write(async (sql): Promise<Completion> => {
-        const key = [slot.workspace_id, slot.queue_id, slot.item_id];
-        const done = slot.now.getTime();
-        const held = await sql.all(
-          `UPDATE review_slots SET state = 'done', rank = ?
-           WHERE workspace_id = ? AND queue_id = ? AND item_id = ? AND holder = ? AND state = 'leased'
-           RETURNING slot`,
-          [done, ...key, slot.reviewer],
+    async complete(slot) {
+      if (backend.dialect === 'postgres') {
+        const [row] = await read((sql) =>
+          sql.all(COMPLETE_HELD, [
+            slot.now.getTime(),
+            slot.workspace_id,
+            slot.queue_id,
+            slot.item_id,
+            slot.reviewer,
+            slot.workspace_id,
+            slot.queue_id,
+          ]),
         );
-        if (held.length > 0) return { state: 'done', ...(await countVerdict(sql, slot)) };
-        const [item] = await sql.all(
-          'SELECT slots, slots_done FROM review_items WHERE workspace_id = ? AND queue_id = ? AND item_id = ?',
-          key,
-        );
-        if (item === undefined) return null;
-        const counts = { slots: asNumber(item.slots), slots_done: asNumber(item.slots_done) };
-        const [mine] = await sql.all(
-          'SELECT state FROM review_slots WHERE workspace_id = ? AND queue_id = ? AND item_id = ? AND holder = ?',
-          [...key, slot.reviewer],
-        );
-        if (mine !== undefined) return { state: 'already', ...counts };
-        // Taken from the reviewer while their verdict was being recorded: any slot still open.
-        const [open] = await sql.all(
-          `SELECT slot FROM review_slots WHERE workspace_id = ? AND queue_id = ? AND item_id = ?
-           AND (state = 'free' OR (state = 'leased' AND rank <= ?)) ORDER BY slot LIMIT 1`,
-          [...key, done],
-        );
-        if (open === undefined) return { state: 'over', ...counts };
-        await sql.run(
-          `UPDATE review_slots SET state = 'done', holder = ?, rank = ?
-           WHERE workspace_id = ? AND queue_id = ? AND item_id = ? AND slot = ?`,
-          [slot.reviewer, done, ...key, open.slot],
-        );
-        return { state: 'done', ...(await countVerdict(sql, slot)) };
-      }),
+        if (row !== undefined) {
+          return {
+            state: 'done',
+            slots: asNumber(row.slots),
+            slots_done: asNumber(row.slots_done),
+          };
+        }
+      }
+      return completeInSteps(slot);
+    },
 
     settle: (input) =>
       write(async (sql) => {
@@ -360,7 +397,13 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
       read(async (sql): Promise<QueueCounts> => {
         const byState = await stateCounts(sql, workspace_id, queue_id, now);
         const [head] = await sql.all(
-          'SELECT items, items_done FROM review_queue_heads WHERE workspace_id = ? AND queue_id = ?',
+          'SELECT items FROM review_queue_heads WHERE workspace_id = ? AND queue_id = ?',
+          [workspace_id, queue_id],
+        );
+        // The partial index review_items_done holds exactly these: no item is read.
+        const [done] = await sql.all(
+          `SELECT COUNT(*) AS n FROM review_items
+           WHERE workspace_id = ? AND queue_id = ? AND slots_done >= slots`,
           [workspace_id, queue_id],
         );
         const [skips] = await sql.all(
@@ -370,7 +413,7 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
         const of = (state: ReviewSlotState) => byState.get(state) ?? EMPTY;
         return {
           items: asNumber(head?.items ?? 0),
-          items_done: asNumber(head?.items_done ?? 0),
+          items_done: asNumber(done?.n ?? 0),
           pending: of('free').n + of('leased').n - of('leased').afterNow,
           leased: of('leased').afterNow,
           done: of('done').n,
@@ -420,6 +463,22 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
         for (const row of skips) of(String(row.holder)).skipped = asNumber(row.skips);
         return [...reviewers.values()].sort((a, b) => (a.reviewer < b.reviewer ? -1 : 1));
       }),
+
+    figures: (now) =>
+      read(async (sql) =>
+        (
+          await sql.all(
+            `SELECT queue_id, SUM(CASE WHEN state = 'done' THEN 0 ELSE 1 END) AS depth,
+               SUM(CASE WHEN state = 'leased' AND rank > ? THEN 1 ELSE 0 END) AS leased
+             FROM review_slots GROUP BY queue_id ORDER BY queue_id`,
+            [now.getTime()],
+          )
+        ).map((row) => ({
+          queue_id: String(row.queue_id),
+          depth: asNumber(row.depth),
+          leased: asNumber(row.leased),
+        })),
+      ),
 
     reviewedBy: (workspace_id, queue_id, reviewer, limit) =>
       read(async (sql) => {

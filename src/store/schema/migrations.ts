@@ -19,10 +19,16 @@ export interface Migration {
 export type MigrationStatement =
   | string
   | { text: string; params: () => readonly unknown[] }
-  | { sqlite: string; postgres: string };
+  | DialectStatement;
+
+/** One statement written for each dialect, where they read JSON differently (a backfill). */
+export interface DialectStatement {
+  sqlite: string;
+  postgres: string;
+}
 
 /** A table whose primary key is the whole row's identity: SQLite keeps it in the key's b-tree. */
-const keyedTable = (definition: string): MigrationStatement => ({
+const keyedTable = (definition: string): DialectStatement => ({
   sqlite: `${definition} WITHOUT ROWID`,
   postgres: definition,
 });
@@ -144,16 +150,42 @@ const apiMigration: Migration = {
 };
 
 /**
- * Migration 7: review queues. Their definitions are a view of the log like the rules; their
+ * Migration 7: the run columns the run lists filter and order on (status, start, last change),
+ * filled from each run's body, and the indexes those lists read in order.
+ */
+const runListMigration: Migration = {
+  version: 7,
+  name: 'run list columns',
+  statements: [
+    'ALTER TABLE runs ADD COLUMN status TEXT',
+    'ALTER TABLE runs ADD COLUMN started_at TEXT',
+    'ALTER TABLE runs ADD COLUMN updated_at TEXT',
+    {
+      sqlite: `UPDATE runs SET status = json_extract(body, '$.status'),
+        started_at = json_extract(body, '$.started_at'),
+        updated_at = json_extract(body, '$.updated_at')`,
+      postgres: `UPDATE runs SET status = body::jsonb ->> 'status',
+        started_at = body::jsonb ->> 'started_at',
+        updated_at = body::jsonb ->> 'updated_at'`,
+    },
+    'CREATE INDEX runs_by_start ON runs (workspace_id, started_at, key)',
+    'CREATE INDEX runs_by_thread ON runs (workspace_id, thread_id, started_at, key)',
+  ],
+};
+
+/**
+ * Migration 8: review queues. Their definitions are a view of the log like the rules; their
  * items, slots and leases are high-frequency state of their own. An item is one target in one
  * queue (once: the target key is unique per queue); it has a slot per verdict it needs. A slot is
  * free, leased (its holder and the lease's end) or done (its holder's verdict recorded); `rank`
  * orders each state's slots, so one index gives the next claimable slot directly: a free slot's
  * place in the queue, a lease's end (expired leases are claimable again), a verdict's time
- * (throughput). A queue's head row counts its positions, items, items done and skips.
+ * (throughput). A queue's head row counts its positions and items (written by enqueueing and
+ * skips, never by a claim or a verdict, so reviewers never wait on one row); a partial index
+ * counts the items done.
  */
 const reviewQueuesMigration: Migration = {
-  version: 7,
+  version: 8,
   name: 'review queues: view, items, slots and leases',
   statements: [
     viewTable('review_queues', 'seq BIGINT NOT NULL,'),
@@ -171,6 +203,7 @@ const reviewQueuesMigration: Migration = {
       PRIMARY KEY (workspace_id, queue_id, item_id)
     )`),
     'CREATE UNIQUE INDEX review_items_by_target ON review_items (workspace_id, queue_id, target_key)',
+    'CREATE INDEX review_items_done ON review_items (workspace_id, queue_id) WHERE slots_done >= slots',
     keyedTable(`CREATE TABLE review_slots (
       workspace_id TEXT NOT NULL,
       queue_id TEXT NOT NULL,
@@ -191,7 +224,6 @@ const reviewQueuesMigration: Migration = {
       queue_id TEXT NOT NULL,
       next_position BIGINT NOT NULL,
       items BIGINT NOT NULL,
-      items_done BIGINT NOT NULL,
       PRIMARY KEY (workspace_id, queue_id)
     )`),
     keyedTable(`CREATE TABLE review_skips (
@@ -263,5 +295,6 @@ export const migrations: readonly Migration[] = [
   identityMigration,
   undeliveredMigration,
   apiMigration,
+  runListMigration,
   reviewQueuesMigration,
 ];

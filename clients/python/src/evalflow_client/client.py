@@ -328,6 +328,75 @@ class EvalflowClient:
                 return
             cursor = page.next_cursor
 
+    def threads_page(self, *, cursor: str | None = None, limit: int | None = None) -> m.ThreadsPage:
+        """One page of threads, by id; pass its ``next_cursor`` as ``cursor`` for the next."""
+        return self._send(routes.threads(cursor, limit))
+
+    def threads(self, *, page_size: int | None = None) -> Iterator[m.Thread]:
+        """Every thread, by id, fetching page after page as you iterate."""
+        cursor: str | None = None
+        while True:
+            page = self.threads_page(cursor=cursor, limit=page_size)
+            yield from page.threads
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
+
+    def runs_page(
+        self,
+        *,
+        thread_id: str | None = None,
+        status: m.RunStatus | None = None,
+        started_from: datetime | str | None = None,
+        started_before: datetime | str | None = None,
+        ended_from: datetime | str | None = None,
+        ended_before: datetime | str | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+    ) -> m.RunsPage:
+        """One page of runs, newest first, each with its evaluation summary."""
+        return self._send(
+            routes.runs(
+                thread_id,
+                status,
+                started_from,
+                started_before,
+                ended_from,
+                ended_before,
+                cursor,
+                limit,
+            )
+        )
+
+    def runs(
+        self,
+        *,
+        thread_id: str | None = None,
+        status: m.RunStatus | None = None,
+        started_from: datetime | str | None = None,
+        started_before: datetime | str | None = None,
+        ended_from: datetime | str | None = None,
+        ended_before: datetime | str | None = None,
+        page_size: int | None = None,
+    ) -> Iterator[m.ListedRun]:
+        """Every run the filters select, newest first, fetching page after page."""
+        cursor: str | None = None
+        while True:
+            page = self.runs_page(
+                thread_id=thread_id,
+                status=status,
+                started_from=started_from,
+                started_before=started_before,
+                ended_from=ended_from,
+                ended_before=ended_before,
+                cursor=cursor,
+                limit=page_size,
+            )
+            yield from page.runs
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
+
     def score_summary(
         self,
         *,

@@ -228,6 +228,36 @@ class LedgerPage(WireModel):
     next_cursor: str | None
 
 
+class Thread(WireModel):
+    thread_id: str
+    title: str | None
+    created_at: datetime
+
+
+class ThreadsPage(WireModel):
+    threads: list[Thread]
+    next_cursor: str | None
+
+
+class EvaluationSummary(WireModel):
+    """How many of a run's (target, evaluator version) pairs stand in each ledger state."""
+
+    recorded: int
+    sampled_out: int
+    failed: int
+    skipped: int
+
+
+class ListedRun(WireModel):
+    run: Run
+    evaluations: EvaluationSummary
+
+
+class RunsPage(WireModel):
+    runs: list[ListedRun]
+    next_cursor: str | None
+
+
 class ScoreGroup(WireModel):
     """One population's scores of one name: never two sources, evaluator versions or labels."""
 

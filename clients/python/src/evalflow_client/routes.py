@@ -119,6 +119,8 @@ ARCHIVE_SCORE_CONFIG = Route("PATCH", "/v1/score-configs/{configId}", m.ScoreCon
 # Reading back.
 RUN = Route("GET", "/v1/runs/{runId}", m.RunReport)
 LEDGER = Route("GET", "/v1/ledger", m.LedgerPage)
+THREADS = Route("GET", "/v1/threads", m.ThreadsPage)
+RUNS = Route("GET", "/v1/runs", m.RunsPage)
 SCORE_SUMMARY = Route("GET", "/v1/scores/summary", m.ScoreSummary)
 
 # Rules and re-evaluations.
@@ -307,6 +309,34 @@ def ledger(
     run_id: str | None, state: m.EvaluationState | None, cursor: str | None, limit: int | None
 ) -> Call[m.LedgerPage]:
     return LEDGER.call(query={"runId": run_id, "state": state, "cursor": cursor, "limit": limit})
+
+
+def threads(cursor: str | None, limit: int | None) -> Call[m.ThreadsPage]:
+    return THREADS.call(query={"cursor": cursor, "limit": limit})
+
+
+def runs(
+    thread_id: str | None,
+    status: m.RunStatus | None,
+    started_from: datetime | str | None,
+    started_before: datetime | str | None,
+    ended_from: datetime | str | None,
+    ended_before: datetime | str | None,
+    cursor: str | None,
+    limit: int | None,
+) -> Call[m.RunsPage]:
+    return RUNS.call(
+        query={
+            "threadId": thread_id,
+            "status": status,
+            "startedFrom": started_from,
+            "startedBefore": started_before,
+            "endedFrom": ended_from,
+            "endedBefore": ended_before,
+            "cursor": cursor,
+            "limit": limit,
+        }
+    )
 
 
 def score_summary(
