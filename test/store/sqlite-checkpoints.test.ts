@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { afterAll, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/index.js';
 import { startCheckpointer } from '../../src/store/sqlite/checkpointer.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
+import { finished, repoRoot } from '../support/processes.js';
 
 // The SQLite writer checkpoints nothing itself (a checkpoint inside a commit stalls the event
 // loop): a thread of its own keeps the WAL from growing without bound.
@@ -48,3 +50,21 @@ it('tells its failure once, so the writer can checkpoint by itself again', async
   await checkpointer.close();
   expect(failures[0]).toMatch(/directory does not exist|unable to open/);
 });
+
+it('lets a script that closes its store finish: closing waits for the thread with the process held open', async () => {
+  // The thread is unreferenced while it runs; without holding the process open for its exit, a
+  // script's top-level `await store.close()` ended the process with code 13 halfway.
+  const script = `
+    import { openSqliteStore } from ${JSON.stringify(join(repoRoot, 'src/store/index.ts'))};
+    const store = openSqliteStore(process.argv[1], { feedbackTypes: { get: () => undefined, list: () => [] } });
+    await store.close();
+    console.log('closed');`;
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '--eval', script, join(dir, 'script.db')],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const result = await finished(child);
+  expect(result.err).toBe('');
+  expect(result).toMatchObject({ code: 0, out: 'closed\n' });
+}, 60_000);

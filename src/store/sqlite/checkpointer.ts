@@ -62,6 +62,8 @@ export function startCheckpointer(path: string, options: CheckpointerOptions): C
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(CODE, {
     eval: true,
+    // Plain CommonJS: none of the parent's flags (`--input-type=module` would make it ESM).
+    execArgv: [],
     workerData: { path, driver, everyMs: CHECKPOINT_EVERY_MS },
   });
   // A process with nothing else to do exits; the thread never holds it open.
@@ -88,6 +90,8 @@ export function startCheckpointer(path: string, options: CheckpointerOptions): C
     async close() {
       if (failed) return;
       const exited = new Promise((resolve) => worker.once('exit', resolve));
+      // Waiting for its exit must hold the process open, or a closing process ends mid-await.
+      worker.ref();
       worker.postMessage('close');
       await exited;
     },
