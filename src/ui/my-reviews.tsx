@@ -4,7 +4,8 @@ import { describeTarget, formatValue } from './item-view.js';
 import type { KeyAction } from './keyboard.js';
 import type { MyReview } from './queue-types.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
-import { checkDraft, type Draft, draftOf, formFields } from './review-form.js';
+import { checkDraft, draftOf, formFields } from './review-form.js';
+import { useDraft } from './use-draft.js';
 import { focusField, VerdictForm } from './verdict-form.js';
 
 // The reviewer's own verdicts in a queue, latest first: each may be revised (the form again,
@@ -149,7 +150,7 @@ function Review(props: {
     [feedbackType, props.configs],
   );
   const value = review.review?.value ?? null;
-  const [draft, setDraft] = useState<Draft>({});
+  const entry = useDraft();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
@@ -158,7 +159,7 @@ function Review(props: {
 
   useEffect(() => {
     if (editing) {
-      setDraft(draftOf(fields, value ?? {}));
+      entry.reset(draftOf(fields, value ?? {}));
       setErrors({});
       setRefusal(null);
     }
@@ -229,14 +230,14 @@ function Review(props: {
         <VerdictForm
           formRef={form}
           fields={fields}
-          draft={draft}
+          draft={entry.draft}
           errors={errors}
           refusal={refusal}
           busy={busy}
           submitLabel="Save the revision"
-          onDraft={setDraft}
+          onDraft={entry.update}
           onSubmit={() => {
-            const checked = checkDraft(fields, draft);
+            const checked = checkDraft(fields, entry.current());
             if (!checked.ok) return setErrors(checked.errors);
             setErrors({});
             void act(() => props.onRevise(checked.value));

@@ -5,6 +5,7 @@ import type { ItemView } from './queue-types.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 import { checkDraft, type Draft, formFields, pick } from './review-form.js';
 import { type QueueApi, ReviewSession } from './review-session.js';
+import { useDraft } from './use-draft.js';
 import { focusedField, focusField, VerdictForm } from './verdict-form.js';
 
 // One queue, one item at a time: the item beside its form. A submit shows the next item at
@@ -31,7 +32,8 @@ type State =
 export function ReviewScreen(props: ReviewScreenProps) {
   const { api, queueId, onSignInRefused, onAnnounce } = props;
   const [state, setState] = useState<State>({ phase: 'loading' });
-  const [draft, setDraft] = useState<Draft>({});
+  const entry = useDraft();
+  const { draft } = entry;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
@@ -58,7 +60,7 @@ export function ReviewScreen(props: ReviewScreenProps) {
   );
 
   const show = useCallback((view: ItemView | null) => {
-    setDraft({});
+    entry.reset({});
     setErrors({});
     setRefusal(null);
     setLost(null);
@@ -91,7 +93,8 @@ export function ReviewScreen(props: ReviewScreenProps) {
 
   const submit = useCallback(async () => {
     if (!view || busy) return;
-    const checked = checkDraft(fields, draft);
+    const entered = entry.current();
+    const checked = checkDraft(fields, entered);
     if (!checked.ok) {
       setErrors(checked.errors);
       const first = fields.findIndex((field) => checked.errors[field.name] !== undefined);
@@ -100,7 +103,7 @@ export function ReviewScreen(props: ReviewScreenProps) {
     }
     setErrors({});
     setBusy(true);
-    drafts.current.set(view.item.itemId, draft);
+    drafts.current.set(view.item.itemId, entered);
     const sentAt = performance.now();
     performance.mark('evalflow:submit');
     const target = describeTarget(view.item.target);
@@ -122,7 +125,7 @@ export function ReviewScreen(props: ReviewScreenProps) {
           session.reopen(view);
           performance.clearMarks('evalflow:submit');
           setState({ phase: 'item', view });
-          setDraft(drafts.current.get(view.item.itemId) ?? {});
+          entry.reset(drafts.current.get(view.item.itemId) ?? {});
           setRefusal(refusalOf(error));
           onAnnounce(`The API refused your verdict on ${target}: back to it.`);
         },
@@ -134,7 +137,7 @@ export function ReviewScreen(props: ReviewScreenProps) {
     } finally {
       setBusy(false);
     }
-  }, [view, busy, fields, draft, session, show, onAnnounce, onSignInRefused]);
+  }, [view, busy, fields, entry, session, show, onAnnounce, onSignInRefused]);
 
   // Verdicts still on their way: leaving now would drop them, so the browser asks first.
   useEffect(() => {
@@ -178,13 +181,13 @@ export function ReviewScreen(props: ReviewScreenProps) {
             at >= 0 && (fields[at]?.options.length ?? 0) > 0
               ? at
               : fields.findIndex(
-                  (field) => field.options.length > 0 && draft[field.name] === undefined,
+                  (field) => field.options.length > 0 && entry.current()[field.name] === undefined,
                 );
           const index =
             target >= 0 ? target : fields.findIndex((field) => field.options.length > 0);
           const field = fields[index];
           if (!field || action.index >= field.options.length) return false;
-          setDraft(pick(draft, field, action.index));
+          entry.update((latest) => pick(latest, field, action.index));
           // The next field takes the focus, so a verdict is a key per field.
           if (!focusField(form.current, index + 1) || index + 1 >= fields.length) {
             form.current?.querySelector<HTMLElement>('button[type=submit]')?.focus();
@@ -211,7 +214,7 @@ export function ReviewScreen(props: ReviewScreenProps) {
       }
     });
     return () => setKeys(null);
-  }, [setKeys, submit, skip, fields, draft, view, onBack]);
+  }, [setKeys, submit, skip, fields, entry, view, onBack]);
 
   return (
     <main class="review" aria-labelledby="queue-title">
@@ -267,7 +270,7 @@ export function ReviewScreen(props: ReviewScreenProps) {
               refusal={refusal}
               busy={busy}
               submitLabel="Submit"
-              onDraft={setDraft}
+              onDraft={entry.update}
               onSubmit={() => void submit()}
             >
               <button

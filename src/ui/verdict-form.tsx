@@ -13,7 +13,8 @@ export interface VerdictFormProps {
   refusal: { message: string; details: string[] } | null;
   busy: boolean;
   submitLabel: string;
-  onDraft(draft: Draft): void;
+  /** A change to the draft, applied to the latest one. */
+  onDraft(change: (draft: Draft) => Draft): void;
   onSubmit(): void;
   formRef?: Ref<HTMLFormElement>;
   children?: preact.ComponentChildren;
@@ -70,7 +71,7 @@ function Field(props: {
   index: number;
   draft: Draft;
   error: string | undefined;
-  onDraft(draft: Draft): void;
+  onDraft(change: (draft: Draft) => Draft): void;
 }) {
   const { field, draft, error } = props;
   const id = `field-${field.name}`;
@@ -108,7 +109,7 @@ function Field(props: {
                 value={option}
                 checked={i === picked}
                 aria-invalid={error ? 'true' : undefined}
-                onChange={() => props.onDraft(pick(draft, field, i))}
+                onChange={() => props.onDraft((latest) => pick(latest, field, i))}
               />
               {i < 9 && <kbd>{i + 1}</kbd>}
               <span>{option}</span>
@@ -139,7 +140,10 @@ function Field(props: {
           value={text}
           aria-invalid={error ? 'true' : undefined}
           aria-describedby={described || undefined}
-          onInput={(event) => props.onDraft({ ...draft, [field.name]: event.currentTarget.value })}
+          onInput={(event) => {
+            const text = event.currentTarget.value;
+            props.onDraft((latest) => ({ ...latest, [field.name]: text }));
+          }}
         />
       ) : (
         <input
@@ -150,7 +154,10 @@ function Field(props: {
           value={text}
           aria-invalid={error ? 'true' : undefined}
           aria-describedby={described || undefined}
-          onInput={(event) => props.onDraft({ ...draft, [field.name]: event.currentTarget.value })}
+          onInput={(event) => {
+            const text = event.currentTarget.value;
+            props.onDraft((latest) => ({ ...latest, [field.name]: text }));
+          }}
         />
       )}
       {problem}

@@ -432,6 +432,27 @@ describe("the reviewers' page", () => {
     await page.context().close();
   });
 
+  it('takes a pick, a typed number and Ctrl+Enter that come within one frame, each on the one before', async () => {
+    const w = workspace(h);
+    await enqueue(h, w, 'answers', [await answer(h, w, 1), await answer(h, w, 2)]);
+    const page = await signedIn(w, 'grace');
+    await openQueue(page, 'answers');
+    const first = await shownItem(page);
+    // One task of the page's: no render can come between the three.
+    await evaluate(
+      page,
+      `(() => {
+        document.querySelector('[data-field=verdict] input[value=pass]').click();
+        const stars = document.querySelector('#field-stars');
+        stars.value = '4';
+        stars.dispatchEvent(new Event('input', { bubbles: true }));
+        document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true }));
+      })()`,
+    );
+    expect(await nextShown(page, first)).not.toBeNull();
+    await page.context().close();
+  });
+
   it('lists every shortcut on ?, and has no critical accessibility violation on any screen', async () => {
     const w = workspace(h);
     const answers = [await answer(h, w, 1), await answer(h, w, 2)];
