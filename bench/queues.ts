@@ -3,7 +3,9 @@
 // same run (goal ≥ 0.7), and the p99 of a claim as a reviewer sees it (goal ≤ 50 ms), on SQLite
 // and on Postgres (DATABASE_URL, else a throwaway cluster that flushes every commit to disk as a
 // production server does). See bench/queues-api.ts for how. The headline figures are the worse
-// backend's. The last line is one JSON object. Not part of `npm test`.
+// backend's. Then the reviewers' page in Chromium: submit → the next item on screen, against
+// submit, claim and read one after the other, and the page's weight (bench/queues-browser.ts).
+// The last line is one JSON object. Not part of `npm test`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +18,7 @@ import { bundleWorkflows } from '../src/worker/index.js';
 import { dropSchema } from '../test/support/postgres.js';
 import { startThrowawayCluster } from '../test/support/postgres-cluster.js';
 import { benchApp, measureQueues, QUEUED, type QueueFigures, REVIEWERS } from './queues-api.js';
+import { browserFigures } from './queues-browser.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const log = (line: string) => console.log(line);
@@ -63,6 +66,7 @@ for (const f of figures) {
       `${String(f.claim_submit_vs_review).padEnd(7)}${String(f.claim_p50_ms).padEnd(14)}${f.claim_p99_ms}`,
   );
 }
+const browser = await browserFigures(log);
 const of = (backend: string) => figures.find((f) => f.backend === backend);
 console.log(
   JSON.stringify({
@@ -71,6 +75,7 @@ console.log(
     reviewers: REVIEWERS,
     claim_submit_vs_review: Math.min(...figures.map((f) => f.claim_submit_vs_review)),
     claim_p99_ms: Math.max(...figures.map((f) => f.claim_p99_ms)),
+    ...browser,
     sqlite: of('sqlite'),
     postgres: of('postgres'),
   }),

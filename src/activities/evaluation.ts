@@ -6,6 +6,7 @@ import {
   isSampled,
   type Subject,
 } from '../evaluators/index.js';
+import type { EvaluationObserver } from '../metrics/observers.js';
 import { commandIdOf, type Store } from '../store/index.js';
 import { asActivityFailure, FailureType, terminal } from './failures.js';
 import { loadSubject } from './load-subject.js';
@@ -20,6 +21,7 @@ import type {
 export interface EvaluationDeps {
   store: Store;
   evaluators: EvaluatorRegistry;
+  observer?: EvaluationObserver | undefined;
 }
 
 const ledgerKey = (input: EvaluationKey) => ({
@@ -66,13 +68,13 @@ function skipReason(
 
 /** The `evaluate`, `giveFeedback` and `settleEvaluation` activities. */
 export function evaluationActivities(deps: EvaluationDeps) {
-  const settle = (
+  const settle = async (
     input: EvaluationKey,
     state: SettleInput['state'] | 'recorded',
     reason: string | null,
     envelope_id: string | null = null,
-  ) =>
-    deps.store.ledger.settleEvaluation({
+  ) => {
+    const entry = await deps.store.ledger.settleEvaluation({
       workspace_id: input.workspaceId,
       ...ledgerKey(input),
       target: input.target,
@@ -80,6 +82,9 @@ export function evaluationActivities(deps: EvaluationDeps) {
       reason,
       envelope_id,
     });
+    deps.observer?.settled(input.evaluator, entry.state);
+    return entry;
+  };
   const deployed = (input: EvaluationKey) => {
     const evaluator = deps.evaluators.get(input.evaluator);
     if (evaluator !== undefined) return evaluator;
@@ -157,6 +162,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
       }
       const context = Context.current();
       let verdict: unknown;
+      const judging = performance.now();
       try {
         verdict = await evaluator.evaluate(subject, {
           participant: evaluator.participant,
@@ -164,8 +170,10 @@ export function evaluationActivities(deps: EvaluationDeps) {
           signal: context.cancellationSignal,
         });
       } catch (error) {
+        deps.observer?.judged(evaluator, (performance.now() - judging) / 1000, true);
         throw asActivityFailure(error);
       }
+      deps.observer?.judged(evaluator, (performance.now() - judging) / 1000, false);
       const parsed = evaluator.feedbackType.schema.safeParse(verdict);
       if (!parsed.success) {
         throw terminal(

@@ -9,8 +9,10 @@ import { API_DEFAULTS, type Api, type ApiOptions } from './options.js';
 import { authentication } from './plugins/authentication.js';
 import { errorAnswers, frameworkErrors } from './plugins/errors.js';
 import { idempotency } from './plugins/idempotency.js';
+import { requestMetrics } from './plugins/metrics.js';
 import { openApi } from './plugins/openapi.js';
 import { rateLimit } from './plugins/rate-limit.js';
+import { uiPage } from './plugins/ui-page.js';
 import { textLogStream } from './request-log.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -51,6 +53,8 @@ export async function buildApi(options: ApiOptions): Promise<Api> {
   }).withTypeProvider<ZodTypeProvider>();
   api.setValidatorCompiler(validatorCompiler);
   api.setSerializerCompiler(serializerCompiler);
+  if (options.metrics !== undefined)
+    await api.register(requestMetrics, { observer: options.metrics });
   await api.register(openApi);
   await api.register(authentication, { store: options.store, now });
   await api.register(rateLimit, {
@@ -58,6 +62,7 @@ export async function buildApi(options: ApiOptions): Promise<Api> {
   });
   await api.register(idempotency, { store: options.store });
   await api.register(errorAnswers);
+  await api.register(uiPage, options.uiRoot !== undefined ? { root: options.uiRoot } : {});
   registerRoutes(api, { ...options, now });
   return api;
 }

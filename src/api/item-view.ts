@@ -40,6 +40,8 @@ export const ItemView = z.object({
   queue: z.object({
     queueId: z.string(),
     feedbackType: z.string(),
+    /** The score config a verdict names (`configId` of a submit): the HUMAN type's config. */
+    configId: z.string(),
     instructions: z.string(),
     blind: z.boolean(),
     showAutomatedVerdicts: z.boolean(),
@@ -185,6 +187,7 @@ export async function itemView(
     queue: {
       queueId: queue.queue_id,
       feedbackType: queue.feedback_type,
+      configId: app.feedbackTypes.get(queue.feedback_type)?.configName ?? queue.feedback_type,
       instructions: queue.instructions,
       blind: queue.blind,
       showAutomatedVerdicts: queue.show_automated_verdicts,

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDefinition, LogFormat } from '../config/index.js';
+import type { HttpObserver } from '../metrics/index.js';
 import type { ScoreConfigStore } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 import type { PrincipalKind } from './principals.js';
@@ -34,7 +35,11 @@ export interface ApiOptions {
    * The Authorization header and the Idempotency-Key are never logged.
    */
   logger?: boolean | { stream?: NodeJS.WritableStream; format?: LogFormat };
+  /** Told of every answered request, by route pattern and status (the process's metrics). */
+  metrics?: HttpObserver;
   now?: () => Date;
+  /** The reviewers' page's built files, served at /ui/ (default: this package's dist/ui). */
+  uiRoot?: string;
 }
 
 export const API_DEFAULTS = { bodyLimitBytes: 2 * 1024 * 1024, rateLimitPerMinute: 1200 };

@@ -221,6 +221,7 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
     .flatMap((type) => [
       ...scoreConfigs(type.schema, { typeName: type.name }).map((config) => ({ type, config })),
     ]);
+  checkDistinctConfigNames(configs);
   const retired = (type: FeedbackType) =>
     type.configName !== null && statuses.get(type.configName)?.archived === true;
   return Object.freeze({
@@ -246,6 +247,25 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
       retired: configs.filter(({ type }) => retired(type)).map(({ config }) => config.name),
     }),
   });
+}
+
+/**
+ * No two feedback types make a score config of the same name: `a.b` with field `c` and `a` with
+ * field `b.c` would both name `a.b.c`, and their scores would meet under one config in Langfuse.
+ */
+function checkDistinctConfigNames(
+  configs: readonly { type: FeedbackType; config: { name: string } }[],
+) {
+  const owner = new Map<string, string>();
+  for (const { type, config } of configs) {
+    const first = owner.get(config.name);
+    if (first !== undefined && first !== type.name) {
+      throw new InvalidConfigError(
+        `feedback types ${first} and ${type.name} both make the score config ${config.name}; rename a type or a field`,
+      );
+    }
+    owner.set(config.name, type.name);
+  }
 }
 
 /** Every HUMAN type's config is declared, and every declared config is some HUMAN type's. */

@@ -21,6 +21,7 @@ export {
   loadConfig,
   type StoreLocation,
   temporalConnection,
+  withSeparatePorts,
 } from './environment.js';
 export { ConfigFileError, InvalidConfigError } from './errors.js';
 export { loadApp, loadConfigFile } from './load-config-file.js';

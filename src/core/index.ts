@@ -87,6 +87,7 @@ export {
   isId,
   isWellFormed,
   Text,
+  withArticle,
 } from './ids.js';
 export { JSON_MAX_DEPTH, Json, type JsonValue, jsonProblem } from './json-values.js';
 // The keys live in a module without zod, which workflow code imports (see `keys.ts`).

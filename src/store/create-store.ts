@@ -20,6 +20,7 @@ import { countArtifactVersions, listArtifactVersions } from './reads/artifact-ve
 import { readRunList, readThreadList } from './reads/lists.js';
 import {
   readArtifact,
+  readBacklog,
   readConversation,
   readCursor,
   readEvents,
@@ -161,6 +162,11 @@ export function createStore(
       );
       return rows.map((row) => String(row.workspace_id));
     },
+    watchAppends(listener) {
+      coordination.listen(wakeups);
+      return wakeups.watch(listener);
+    },
+    backlog: (cursor) => read((sql) => readBacklog(sql, cursor)),
     ledger: createLedger(backend, deps.now),
     apiKeys: createApiKeys(backend, deps.now),
     idempotency: createIdempotencyRecords(backend, deps.now),

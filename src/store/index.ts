@@ -41,6 +41,7 @@ export type {
   ArtifactVersionIndex,
   Command,
   ConversationMessage,
+  CursorBacklog,
   ExecuteInput,
   FeedbackFilter,
   Lease,

@@ -87,6 +87,21 @@ export interface Lease {
 export interface Leases {
   /** Takes those of `names` that no one holds, at once; returns the leases taken. */
   take(names: readonly string[]): Promise<Lease[]>;
+  /**
+   * How many of `names` are held right now, by any process on the store (this one included):
+   * how the relays of many processes count each other (`followWorkspaces`).
+   */
+  countHeld(names: readonly string[]): Promise<number>;
+}
+
+/** How far a named cursor trails the log, over every workspace (`Store.backlog`). */
+export interface CursorBacklog {
+  /** Events after the cursor, summed over the workspaces. */
+  events: number;
+  /** The workspaces with any. */
+  workspaces: number;
+  /** When the oldest of those events was appended; null when there are none. */
+  oldest_ts: string | null;
 }
 
 /** An artifact version with its artifact's current state. */
@@ -175,6 +190,16 @@ export interface Store {
 
   /** Every workspace with at least one event (a refused command creates none). */
   workspaces(): Promise<string[]>;
+  /**
+   * Calls `listener` with a workspace's id after appends to it: this process's at once, another
+   * process's as word of them arrives (on Postgres, LISTEN/NOTIFY, where a store's own word comes
+   * back too). Word may come late, twice or not at all, so it is for latency only (a follower of
+   * new workspaces still looks for them on a timer). The listener must not throw. Returns what
+   * stops it.
+   */
+  watchAppends(listener: (workspace_id: string) => void): () => void;
+  /** How far the named cursor trails the log over every workspace, in one read. */
+  backlog(cursor: string): Promise<CursorBacklog>;
 
   /** The evaluation and score ledger, kept beside the log. */
   readonly ledger: Ledger;

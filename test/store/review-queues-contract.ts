@@ -432,6 +432,47 @@ export function reviewQueuesContract(adapter: string, open: OpenStore) {
       expect(reports?.target).toEqual({ kind: 'artifact', artifact_id: 'a', version: 2 });
     });
 
+    it('sums each queue id’s waiting and leased slots over the workspaces, for the metrics', async () => {
+      const { ws } = await queued(3, 2, 'figured');
+      const { ws: other } = await queued(1, 1, 'figured');
+      await store.reviewQueues.claim({
+        workspace_id: ws,
+        queue_id: 'figured',
+        reviewer: 'reviewer:a',
+        feedback_type: 'review',
+        lease_ms: MINUTE,
+        now: at(0),
+      });
+      const item = (
+        await store.reviewQueues.claim({
+          workspace_id: other,
+          queue_id: 'figured',
+          reviewer: 'reviewer:a',
+          feedback_type: 'review',
+          lease_ms: MINUTE,
+          now: at(0),
+        })
+      )?.item.item_id as string;
+      await store.reviewQueues.complete({
+        workspace_id: other,
+        queue_id: 'figured',
+        item_id: item,
+        reviewer: 'reviewer:a',
+        now: at(0),
+      });
+      const figured = (await store.reviewQueues.figures(at(0))).find(
+        (f) => f.queue_id === 'figured',
+      );
+      expect(figured).toEqual({ queue_id: 'figured', depth: 6, leased: 1 });
+      expect(
+        (await store.reviewQueues.figures(at(MINUTE))).find((f) => f.queue_id === 'figured'),
+      ).toEqual({
+        queue_id: 'figured',
+        depth: 6,
+        leased: 0,
+      });
+    });
+
     it('keeps the workspace’s queue definitions as a view of its log, and as they stood at a seq', async () => {
       const ws = freshWorkspace();
       const set = (extra: object) =>

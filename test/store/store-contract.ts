@@ -1039,6 +1039,62 @@ export function storeContract(adapter: string, open: OpenStore) {
       await expect(store.saveCursor(ws, 'relay', -1)).rejects.toThrow(RangeError);
     });
 
+    it('counts the events after a named cursor over every workspace, and the oldest one', async () => {
+      // A cursor no workspace has moved yet: every event of the store trails it.
+      const cursor = `backlog-${freshWorkspace()}`;
+      const first = await conversationWorkspace();
+      clock += 60_000;
+      const second = await conversationWorkspace();
+      const heads = await Promise.all(
+        (await store.workspaces()).map(async (ws) => ({ ws, head: await store.head(ws) })),
+      );
+      const firsts = await Promise.all(
+        heads.map(async ({ ws }) => (await store.events({ workspace_id: ws, limit: 1 }))[0]?.ts),
+      );
+      const oldest = Math.min(...firsts.map((ts) => Date.parse(ts ?? '')));
+      const total = heads.reduce((sum, { head }) => sum + head, 0);
+      expect(await store.backlog(cursor)).toEqual({
+        events: total,
+        workspaces: heads.length,
+        oldest_ts: new Date(oldest).toISOString(),
+      });
+      // Moving the cursor of one workspace takes its events off; the oldest is then the next.
+      const behind = await store.head(second);
+      await store.saveCursor(second, cursor, behind - 2);
+      await store.saveCursor(first, cursor, 1);
+      const [secondOfFirst] = await store.events({ workspace_id: first, after: 1, limit: 1 });
+      const after = await store.backlog(cursor);
+      expect(after.events).toBe(total - (behind - 2) - 1);
+      expect(after.workspaces).toBe(heads.length);
+      const others = firsts.filter((_, i) => heads[i]?.ws !== first && heads[i]?.ws !== second);
+      const expectedOldest = Math.min(
+        ...[...others, secondOfFirst?.ts].map((ts) => Date.parse(ts ?? '')),
+      );
+      expect(after.oldest_ts).toBe(new Date(expectedOldest).toISOString());
+      // A workspace the cursor caught up with no longer counts.
+      await store.saveCursor(second, cursor, behind);
+      expect((await store.backlog(cursor)).workspaces).toBe(heads.length - 1);
+    });
+
+    it('tells its watchers of each append, by workspace, until they stop', async () => {
+      const ws = freshWorkspace();
+      const told: string[] = [];
+      const stop = store.watchAppends((workspace) => told.push(workspace));
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't1' }));
+      // A refusal appends nothing, so no one is told.
+      expect(await run(ws, system, { type: 'create_thread', thread_id: 't1' })).toMatchObject({
+        type: 'conflict',
+      });
+      // Told at once, by this store; on Postgres its own word comes back too, a moment later.
+      expect(told).toContain(ws);
+      stop();
+      const before = told.length;
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(told.length).toBe(before);
+      expect(new Set(told)).toEqual(new Set([ws]));
+    });
+
     it('keeps every view equal to a replay of the log', async () => {
       const ws = await conversationWorkspace();
       recorded(

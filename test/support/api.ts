@@ -52,6 +52,8 @@ export async function startApi(
      */
     dir?: string;
     taskQueue?: string;
+    /** The reviewers' page it serves (default: this checkout's dist/ui). */
+    uiRoot?: string;
   } = {},
 ): Promise<ApiHarness> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'evalflow-api-'));
@@ -81,6 +83,7 @@ export async function startApi(
     onScoreConfigsChanged: () => engine.forgetScoreConfigs(),
     logger: false,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.uiRoot ? { uiRoot: options.uiRoot } : {}),
   });
   const url = await api.listen({ host: '127.0.0.1', port: 0 });
   const spec = new OpenAPIBackend({

@@ -194,6 +194,11 @@ export interface ReviewQueueStore {
   ): Promise<ReviewItemWithSlots | null>;
   counts(workspace_id: string, queue_id: string, now: Date): Promise<QueueCounts>;
   reviewerCounts(workspace_id: string, queue_id: string, now: Date): Promise<ReviewerCounts[]>;
+  /**
+   * Every queue id's slots waiting for a verdict (free or leased) and under a live lease, summed
+   * over the workspaces: what the API's metrics show.
+   */
+  figures(now: Date): Promise<{ queue_id: string; depth: number; leased: number }[]>;
   /** The items whose slots the reviewer did, latest first. */
   reviewedBy(
     workspace_id: string,

@@ -464,6 +464,22 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
         return [...reviewers.values()].sort((a, b) => (a.reviewer < b.reviewer ? -1 : 1));
       }),
 
+    figures: (now) =>
+      read(async (sql) =>
+        (
+          await sql.all(
+            `SELECT queue_id, SUM(CASE WHEN state = 'done' THEN 0 ELSE 1 END) AS depth,
+               SUM(CASE WHEN state = 'leased' AND rank > ? THEN 1 ELSE 0 END) AS leased
+             FROM review_slots GROUP BY queue_id ORDER BY queue_id`,
+            [now.getTime()],
+          )
+        ).map((row) => ({
+          queue_id: String(row.queue_id),
+          depth: asNumber(row.depth),
+          leased: asNumber(row.leased),
+        })),
+      ),
+
     reviewedBy: (workspace_id, queue_id, reviewer, limit) =>
       read(async (sql) => {
         const rows = await sql.all(

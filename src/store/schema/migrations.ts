@@ -28,7 +28,7 @@ export interface DialectStatement {
 }
 
 /** A table whose primary key is the whole row's identity: SQLite keeps it in the key's b-tree. */
-const keyedTable = (definition: string): MigrationStatement => ({
+const keyedTable = (definition: string): DialectStatement => ({
   sqlite: `${definition} WITHOUT ROWID`,
   postgres: definition,
 });

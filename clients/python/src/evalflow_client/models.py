@@ -734,6 +734,8 @@ class Claim(WireModel):
 class ItemQueue(WireModel):
     queue_id: str
     feedback_type: str
+    #: The score config a submit names (its ``config_id``): the HUMAN type's config.
+    config_id: str
     instructions: str
     blind: bool
     show_automated_verdicts: bool
