@@ -53,4 +53,13 @@ export default defineConfig({
   ],
   scoreConfigs: { review_verdict: { source: 'HUMAN' } },
   rules: [{ evaluator: 'politeness@1' }, { evaluator: 'answer_length@1', targets: ['message'] }],
+  // What reviewers work through: a tenth of completed runs (sampled by run), one reviewer each.
+  reviewQueues: [
+    {
+      queueId: 'runs',
+      feedbackType: reviewVerdict,
+      instructions: 'Read the whole run. **Fail** it if the answer is wrong, unkind or unsafe.',
+      routing: [{ kind: 'completed_runs', sampleRate: 0.1 }],
+    },
+  ],
 });

@@ -12,6 +12,7 @@ import { idempotency } from './plugins/idempotency.js';
 import { requestMetrics } from './plugins/metrics.js';
 import { openApi } from './plugins/openapi.js';
 import { rateLimit } from './plugins/rate-limit.js';
+import { uiPage } from './plugins/ui-page.js';
 import { textLogStream } from './request-log.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -61,6 +62,7 @@ export async function buildApi(options: ApiOptions): Promise<Api> {
   });
   await api.register(idempotency, { store: options.store });
   await api.register(errorAnswers);
+  await api.register(uiPage, options.uiRoot !== undefined ? { root: options.uiRoot } : {});
   registerRoutes(api, { ...options, now });
   return api;
 }

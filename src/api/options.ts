@@ -38,6 +38,8 @@ export interface ApiOptions {
   /** Told of every answered request, by route pattern and status (the process's metrics). */
   metrics?: HttpObserver;
   now?: () => Date;
+  /** The reviewers' page's built files, served at /ui/ (default: this package's dist/ui). */
+  uiRoot?: string;
 }
 
 export const API_DEFAULTS = { bodyLimitBytes: 2 * 1024 * 1024, rateLimitPerMinute: 1200 };

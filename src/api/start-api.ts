@@ -6,7 +6,7 @@ import {
   type TemporalConnectionOptions,
 } from '../config/index.js';
 import { scoreBackend } from '../config/score-backend.js';
-import { httpMetrics, Registry, serveMetrics } from '../metrics/index.js';
+import { httpMetrics, Registry, reviewQueueMetrics, serveMetrics } from '../metrics/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { connectClientWhenReady } from '../workflow-clients/temporal-ready.js';
 import { buildApi } from './build-api.js';
@@ -56,6 +56,13 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
       onWait: log,
     }));
   const registry = shared?.metrics ?? new Registry();
+  reviewQueueMetrics(registry, async () =>
+    (await store.reviewQueues.figures(new Date())).map((f) => ({
+      queue: f.queue_id,
+      depth: f.depth,
+      leased: f.leased,
+    })),
+  );
   const closeStore = async () => {
     if (!shared) await store.close();
   };

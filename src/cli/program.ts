@@ -6,7 +6,9 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerKeys } from './commands/keys.js';
 import { registerLedger } from './commands/ledger.js';
 import { registerEngine } from './commands/processes.js';
+import { registerQueues } from './commands/queues.js';
 import { registerReevaluate } from './commands/reevaluate.js';
+import { registerReviewers } from './commands/reviewers.js';
 import { registerRules } from './commands/rules.js';
 import { registerRuns } from './commands/runs.js';
 import { registerScores } from './commands/scores.js';
@@ -29,6 +31,8 @@ export function buildProgram(): Command {
   registerDemo(program);
   registerKeys(program);
   registerRules(program);
+  registerQueues(program);
+  registerReviewers(program);
   registerReevaluate(program);
   registerLedger(program);
   registerRuns(program);

@@ -6,6 +6,9 @@ import {
   EvaluatorId,
   type FeedbackType,
   type FeedbackTypeRegistry,
+  Id,
+  type ReviewQueue,
+  reviewQueueProblem,
   type ScoreConfigDirectory,
   type ScoreConfigStatus,
   summaryOf,
@@ -19,6 +22,12 @@ import {
 } from '../evaluators/index.js';
 import { type ScoreConfig, scoreConfigs } from '../scores/index.js';
 import { InvalidConfigError } from './errors.js';
+import {
+  type ReviewQueueSettingsInput,
+  ReviewQueueSettingsInput as ReviewQueueSettingsSchema,
+  type RoutingRuleInput,
+  reviewQueueOf,
+} from './review-queue-settings.js';
 import { RuleSettingsInput, ruleSettingsOf } from './rule-settings.js';
 
 // The app definition: the one object the host's store, the worker, the API and the CLI share, so a
@@ -36,6 +45,28 @@ export interface RuleInput {
   filter?: { workspaces?: readonly string[]; artifactKinds?: readonly string[] };
   /** A disabled rule judges nothing (default true). */
   enabled?: boolean;
+}
+
+/** A review queue as the config file writes it; a workspace's queue of the same id overrides it. */
+export interface ReviewQueueInput {
+  /** The queue's id, as the API and the CLI name it. */
+  queueId: string;
+  /** The HUMAN feedback type its reviewers give (a name, or the type itself). */
+  feedbackType: string | FeedbackType;
+  /** What reviewers read first, in Markdown. */
+  instructions?: string;
+  /** The target kinds it takes (default: every kind the feedback type is given on). */
+  targetKinds?: ReviewQueueSettingsInput['targetKinds'];
+  /** Verdicts each item needs, from different reviewers (default 1). */
+  reviewersPerItem?: number;
+  /** Reviewers see no other reviewer's verdict on an item before their own (default true). */
+  blind?: boolean;
+  /** The item view shows evaluators' verdicts on the target (default false). */
+  showAutomatedVerdicts?: boolean;
+  /** How long a claim holds an item without a heartbeat, in seconds (default 900). */
+  leaseSeconds?: number;
+  /** Rules that put targets into the queue as they happen. */
+  routing?: readonly RoutingRuleInput[];
 }
 
 /** A score config HUMAN feedback is validated against; `archived` retires it. */
@@ -63,6 +94,11 @@ export interface AppConfigInput {
    * caps their starts across all workers (Temporal's task-queue rate limit).
    */
   evaluatorLimits?: Readonly<Record<string, EvaluatorLimit>>;
+  /**
+   * The review queues every workspace starts with; a workspace's own queues (set through the
+   * API) override them by id.
+   */
+  reviewQueues?: readonly ReviewQueueInput[];
 }
 
 const APP = Symbol.for('evalflow.app');
@@ -77,6 +113,8 @@ export interface AppDefinition {
   readonly rules: readonly EvaluationRule[];
   /** The limited evaluators' limits, by evaluator name (see `AppConfigInput.evaluatorLimits`). */
   readonly evaluatorLimits: Readonly<Record<string, Readonly<EvaluatorLimit>>>;
+  /** The default review queues; a workspace's own queues override them by id. */
+  readonly reviewQueues: readonly ReviewQueue[];
   /** The sink's score configs: one per scorable field of every type; retired types' archived. */
   readonly scoreConfigSync: { configs: readonly ScoreConfig[]; retired: readonly string[] };
   /** The field configs a HUMAN config name stands for (its type's); empty for an unknown name. */
@@ -134,6 +172,19 @@ const Input = z.strictObject({
         ),
     )
     .default({}),
+  reviewQueues: z
+    .array(
+      ReviewQueueSettingsSchema.extend({
+        queueId: Id,
+        feedbackType: z.union([
+          ReviewQueueSettingsSchema.shape.feedbackType,
+          z
+            .custom<FeedbackType>(isFeedbackType, 'not a feedback type from defineFeedbackType')
+            .transform((type) => type.name),
+        ]),
+      }),
+    )
+    .default([]),
 });
 
 /** Checks an app's definition whole; a mistake throws `InvalidConfigError` naming it. */
@@ -153,6 +204,8 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
   const rules = parsed.data.rules
     ? parsed.data.rules.map((rule, index) => checkedRule(evaluators, rule, index))
     : rulesForAll(evaluators);
+
+  const reviewQueues = checkedQueues(feedbackTypes, evaluators, parsed.data.reviewQueues);
 
   const statuses = new Map<string, ScoreConfigStatus>(
     Object.entries(human).map(([name, { archived }]) => [name, { archived }]),
@@ -180,6 +233,7 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
     },
     rules: Object.freeze(rules),
     evaluatorLimits,
+    reviewQueues: Object.freeze(reviewQueues),
     scoreConfigFields: (configName: string) =>
       configs.filter(({ type }) => type.configName === configName).map(({ config }) => config.name),
     scoreConfigSync: Object.freeze({
@@ -231,6 +285,29 @@ function checkHumanConfigs(
       );
     }
   }
+}
+
+type ParsedQueue = z.output<typeof Input>['reviewQueues'][number];
+
+/** Each queue checked by the core's rule for queues; ids once each. */
+function checkedQueues(
+  feedbackTypes: FeedbackTypeRegistry,
+  evaluators: EvaluatorRegistry,
+  queues: readonly ParsedQueue[],
+): ReviewQueue[] {
+  const seen = new Set<string>();
+  return queues.map(({ queueId, ...settings }, index) => {
+    if (seen.has(queueId)) {
+      throw new InvalidConfigError(`reviewQueues[${index}]: queue ${queueId} is declared twice`);
+    }
+    seen.add(queueId);
+    const queue = reviewQueueOf(queueId, settings, feedbackTypes);
+    const problem = reviewQueueProblem(queue, { feedbackTypes, evaluators });
+    if (problem !== null) {
+      throw new InvalidConfigError(`reviewQueues[${index}] (${queueId}): ${problem.message}`);
+    }
+    return Object.freeze(queue);
+  });
 }
 
 /** Every limit names a declared evaluator; unset limits are left out. */

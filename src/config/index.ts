@@ -6,6 +6,7 @@ export {
   type AppDefinition,
   defineConfig,
   isAppDefinition,
+  type ReviewQueueInput,
   type RuleInput,
   type ScoreConfigDeclaration,
 } from './define-config.js';
@@ -24,6 +25,13 @@ export {
 } from './environment.js';
 export { ConfigFileError, InvalidConfigError } from './errors.js';
 export { loadApp, loadConfigFile } from './load-config-file.js';
+export {
+  ReviewQueueSettingsInput,
+  RoutingRuleInput,
+  reviewQueueOf,
+  routingRuleInputOf,
+  routingRuleOf,
+} from './review-queue-settings.js';
 export { RuleSettingsInput, ruleSettingsOf } from './rule-settings.js';
 export { liveScoreConfigDirectory } from './score-config-directory.js';
 export type { TemporalConnectionOptions, TemporalSecurity } from './temporal-connection.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CommandId, Id as id, Text } from './ids.js';
 import { Json } from './json-values.js';
+import { ReviewQueueSettings } from './review-queues.js';
 import { EvaluatorId, RuleSettings } from './rules.js';
 import { ScoreSource } from './sources.js';
 import { Target } from './targets.js';
@@ -153,6 +154,17 @@ export const SetEvaluationRule = z.strictObject({
   ...commandId,
 });
 
+/**
+ * Sets a workspace's review queue whole: a new queue, or every setting of one in force (the
+ * system's, which the API's admin is). `archived: true` retires it, keeping its items.
+ */
+export const SetReviewQueue = z.strictObject({
+  type: z.literal('set_review_queue'),
+  queue_id: id,
+  ...ReviewQueueSettings,
+  ...commandId,
+});
+
 export const Command = z.discriminatedUnion('type', [
   CreateThread,
   StartRun,
@@ -167,6 +179,7 @@ export const Command = z.discriminatedUnion('type', [
   DeleteRating,
   SetEvaluationRule,
   RecordScore,
+  SetReviewQueue,
 ]);
 export type Command = z.output<typeof Command>;
 export type CommandInput = z.input<typeof Command>;

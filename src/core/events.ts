@@ -1,5 +1,6 @@
 import type { Actor } from './actors.js';
 import type { MessageRole, RunEndStatus, RunStatus } from './commands.js';
+import type { ReviewQueue } from './review-queues.js';
 import type { EvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
 import type { Target } from './targets.js';
@@ -131,6 +132,11 @@ export interface EvaluationRuleSet extends EvaluationRule {
   type: 'evaluation_rule_set';
 }
 
+/** A workspace's review queue was set (or archived); routing and claims follow it. */
+export interface ReviewQueueSet extends ReviewQueue {
+  type: 'review_queue_set';
+}
+
 export type Event =
   | ThreadCreated
   | RunStarted
@@ -143,7 +149,8 @@ export type Event =
   | FeedbackWithdrawn
   | RatingDeleted
   | EvaluationRuleSet
-  | ScoreRecorded;
+  | ScoreRecorded
+  | ReviewQueueSet;
 export type EventType = Event['type'];
 
 /** An event as stored and sent: `seq` is gap-free per workspace, `id` unique, `ts` ISO-8601. */
@@ -176,6 +183,7 @@ export function scopeOf(event: Event): { thread_id: string | null; run_id: strin
     case 'artifact_archived':
     case 'evaluation_rule_set':
     case 'score_recorded':
+    case 'review_queue_set':
       return { thread_id: null, run_id: null };
   }
 }

@@ -31,6 +31,7 @@ export {
   RunEndStatus,
   RunStatus,
   SetEvaluationRule,
+  SetReviewQueue,
   StartRun,
   WithdrawFeedback,
 } from './commands.js';
@@ -58,6 +59,7 @@ export type {
   FeedbackWithdrawn,
   MessagePosted,
   RatingDeleted,
+  ReviewQueueSet,
   RunEnded,
   RunPaused,
   RunStarted,
@@ -116,6 +118,24 @@ export {
   summaryOf,
   validationFailed,
 } from './rejections.js';
+export {
+  isReviewersType,
+  LEASE_SECONDS,
+  MAX_REVIEWERS_PER_ITEM,
+  queuesInForce,
+  type ReviewQueue,
+  type ReviewQueueContext,
+  ReviewQueueSchema,
+  ReviewQueueSettings,
+  type ReviewSlotState,
+  RoutingRule,
+  type RoutingRuleKind,
+  reviewQueueProblem,
+  reviewSlotStates,
+  routingRuleKinds,
+  type StoredReviewQueue,
+  TargetKindSchema,
+} from './review-queues.js';
 export {
   EVALUATOR_ID_PART,
   EvaluatedKindSchema,

@@ -1,16 +1,15 @@
 import { Gauge, type Registry } from 'prom-client';
 
-// The hook for review queues' gauges (their depth and leases), read at each scrape. Queues are
-// being built on their own branch; when their store lands, the API process passes its reader
-// here (`startApi` → `reviewQueueMetrics(registry, () => store.queues.figures())`, say). Queue
-// names are an operator's, declared like rules, so the label stays bounded.
+// Review queues' gauges (their depth and leases), read at each scrape: the API process passes its
+// store's figures (`startApi`, from `store.reviewQueues.figures`, summed over the workspaces).
+// Queue ids are an operator's, declared like rules, so the label stays bounded.
 
 /** One queue as its gauges show it. */
 export interface ReviewQueueFigures {
   queue: string;
-  /** Items waiting for a reviewer, leased or not. */
+  /** Verdicts waiting for a reviewer (one per slot of an item not done), leased or not. */
   depth: number;
-  /** Items a reviewer holds a lease on now. */
+  /** Slots a reviewer holds a live lease on now. */
   leased: number;
 }
 

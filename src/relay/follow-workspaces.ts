@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
-import type { EvaluationRule } from '../core/index.js';
+import type { EvaluationRule, ReviewQueue } from '../core/index.js';
 import type { RelayObserver } from '../metrics/observers.js';
 import type { Lease, Store, Subscription } from '../store/index.js';
+import { QueueRouter } from './queue-router.js';
 import { TriggerRelay } from './relay.js';
 
 /** The lease a workspace's relay holds: one relay per workspace across every process. */
@@ -23,6 +24,8 @@ export interface FollowOptions {
   taskQueue: string;
   /** The app's default rules (see `TriggerRelay`). */
   rules: readonly EvaluationRule[];
+  /** The app's default review queues (see `QueueRouter`), routed beside each relay. */
+  reviewQueues?: readonly ReviewQueue[];
   /** Limited evaluators' own task queues, by name (see `RelayOptions`). */
   evaluatorTaskQueues?: Readonly<Record<string, string>>;
   /** A run paused longer than this is evaluated as it stands (see `RelayOptions`). */
@@ -84,7 +87,15 @@ export function followWorkspaces(options: FollowOptions): Following {
   };
 
   const start = (workspaceId: string, lease: Lease) => {
-    const subscription = new TriggerRelay({ ...options, workspaceId }).follow();
+    const subscription = both(
+      new TriggerRelay({ ...options, workspaceId }).follow(),
+      new QueueRouter({
+        store: options.store,
+        workspaceId,
+        queues: options.reviewQueues ?? [],
+        ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+      }).follow(),
+    );
     following.set(workspaceId, { subscription, lease });
     tell(`relaying workspace ${workspaceId}`);
     // Lost (its connection dropped): another process may relay the workspace by now.
@@ -211,4 +222,22 @@ export function followWorkspaces(options: FollowOptions): Following {
       member = null;
     },
   };
+}
+
+/** Two followers as one: closed together, done when both are, failed when either fails. */
+async function both(a: Promise<Subscription>, b: Promise<Subscription>): Promise<Subscription> {
+  const [first, second] = await Promise.allSettled([a, b]);
+  if (first.status === 'rejected' || second.status === 'rejected') {
+    if (first.status === 'fulfilled') await first.value.close();
+    if (second.status === 'fulfilled') await second.value.close();
+    throw first.status === 'rejected' ? first.reason : (second as PromiseRejectedResult).reason;
+  }
+  const subscriptions = [first.value, second.value];
+  const close = async () => {
+    await Promise.all(subscriptions.map((s) => s.close()));
+  };
+  const done = Promise.all(subscriptions.map((s) => s.done)).then(() => undefined);
+  // Either failing stops the other, so the pair starts again from its cursors together.
+  done.catch(() => close().catch(() => {}));
+  return { close, done };
 }

@@ -8,4 +8,14 @@ export {
   RELAY_MEMBER_SLOTS,
   relayLeaseName,
 } from './follow-workspaces.js';
+export { QueueRouter, type QueueRouterOptions } from './queue-router.js';
+export {
+  lookupKey,
+  type Routed,
+  route,
+  routingNeeds,
+  settlementOf,
+  type VerdictLookup,
+  type Verdicts,
+} from './queue-routing.js';
 export { RELAY_CURSOR, type RelayOptions, TriggerRelay } from './relay.js';

@@ -35,6 +35,7 @@ import {
   writeCursor,
 } from './reads/reads.js';
 import { follow, followPages, Wakeups } from './reads/subscription.js';
+import { createReviewQueueStore } from './review-queues/review-queue-store.js';
 import { staticScoreConfigs } from './score-configs.js';
 
 export interface StoreOptions {
@@ -175,6 +176,7 @@ export function createStore(
         listArtifactVersions(backend, workspace_id, selector, after, limit),
     },
     leases: coordination.leases,
+    reviewQueues: createReviewQueueStore(backend),
     // Followers stop first, so none reads from a closed connection; then the word of the last
     // appends goes out.
     async close() {

@@ -20,6 +20,7 @@ import type { IdempotencyRecords } from './api-records/idempotency.js';
 import type { Ledger } from './ledger.js';
 import type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
 import type { RunListOptions, ThreadListOptions } from './reads/lists.js';
+import type { ReviewQueueStore } from './review-queues/port.js';
 
 /**
  * A command to execute in a workspace, in the log's wire shape (snake_case, as the core's
@@ -204,6 +205,8 @@ export interface Store {
   readonly idempotency: IdempotencyRecords;
   /** Leases for work that runs in one process at a time (each workspace's relay). */
   readonly leases: Leases;
+  /** Review queues: their definitions (a view), items, slots and reviewers' leases. */
+  readonly reviewQueues: ReviewQueueStore;
 
   close(): Promise<void>;
 }

@@ -116,6 +116,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     client: new Client({ connection: clientConnection, namespace: config.namespace }),
     taskQueue: config.taskQueue,
     rules: app.rules,
+    reviewQueues: app.reviewQueues,
     onRelay: log,
     observer: metrics.relay,
     evaluatorTaskQueues: evaluatorTaskQueues(config.taskQueue, app.evaluatorLimits),

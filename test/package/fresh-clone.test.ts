@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uiBuildProblem } from '../../src/api/index.js';
 
 // The repository as a newcomer gets it: the tracked files of this tree (a fresh clone, so no dist/
 // and no .evalflow/), the README's `npm install`, then the README's `npx evalflow ...` commands.
@@ -26,6 +27,16 @@ const env = Object.fromEntries(
 );
 
 const npx = (...args: string[]) => run('npx', args, { cwd: clone, env });
+
+/**
+ * What dist/ holds besides the reviewers' page: nothing, in a checkout. (npm builds the page,
+ * dist/ui, with `prepare` when `npm install` runs scripts, and when `npx` first runs this
+ * package's own bin.)
+ */
+const compiled = () =>
+  existsSync(join(clone, 'dist'))
+    ? readdirSync(join(clone, 'dist')).filter((name) => name !== 'ui')
+    : [];
 
 beforeAll(async () => {
   // The working tree's tracked and new files, as the commit being tested would check them out.
@@ -64,12 +75,12 @@ describe('a fresh clone after npm install', () => {
     expect(installOutput).toMatch(/added \d+ packages/);
   });
 
-  it('runs `npx evalflow --help` from the sources, with no dist/ built', async () => {
+  it('runs `npx evalflow --help` from the sources, with no compiled code built', async () => {
     const { stdout } = await npx('evalflow', '--help');
     for (const command of ['setup', 'start', 'keys', 'ledger', 'scores']) {
       expect(stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
     }
-    expect(existsSync(join(clone, 'dist'))).toBe(false);
+    expect(compiled()).toEqual([]);
   });
 
   it("runs the README's commands that need no engine: a key, the ledger, the scores", async () => {
@@ -99,6 +110,15 @@ describe('a fresh clone after npm install', () => {
     );
     expect(summary.stdout).toBe('no scores\n');
     expect(existsSync(join(clone, '.evalflow', 'evalflow.db'))).toBe(true);
-    expect(existsSync(join(clone, 'dist'))).toBe(false);
+    expect(compiled()).toEqual([]);
   });
+
+  // `npm install` runs `prepare` in a checkout (skipped here with the other scripts, see above):
+  // the page it builds is where the API serves it from.
+  it("builds the reviewers' page where the API serves it from, as npm install's prepare does", async () => {
+    rmSync(join(clone, 'dist'), { recursive: true, force: true });
+    await run('npm', ['run', '--silent', 'prepare'], { cwd: clone, env });
+    expect(uiBuildProblem(join(clone, 'dist', 'ui'))).toBeNull();
+    expect(readdirSync(join(clone, 'dist'))).toEqual(['ui']);
+  }, 120_000);
 });

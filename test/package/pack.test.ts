@@ -91,6 +91,8 @@ describe('the installed package', () => {
   it('ships the build and the bin, and no tests', () => {
     expect(existsSync(join(installed, 'dist', 'index.js'))).toBe(true);
     expect(existsSync(join(installed, 'bin', 'evalflow.js'))).toBe(true);
+    // The reviewers' page, built; the API serves it from here (src/api/plugins/ui-page.ts).
+    expect(existsSync(join(installed, 'dist', 'ui', 'index.html'))).toBe(true);
     expect(existsSync(join(installed, 'test'))).toBe(false);
     for (const [subpath, target] of Object.entries(manifest.exports)) {
       expect(existsSync(join(installed, target.types)), `${subpath} types`).toBe(true);

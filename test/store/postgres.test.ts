@@ -4,6 +4,7 @@ import { openPostgresStore, openStore, type Store } from '../../src/store/index.
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
 import { ledgerContract } from './ledger-contract.js';
+import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
 
 const schema = freshSchemaName();
@@ -14,6 +15,10 @@ storeContract('Postgres', (options) =>
 );
 
 ledgerContract('Postgres', (options) =>
+  openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
+);
+
+reviewQueuesContract('Postgres', (options) =>
   openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
 );
 

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore, openStore } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { ledgerContract } from './ledger-contract.js';
+import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-sqlite-'));
@@ -14,6 +15,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 storeContract('SQLite', async (options) => openSqliteStore(join(dir, 'contract.db'), options));
 
 ledgerContract('SQLite', async (options) => openSqliteStore(join(dir, 'ledger.db'), options));
+
+reviewQueuesContract('SQLite', async (options) =>
+  openSqliteStore(join(dir, 'review-queues.db'), options),
+);
 
 describe('the SQLite store on disk', () => {
   it('opens the default file under .evalflow/, creating the folder', async () => {

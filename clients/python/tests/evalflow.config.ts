@@ -1,6 +1,6 @@
 // The app the Python client's tests run `evalflow start` with: the quickstart's feedback types
 // (so examples/host.py runs against it unchanged), an evaluator of messages and one of artifact
-// versions (for re-evaluations).
+// versions (for re-evaluations), and a review queue of runs.
 import {
   answerLengthEvaluator,
   artifactSchemaEvaluator,
@@ -30,4 +30,5 @@ export default defineConfig({
     artifactSchemaEvaluator({ schemas: { report: z.object({ title: z.string() }) } }),
   ],
   scoreConfigs: { review_verdict: { source: 'HUMAN' } },
+  reviewQueues: [{ queueId: 'triage', feedbackType: reviewVerdict, targetKinds: ['turn'] }],
 });

@@ -7,6 +7,9 @@ import { registerLifecycle } from './lifecycle.js';
 import { registerLists } from './lists.js';
 import { registerReading } from './reading.js';
 import { registerReevaluations } from './reevaluations.js';
+import { registerReviewQueues } from './review-queues.js';
+import { registerReviewWork } from './review-work.js';
+import { registerReviewerSignIn } from './reviewer-sign-in.js';
 import { registerReviews } from './reviews.js';
 import { registerRules } from './rules.js';
 import { registerScoreConfigs } from './score-configs.js';
@@ -27,6 +30,9 @@ export function registerRoutes(api: Api, deps: RouteDeps): void {
     registerScores,
     registerScoreConfigs,
     registerEvents,
+    registerReviewQueues,
+    registerReviewWork,
+    registerReviewerSignIn,
   ]) {
     register(api, deps);
   }

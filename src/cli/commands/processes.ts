@@ -10,6 +10,8 @@ import {
 import { startEngine } from '../../worker/index.js';
 import { CONFIG_OPTION, portNumber, print } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
+import { pageLine } from '../presentation/page-line.js';
+import { ensureChromium } from '../supervision/chromium-binary.js';
 import { EVALFLOW_HOME, recordEngine } from '../supervision/engine-record.js';
 import { ensurePostgres } from '../supervision/postgres-binaries.js';
 import { runUntilStopped } from '../supervision/run-until-stopped.js';
@@ -42,12 +44,13 @@ export function registerEngine(program: Command): void {
     program
       .command('setup')
       .description(
-        'make sure the Temporal CLI, the time-skipping test server and Postgres are there',
+        'make sure the Temporal CLI, the time-skipping test server, Postgres and Chromium are there',
       ),
     'evalflow setup',
   ).action(async () => {
     print(describeBinaries(await ensureTemporalBinaries()));
     print(`evalflow setup: ${ensurePostgres()}`);
+    print(`evalflow setup: ${ensureChromium()}`);
   });
 
   withExamples(
@@ -112,6 +115,7 @@ export function registerEngine(program: Command): void {
     print(`evalflow: app from ${source}`);
     const api = await startApi({ config, app, temporal: temporalConnection(config) });
     print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
+    print(pageLine(api.url));
     if (api.metricsUrl) print(`evalflow: metrics at ${api.metricsUrl}`);
     await runUntilStopped([api]);
   });

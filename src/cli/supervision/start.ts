@@ -8,6 +8,7 @@ import {
   withSeparatePorts,
 } from '../../config/index.js';
 import { startEngine } from '../../worker/index.js';
+import { pageLine } from '../presentation/page-line.js';
 import { type DevServer, startDevServer } from './dev-server.js';
 import { EVALFLOW_HOME, recordEngine } from './engine-record.js';
 import { runUntilStopped, type Service } from './run-until-stopped.js';
@@ -81,6 +82,7 @@ export async function start(config: Config, options: StartOptions): Promise<void
     });
     services.push(api);
     console.log(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
+    console.log(pageLine(api.url));
     console.log(`evalflow: metrics at ${engine.metrics.url}`);
     console.log(
       `evalflow: worker polling task queue ${config.taskQueue} on Temporal at ${temporal.address}` +

@@ -41,7 +41,7 @@ export async function readEvents(sql: Sql, options: ReadEventsOptions): Promise<
   return rows.map((row) => envelopeOf(workspace_id, row));
 }
 
-function envelopeOf(workspace_id: string, row: Row): Envelope {
+export function envelopeOf(workspace_id: string, row: Row): Envelope {
   return {
     seq: asNumber(row.seq),
     id: String(row.id),

@@ -46,6 +46,7 @@ export function sqliteBackend(path: string): Backend {
 
   return {
     storeId,
+    dialect: 'sqlite',
     read: reader
       ? (work) => reader.serially(() => whenNotBusy(() => reader.snapshot(work)))
       : (work) => serially(() => whenNotBusy(() => work(sql))),
