@@ -33,7 +33,16 @@ const allowed: Record<string, string[]> = {
     'relay',
     'metrics',
   ],
-  api: ['core', 'scores', 'store', 'evaluators', 'config', 'workflow-clients', 'metrics', 'evidence'],
+  api: [
+    'core',
+    'scores',
+    'store',
+    'evaluators',
+    'config',
+    'workflow-clients',
+    'metrics',
+    'evidence',
+  ],
   // The HTTP SDK takes the API's route schemas and the core's words as types only (checked
   // below): its requests and answers are the API's own, and it loads nothing of the server.
   client: ['core', 'api'],
