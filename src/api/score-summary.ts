@@ -18,6 +18,8 @@ export const ScoreSummaryGroup = z.object({
   /** A shadow version's verdicts (listed only with `includeShadow`): never the current verdict. */
   shadow: z.boolean(),
   name: z.string(),
+  /** The UTC day (`YYYY-MM-DD`) the group's feedback was last given on, with `per=day` only. */
+  day: z.string().optional(),
   count: z.int(),
   /** Numbers and booleans (true as 1); null for categories and text. */
   mean: z.number().nullable(),
@@ -38,6 +40,8 @@ export interface ScoreSummaryFilter {
    * out by default, since they are not their feedback type's current verdict.
    */
   includeShadow?: boolean;
+  /** `day`: each group split by the UTC day its feedback was last given on (`day` on each). */
+  per?: 'day';
 }
 
 export async function summarizeScores(
@@ -46,7 +50,7 @@ export async function summarizeScores(
   workspaceId: string,
   filter: ScoreSummaryFilter = {},
 ): Promise<ScoreSummaryGroup[]> {
-  const { source, name, from, to, includeShadow = false } = filter;
+  const { source, name, from, to, includeShadow = false, per } = filter;
   const records = await store.feedback(workspaceId, source ? { source } : {});
   const groups = new Map<string, Group>();
   for (const record of records) {
@@ -59,12 +63,15 @@ export async function summarizeScores(
       const producer = isAutomated(record.source)
         ? record.participant.replace(/^evaluator:/, '')
         : null;
+      // updated_at is an ISO instant in UTC, so its first ten characters are its UTC day.
+      const day = per === 'day' ? record.updated_at.slice(0, 10) : undefined;
       const key = JSON.stringify([
         record.source,
         producer,
         record.source_label,
         shadow,
         scored.name,
+        day ?? null,
       ]);
       let group = groups.get(key);
       if (group === undefined) {
@@ -74,6 +81,7 @@ export async function summarizeScores(
           sourceLabel: record.source_label,
           shadow,
           name: scored.name,
+          ...(day !== undefined ? { day } : {}),
           values: [],
         };
         groups.set(key, group);
@@ -92,6 +100,7 @@ interface Group {
   sourceLabel: string | null;
   shadow: boolean;
   name: string;
+  day?: string;
   values: (number | boolean | string)[];
 }
 
@@ -117,6 +126,7 @@ function summarize(group: Group): ScoreSummaryGroup {
     sourceLabel: group.sourceLabel,
     shadow: group.shadow,
     name: group.name,
+    ...(group.day !== undefined ? { day: group.day } : {}),
     count: group.values.length,
     mean:
       numbers.length === group.values.length

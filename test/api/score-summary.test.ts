@@ -59,3 +59,49 @@ describe('the score summary', () => {
     ]);
   });
 });
+
+describe('the score summary per day', () => {
+  it('splits each group by the UTC day its feedback was last given on, and only when asked', async () => {
+    let clock = Date.parse('2026-05-01T23:59:59.000Z');
+    const days = openSqliteStore(join(dir, 'days.db'), {
+      feedbackTypes,
+      now: () => new Date(clock),
+    });
+    try {
+      const run = async (actor: object, command: object) => {
+        const outcome = await days.executeUnchecked({ workspace_id: 'w', actor, command });
+        if (outcome.type !== 'recorded') throw new Error(outcome.message);
+      };
+      const host = { kind: 'system', name: 'host' };
+      await run(host, { type: 'create_thread', thread_id: 't' });
+      for (const id of ['r1', 'r2', 'r3']) {
+        await run(host, { type: 'start_run', run_id: id, thread_id: 't' });
+      }
+      const tone = { kind: 'evaluator', name: 'tone', version: '1' };
+      const verdict = (run_id: string, rating: number) => ({
+        type: 'give_feedback',
+        feedback_type: 'helpfulness',
+        target: { kind: 'turn', run_id },
+        value: { rating },
+      });
+      await run(tone, verdict('r1', 4));
+      clock = Date.parse('2026-05-02T00:00:00.000Z');
+      await run(tone, verdict('r2', 2));
+      await run(tone, verdict('r3', 3));
+      const summary = (per?: 'day') =>
+        summarizeScores(days, feedbackTypes, 'w', {
+          name: 'helpfulness.rating',
+          ...(per ? { per } : {}),
+        });
+      expect((await summary('day')).map((g) => [g.day, g.count, g.mean])).toEqual([
+        ['2026-05-01', 1, 4],
+        ['2026-05-02', 2, 2.5],
+      ]);
+      expect((await summary()).map((g) => [Object.hasOwn(g, 'day'), g.count, g.mean])).toEqual([
+        [false, 3, 3],
+      ]);
+    } finally {
+      await days.close();
+    }
+  });
+});

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import httpx
 
@@ -405,12 +405,14 @@ class EvalflowClient:
         from_: datetime | str | None = None,
         to: datetime | str | None = None,
         include_shadow: bool | None = None,
+        per: Literal["day"] | None = None,
     ) -> m.ScoreSummary:
         """Counts, means and distributions by population (source, evaluator version, label).
 
-        Shadow versions' verdicts are left out unless ``include_shadow``, then grouped apart.
+        Shadow versions' verdicts are left out unless ``include_shadow``, then grouped apart;
+        ``per="day"`` splits each group by the UTC day its feedback was last given on (``day``).
         """
-        return self._send(routes.score_summary(source, name, from_, to, include_shadow))
+        return self._send(routes.score_summary(source, name, from_, to, include_shadow, per))
 
     # Agreement over stored verdicts, and promotions on it.
 

@@ -270,6 +270,8 @@ class ScoreGroup(WireModel):
     #: A shadow version's verdicts, listed only with ``include_shadow``.
     shadow: bool
     name: str
+    #: The UTC day (``YYYY-MM-DD``) its feedback was last given on, with ``per="day"`` only.
+    day: str | None = None
     count: int
     #: Numbers and booleans (true as 1); None for categories and text.
     mean: float | None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 from urllib.parse import quote
 
 from pydantic import BaseModel, TypeAdapter
@@ -352,6 +352,7 @@ def score_summary(
     since: datetime | str | None,
     until: datetime | str | None,
     include_shadow: bool | None = None,
+    per: Literal["day"] | None = None,
 ) -> Call[m.ScoreSummary]:
     return SCORE_SUMMARY.call(
         query={
@@ -360,6 +361,7 @@ def score_summary(
             "from": since,
             "to": until,
             "includeShadow": None if include_shadow is None else str(include_shadow).lower(),
+            "per": per,
         }
     )
 
