@@ -9,9 +9,8 @@ import type {
 } from '../client/index.js';
 
 // What the evaluators page reads and how it arranges it: the rules in force, the score summary
-// once over the whole window (which versions gave which labelled fields) and once per day (the
-// volume and the labels over time), and each version's agreement with the reviewers over the
-// same window. Pure but for `loadEvaluators`, which asks the API through `EvaluatorsApi`; every
+// over the window split per day (which versions gave which labelled fields, and how many of each
+// label each day), and each version's agreement with the reviewers over the same window. Pure but for `loadEvaluators`, which asks the API through `EvaluatorsApi`; every
 // number the page shows is one of these answers', unchanged.
 
 export type Rule = EvaluationRules['rules'][number];
@@ -84,7 +83,7 @@ const isAutomated = (group: SummaryGroup) =>
  * Each version a rule names or the window's verdicts came from, with the labelled fields it gave
  * (booleans and categories: the summary's groups with a distribution), in name order.
  */
-export function versionsOf(rules: readonly Rule[], whole: readonly SummaryGroup[]): VersionRow[] {
+export function versionsOf(rules: readonly Rule[], groups: readonly SummaryGroup[]): VersionRow[] {
   const rows = new Map<string, VersionRow>();
   const row = (version: string) => {
     let found = rows.get(version);
@@ -96,7 +95,7 @@ export function versionsOf(rules: readonly Rule[], whole: readonly SummaryGroup[
     return found;
   };
   for (const rule of rules) row(rule.evaluator);
-  for (const group of whole) {
+  for (const group of groups) {
     if (!isAutomated(group) || group.distribution === null) continue;
     const found = row(group.producer as string);
     if (group.shadow) found.shadow = true;
@@ -124,16 +123,20 @@ export interface DayCount {
   byLabel: Record<string, number>;
 }
 
-/** A version's field day by day, from each day's summary (a day without verdicts counts 0). */
+/** A version's field day by day, from the summary `per=day` (a day without verdicts counts 0). */
 export function seriesOf(
   version: string,
   scoreName: string,
   window: Window,
-  daily: readonly (readonly SummaryGroup[])[],
+  daily: readonly SummaryGroup[],
 ): DayCount[] {
-  return window.days.map((day, i) => {
-    const groups = (daily[i] ?? []).filter(
-      (g) => isAutomated(g) && g.producer === version && g.name === scoreName,
+  return window.days.map((day) => {
+    const groups = daily.filter(
+      (g) =>
+        isAutomated(g) &&
+        g.producer === version &&
+        g.name === scoreName &&
+        g.day === day.from.slice(0, 10),
     );
     const byLabel: Record<string, number> = {};
     let count = 0;
@@ -165,6 +168,14 @@ export function trendLabel(series: readonly DayCount[], labels: readonly string[
   }
   return best;
 }
+
+/** The summary the page reads: every population's scores over the window, split per day. */
+export const summaryRequest = (window: Window): ScoresSummaryQuery => ({
+  from: window.from,
+  to: window.to,
+  includeShadow: 'true',
+  per: 'day',
+});
 
 /** The agreement request of one version's field against `against`, over the window. */
 export const agreementRequest = (
@@ -220,16 +231,9 @@ export async function loadEvaluators(
   window: Window,
   against: string,
 ): Promise<EvaluatorsView> {
-  const span = { from: window.from, to: window.to, includeShadow: 'true' };
-  const [rules, whole, daily] = await Promise.all([
-    api.rules(),
-    api.summary(span),
-    Promise.all(
-      window.days.map((day) => api.summary({ from: day.from, to: day.to, includeShadow: 'true' })),
-    ),
-  ]);
+  const [rules, daily] = await Promise.all([api.rules(), api.summary(summaryRequest(window))]);
   const versions = await Promise.all(
-    versionsOf(rules, whole).map(async (row): Promise<VersionView> => {
+    versionsOf(rules, daily).map(async (row): Promise<VersionView> => {
       const views = await Promise.all(
         row.fields.map(async (field): Promise<FieldView> => {
           const agreement = await api

@@ -106,13 +106,13 @@ describe('the versions and what they gave', () => {
   it("counts each day's verdicts of a version's field, a day without any as 0", () => {
     const window = windowOf('2026-05-01', '2026-05-03');
     if (typeof window === 'string') throw new Error(window);
+    const on = (day: string) => ({ day: `2026-05-0${day}` });
     const series = seriesOf('politeness@2', 'politeness.polite', window, [
-      [group('politeness@2', 'politeness.polite', { true: 3, false: 1 })],
-      [group('politeness@1', 'politeness.polite', { true: 5 })],
-      [
-        group('politeness@2', 'politeness.polite', { false: 2 }),
-        group('politeness@2', 'politeness.warmth', null),
-      ],
+      group('politeness@2', 'politeness.polite', { true: 3, false: 1 }, on('1')),
+      group('politeness@1', 'politeness.polite', { true: 5 }, on('2')),
+      group('politeness@2', 'politeness.polite', { false: 2 }, on('3')),
+      group('politeness@2', 'politeness.polite', { false: 7 }, on('4')),
+      group('politeness@2', 'politeness.warmth', null, on('3')),
     ]);
     expect(series.map((d) => [d.count, d.byLabel])).toEqual([
       [4, { true: 3, false: 1 }],
@@ -136,12 +136,16 @@ describe('the versions and what they gave', () => {
 describe('reading the page', () => {
   it("asks for each version's agreement over the days, and keeps a refusal beside its version", async () => {
     const asked: unknown[] = [];
+    const summaries: unknown[] = [];
     const api: EvaluatorsApi = {
       rules: async () => [rule('politeness@1', 'live'), rule('politeness@2', 'shadow')],
-      summary: async () => [
-        group('politeness@1', 'politeness.polite', { true: 1 }),
-        group('politeness@2', 'politeness.polite', { true: 1 }, { shadow: true }),
-      ],
+      summary: async (query) => {
+        summaries.push(query);
+        return [
+          group('politeness@1', 'politeness.polite', { true: 1 }),
+          group('politeness@2', 'politeness.polite', { true: 1 }, { shadow: true }),
+        ];
+      },
       agreement: async (request) => {
         asked.push(request);
         if (request.a.startsWith('politeness@1')) throw new Error('politeness@1 is not deployed');
@@ -157,6 +161,10 @@ describe('reading the page', () => {
     const window = windowOf('2026-05-01', '2026-05-02');
     if (typeof window === 'string') throw new Error(window);
     const view = await loadEvaluators(api, window, 'reviewers');
+    // One summary for every day at once.
+    expect(summaries).toEqual([
+      { from: window.from, to: window.to, includeShadow: 'true', per: 'day' },
+    ]);
     expect(asked).toEqual([
       {
         a: 'politeness@1:polite',
