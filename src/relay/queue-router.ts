@@ -7,6 +7,7 @@ import {
   targetKey,
 } from '../core/index.js';
 import type { Store, Subscription } from '../store/index.js';
+import { drainPages, followPages, type LogPosition } from './log-pages.js';
 import { lookupKey, type Routed, route, routingNeeds, settlementOf } from './queue-routing.js';
 
 export interface QueueRouterOptions {
@@ -41,27 +42,13 @@ export class QueueRouter {
   }
 
   /** Routes every event after the cursor up to the log's head; returns how many. */
-  async drain(): Promise<number> {
-    const { store, workspaceId } = this.options;
-    let after = await store.cursor(workspaceId, this.cursor);
-    let routed = 0;
-    for (;;) {
-      const page = await store.events({ workspace_id: workspaceId, after, limit: this.pageSize });
-      if (page.length === 0) return routed;
-      await this.routePage(page);
-      routed += page.length;
-      after = page[page.length - 1]?.seq ?? after;
-    }
+  drain(): Promise<number> {
+    return drainPages(this.position, (page) => this.routePage(page));
   }
 
   /** Routes from the cursor, then follows new events until closed. */
-  async follow(): Promise<Subscription> {
-    const { store, workspaceId } = this.options;
-    const after = await store.cursor(workspaceId, this.cursor);
-    return store.subscribePages(
-      { workspace_id: workspaceId, after, limit: this.pageSize },
-      (page) => this.routePage(page),
-    );
+  follow(): Promise<Subscription> {
+    return followPages(this.position, (page) => this.routePage(page));
   }
 
   /** Routes and settles a page of consecutive events, then saves the cursor past it. */
@@ -106,8 +93,9 @@ export class QueueRouter {
     await store.saveCursor(workspaceId, this.cursor, last.seq);
   }
 
-  private get pageSize(): number {
-    return this.options.pageSize ?? 500;
+  private get position(): LogPosition {
+    const { store, workspaceId, pageSize = 500 } = this.options;
+    return { store, workspaceId, cursor: this.cursor, pageSize };
   }
 
   /** The verdicts a disagreement compares with: the other version's, recorded before the event. */

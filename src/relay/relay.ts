@@ -18,6 +18,7 @@ import {
 } from '../workflows/evaluate-run-messages.js';
 import { feedbackAppendedSignal, mirrorWorkflowId } from '../workflows/mirror-messages.js';
 import { mapConcurrently } from './concurrently.js';
+import { drainPages, followPages, type LogPosition } from './log-pages.js';
 
 export interface RelayOptions {
   store: Store;
@@ -91,27 +92,13 @@ export class TriggerRelay {
   }
 
   /** Relays every event after the cursor up to the log's head; returns how many. */
-  async drain(): Promise<number> {
-    const { store, workspaceId } = this.options;
-    let after = await store.cursor(workspaceId, this.cursor);
-    let relayed = 0;
-    for (;;) {
-      const page = await store.events({ workspace_id: workspaceId, after, limit: this.pageSize });
-      if (page.length === 0) return relayed;
-      await this.relayPage(page);
-      relayed += page.length;
-      after = page[page.length - 1]?.seq ?? after;
-    }
+  drain(): Promise<number> {
+    return drainPages(this.position, (page) => this.relayPage(page));
   }
 
   /** Relays from the cursor, then follows new events until closed. */
-  async follow(): Promise<Subscription> {
-    const { store, workspaceId } = this.options;
-    const after = await store.cursor(workspaceId, this.cursor);
-    return store.subscribePages(
-      { workspace_id: workspaceId, after, limit: this.pageSize },
-      (page) => this.relayPage(page),
-    );
+  follow(): Promise<Subscription> {
+    return followPages(this.position, (page) => this.relayPage(page));
   }
 
   /**
@@ -140,8 +127,9 @@ export class TriggerRelay {
     observer?.relayed(page.length, (page[0] as Envelope).ts);
   }
 
-  private get pageSize(): number {
-    return this.options.pageSize ?? 500;
+  private get position(): LogPosition {
+    const { store, workspaceId, pageSize = 500 } = this.options;
+    return { store, workspaceId, cursor: this.cursor, pageSize };
   }
 
   /**

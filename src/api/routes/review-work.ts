@@ -11,13 +11,13 @@ import {
   targetKey,
 } from '../../core/index.js';
 import { InvalidRequestError, ReviewClient } from '../../workflow-clients/index.js';
-import { HTTP_STATUS, HttpRefusal, httpOnly, refusalResponses, refuse } from '../errors.js';
+import { HTTP_STATUS, HttpRefusal, refusalResponses, refuse } from '../errors.js';
 import { configStatuses, ItemView, itemView } from '../item-view.js';
 import { actorOf } from '../principals.js';
 import { queueOf, WireClaimedItem } from '../review-queue-wire.js';
 import { WireFeedback, WireTarget, wireFeedback, wireTarget } from '../wire.js';
 import { callerOf, type Register, type RouteDeps } from './context.js';
-import { ReviewActionReply } from './reviews.js';
+import { checkHumanConfig, ReviewActionReply } from './reviews.js';
 
 // A reviewer's work in a queue (docs/api.md#working-through-a-queue): claim the next item (a
 // lease the server enforces), read it, keep the lease with heartbeats, give it back (release:
@@ -351,19 +351,7 @@ export const registerReviewWork: Register = (api, deps) => {
 function checkConfig(deps: RouteDeps, queue: ReviewQueue, configId: string | undefined) {
   const type = deps.app.feedbackTypes.get(queue.feedback_type);
   if (type === undefined) throw refuse(notFound('feedback type', queue.feedback_type));
-  if (configId === undefined) {
-    throw httpOnly(
-      'bad_request',
-      'SCORE_SOURCE_HUMAN feedback needs the configId of its score config',
-    );
-  }
-  if (configId !== type.configName) {
-    throw refuse({
-      type: 'validation_failed',
-      message: `${type.name} feedback is validated against score config ${type.configName ?? '(none)'}, not ${configId}`,
-      errors: [],
-    });
-  }
+  checkHumanConfig(type, configId);
 }
 
 /** Marks the caller's slot done; a verdict beyond the item's slots is logged, never hidden. */

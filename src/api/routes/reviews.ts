@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { notFound } from '../../core/index.js';
+import { type FeedbackType, notFound } from '../../core/index.js';
 import { ReviewClient } from '../../workflow-clients/index.js';
 import { HTTP_STATUS, HttpRefusal, httpOnly, refusalResponses, refuse } from '../errors.js';
 import { targetOf, WireTarget } from '../wire.js';
@@ -47,21 +47,7 @@ export const registerReviews: Register = (api, deps) => {
       if (type === undefined) {
         throw refuse(notFound('feedback type', feedbackType));
       }
-      if (action !== 'withdraw') {
-        if (configId === undefined) {
-          throw httpOnly(
-            'bad_request',
-            'SCORE_SOURCE_HUMAN feedback needs the configId of its score config',
-          );
-        }
-        if (configId !== type.configName) {
-          throw refuse({
-            type: 'validation_failed',
-            message: `${type.name} feedback is validated against score config ${type.configName ?? '(none)'}, not ${configId}`,
-            errors: [],
-          });
-        }
-      }
+      if (action !== 'withdraw') checkHumanConfig(type, configId);
       const principal = caller.principal;
       if (principal.kind !== 'reviewer') throw new Error('unreachable: reviews are reviewers’');
       const result = await reviews[action](
@@ -91,3 +77,20 @@ export const registerReviews: Register = (api, deps) => {
     },
   });
 };
+
+/** A reviewer's verdict names its type's score config: missing is a 400, another config a 422. */
+export function checkHumanConfig(type: FeedbackType, configId: string | undefined): void {
+  if (configId === undefined) {
+    throw httpOnly(
+      'bad_request',
+      'SCORE_SOURCE_HUMAN feedback needs the configId of its score config',
+    );
+  }
+  if (configId !== type.configName) {
+    throw refuse({
+      type: 'validation_failed',
+      message: `${type.name} feedback is validated against score config ${type.configName ?? '(none)'}, not ${configId}`,
+      errors: [],
+    });
+  }
+}
