@@ -19,6 +19,8 @@ const allowed: Record<string, string[]> = {
   workflows: ['core', 'evaluators', 'activities'],
   'workflow-clients': ['core', 'store', 'evaluators', 'config', 'workflows'],
   relay: ['core', 'store', 'evaluators', 'workflows', 'metrics'],
+  // Agreement over stored verdicts, and promotions' evidence: the statistics over the store.
+  evidence: ['core', 'agreement', 'scores', 'store', 'evaluators'],
   worker: [
     'core',
     'scores',
@@ -31,7 +33,16 @@ const allowed: Record<string, string[]> = {
     'relay',
     'metrics',
   ],
-  api: ['core', 'scores', 'store', 'evaluators', 'config', 'workflow-clients', 'metrics'],
+  api: [
+    'core',
+    'scores',
+    'store',
+    'evaluators',
+    'config',
+    'workflow-clients',
+    'metrics',
+    'evidence',
+  ],
   // The HTTP SDK takes the API's route schemas and the core's words as types only (checked
   // below): its requests and answers are the API's own, and it loads nothing of the server.
   client: ['core', 'api'],
@@ -53,6 +64,7 @@ const allowed: Record<string, string[]> = {
     'client',
     'testing',
     'metrics',
+    'evidence',
   ],
 };
 

@@ -148,6 +148,27 @@ export const rows: { label: string; forms: object[] }[] = [
     forms: [{ type: 'set_evaluation_rule', evaluator: 'judge@1', targets: ['turn'] }],
   },
   {
+    label: '`promote_evaluator`',
+    forms: [
+      {
+        type: 'promote_evaluator',
+        evaluator: 'judge@1',
+        rule: { targets: ['turn'] },
+        min_kappa: 0.6,
+        min_matched: 1,
+        evidence: {
+          compared: 'judge@1:ok',
+          against: 'reviewers',
+          matched: 1,
+          kappa: 1,
+          interval: null,
+          raw_agreement: 1,
+          as_of_seq: 1,
+        },
+      },
+    ],
+  },
+  {
     label: '`set_review_queue`',
     forms: [
       { type: 'set_review_queue', queue_id: 'q1', feedback_type: 'note', target_kinds: ['turn'] },

@@ -1,6 +1,11 @@
 import { Context } from '@temporalio/activity';
 import { evaluatorParticipant, summaryOf, targetKey } from '../core/index.js';
-import { type EvaluatorRegistry, isSampled, type Subject } from '../evaluators/index.js';
+import {
+  type EvaluatorRegistry,
+  type FollowedRef,
+  isSampled,
+  type Subject,
+} from '../evaluators/index.js';
 import type { EvaluationObserver } from '../metrics/observers.js';
 import { commandIdOf, type Store } from '../store/index.js';
 import { asActivityFailure, FailureType, terminal } from './failures.js';
@@ -25,16 +30,38 @@ const ledgerKey = (input: EvaluationKey) => ({
   target_key: targetKey(input.target),
 });
 
-/** Why a target is not judged: it is gone, or an artifact of a kind the rule leaves out. */
-function skipReason(input: EvaluateInput, subject: Subject | null): string | null {
+/**
+ * The live versions a shadow version follows that judge this target, by their own sampling; all
+ * of them for a live version or a shadow that follows none (then its own rule decides).
+ */
+function followedOn(input: EvaluateInput, key: string): FollowedRef[] | null {
+  const followed = input.evaluator.shadowOf;
+  if (followed === undefined || followed.length === 0) return null;
+  return followed.filter((ref) => isSampled(evaluatorParticipant(ref), key, ref.sampleRate ?? 1));
+}
+
+const listOf = (refs: readonly FollowedRef[]) =>
+  refs.map((ref) => `${ref.name}@${ref.version} at ${ref.sampleRate ?? 1}`).join(', ');
+
+/**
+ * Why a target is not judged: it is gone, an artifact of a kind the rule leaves out, or (for a
+ * shadow version) of a kind none of the live versions judging it takes.
+ */
+function skipReason(
+  input: EvaluateInput,
+  subject: Subject | null,
+  followed: readonly FollowedRef[] | null,
+): string | null {
   if (subject === null) return `the ${input.target.kind} does not exist`;
+  if (subject.kind !== 'artifact') return null;
   const kinds = input.evaluator.artifactKinds;
-  if (
-    subject.kind === 'artifact' &&
-    kinds !== undefined &&
-    !kinds.includes(subject.artifact.kind)
-  ) {
+  if (kinds !== undefined && !kinds.includes(subject.artifact.kind)) {
     return `artifact kind ${subject.artifact.kind} is outside the rule's artifact kinds`;
+  }
+  const judgedBy = (ref: FollowedRef) =>
+    ref.artifactKinds === undefined || ref.artifactKinds.includes(subject.artifact.kind);
+  if (followed !== null && !followed.some(judgedBy)) {
+    return `artifact kind ${subject.artifact.kind} is outside what the live versions judge (${listOf(followed)})`;
   }
   return null;
 }
@@ -84,6 +111,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
         target: input.target,
         value: input.value,
         source: evaluator.source,
+        ...(input.evaluator.shadowOf !== undefined ? { shadow: true } : {}),
       },
       command_id: commandIdOf(`${input.workflowId}|${participant}|${target_key}|${generation}`),
     });
@@ -109,12 +137,24 @@ export function evaluationActivities(deps: EvaluationDeps) {
       if (settled !== null) return { outcome: 'settled', state: settled.state };
       // The rule's sample rate, pinned with the plan; a re-evaluation judges everything.
       const rate = input.evaluator.sampleRate ?? 1;
-      if (!isSampled(evaluator.participant, targetKey(input.target), rate)) {
+      const key = targetKey(input.target);
+      // A shadow version judges only what a live version it follows judges, then its own sample.
+      const followed = followedOn(input, key);
+      if (followed !== null && followed.length === 0) {
+        const shadowed = input.evaluator.shadowOf ?? [];
+        await settle(
+          input,
+          'sampled_out',
+          `outside what the live versions judge (${listOf(shadowed)})`,
+        );
+        return { outcome: 'sampled_out' };
+      }
+      if (!isSampled(evaluator.participant, key, rate)) {
         await settle(input, 'sampled_out', `outside the sample rate ${rate}`);
         return { outcome: 'sampled_out' };
       }
       const subject = await loadSubject(deps.store, input.workspaceId, input.target);
-      const skipped = skipReason(input, subject);
+      const skipped = skipReason(input, subject, followed);
       if (skipped !== null || subject === null) {
         const reason = skipped ?? `the ${input.target.kind} does not exist`;
         await settle(input, 'skipped', reason);

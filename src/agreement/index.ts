@@ -35,6 +35,7 @@ export {
   type Label,
   type LabelCodes,
   type LabelMapping,
+  labelText,
   type MaybeLabel,
 } from './labels.js';
 export { type MaybeNumber, type NumericAgreement, numericAgreement } from './numeric.js';

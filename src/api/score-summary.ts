@@ -15,7 +15,11 @@ export const ScoreSummaryGroup = z.object({
   /** The evaluator version (`name@version`) for JUDGE and HARNESS scores. */
   producer: z.string().nullable(),
   sourceLabel: z.string().nullable(),
+  /** A shadow version's verdicts (listed only with `includeShadow`): never the current verdict. */
+  shadow: z.boolean(),
   name: z.string(),
+  /** The UTC day (`YYYY-MM-DD`) the group's feedback was last given on, with `per=day` only. */
+  day: z.string().optional(),
   count: z.int(),
   /** Numbers and booleans (true as 1); null for categories and text. */
   mean: z.number().nullable(),
@@ -31,6 +35,13 @@ export interface ScoreSummaryFilter {
   /** ISO-8601 instants: feedback last changed at or after `from` and before `to`. */
   from?: string;
   to?: string;
+  /**
+   * Shadow versions' verdicts too, each version's in groups of their own (`shadow: true`); left
+   * out by default, since they are not their feedback type's current verdict.
+   */
+  includeShadow?: boolean;
+  /** `day`: each group split by the UTC day its feedback was last given on (`day` on each). */
+  per?: 'day';
 }
 
 export async function summarizeScores(
@@ -39,25 +50,38 @@ export async function summarizeScores(
   workspaceId: string,
   filter: ScoreSummaryFilter = {},
 ): Promise<ScoreSummaryGroup[]> {
-  const { source, name, from, to } = filter;
+  const { source, name, from, to, includeShadow = false, per } = filter;
   const records = await store.feedback(workspaceId, source ? { source } : {});
   const groups = new Map<string, Group>();
   for (const record of records) {
     if (from !== undefined && record.updated_at < new Date(from).toISOString()) continue;
     if (to !== undefined && record.updated_at >= new Date(to).toISOString()) continue;
+    const shadow = record.shadow === true;
+    if (shadow && !includeShadow) continue;
     for (const scored of scoresOf(feedbackTypes, record)) {
       if (name !== undefined && scored.name !== name) continue;
       const producer = isAutomated(record.source)
         ? record.participant.replace(/^evaluator:/, '')
         : null;
-      const key = JSON.stringify([record.source, producer, record.source_label, scored.name]);
+      // updated_at is an ISO instant in UTC, so its first ten characters are its UTC day.
+      const day = per === 'day' ? record.updated_at.slice(0, 10) : undefined;
+      const key = JSON.stringify([
+        record.source,
+        producer,
+        record.source_label,
+        shadow,
+        scored.name,
+        day ?? null,
+      ]);
       let group = groups.get(key);
       if (group === undefined) {
         group = {
           source: record.source,
           producer,
           sourceLabel: record.source_label,
+          shadow,
           name: scored.name,
+          ...(day !== undefined ? { day } : {}),
           values: [],
         };
         groups.set(key, group);
@@ -74,7 +98,9 @@ interface Group {
   source: ScoreSource;
   producer: string | null;
   sourceLabel: string | null;
+  shadow: boolean;
   name: string;
+  day?: string;
   values: (number | boolean | string)[];
 }
 
@@ -98,7 +124,9 @@ function summarize(group: Group): ScoreSummaryGroup {
     source: sourceName(group.source),
     producer: group.producer,
     sourceLabel: group.sourceLabel,
+    shadow: group.shadow,
     name: group.name,
+    ...(group.day !== undefined ? { day: group.day } : {}),
     count: group.values.length,
     mean:
       numbers.length === group.values.length

@@ -6,7 +6,9 @@ import {
   type FeedbackRecord,
   type Message,
   MessageRole,
+  modeOf,
   type RatedMessage,
+  RuleModeSchema,
   type Run,
   RunStatus,
   ScoreSource,
@@ -123,6 +125,8 @@ export const WireFeedback = z.object({
   sourceLabel: z.string().nullable(),
   rater: z.string(),
   updatedAt: z.string(),
+  /** Present, true, on a shadow version's verdict: not its feedback type's current verdict. */
+  shadow: z.literal(true).optional(),
 });
 export const wireFeedback = (record: FeedbackRecord) => ({
   id: record.id,
@@ -133,6 +137,7 @@ export const wireFeedback = (record: FeedbackRecord) => ({
   sourceLabel: record.source_label,
   rater: record.participant,
   updatedAt: record.updated_at,
+  ...(record.shadow === true ? { shadow: true as const } : {}),
 });
 
 export const WireMessage = z.object({
@@ -187,6 +192,8 @@ export const WireRule = z.object({
     artifactKinds: z.array(z.string()).optional(),
   }),
   enabled: z.boolean(),
+  /** `live`, or `shadow`: judging beside the live versions, never the current verdict. */
+  mode: RuleModeSchema,
   /** Where it comes from: the app's config file, or this workspace's own rule. */
   origin: z.enum(['config', 'workspace']),
   setBy: z.string().nullable(),
@@ -204,6 +211,7 @@ export const wireRule = (
     ...(rule.filter.artifact_kinds ? { artifactKinds: rule.filter.artifact_kinds } : {}),
   },
   enabled: rule.enabled,
+  mode: modeOf(rule),
   origin,
   setBy: rule.set_by ?? null,
   setAt: rule.set_at ?? null,

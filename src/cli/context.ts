@@ -18,6 +18,9 @@ import { EVALFLOW_HOME, runningEngine } from './supervision/engine-record.js';
 // What the commands share: the app and the store they work on, Temporal, printing, and the
 // parsers commander runs on flag values (each refusal one line naming the flag's rule).
 
+/** The system actor the CLI's rule commands (set, promote) are recorded as. */
+export const CLI_ACTOR = { kind: 'system', name: 'cli' } as const;
+
 /** Prints one line to stdout. */
 export type Print = (line: string) => void;
 export const print: Print = (line) => console.log(line);

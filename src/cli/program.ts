@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, type CommanderError } from 'commander';
+import { registerAgreement } from './commands/agreement.js';
 import { registerConformance } from './commands/conformance.js';
 import { registerDemo } from './commands/demo.js';
 import { registerDoctor } from './commands/doctor.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerLedger(program);
   registerRuns(program);
   registerScores(program);
+  registerAgreement(program);
   registerDoctor(program);
   registerConformance(program);
   for (const command of commandsOf(program)) {

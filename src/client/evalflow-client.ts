@@ -2,6 +2,8 @@ import { EventStream, type EventStreamOptions } from './event-stream.js';
 import { DEFAULT_RETRY, type RetryPolicy, sleep } from './retry.js';
 import { type Call, type CallOptions, Transport } from './transport.js';
 import type {
+  Agreement,
+  AgreementRequest,
   ApiScoreConfig,
   ClaimResult,
   Conversation,
@@ -24,8 +26,12 @@ import type {
   PauseRunRequest,
   PostMessageRequest,
   PostMessageResult,
+  PromoteRequest,
+  PromoteResult,
   PutArtifactRequest,
   PutArtifactResult,
+  QueueDisagreementsRequest,
+  QueuedDisagreements,
   RateMessageRequest,
   RateMessageResult,
   RecordScoreRequest,
@@ -364,6 +370,34 @@ export class EvalflowClient {
     return this.send({ method: 'GET', path: '/v1/scores/summary', query, options });
   }
 
+  /**
+   * How two populations of stored verdicts agree on the same targets (`GET /v1/agreement`):
+   * Cohen's κ with its interval, the confusion matrix, base rates, per-label figures (or, for
+   * numbers, Pearson, Spearman, MAE, RMSE), and the disagreeing targets.
+   */
+  agreement(request: AgreementRequest, options?: CallOptions): Promise<Agreement> {
+    const { mapping = {}, ...rest } = request;
+    const map = Object.entries(mapping).map(([from, to]) => `${from}=${to}`);
+    return this.send({ method: 'GET', path: '/v1/agreement', query: { ...rest, map }, options });
+  }
+
+  /**
+   * Sends every target two sides disagree on to a review queue, each once
+   * (`POST /v1/review-queues/{queueId}/disagreements`); the system's or an admin's.
+   */
+  queueDisagreements(
+    queueId: string,
+    request: QueueDisagreementsRequest,
+    options?: CallOptions,
+  ): Promise<QueuedDisagreements> {
+    return this.send({
+      method: 'POST',
+      path: `/v1/review-queues/${at(queueId)}/disagreements`,
+      body: request,
+      options,
+    });
+  }
+
   // Reading back.
 
   /** A run, with each (target, evaluator version)'s ledger state and reason. */
@@ -432,6 +466,21 @@ export class EvalflowClient {
   readonly evaluationRules = {
     list: (options?: CallOptions): Promise<EvaluationRules> =>
       this.send({ method: 'GET', path: '/v1/evaluation-rules', options }),
+    /**
+     * Promotes a version on the agreement measured now (an admin's): refused with the figures
+     * (409, `evidence` on the error's body) when they are short of the thresholds, unless `force`.
+     */
+    promote: (
+      evaluator: string,
+      request: PromoteRequest,
+      options?: CallOptions,
+    ): Promise<PromoteResult> =>
+      this.send({
+        method: 'POST',
+        path: `/v1/evaluation-rules/${at(evaluator)}/promote`,
+        body: request,
+        options,
+      }),
     /** Sets the workspace's rule for one evaluator version (`name@version`); an admin's. */
     set: (
       evaluator: string,

@@ -24,7 +24,8 @@ export interface CallOptions {
   idempotencyKey?: string;
 }
 
-export type Query = Record<string, string | number | boolean | undefined>;
+/** A query's values; a list is sent as the parameter repeated, once per item. */
+export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
 
 export interface Call {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -97,7 +98,8 @@ export class Transport {
   url(path: string, query: Query = {}): string {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) {
-      if (value !== undefined) params.set(name, String(value));
+      if (Array.isArray(value)) for (const item of value) params.append(name, item);
+      else if (value !== undefined) params.set(name, String(value));
     }
     const search = params.size > 0 ? `?${params}` : '';
     return `${this.options.baseUrl.replace(/\/+$/, '')}${path}${search}`;

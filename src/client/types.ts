@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { HttpOnlyType, RejectionBody } from '../api/errors.js';
 import type * as itemView from '../api/item-view.js';
+import type * as agreement from '../api/routes/agreement.js';
 import type * as feedback from '../api/routes/feedback.js';
 import type * as health from '../api/routes/health.js';
 import type * as lifecycle from '../api/routes/lifecycle.js';
@@ -81,6 +82,21 @@ export type ReevaluationProgress = z.output<typeof reevaluations.ReevaluationPro
 
 export type EvaluationRules = z.output<typeof rules.RulesReply>;
 export type SetRuleRequest = z.input<typeof rules.SetRuleBody>;
+
+/**
+ * What to compare: two sides as written (`politeness@2:polite`, `reviewers`), the label
+ * `mapping` (`{pass: 'true'}`, sent as `map=pass=true`) and the slices; `limit` caps the
+ * disagreements listed.
+ */
+export type AgreementRequest = Omit<z.input<typeof agreement.AgreementQuery>, 'map' | 'limit'> & {
+  mapping?: Readonly<Record<string, string>>;
+  limit?: number;
+};
+export type Agreement = z.output<typeof agreement.AgreementReply>;
+export type PromoteRequest = z.input<typeof agreement.PromoteBody>;
+export type QueueDisagreementsRequest = z.input<typeof agreement.QueueDisagreementsBody>;
+export type QueuedDisagreements = z.output<typeof agreement.QueueDisagreementsReply>;
+export type PromoteResult = z.output<typeof agreement.PromoteReply>;
 
 export type CreateUserTokenRequest = z.input<typeof userTokens.CreateUserTokenBody>;
 export type UserToken = z.output<typeof userTokens.UserTokenReply>;

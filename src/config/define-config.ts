@@ -8,6 +8,7 @@ import {
   type FeedbackTypeRegistry,
   Id,
   type ReviewQueue,
+  type RuleMode,
   reviewQueueProblem,
   type ScoreConfigDirectory,
   type ScoreConfigStatus,
@@ -45,6 +46,11 @@ export interface RuleInput {
   filter?: { workspaces?: readonly string[]; artifactKinds?: readonly string[] };
   /** A disabled rule judges nothing (default true). */
   enabled?: boolean;
+  /**
+   * `shadow`: judge what the live versions of the feedback type judge, recorded apart and never
+   * the current verdict, until promoted (default `live`).
+   */
+  mode?: RuleMode;
 }
 
 /** A review queue as the config file writes it; a workspace's queue of the same id overrides it. */

@@ -14,6 +14,8 @@ export const RuleSettingsInput = z.strictObject({
     })
     .default({}),
   enabled: RuleSettings.enabled,
+  /** `shadow`: judge beside the live versions of the feedback type, never as its current verdict. */
+  mode: RuleSettings.mode,
 });
 export type RuleSettingsInput = z.output<typeof RuleSettingsInput>;
 
@@ -28,5 +30,7 @@ export function ruleSettingsOf(input: RuleSettingsInput): Omit<EvaluationRule, '
       ...(artifactKinds ? { artifact_kinds: [...artifactKinds] } : {}),
     },
     enabled: input.enabled,
+    // Live is the default, so only a shadow rule says its mode.
+    ...(input.mode === 'shadow' ? { mode: input.mode } : {}),
   };
 }

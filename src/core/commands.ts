@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CommandId, Id as id, Text } from './ids.js';
 import { Json } from './json-values.js';
+import { PromotedSettings, PromotionEvidence } from './promotions.js';
 import { ReviewQueueSettings } from './review-queues.js';
 import { EvaluatorId, RuleSettings } from './rules.js';
 import { ScoreSource } from './sources.js';
@@ -99,6 +100,11 @@ export const GiveFeedback = z.strictObject({
   /** An evaluator declares JUDGE (default) or HARNESS; the system may import EVAL scores. */
   source: ScoreSource.optional(),
   source_label: Text.min(1).optional(),
+  /**
+   * A shadow version's verdict (docs/specification.md#evaluator-verdicts): only an evaluator gives
+   * one, and it never counts as its feedback type's current verdict.
+   */
+  shadow: z.boolean().optional(),
   ...commandId,
 });
 
@@ -155,6 +161,32 @@ export const SetEvaluationRule = z.strictObject({
 });
 
 /**
+ * Promotes an evaluator version on evidence (the system's): it goes live with `rule`'s settings
+ * and the version it replaces, if any, is disabled with `replaced_rule`'s, in one event that
+ * keeps the evidence. Evidence short of the thresholds is refused unless `force` is set; a
+ * forced promotion is recorded as forced.
+ */
+export const PromoteEvaluator = z.strictObject({
+  type: z.literal('promote_evaluator'),
+  evaluator: EvaluatorId,
+  /** The version it replaces, of the same feedback type; null: it goes live beside the others. */
+  replacing: EvaluatorId.nullable().default(null),
+  /** The promoted version's `targets`, `sample_rate` and `filter` from now on. */
+  rule: PromotedSettings,
+  /** The replaced version's settings, kept while it is disabled; with `replacing` only. */
+  replaced_rule: PromotedSettings.nullable().default(null),
+  /** The least Cohen's κ the evidence must show. */
+  min_kappa: z.number().min(-1).max(1),
+  /** The fewest matched targets the evidence must count. */
+  min_matched: z.int().min(1),
+  /** The agreement measured when the promotion was asked for (`PromotionEvidence`). */
+  evidence: PromotionEvidence,
+  /** Promote although the evidence is short; the event says it was forced. */
+  force: z.boolean().default(false),
+  ...commandId,
+});
+
+/**
  * Sets a workspace's review queue whole: a new queue, or every setting of one in force (the
  * system's, which the API's admin is). `archived: true` retires it, keeping its items.
  */
@@ -179,6 +211,7 @@ export const Command = z.discriminatedUnion('type', [
   DeleteRating,
   SetEvaluationRule,
   RecordScore,
+  PromoteEvaluator,
   SetReviewQueue,
 ]);
 export type Command = z.output<typeof Command>;

@@ -148,6 +148,9 @@ export function giveFeedback(
   if (!scope.ok) return scope.rejection;
   const source = checkSource(context, actor, feedback.value.type, command.source);
   if (!source.ok) return source.rejection;
+  if (command.shadow === true && actor.kind !== 'evaluator') {
+    return forbidden('only an evaluator gives shadow verdicts');
+  }
   const event: FeedbackGiven = {
     type: 'feedback_given',
     feedback_type: feedback.value.type.name,
@@ -156,6 +159,7 @@ export function giveFeedback(
     ...scope.value,
     source: source.value,
     ...(command.source_label === undefined ? {} : { source_label: command.source_label }),
+    ...(command.shadow === true ? { shadow: true as const } : {}),
   };
   if (actor.kind !== 'reviewer') return recorded([event]);
   const previous = ownFeedback(state, participantOf(actor), event.feedback_type, command.target);

@@ -21,7 +21,7 @@ export function setEvaluationRule(
       `${command.evaluator} judges ${judges.join(', ')}, not ${unjudged.join(', ')}`,
     );
   }
-  const { evaluator, targets, sample_rate, filter, enabled } = command;
+  const { evaluator, targets, sample_rate, filter, enabled, mode } = command;
   return recorded([
     {
       type: 'evaluation_rule_set',
@@ -30,6 +30,8 @@ export function setEvaluationRule(
       sample_rate,
       filter,
       enabled,
+      // Live is the default, so only a shadow rule records its mode.
+      ...(mode === 'shadow' ? { mode } : {}),
     },
   ]);
 }

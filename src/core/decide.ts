@@ -11,6 +11,7 @@ import {
   putArtifact,
   startRun,
 } from './decide-lifecycle.js';
+import { promoteEvaluator } from './decide-promotions.js';
 import { deleteRating, rateMessage } from './decide-ratings.js';
 import { setReviewQueue } from './decide-review-queues.js';
 import { setEvaluationRule } from './decide-rules.js';
@@ -96,6 +97,8 @@ export function decideCommand(
       return deleteRating(state, actor, command);
     case 'set_evaluation_rule':
       return setEvaluationRule(actor, command, context);
+    case 'promote_evaluator':
+      return promoteEvaluator(actor, command, context);
     case 'record_score':
       return recordScore(actor, command);
     case 'set_review_queue':

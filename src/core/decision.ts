@@ -44,7 +44,10 @@ export interface ScoreConfigDirectory {
 /** The evaluator versions an app deploys, by id (`name@version`), with the kinds each judges. */
 export interface EvaluatorCatalog {
   targetsOf(id: string): readonly EvaluatedKind[] | undefined;
-  /** The feedback type its verdicts are of; routing rules name the type's fields. */
+  /**
+   * The feedback type its verdicts are of: routing rules name its fields, and a promotion
+   * replaces a version of the same type.
+   */
   feedbackTypeOf?(id: string): string | undefined;
 }
 

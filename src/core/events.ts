@@ -1,5 +1,6 @@
 import type { Actor } from './actors.js';
 import type { MessageRole, RunEndStatus, RunStatus } from './commands.js';
+import type { PromotionEvidence } from './promotions.js';
 import type { ReviewQueue } from './review-queues.js';
 import type { EvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
@@ -86,6 +87,8 @@ export interface FeedbackGiven {
   run_id: string | null;
   source: ScoreSource;
   source_label?: string;
+  /** Present, true, on a shadow version's verdict; absent on every other feedback. */
+  shadow?: true;
   /**
    * Present on replaceable feedback (a user's message rating, a reviewer's feedback), absent on
    * any other: null when it is the participant's first of this type on this target; otherwise
@@ -132,6 +135,24 @@ export interface EvaluationRuleSet extends EvaluationRule {
   type: 'evaluation_rule_set';
 }
 
+/**
+ * An evaluator version was promoted on evidence: `rules` are the rules it set (the promoted
+ * version's, live, and the replaced version's, disabled), which later runs' plans follow.
+ */
+export interface EvaluatorPromoted {
+  type: 'evaluator_promoted';
+  evaluator: string;
+  replacing: string | null;
+  rules: EvaluationRule[];
+  min_kappa: number;
+  min_matched: number;
+  evidence: PromotionEvidence;
+  /** Why the evidence fell short of the thresholds; empty when it met them. */
+  shortfalls: string[];
+  /** Promoted although the evidence fell short (`force`). */
+  forced: boolean;
+}
+
 /** A workspace's review queue was set (or archived); routing and claims follow it. */
 export interface ReviewQueueSet extends ReviewQueue {
   type: 'review_queue_set';
@@ -149,6 +170,7 @@ export type Event =
   | FeedbackWithdrawn
   | RatingDeleted
   | EvaluationRuleSet
+  | EvaluatorPromoted
   | ScoreRecorded
   | ReviewQueueSet;
 export type EventType = Event['type'];
@@ -182,6 +204,7 @@ export function scopeOf(event: Event): { thread_id: string | null; run_id: strin
     case 'artifact_put':
     case 'artifact_archived':
     case 'evaluation_rule_set':
+    case 'evaluator_promoted':
     case 'score_recorded':
     case 'review_queue_set':
       return { thread_id: null, run_id: null };

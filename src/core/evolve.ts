@@ -1,6 +1,7 @@
 import { participantOf } from './actors.js';
 import type { Envelope } from './events.js';
 import { targetKey } from './keys.js';
+import { rulesSetBy } from './rule-events.js';
 import {
   artifactVersionKey,
   emptyState,
@@ -132,6 +133,7 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
           actor,
           // Users replace only their ratings; a reviewer's replaceable feedback is no rating.
           rating: actor.kind === 'user' && event.replaces !== undefined,
+          ...(event.shadow === true ? { shadow: true as const } : {}),
           updated_seq: seq,
           updated_at: ts,
         }),
@@ -144,12 +146,11 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
     case 'score_recorded':
       // A direct score is the log's and the sink's; no view keeps it.
       return [];
-    case 'evaluation_rule_set': {
-      const { type: _type, ...rule } = event;
-      return [
+    case 'evaluation_rule_set':
+    case 'evaluator_promoted':
+      return rulesSetBy(event).map((rule) =>
         put('rules', rule.evaluator, { ...rule, set_by: participantOf(actor), set_at: ts, seq }),
-      ];
-    }
+      );
     case 'review_queue_set': {
       const { type: _type, ...queue } = event;
       return [

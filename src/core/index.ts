@@ -25,6 +25,7 @@ export {
   MessageRole,
   PauseRun,
   PostMessage,
+  PromoteEvaluator,
   PutArtifact,
   RateMessage,
   RecordScore,
@@ -53,6 +54,7 @@ export type {
   ArtifactPut,
   Envelope,
   EvaluationRuleSet,
+  EvaluatorPromoted,
   Event,
   EventType,
   FeedbackGiven,
@@ -107,6 +109,15 @@ export {
 } from './limits.js';
 export type { Needs } from './needs.js';
 export { needsOf } from './needs.js';
+export {
+  EvidenceInterval,
+  evidenceLine,
+  figureText,
+  PromotedSettings,
+  PromotionEvidence,
+  shortfallsOf,
+  VersionAgreement,
+} from './promotions.js';
 export type { Rejection, RejectionType } from './rejections.js';
 export {
   conflict,
@@ -136,6 +147,7 @@ export {
   type StoredReviewQueue,
   TargetKindSchema,
 } from './review-queues.js';
+export { ruleEventTypes, rulesSetBy } from './rule-events.js';
 export {
   EVALUATOR_ID_PART,
   EvaluatedKindSchema,
@@ -143,8 +155,11 @@ export {
   EvaluationRuleSchema,
   EvaluatorId,
   isLive,
+  modeOf,
   parseEvaluatorId,
   RuleFilter,
+  type RuleMode,
+  RuleModeSchema,
   RuleSettings,
   rulesInForce,
   type StoredEvaluationRule,

@@ -89,10 +89,11 @@ export function needsOf(
       break;
     }
     case 'set_evaluation_rule':
+    case 'promote_evaluator':
     case 'set_review_queue':
     case 'record_score':
-      // A rule or a queue replaces the one before it whole, and a trace is no entity: they read
-      // nothing.
+      // A rule or a queue replaces the one before it whole (a promotion carries both rules it
+      // sets), and a trace is no entity: they read nothing.
       break;
   }
   return needs;

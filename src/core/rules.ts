@@ -30,6 +30,15 @@ export const RuleFilter = z.strictObject({
 });
 export type RuleFilter = z.output<typeof RuleFilter>;
 
+/**
+ * A rule's mode. A `live` version's verdicts are its feedback type's current ones. A `shadow`
+ * version judges what the live versions of its feedback type judge (on its target kinds, at its
+ * sample rate of those), and its verdicts are recorded and mirrored as its own participant's,
+ * marked shadow, so summaries leave them out of the type's current verdict.
+ */
+export const RuleModeSchema = z.enum(['live', 'shadow']);
+export type RuleMode = z.output<typeof RuleModeSchema>;
+
 /** A rule's settings, as a command sets them and the view keeps them. */
 export const RuleSettings = {
   targets: z.array(EvaluatedKindSchema).min(1),
@@ -37,11 +46,16 @@ export const RuleSettings = {
   filter: RuleFilter.default({}),
   /** A disabled rule keeps its settings and judges nothing. */
   enabled: z.boolean().default(true),
+  /** `shadow` judges beside the live versions without counting as the current verdict; absent: live. */
+  mode: RuleModeSchema.optional(),
 };
 
 export const EvaluationRuleSchema = z.strictObject({ evaluator: EvaluatorId, ...RuleSettings });
 /** One evaluator version's rule. */
 export type EvaluationRule = z.output<typeof EvaluationRuleSchema>;
+
+/** A rule's mode; a rule recorded before modes existed, or without one, is live. */
+export const modeOf = (rule: Pick<EvaluationRule, 'mode'>): RuleMode => rule.mode ?? 'live';
 
 /** A rule as a workspace's view holds it: who set it and when. */
 export interface StoredEvaluationRule extends EvaluationRule {

@@ -84,6 +84,8 @@ export interface FeedbackRecord {
   actor: Actor;
   /** A user's message rating (rate_message), as a rated message lists them. */
   rating: boolean;
+  /** Present, true, on a shadow version's verdict: not its feedback type's current verdict. */
+  shadow?: true;
   updated_seq: number;
   updated_at: string;
 }

@@ -12,7 +12,7 @@ export type {
 export { defineEvaluator } from './define.js';
 export { InvalidEvaluatorError, JudgeRequestError } from './errors.js';
 export { type EvaluationPlan, everyTargetRules, planOf } from './plans.js';
-export type { EvaluatorRef, EvaluatorRegistry } from './registry.js';
+export type { EvaluatorRef, EvaluatorRegistry, FollowedRef } from './registry.js';
 export { createEvaluatorRegistry } from './registry.js';
 export { isSampled } from './sampling.js';
 export type {

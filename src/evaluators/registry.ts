@@ -12,7 +12,16 @@ export interface EvaluatorRef {
   artifactKinds?: string[];
   /** Its `evaluate` runs on this task queue: an evaluator with limits of its own. */
   taskQueue?: string;
+  /**
+   * Present on a shadow version: the live versions of its feedback type on this target kind. It
+   * judges only targets one of them judges (when there are none, as its own rule says), and gives
+   * its verdicts as shadow ones.
+   */
+  shadowOf?: FollowedRef[];
 }
+
+/** A live version a shadow version follows, with what decides which targets it judges. */
+export type FollowedRef = Pick<EvaluatorRef, 'name' | 'version' | 'sampleRate' | 'artifactKinds'>;
 
 /** The evaluator versions a deployment runs, by id (`name@version`). */
 export interface EvaluatorRegistry extends EvaluatorCatalog {

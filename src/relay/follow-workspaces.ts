@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { EvaluationRule, ReviewQueue } from '../core/index.js';
+import type { EvaluationRule, EvaluatorCatalog, ReviewQueue } from '../core/index.js';
 import type { RelayObserver } from '../metrics/observers.js';
 import type { Lease, Store, Subscription } from '../store/index.js';
 import { QueueRouter } from './queue-router.js';
@@ -28,6 +28,8 @@ export interface FollowOptions {
   reviewQueues?: readonly ReviewQueue[];
   /** Limited evaluators' own task queues, by name (see `RelayOptions`). */
   evaluatorTaskQueues?: Readonly<Record<string, string>>;
+  /** The deployed versions, which shadow versions' plans read (see `RelayOptions`). */
+  evaluators?: EvaluatorCatalog;
   /** A run paused longer than this is evaluated as it stands (see `RelayOptions`). */
   abandonAfterMs?: number;
   /** How often it counts the processes and looks for workspaces no one relays (2 s). */

@@ -2,7 +2,9 @@ import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/c
 import {
   type Envelope,
   type EvaluationRule,
+  type EvaluatorCatalog,
   rulesInForce,
+  rulesSetBy,
   type StoredEvaluationRule,
 } from '../core/index.js';
 import { type EvaluationPlan, planOf } from '../evaluators/index.js';
@@ -30,6 +32,11 @@ export interface RelayOptions {
   rules: readonly EvaluationRule[];
   /** Limited evaluators' own task queues, by name (`evaluatorTaskQueues`), pinned in plans. */
   evaluatorTaskQueues?: Readonly<Record<string, string>>;
+  /**
+   * The deployed versions' feedback types, by which a shadow version finds the live versions it
+   * follows (`planOf`); without it a shadow version judges as its own rule says.
+   */
+  evaluators?: EvaluatorCatalog;
   /** Evaluate messages as they are posted. */
   online?: boolean;
   abandonAfterMs?: number;
@@ -142,14 +149,16 @@ export class TriggerRelay {
         delivery.items.push({ envelope, event: runEvent, plan: await this.planAt(seq) });
       };
       switch (event.type) {
-        case 'evaluation_rule_set': {
-          const { type: _type, ...rule } = event;
-          this.workspaceRules?.set(rule.evaluator, {
-            ...rule,
-            set_by: '',
-            set_at: envelope.ts,
-            seq,
-          });
+        case 'evaluation_rule_set':
+        case 'evaluator_promoted': {
+          for (const rule of rulesSetBy(event)) {
+            this.workspaceRules?.set(rule.evaluator, {
+              ...rule,
+              set_by: '',
+              set_at: envelope.ts,
+              seq,
+            });
+          }
           this.plan = null;
           break;
         }
@@ -198,7 +207,7 @@ export class TriggerRelay {
 
   /** The plan of the rules in force at `seq`. */
   private async planAt(seq: number): Promise<EvaluationPlan> {
-    const { store, workspaceId, rules, evaluatorTaskQueues } = this.options;
+    const { store, workspaceId, rules, evaluatorTaskQueues, evaluators } = this.options;
     if (this.workspaceRules === null) {
       const loaded = await store.rulesAt(workspaceId, seq);
       this.workspaceRules = new Map(loaded.map((rule) => [rule.evaluator, rule]));
@@ -207,6 +216,7 @@ export class TriggerRelay {
       rulesInForce(rules, this.workspaceRules.values()),
       workspaceId,
       evaluatorTaskQueues,
+      evaluators,
     );
     return this.plan;
   }

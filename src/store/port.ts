@@ -12,6 +12,7 @@ import type {
   ScoreSource,
   StoredEvaluationRule,
   Target,
+  TargetKind,
   Thread,
   WorkspaceState,
 } from '../core/index.js';
@@ -120,6 +121,11 @@ export interface FeedbackFilter {
   participant?: string;
   thread_id?: string;
   feedback_type?: string;
+  /** Only feedback on targets of this kind. */
+  target_kind?: TargetKind;
+  /** Only feedback last given at or after this instant (ISO-8601), and before `updated_before`. */
+  updated_from?: string;
+  updated_before?: string;
 }
 
 /**

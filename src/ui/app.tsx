@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { EvaluatorsPage } from './evaluators-page.js';
 import { type KeyAction, keyAction } from './keyboard.js';
 import { MyReviews } from './my-reviews.js';
 import { QueueList } from './queue-list.js';
@@ -13,6 +14,7 @@ import { workbenchApi } from './workbench-api.js';
 
 type Screen =
   | { name: 'queues' }
+  | { name: 'evaluators' }
   | { name: 'review'; queueId: string }
   | { name: 'mine'; queueId: string };
 
@@ -102,6 +104,23 @@ export function App() {
     <div class="page">
       <header class="top">
         <span class="brand">evalflow · review</span>
+        <nav aria-label="Pages" class="pages">
+          <button
+            type="button"
+            aria-current={screen.name === 'evaluators' ? undefined : 'page'}
+            onClick={toQueues}
+          >
+            Queues
+          </button>
+          <button
+            type="button"
+            aria-current={screen.name === 'evaluators' ? 'page' : undefined}
+            onClick={() => setScreen({ name: 'evaluators' })}
+            data-testid="to-evaluators"
+          >
+            Evaluators
+          </button>
+        </nav>
         <p role="status" aria-live="polite" class="announcement" data-testid="announcement">
           {announcement}
         </p>
@@ -124,6 +143,14 @@ export function App() {
           load={loadQueues}
           onOpen={(queueId) => setScreen({ name: 'review', queueId })}
           onMyReviews={(queueId) => setScreen({ name: 'mine', queueId })}
+          onSignInRefused={onSignInRefused}
+          setKeys={setKeys}
+        />
+      )}
+      {screen.name === 'evaluators' && (
+        <EvaluatorsPage
+          api={api}
+          onBack={toQueues}
           onSignInRefused={onSignInRefused}
           setKeys={setKeys}
         />

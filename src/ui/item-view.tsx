@@ -63,7 +63,7 @@ const ROLE_NAMES: Record<string, string> = {
 const roleName = (role: string) => ROLE_NAMES[role] ?? role.replace(/^ROLE_/, '').toLowerCase();
 const time = (at: string) => new Date(at).toLocaleString();
 
-function Conversation({ thread }: { thread: NonNullable<ItemView['thread']> }) {
+export function Conversation({ thread }: { thread: NonNullable<ItemView['thread']> }) {
   return (
     <section aria-labelledby="conversation-title">
       <h2 id="conversation-title">

@@ -1,4 +1,5 @@
 import { EvalflowClient } from '../client/index.js';
+import type { EvaluatorsApi } from './evaluators-data.js';
 import type { MyReviewsApi } from './my-reviews.js';
 import type { QueueSummary } from './queue-types.js';
 import type { QueueApi } from './review-session.js';
@@ -7,7 +8,7 @@ import type { QueueApi } from './review-session.js';
 // carry Idempotency-Keys the page makes itself (crypto.randomUUID exists only on secure
 // origins, and the API may be served on plain http inside a network), the same on each retry.
 
-export interface WorkbenchApi extends QueueApi, MyReviewsApi {
+export interface WorkbenchApi extends QueueApi, MyReviewsApi, EvaluatorsApi {
   queues(): Promise<QueueSummary[]>;
 }
 
@@ -56,6 +57,11 @@ export function workbenchApi(origin: string, token: string): WorkbenchApi {
       ),
     withdraw: (mine, review) =>
       client.reviews.withdraw({ target: review.target, feedbackType: mine.feedbackType }, once()),
+    rules: async () => (await client.evaluationRules.list()).rules,
+    summary: async (query) => (await client.scoresSummary(query)).groups,
+    agreement: (request) => client.agreement(request),
+    conversation: (threadId) => client.conversation(threadId),
+    run: (runId) => client.run(runId),
   };
 }
 

@@ -120,6 +120,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     onRelay: log,
     observer: metrics.relay,
     evaluatorTaskQueues: evaluatorTaskQueues(config.taskQueue, app.evaluatorLimits),
+    evaluators: app.evaluators,
     ...(options.abandonAfterMs !== undefined ? { abandonAfterMs: options.abandonAfterMs } : {}),
     ...(options.relayPollMs !== undefined ? { pollMs: options.relayPollMs } : {}),
   });

@@ -3,6 +3,16 @@
 // Random ones come from a small generator of the test's own (mulberry32), not the module's.
 
 import type { LabelMapping, MaybeLabel, MaybeNumber } from '../../src/agreement/index.js';
+import {
+  graceVerdicts,
+  latestOfVersion2,
+  reviewersMajority,
+  reviewersWarmth,
+  reviewerVotes,
+  stored,
+  version1,
+  version2Warmth,
+} from '../evidence/verdict-data.js';
 
 export interface CategoricalCase {
   readonly name: string;
@@ -161,6 +171,38 @@ export const categoricalCases: readonly CategoricalCase[] = [
     name: 'random: 5,000 targets, a rare positive',
     ...correlatedLabels(12, 5000, [true, false], [1, 19], 0.5, 0.05),
   },
+  // The comparisons test/evidence reads through the store (verdict-data.ts), target by target.
+  {
+    name: "stored verdicts: politeness@2's latest generation against the reviewers' majority",
+    a: latestOfVersion2,
+    b: reviewersMajority,
+    labels: ['false', 'true'],
+  },
+  {
+    name: "stored verdicts: politeness@1 against the reviewers' majority",
+    a: version1,
+    b: reviewersMajority,
+    labels: ['false', 'true'],
+  },
+  {
+    name: "stored verdicts: politeness@2 against grace's review_verdict, pass as true",
+    a: latestOfVersion2.slice(0, 6),
+    b: graceVerdicts,
+    labels: ['false', 'true'],
+    mapping: { pass: 'true', fail: 'false' },
+  },
+  {
+    name: 'stored verdicts: politeness@1 against politeness@2',
+    a: version1,
+    b: latestOfVersion2,
+    labels: ['false', 'true'],
+  },
+  {
+    name: 'stored verdicts: grace against ada',
+    a: stored.map(([, , grace]) => grace),
+    b: stored.map(([, , , ada]) => ada),
+    labels: ['false', 'true'],
+  },
 ];
 
 function correlatedNumbers(seed: number, n: number, make: (u: () => number) => [number, number]) {
@@ -207,6 +249,11 @@ export const numericCases: readonly NumericCase[] = [
     b: [0, 1, -0, 3, 3, 0],
   },
   { name: 'no target judged by both sides', a: [1, null], b: [null, 2] },
+  {
+    name: "stored verdicts: politeness@2's warmth against the reviewers' mean",
+    a: version2Warmth,
+    b: reviewersWarmth,
+  },
 ];
 
 function randomRatings(seed: number, n: number, raters: () => number, labels: readonly string[]) {
@@ -278,4 +325,5 @@ export const raterCases: readonly RaterCase[] = [
     ],
   },
   { name: 'no target with two ratings', targets: [['a'], ['b'], []] },
+  { name: "stored verdicts: the reviewers' own votes", targets: reviewerVotes },
 ];

@@ -269,13 +269,13 @@ describe('rules', () => {
     expect(table.code).toBe(0);
     const lines = table.out.trim().split('\n');
     expect(lines[0]).toMatch(
-      /^workspace\s+evaluator\s+targets\s+rate\s+enabled\s+origin\s+set by\s+set at$/,
+      /^workspace\s+evaluator\s+targets\s+rate\s+enabled\s+mode\s+origin\s+set by\s+set at$/,
     );
-    expect(lines.slice(2).map((line) => line.split(/\s+/).slice(0, 6).join(' '))).toEqual([
-      '(default) answer_length@1 message 1 yes config',
-      '(default) politeness@1 message 1 yes config',
-      'acme answer_length@1 message 1 no workspace',
-      'acme answer_length@2 message 0.5 yes workspace',
+    expect(lines.slice(2).map((line) => line.split(/\s+/).slice(0, 7).join(' '))).toEqual([
+      '(default) answer_length@1 message 1 yes live config',
+      '(default) politeness@1 message 1 yes live config',
+      'acme answer_length@1 message 1 no live workspace',
+      'acme answer_length@2 message 0.5 yes live workspace',
     ]);
 
     // Without --workspace: every workspace the store holds.
@@ -401,6 +401,7 @@ describe('scores', () => {
           source: 'SCORE_SOURCE_USER',
           producer: null,
           sourceLabel: null,
+          shadow: false,
           name: 'helpfulness.stars',
           count: 1,
           mean: 4,
@@ -411,6 +412,7 @@ describe('scores', () => {
           source: 'SCORE_SOURCE_JUDGE',
           producer: 'politeness@1',
           sourceLabel: null,
+          shadow: false,
           name: 'politeness.polite',
           count: 1,
           mean: 1,

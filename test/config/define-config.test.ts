@@ -104,6 +104,34 @@ describe('defineConfig', () => {
     expect(app.evaluators.targetsOf('answer_length@1')).toEqual(['message']);
   });
 
+  it('takes a shadow rule, whose version follows the live version of its feedback type', () => {
+    const app = defineConfig({
+      evaluators: [answerLengthEvaluator(), answerLengthEvaluator({ version: '2' })],
+      rules: [
+        { evaluator: 'answer_length@1', sampleRate: 0.5 },
+        { evaluator: 'answer_length@2', mode: 'shadow' },
+      ],
+    });
+    expect(app.rules.map((rule) => [rule.evaluator, rule.mode])).toEqual([
+      ['answer_length@1', undefined],
+      ['answer_length@2', 'shadow'],
+    ]);
+    expect(planOf(app.rules, 'ws', {}, app.evaluators).message).toEqual([
+      { name: 'answer_length', version: '1', sampleRate: 0.5 },
+      {
+        name: 'answer_length',
+        version: '2',
+        shadowOf: [{ name: 'answer_length', version: '1', sampleRate: 0.5 }],
+      },
+    ]);
+    expect(() =>
+      defineConfig({
+        evaluators: [tone],
+        rules: [{ evaluator: 'tone@1', mode: 'canary' as 'shadow' }],
+      }),
+    ).toThrow(/mode/);
+  });
+
   it('refuses a rule for an undeclared evaluator, or a kind it does not judge', () => {
     expect(() => defineConfig({ evaluators: [tone], rules: [{ evaluator: 'tone@2' }] })).toThrow(
       'rules[0] names tone@2, which is not among the evaluators (tone@1)',

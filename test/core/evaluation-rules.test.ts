@@ -10,6 +10,7 @@ import {
   emptyState,
   ID_MAX_LENGTH,
   isLive,
+  modeOf,
   parseEvaluatorId,
   rulesInForce,
 } from '../../src/core/index.js';
@@ -167,5 +168,138 @@ describe('set_evaluation_rule', () => {
         wide,
       ),
     ).toMatchObject({ message: 'tone@1 judges turn, not artifact, message' });
+  });
+});
+
+describe('shadow rules', () => {
+  const context: DecideContext = {
+    feedbackTypes: createFeedbackTypeRegistry([]),
+    evaluators: { targetsOf: (id) => (id === 'tone@2' ? ['turn'] : undefined) },
+  };
+  const set = (mode: unknown) =>
+    decide(
+      emptyState(),
+      { kind: 'system', name: 'system' },
+      { type: 'set_evaluation_rule', evaluator: 'tone@2', targets: ['turn'], mode },
+      context,
+    );
+
+  it('record their mode, where a live rule records none (live is the default)', () => {
+    expect(set('shadow')).toMatchObject({ events: [{ mode: 'shadow' }] });
+    for (const mode of ['live', undefined]) {
+      const decided = set(mode);
+      expect(decided.type).toBe('recorded');
+      expect(decided.type === 'recorded' && 'mode' in (decided.events[0] ?? {})).toBe(false);
+    }
+    expect(modeOf(rule('tone@2'))).toBe('live');
+    expect(modeOf(rule('tone@2', { mode: 'shadow' }))).toBe('shadow');
+  });
+
+  it('refuse any other mode', () => {
+    expect(set('canary')).toMatchObject({
+      type: 'validation_failed',
+      message: expect.stringContaining('mode'),
+    });
+  });
+});
+
+describe('promotions', () => {
+  const types: Record<string, string> = { 'tone@1': 'tone', 'tone@2': 'tone', 'mood@1': 'mood' };
+  const context: DecideContext = {
+    feedbackTypes: createFeedbackTypeRegistry([]),
+    evaluators: {
+      targetsOf: (id) => (id in types ? ['turn', 'message'] : undefined),
+      feedbackTypeOf: (id) => types[id],
+    },
+  };
+  const evidence = {
+    compared: 'tone@2:warm',
+    against: 'reviewers',
+    matched: 80,
+    kappa: 0.64,
+    interval: null,
+    raw_agreement: 0.9,
+    as_of_seq: 7,
+  };
+  const promotion = {
+    type: 'promote_evaluator',
+    evaluator: 'tone@2',
+    replacing: 'tone@1',
+    rule: { targets: ['turn'] },
+    replaced_rule: { targets: ['turn'] },
+    min_kappa: 0.6,
+    min_matched: 50,
+    evidence,
+  };
+  const promote = (changes: object, actor: object = { kind: 'system', name: 'admin' }) =>
+    decide(emptyState(), actor, { ...promotion, ...changes }, context);
+
+  it('are the system’s alone', () => {
+    expect(promote({}, { kind: 'reviewer', id: 'grace' })).toEqual({
+      type: 'forbidden',
+      message: 'only the system promotes evaluator versions',
+    });
+  });
+
+  it('name deployed versions of one feedback type, the promoted one judging its targets', () => {
+    expect(promote({ evaluator: 'tone@9' })).toMatchObject({ type: 'not_found', id: 'tone@9' });
+    expect(promote({ replacing: 'tone@0' })).toMatchObject({ type: 'not_found', id: 'tone@0' });
+    expect(promote({ replacing: 'tone@2' })).toMatchObject({
+      message: 'tone@2 cannot replace itself',
+    });
+    expect(promote({ replacing: 'mood@1' })).toMatchObject({
+      type: 'validation_failed',
+      message:
+        'tone@2 gives tone feedback and mood@1 gives mood: a version replaces one of its own feedback type',
+    });
+    expect(promote({ rule: { targets: ['artifact'] } })).toMatchObject({
+      message: 'tone@2 judges turn, message, not artifact',
+    });
+    expect(promote({ replaced_rule: null })).toMatchObject({
+      message: 'replaced_rule is required: the rule tone@1 keeps, disabled',
+    });
+    expect(promote({ replacing: null })).toMatchObject({
+      message: 'replaced_rule is the rule of the version replaced: give replacing too',
+    });
+  });
+
+  it('go live alone, replacing nothing, when no version is named', () => {
+    expect(promote({ replacing: null, replaced_rule: null })).toMatchObject({
+      events: [{ rules: [{ evaluator: 'tone@2', enabled: true }], forced: false }],
+    });
+  });
+
+  it('refuse evidence short of either threshold with its figures, and an undefined κ', () => {
+    const short = promote({ evidence: { ...evidence, matched: 12, kappa: 0.5 } });
+    expect(short).toEqual({
+      type: 'invalid_state',
+      message:
+        'tone@2 was not promoted: the evidence is short (12 matched targets, fewer than 50; ' +
+        'κ 0.500 is below 0.6): κ 0.500 (no interval) over 12 matched targets against ' +
+        'reviewers, as of seq 7',
+    });
+    expect(promote({ evidence: { ...evidence, kappa: null } })).toMatchObject({
+      message: expect.stringContaining('(κ is undefined)'),
+    });
+    // At the thresholds exactly, the evidence suffices.
+    expect(promote({ evidence: { ...evidence, matched: 50, kappa: 0.6 } })).toMatchObject({
+      type: 'recorded',
+      events: [{ shortfalls: [], forced: false }],
+    });
+  });
+
+  it('record a forced promotion as forced, with what it fell short of', () => {
+    expect(promote({ evidence: { ...evidence, kappa: 0.1 }, force: true })).toMatchObject({
+      type: 'recorded',
+      events: [{ type: 'evaluator_promoted', shortfalls: ['κ 0.100 is below 0.6'], forced: true }],
+    });
+    // Forcing evidence that suffices is no forced promotion.
+    expect(promote({ force: true })).toMatchObject({ events: [{ forced: false }] });
+  });
+
+  it('refuse evidence that cannot be: κ outside [-1, 1], a negative count', () => {
+    expect(promote({ evidence: { ...evidence, kappa: 1.5 } }).type).toBe('validation_failed');
+    expect(promote({ evidence: { ...evidence, matched: -1 } }).type).toBe('validation_failed');
+    expect(promote({ min_matched: 0 }).type).toBe('validation_failed');
   });
 });

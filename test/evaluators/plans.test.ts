@@ -69,3 +69,84 @@ describe('evaluation plans', () => {
     });
   });
 });
+
+describe('plans with shadow versions', () => {
+  // politeness@1 and @2 give one feedback type, tone@1 another.
+  const types: Record<string, string> = {
+    'politeness@1': 'politeness',
+    'politeness@2': 'politeness',
+    'politeness@3': 'politeness',
+    'tone@1': 'tone',
+  };
+  const catalog = {
+    targetsOf: () => ['message', 'turn'] as const,
+    feedbackTypeOf: (id: string) => types[id],
+  };
+
+  it('lets a shadow version follow, kind by kind, the live versions of its own feedback type', () => {
+    const plan = planOf(
+      [
+        rule('politeness@1', { targets: ['message', 'turn'], sample_rate: 0.5 }),
+        rule('politeness@2', { targets: ['message', 'turn'], mode: 'shadow', sample_rate: 0.2 }),
+        rule('politeness@3', { targets: ['message'], filter: { workspaces: ['ws'] } }),
+        rule('tone@1', { targets: ['message'] }),
+      ],
+      'ws',
+      {},
+      catalog,
+    );
+    expect(plan.message).toEqual([
+      { name: 'politeness', version: '1', sampleRate: 0.5 },
+      {
+        name: 'politeness',
+        version: '2',
+        sampleRate: 0.2,
+        shadowOf: [
+          { name: 'politeness', version: '1', sampleRate: 0.5 },
+          { name: 'politeness', version: '3' },
+        ],
+      },
+      { name: 'politeness', version: '3' },
+      { name: 'tone', version: '1' },
+    ]);
+    expect(plan.turn).toEqual([
+      { name: 'politeness', version: '1', sampleRate: 0.5 },
+      {
+        name: 'politeness',
+        version: '2',
+        sampleRate: 0.2,
+        shadowOf: [{ name: 'politeness', version: '1', sampleRate: 0.5 }],
+      },
+    ]);
+  });
+
+  it('gives a shadow version with no live version of its type nothing to follow', () => {
+    const rules = [
+      rule('politeness@1', { enabled: false }),
+      rule('politeness@2', { mode: 'shadow' }),
+    ];
+    expect(planOf(rules, 'ws', {}, catalog).message).toEqual([
+      { name: 'politeness', version: '2', shadowOf: [] },
+    ]);
+    // Without the catalog no type is known, so nothing is followed either.
+    expect(
+      planOf([rule('politeness@1'), rule('politeness@2', { mode: 'shadow' })], 'ws').message,
+    ).toEqual([
+      { name: 'politeness', version: '1' },
+      { name: 'politeness', version: '2', shadowOf: [] },
+    ]);
+  });
+
+  it('pins plans without shadow rules exactly as before: no shadowOf on any ref', () => {
+    const plan = planOf(
+      [rule('politeness@1', { mode: 'live' }), rule('tone@1')],
+      'ws',
+      {},
+      catalog,
+    );
+    expect(plan.message).toEqual([
+      { name: 'politeness', version: '1' },
+      { name: 'tone', version: '1' },
+    ]);
+  });
+});

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, openStore, type Store } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
+import { givenTwoRatings } from './feedback-history.js';
 import { ledgerContract } from './ledger-contract.js';
 import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
@@ -82,6 +83,44 @@ describe('the Postgres store', () => {
       try {
         const runs = await second.runs('w', { limit: 10, status: 'running', thread_id: 't' });
         expect(runs.map((run) => run.run_id)).toEqual(['r2', 'r1']);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await dropSchema(databaseUrl(), fresh);
+    }
+  });
+
+  it('fills the last-given column of feedback recorded before it (migration 9)', async () => {
+    const fresh = freshSchemaName();
+    let clock = Date.parse('2026-02-01T09:00:00Z');
+    const options = { feedbackTypes: conformanceFeedbackTypes(), now: () => new Date(clock) };
+    const at = { databaseUrl: databaseUrl(), schema: fresh };
+    try {
+      const first = await openPostgresStore(at, options);
+      await givenTwoRatings(first, () => {
+        clock += 60_000;
+      });
+      await first.close();
+      // The schema as migration 8 left it: no last-given column, no population index.
+      const client = new pg.Client({ connectionString: databaseUrl() });
+      await client.connect();
+      try {
+        await client.query(`SET search_path TO "${fresh}"`);
+        await client.query(`DROP INDEX feedback_by_type_source;
+          ALTER TABLE feedback DROP COLUMN updated_at;
+          DELETE FROM schema_migrations WHERE version = 9`);
+      } finally {
+        await client.end();
+      }
+      const second = await openPostgresStore(at, options);
+      try {
+        const late = await second.feedback('w', {
+          feedback_type: 'helpfulness',
+          source: 'USER',
+          updated_from: '2026-02-01T09:03:00Z',
+        });
+        expect(late.map((record) => record.value.rating)).toEqual([2]);
       } finally {
         await second.close();
       }

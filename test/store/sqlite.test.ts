@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore, openStore } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
+import { givenTwoRatings } from './feedback-history.js';
 import { ledgerContract } from './ledger-contract.js';
 import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
@@ -61,6 +62,33 @@ describe('the SQLite store on disk', () => {
     try {
       const runs = await second.runs('w', { limit: 10, status: 'running', thread_id: 't' });
       expect(runs.map((run) => run.run_id)).toEqual(['r2', 'r1']);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('fills the last-given column of feedback recorded before it (migration 9)', async () => {
+    const path = join(dir, 'before-verdict-reads.db');
+    let clock = Date.parse('2026-02-01T09:00:00Z');
+    const options = { feedbackTypes: conformanceFeedbackTypes(), now: () => new Date(clock) };
+    const first = openSqliteStore(path, options);
+    await givenTwoRatings(first, () => {
+      clock += 60_000;
+    });
+    await first.close();
+    // The schema as migration 8 left it: no last-given column, no population index.
+    const db = new Database(path);
+    db.exec(`DROP INDEX feedback_by_type_source; ALTER TABLE feedback DROP COLUMN updated_at;
+      DELETE FROM schema_migrations WHERE version = 9`);
+    db.close();
+    const second = openSqliteStore(path, options);
+    try {
+      const late = await second.feedback('w', {
+        feedback_type: 'helpfulness',
+        source: 'USER',
+        updated_from: '2026-02-01T09:03:00Z',
+      });
+      expect(late.map((record) => record.value.rating)).toEqual([2]);
     } finally {
       await second.close();
     }

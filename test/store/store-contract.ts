@@ -39,6 +39,7 @@ export function storeContract(adapter: string, open: OpenStore) {
         scoreConfigs: staticScoreConfigs({ review: { archived: false } }),
         evaluators: {
           targetsOf: (id) => (id.startsWith('tone@') ? ['message', 'turn'] : undefined),
+          feedbackTypeOf: (id) => (id.startsWith('tone@') ? 'helpfulness' : undefined),
         },
         now: () => new Date(clock),
         pollMs: 50,
@@ -755,6 +756,160 @@ export function storeContract(adapter: string, open: OpenStore) {
       ).toEqual(['turn:r1', 'thread:t1']);
       expect(await store.feedback(ws, { participant: 'user:u1', target: turn })).toHaveLength(1);
       expect(await store.feedback(ws)).toHaveLength(3);
+    });
+
+    it('finds feedback by target kind and by when it was last given, a replacement counting', async () => {
+      const ws = await conversationWorkspace();
+      const at = (minute: number) => {
+        clock = Date.parse(`2026-03-01T10:${String(minute).padStart(2, '0')}:00Z`);
+      };
+      const give = async (actor: unknown, target: object, approved: boolean) =>
+        recorded(
+          await run(ws, actor, {
+            type: 'give_feedback',
+            feedback_type: 'review',
+            target,
+            value: { approved },
+          }),
+        );
+      const turn = { kind: 'turn', run_id: 'r1' };
+      const message = { kind: 'message', thread_id: 't1', message_id: 'm1', run_id: 'r1' };
+      at(1);
+      await give(reviewer, turn, true);
+      at(2);
+      await give(reviewer, message, false);
+      at(3);
+      await give({ kind: 'reviewer', id: 'rv2' }, turn, false);
+      at(4);
+      // rv1 revises the turn: it was last given now, under its first identity.
+      await give(reviewer, turn, false);
+      const found = async (filter: object) =>
+        (await store.feedback(ws, { feedback_type: 'review', source: 'HUMAN', ...filter })).map(
+          (record) => `${record.participant} ${record.target_key} ${record.value.approved}`,
+        );
+      expect(await found({ target_kind: 'turn' })).toEqual([
+        'reviewer:rv1 turn:r1 false',
+        'reviewer:rv2 turn:r1 false',
+      ]);
+      expect(await found({ target_kind: 'message' })).toEqual(['reviewer:rv1 message:t1/m1 false']);
+      expect(
+        await found({
+          updated_from: '2026-03-01T10:02:00Z',
+          updated_before: '2026-03-01T10:04:00.000Z',
+        }),
+      ).toEqual(['reviewer:rv1 message:t1/m1 false', 'reviewer:rv2 turn:r1 false']);
+      // The same instant in another zone is the same window.
+      expect(await found({ updated_from: '2026-03-01T11:04:00+01:00' })).toEqual([
+        'reviewer:rv1 turn:r1 false',
+      ]);
+      expect(await found({ updated_before: '2026-03-01T10:01:00Z' })).toEqual([]);
+    });
+
+    it("marks a shadow version's verdicts, and refuses shadow feedback from anyone else", async () => {
+      const ws = await conversationWorkspace();
+      const turn = { kind: 'turn', run_id: 'r1' } as const;
+      const verdict = {
+        type: 'give_feedback',
+        feedback_type: 'helpfulness',
+        target: turn,
+        value: { rating: 4 },
+        shadow: true,
+      };
+      const given = recorded(await run(ws, evaluator, verdict));
+      expect(given.events[0]?.event).toMatchObject({ type: 'feedback_given', shadow: true });
+      recorded(await run(ws, evaluator, { ...verdict, shadow: false }));
+      expect((await store.feedback(ws, { target: turn })).map((r) => r.shadow)).toEqual([
+        true,
+        undefined,
+      ]);
+      const head = await store.head(ws);
+      expect(await run(ws, user('u1'), verdict)).toEqual({
+        type: 'forbidden',
+        message: 'only an evaluator gives shadow verdicts',
+      });
+      expect(await store.head(ws)).toBe(head);
+    });
+
+    it('switches two rules in one promotion that keeps its evidence, refusing short evidence', async () => {
+      const ws = freshWorkspace();
+      recorded(
+        await run(ws, system, {
+          type: 'set_evaluation_rule',
+          evaluator: 'tone@2',
+          targets: ['message'],
+          mode: 'shadow',
+        }),
+      );
+      const evidence = {
+        compared: 'tone@2:rating',
+        against: 'reviewers:helpfulness.rating',
+        matched: 60,
+        kappa: 0.71,
+        interval: { low: 0.6, high: 0.8, level: 0.95 },
+        raw_agreement: 0.85,
+        as_of_seq: 1,
+      };
+      const promote = {
+        type: 'promote_evaluator',
+        evaluator: 'tone@2',
+        replacing: 'tone@1',
+        rule: { targets: ['turn', 'message'], sample_rate: 0.5 },
+        replaced_rule: { targets: ['turn', 'message'], sample_rate: 0.5 },
+        min_kappa: 0.75,
+        min_matched: 50,
+        evidence,
+      };
+      expect(await run(ws, system, promote)).toEqual({
+        type: 'invalid_state',
+        message:
+          'tone@2 was not promoted: the evidence is short (κ 0.710 is below 0.75): κ 0.710 ' +
+          '(95 % interval 0.600–0.800) over 60 matched targets against ' +
+          'reviewers:helpfulness.rating, as of seq 1',
+      });
+      expect(await store.head(ws)).toBe(1);
+      const promoted = recorded(await run(ws, system, { ...promote, min_kappa: 0.7 }));
+      expect(promoted.events[0]?.event).toEqual({
+        type: 'evaluator_promoted',
+        evaluator: 'tone@2',
+        replacing: 'tone@1',
+        rules: [
+          {
+            evaluator: 'tone@2',
+            targets: ['message', 'turn'],
+            sample_rate: 0.5,
+            filter: {},
+            enabled: true,
+          },
+          {
+            evaluator: 'tone@1',
+            targets: ['message', 'turn'],
+            sample_rate: 0.5,
+            filter: {},
+            enabled: false,
+          },
+        ],
+        min_kappa: 0.7,
+        min_matched: 50,
+        evidence: { ...evidence, mapping: {}, replaced: null },
+        shortfalls: [],
+        forced: false,
+      });
+      const rules = await store.rules(ws);
+      expect(rules.map((r) => [r.evaluator, r.enabled, r.mode, r.seq, r.set_by])).toEqual([
+        ['tone@1', false, undefined, 2, 'system:system'],
+        ['tone@2', true, undefined, 2, 'system:system'],
+      ]);
+      expect(await store.rulesAt(ws, 2)).toEqual(rules);
+      expect((await store.rulesAt(ws, 1)).map((r) => [r.evaluator, r.mode])).toEqual([
+        ['tone@2', 'shadow'],
+      ]);
+      const forced = recorded(
+        await run(ws, system, { ...promote, evidence: { ...evidence, matched: 3 }, force: true }),
+      );
+      expect(forced.events[0]?.event).toMatchObject({
+        shortfalls: ['3 matched targets, fewer than 50', 'κ 0.710 is below 0.75'],
+        forced: true,
+      });
     });
 
     it("keeps a workspace's rules as of any seq, each with who set it", async () => {

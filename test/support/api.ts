@@ -71,6 +71,7 @@ export async function startApi(
     client: env.client,
     taskQueue,
     rules: app.rules,
+    evaluators: app.evaluators,
     reviewQueues: app.reviewQueues,
     pollMs: 100,
   });

@@ -113,6 +113,7 @@ export function testEngine(options: {
         taskQueue,
         workspaceId,
         rules,
+        evaluators,
         ...relayOptions,
       }),
     async close() {

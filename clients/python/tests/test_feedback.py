@@ -3,6 +3,8 @@ API with the principal that may send it."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from conftest import eventually
 from test_lifecycle import report
 
@@ -181,6 +183,7 @@ def test_score_configs_are_listed_created_once_and_retired(connect, unique):
 
 def test_the_summary_keeps_each_population_apart(connect, unique):
     workspace = f"summary-{unique}"
+    started = datetime.now(timezone.utc).date().isoformat()
     agent, system = connect("agent", workspace), connect("system", workspace)
     answer = report(agent, "t", "r")
     for user, stars in (("ada", 4), ("bob", 2)):
@@ -204,3 +207,9 @@ def test_the_summary_keeps_each_population_apart(connect, unique):
     users = system.score_summary(source="SCORE_SOURCE_USER", name="helpfulness.stars")
     assert [(g.name, g.count) for g in users.groups] == [("helpfulness.stars", 2)]
     assert system.score_summary(from_="2999-01-01T00:00:00Z").groups == []
+    # Split per day: both ratings were given on the test's day (or days, across a midnight).
+    per_day = system.score_summary(source="SCORE_SOURCE_USER", name="helpfulness.stars", per="day")
+    today = datetime.now(timezone.utc).date().isoformat()
+    assert sum(g.count for g in per_day.groups) == 2
+    assert {g.day for g in per_day.groups} <= {started, today}
+    assert users.groups[0].day is None

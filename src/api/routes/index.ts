@@ -1,4 +1,5 @@
 import type { Api } from '../options.js';
+import { registerAgreement } from './agreement.js';
 import type { RouteDeps } from './context.js';
 import { registerEvents } from './events.js';
 import { registerFeedback } from './feedback.js';
@@ -26,6 +27,7 @@ export function registerRoutes(api: Api, deps: RouteDeps): void {
     registerReading,
     registerLists,
     registerRules,
+    registerAgreement,
     registerReevaluations,
     registerScores,
     registerScoreConfigs,

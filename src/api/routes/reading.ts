@@ -30,6 +30,10 @@ export const ScoresSummaryQuery = z.object({
   name: z.string().min(1).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
+  /** `true`: shadow versions' verdicts too, in groups of their own (`shadow: true`). */
+  includeShadow: z.stringbool().default(false),
+  /** `day`: each group split by the UTC day its feedback was last given on. */
+  per: z.enum(['day']).optional(),
 });
 export const ScoresSummaryReply = z.object({ groups: z.array(ScoreSummaryGroup) });
 
@@ -93,12 +97,15 @@ export const registerReading: Register = (api, deps) => {
       description:
         'Grouped by source, so end-user sentiment, reviewer assessment and automated ' +
         'measurements never merge; JUDGE and HARNESS groups are per evaluator version, and ' +
-        '`sourceLabel` stays a group of its own.',
+        '`sourceLabel` stays a group of its own. Shadow versions’ verdicts are not their ' +
+        'feedback type’s current verdict: they are left out unless `includeShadow=true`, and ' +
+        'then grouped apart (`shadow: true`). With `per=day` each group is split by the UTC ' +
+        'day its feedback was last given on (`day`).',
       querystring: ScoresSummaryQuery,
       response: { 200: ScoresSummaryReply, ...refusalResponses },
     },
     handler: async (request) => {
-      const { source, name, from, to } = request.query;
+      const { source, name, from, to, includeShadow, per } = request.query;
       return {
         groups: await summarizeScores(
           deps.store,
@@ -109,6 +116,8 @@ export const registerReading: Register = (api, deps) => {
             name,
             from,
             to,
+            includeShadow,
+            ...(per ? { per } : {}),
           },
         ),
       };

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { wireRule } from '../../api/wire.js';
 import type { AppDefinition } from '../../config/index.js';
 import {
@@ -7,6 +7,9 @@ import {
   type EvaluationRule,
   EvaluatorId,
   evaluatedKinds,
+  modeOf,
+  type RuleMode,
+  RuleModeSchema,
   rulesInForce,
   type StoredEvaluationRule,
 } from '../../core/index.js';
@@ -14,6 +17,7 @@ import type { Store } from '../../store/index.js';
 import {
   APP_OPTION,
   appOf,
+  CLI_ACTOR,
   commaList,
   identifier,
   type Print,
@@ -25,14 +29,15 @@ import {
 } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
+import { registerPromote } from './promote.js';
+
+/** The system actor the CLI's rule commands are recorded as (defined with the commands' context). */
+export { CLI_ACTOR };
 
 // `evalflow rules list|set`: the evaluation rules in force, and a workspace's own rule for one
 // evaluator version. `set` writes a `set_evaluation_rule` command to the store as the system
 // (`system:cli`), as the host or `PUT /v1/evaluation-rules/{evaluator}` would; the relays read
 // it from the log, so later runs follow it.
-
-/** The system actor the CLI's rule commands are recorded as. */
-export const CLI_ACTOR = { kind: 'system', name: 'cli' } as const;
 
 type RuleOrigin = 'config' | 'workspace';
 /** A rule as `--json` prints it: the API's shape, with its workspace (null: the config's default). */
@@ -89,6 +94,11 @@ export function registerRules(program: Command): void {
       )
       .option('--disable', 'keep the settings but judge nothing new')
       .option(
+        '--mode <mode>',
+        'live, or shadow: judge what the live versions of its feedback type judge, never as the current verdict (default: the rule in force, else live)',
+        ruleMode,
+      )
+      .option(
         '--workspace <id>',
         'the workspace (default: every workspace the store holds; new ones follow the config file)',
         identifier,
@@ -97,6 +107,7 @@ export function registerRules(program: Command): void {
       .option('--json', 'print one JSON array: per workspace {workspace, seq, rule}'),
     'evalflow rules set answer_length@2 --targets message --sample-rate 0.5 --workspace acme',
     'evalflow rules set answer_length@1 --disable --workspace acme',
+    'evalflow rules set politeness@2 --mode shadow --workspace acme',
   ).action(async (evaluator: string, options: SetOptions) => {
     if (!EvaluatorId.safeParse(evaluator).success) {
       usage(`an evaluator version is written name@version, not ${evaluator}`);
@@ -136,6 +147,19 @@ export function registerRules(program: Command): void {
       );
     }
   });
+
+  registerPromote(rules);
+}
+
+/** `live` or `shadow`. */
+function ruleMode(value: string): RuleMode {
+  const parsed = RuleModeSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidArgumentError(
+      `a mode is ${RuleModeSchema.options.join(' or ')}, not ${value}`,
+    );
+  }
+  return parsed.data;
 }
 
 interface SetOptions {
@@ -143,6 +167,7 @@ interface SetOptions {
   sampleRate?: number;
   artifactKinds?: string[];
   disable?: boolean;
+  mode?: RuleMode;
   workspace?: string;
   config?: string;
   json?: boolean;
@@ -202,6 +227,7 @@ async function setRule(
         ...(artifactKinds ? { artifact_kinds: artifactKinds } : {}),
       },
       enabled: !options.disable,
+      mode: options.mode ?? (current ? modeOf(current) : 'live'),
     },
   });
   if (outcome.type !== 'recorded') usage(`${workspace}: ${outcome.message}`);
@@ -217,13 +243,14 @@ function printRules(rules: readonly ListedRule[], out: Print): void {
     return;
   }
   const lines = renderTable(
-    ['workspace', 'evaluator', 'targets', 'rate', 'enabled', 'origin', 'set by', 'set at'],
+    ['workspace', 'evaluator', 'targets', 'rate', 'enabled', 'mode', 'origin', 'set by', 'set at'],
     rules.map((rule) => [
       rule.workspace ?? '(default)',
       rule.evaluator,
       rule.targets.join(','),
       rule.sampleRate,
       rule.enabled ? 'yes' : 'no',
+      rule.mode,
       rule.origin,
       rule.setBy,
       rule.setAt,

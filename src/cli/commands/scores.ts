@@ -49,6 +49,10 @@ export function registerScores(program: Command): void {
       .option('--name <name>', 'only scores of this config name')
       .option('--from <instant>', 'only feedback last changed at or after this instant', instant)
       .option('--to <instant>', 'only feedback last changed before this instant', instant)
+      .option(
+        '--include-shadow',
+        'shadow versions’ verdicts too, in groups of their own (left out by default)',
+      )
       .option(...APP_OPTION)
       .option('--json', 'print one JSON array of groups (the API’s shape, with `workspace`)'),
     'evalflow scores summary --workspace acme',
@@ -60,11 +64,12 @@ export function registerScores(program: Command): void {
       name?: string;
       from?: string;
       to?: string;
+      includeShadow?: boolean;
       config?: string;
       json?: boolean;
     }) => {
       const { config, app } = await appOf(options);
-      const { source, name, from, to } = options;
+      const { source, name, from, to, includeShadow } = options;
       const groups = await withStore(
         config,
         async (store) => {
@@ -75,6 +80,7 @@ export function registerScores(program: Command): void {
               name,
               from,
               to,
+              includeShadow: includeShadow === true,
             });
             listed.push(...summary.map((group) => ({ workspace, ...group })));
           }
@@ -126,7 +132,7 @@ export function summaryTable(
     groups.map((g) => [
       ...(byWorkspace ? [g.workspace] : []),
       g.source.replace(/^SCORE_SOURCE_/, ''),
-      g.producer,
+      g.shadow ? `${g.producer} (shadow)` : g.producer,
       g.sourceLabel,
       g.name,
       g.count,

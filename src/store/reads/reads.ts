@@ -8,6 +8,7 @@ import {
   messageKey,
   type Run,
   replay,
+  ruleEventTypes,
   type StoredEvaluationRule,
   type Thread,
   targetKey,
@@ -110,9 +111,9 @@ export async function readFeedback(
 ): Promise<FeedbackRecord[]> {
   const where = ['workspace_id = ?'];
   const params: unknown[] = [workspace_id];
-  const add = (column: string, value: string | undefined) => {
+  const add = (column: string, value: string | undefined, operator = '=') => {
     if (value === undefined) return;
-    where.push(`${column} = ?`);
+    where.push(`${column} ${operator} ?`);
     params.push(value);
   };
   add('target_key', filter.target === undefined ? undefined : targetKey(filter.target));
@@ -120,12 +121,19 @@ export async function readFeedback(
   add('participant', filter.participant);
   add('thread_id', filter.thread_id);
   add('feedback_type', filter.feedback_type);
+  add('target_kind', filter.target_kind);
+  // Instants compare as text only in one form: the store's own (toISOString, UTC).
+  add('updated_at', instantOf(filter.updated_from), '>=');
+  add('updated_at', instantOf(filter.updated_before), '<');
   const rows = await sql.all(
     `SELECT body FROM feedback WHERE ${where.join(' AND ')} ORDER BY seq`,
     params,
   );
   return rows.map((row) => parseJson<FeedbackRecord>(row.body));
 }
+
+const instantOf = (value: string | undefined) =>
+  value === undefined ? undefined : new Date(value).toISOString();
 
 export async function readConversation(
   sql: Sql,
@@ -254,8 +262,9 @@ export async function readRulesAt(
   if (current.every((rule) => rule.seq <= seq)) return current;
   const rows = await sql.all(
     `SELECT seq, id, ts, thread_id, run_id, actor, event FROM events
-     WHERE workspace_id = ? AND type = 'evaluation_rule_set' AND seq <= ? ORDER BY seq`,
-    [workspace_id, seq],
+     WHERE workspace_id = ? AND type IN (${ruleEventTypes.map(() => '?').join(', ')})
+     AND seq <= ? ORDER BY seq`,
+    [workspace_id, ...ruleEventTypes, seq],
   );
   const state = replay(rows.map((row) => envelopeOf(workspace_id, row)));
   return [...state.rules.values()].sort((a, b) => (a.evaluator < b.evaluator ? -1 : 1));

@@ -236,6 +236,24 @@ const reviewQueuesMigration: Migration = {
   ],
 };
 
+/**
+ * Migration 9: the feedback column agreement's time windows filter on (when each piece was last
+ * given), filled from each record's body, and the index a population's verdicts are read by
+ * (a feedback type's reviewers' or users' verdicts, in seq order).
+ */
+const verdictReadMigration: Migration = {
+  version: 9,
+  name: 'feedback last-given column and population index',
+  statements: [
+    'ALTER TABLE feedback ADD COLUMN updated_at TEXT',
+    {
+      sqlite: `UPDATE feedback SET updated_at = json_extract(body, '$.updated_at')`,
+      postgres: `UPDATE feedback SET updated_at = body::jsonb ->> 'updated_at'`,
+    },
+    'CREATE INDEX feedback_by_type_source ON feedback (workspace_id, feedback_type, source, seq)',
+  ],
+};
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -297,4 +315,5 @@ export const migrations: readonly Migration[] = [
   apiMigration,
   runListMigration,
   reviewQueuesMigration,
+  verdictReadMigration,
 ];

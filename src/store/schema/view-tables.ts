@@ -47,6 +47,7 @@ export const viewTables: { [V in ViewName]: ViewTable<V> } = {
       participant: record.participant,
       feedback_type: record.feedback_type,
       rating: record.rating ? 1 : 0,
+      updated_at: record.updated_at,
     }),
   },
   rules: { table: 'rules', columns: (rule) => ({ seq: rule.seq }) },

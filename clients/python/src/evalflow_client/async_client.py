@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import anyio
 import httpx
@@ -411,9 +411,88 @@ class AsyncEvalflowClient:
         name: str | None = None,
         from_: datetime | str | None = None,
         to: datetime | str | None = None,
+        include_shadow: bool | None = None,
+        per: Literal["day"] | None = None,
     ) -> m.ScoreSummary:
-        """Counts, means and distributions by population (source, evaluator version, label)."""
-        return await self._send(routes.score_summary(source, name, from_, to))
+        """Counts, means and distributions by population (source, evaluator version, label).
+
+        Shadow versions' verdicts are left out unless ``include_shadow``, then grouped apart;
+        ``per="day"`` splits each group by the UTC day its feedback was last given on (``day``).
+        """
+        return await self._send(routes.score_summary(source, name, from_, to, include_shadow, per))
+
+    # Agreement over stored verdicts, and promotions on it.
+
+    async def agreement(
+        self,
+        a: str,
+        b: str,
+        *,
+        mapping: Mapping[str, str] | None = None,
+        from_: datetime | str | None = None,
+        to: datetime | str | None = None,
+        target_kind: m.EvaluatedKind | None = None,
+        limit: int | None = None,
+    ) -> m.Agreement:
+        """How two populations of stored verdicts agree on the same targets.
+
+        Sides are written ``politeness@2:polite``, ``reviewers[:type.field]``,
+        ``reviewer:ID[:type.field]`` or ``users[:type.field]``; ``mapping`` renames labels on both
+        sides (``{"pass": "true"}``).
+        """
+        call = routes.agreement(a, b, mapping, from_, to, target_kind, limit)
+        return await self._send(call)
+
+    async def queue_disagreements(
+        self,
+        queue_id: str,
+        a: str,
+        b: str,
+        *,
+        mapping: Mapping[str, str] | None = None,
+        from_: datetime | str | None = None,
+        to: datetime | str | None = None,
+        target_kind: m.EvaluatedKind | None = None,
+        idempotency_key: str | None = None,
+    ) -> m.QueuedDisagreements:
+        """Send every target the two sides disagree on to a review queue, each once."""
+        call = routes.queue_disagreements(queue_id, a, b, mapping, from_, to, target_kind)
+        return await self._send(call, idempotency_key)
+
+    async def promote(
+        self,
+        evaluator: str,
+        *,
+        against: str,
+        min_kappa: float,
+        min_matched: int,
+        replacing: str | None = None,
+        field: str | None = None,
+        mapping: Mapping[str, str] | None = None,
+        from_: datetime | str | None = None,
+        to: datetime | str | None = None,
+        target_kind: m.EvaluatedKind | None = None,
+        force: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> m.Promoted:
+        """Promote a version on its agreement measured now (an admin key).
+
+        Short evidence is an ``EvalflowApiError`` (409) whose body carries ``evidence``.
+        """
+        call = routes.promote(
+            evaluator,
+            against,
+            min_kappa,
+            min_matched,
+            replacing,
+            field,
+            mapping,
+            from_,
+            to,
+            target_kind,
+            force,
+        )
+        return await self._send(call, idempotency_key)
 
     # Rules and re-evaluations.
 

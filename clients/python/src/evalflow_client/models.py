@@ -157,6 +157,8 @@ class Feedback(WireModel):
     source_label: str | None
     rater: str
     updated_at: datetime
+    #: True on a shadow version's verdict: not its feedback type's current verdict.
+    shadow: bool = False
 
 
 class Message(WireModel):
@@ -265,7 +267,11 @@ class ScoreGroup(WireModel):
     #: The evaluator version (``name@version``) for JUDGE and HARNESS scores.
     producer: str | None
     source_label: str | None
+    #: A shadow version's verdicts, listed only with ``include_shadow``.
+    shadow: bool
     name: str
+    #: The UTC day (``YYYY-MM-DD``) its feedback was last given on, with ``per="day"`` only.
+    day: str | None = None
     count: int
     #: Numbers and booleans (true as 1); None for categories and text.
     mean: float | None
@@ -309,6 +315,8 @@ class Rule(WireModel):
     sample_rate: float
     filter: RuleFilter
     enabled: bool
+    #: ``shadow``: judging what the live versions judge, never the current verdict.
+    mode: Literal["live", "shadow"]
     #: ``config`` for the app's own rule, ``workspace`` for one this workspace set.
     origin: Literal["config", "workspace"]
     set_by: str | None
@@ -317,6 +325,188 @@ class Rule(WireModel):
 
 class Rules(WireModel):
     rules: list[Rule]
+
+
+# Agreement: two populations of stored verdicts compared, and promotions on that evidence.
+
+
+class Figure(WireModel):
+    """A figure; ``value`` None with ``code`` and ``reason`` where the data leave it undefined."""
+
+    value: float | None
+    code: str | None = None
+    reason: str | None = None
+
+
+class Interval(WireModel):
+    """κ's bootstrap interval, or ``low`` and ``high`` None with why there is none."""
+
+    low: float | None
+    high: float | None
+    level: float | None = None
+    method: str | None = None
+    resamples: int | None = None
+    undefined_resamples: int | None = None
+    seed: int | None = None
+    code: str | None = None
+    reason: str | None = None
+
+
+class LabelFigures(WireModel):
+    """One label's counts, base rates and precision, recall and F1 (side A as the truth)."""
+
+    label: str
+    count_a: int = Field(alias="countA")
+    count_b: int = Field(alias="countB")
+    rate_a: Figure = Field(alias="rateA")
+    rate_b: Figure = Field(alias="rateB")
+    precision: float
+    recall: float
+    f1: float
+
+
+class MacroFigures(WireModel):
+    precision: Figure
+    recall: Figure
+    f1: Figure
+
+
+class CategoricalAgreement(WireModel):
+    """Cohen's κ with its interval, the confusion matrix (rows A) and each label's figures."""
+
+    targets: int
+    matched: int
+    only_a: int = Field(alias="onlyA")
+    only_b: int = Field(alias="onlyB")
+    labels: list[str]
+    confusion: list[list[int]]
+    raw_agreement: Figure
+    chance_agreement: Figure
+    kappa: Figure
+    kappa_interval: Interval
+    per_label: list[LabelFigures]
+    macro: MacroFigures
+
+
+class NumericAgreement(WireModel):
+    """Pearson, Spearman, MAE and RMSE of B against A over the matched targets."""
+
+    targets: int
+    matched: int
+    only_a: int = Field(alias="onlyA")
+    only_b: int = Field(alias="onlyB")
+    mean_a: Figure = Field(alias="meanA")
+    mean_b: Figure = Field(alias="meanB")
+    pearson: Figure
+    spearman: Figure
+    mae: Figure
+    rmse: Figure
+
+
+class RatersAgreement(WireModel):
+    """How a population's own raters agree: Cohen's κ for two, Fleiss' κ, Krippendorff's α."""
+
+    raters: int
+    pairable_targets: int
+    cohen_kappa: Figure | None
+    fleiss_kappa: Figure
+    krippendorff_alpha: Figure
+
+
+class AgreementSide(WireModel):
+    side: str
+    population: Literal["evaluator", "reviewers", "users"]
+    participant: str | None
+    feedback_type: str
+    field: str
+    data_type: ScoreDataType
+    verdicts: int
+    ties: int
+    raters: RatersAgreement | None
+
+
+class Vote(WireModel):
+    participant: str
+    value: str | float
+
+
+class AgreementDisagreement(WireModel):
+    target: Target
+    target_key: str
+    a: str | float
+    b: str | float
+    votes_a: list[Vote] = Field(alias="votesA")
+    votes_b: list[Vote] = Field(alias="votesB")
+
+
+class Disagreements(WireModel):
+    total: int
+    listed: list[AgreementDisagreement]
+
+
+class Agreement(WireModel):
+    """Two sides' stored verdicts compared, target by target."""
+
+    a: AgreementSide
+    b: AgreementSide
+    kind: Literal["categorical", "numeric"]
+    mapping: dict[str, str]
+    from_: datetime | None = Field(alias="from")
+    to: datetime | None
+    target_kind: EvaluatedKind | None
+    as_of_seq: int
+    categorical: CategoricalAgreement | None
+    numeric: NumericAgreement | None
+    disagreements: Disagreements
+
+
+class QueuedDisagreements(WireModel):
+    """Every disagreeing target given to a review queue, each queued once."""
+
+    queue_id: str
+    a: str
+    b: str
+    as_of_seq: int
+    disagreements: int
+    added: int
+    already_queued: int
+
+
+class EvidenceInterval(WireModel):
+    low: float
+    high: float
+    level: float
+
+
+class VersionAgreement(WireModel):
+    """One version's agreement with the side it was checked against."""
+
+    compared: str
+    matched: int
+    kappa: float | None
+    interval: EvidenceInterval | None
+    raw_agreement: float | None
+
+
+class PromotionEvidence(VersionAgreement):
+    """What a promotion was decided on, measured when it was asked for."""
+
+    against: str
+    mapping: dict[str, str]
+    as_of_seq: int
+    replaced: VersionAgreement | None
+
+
+class Promoted(WireModel):
+    """A promotion recorded: the rules switched in one event that keeps its evidence."""
+
+    seq: int | None
+    event_ids: list[str]
+    evaluator: str
+    replacing: str | None
+    evidence: PromotionEvidence
+    forced: bool
+    shortfalls: list[str]
 
 
 # Re-evaluations.
@@ -699,6 +889,8 @@ class RejectionBody(WireModel):
     entity: str | None = None
     id: str | None = None
     errors: list[Any] | None = None
+    #: A refused promotion's evidence: the figures it fell short on.
+    evidence: PromotionEvidence | None = None
 
 
 # Events.

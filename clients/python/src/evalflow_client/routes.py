@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 from urllib.parse import quote
 
 from pydantic import BaseModel, TypeAdapter
@@ -131,6 +131,13 @@ REEVALUATION = Route("GET", "/v1/reevaluations/{id}", m.ReevaluationProgress)
 PAUSE_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/pause", m.ReevaluationProgress)
 RESUME_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/resume", m.ReevaluationProgress)
 CANCEL_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/cancel", m.ReevaluationProgress)
+
+# Agreement over stored verdicts, its disagreements sent to a queue, promotions on its evidence.
+AGREEMENT = Route("GET", "/v1/agreement", m.Agreement)
+QUEUE_DISAGREEMENTS = Route(
+    "POST", "/v1/review-queues/{queueId}/disagreements", m.QueuedDisagreements
+)
+PROMOTE = Route("POST", "/v1/evaluation-rules/{evaluator}/promote", m.Promoted)
 
 # Review queues and reviewers' sign-in tokens.
 REVIEW_QUEUES = Route("GET", "/v1/review-queues", m.ReviewQueues)
@@ -344,12 +351,98 @@ def score_summary(
     name: str | None,
     since: datetime | str | None,
     until: datetime | str | None,
+    include_shadow: bool | None = None,
+    per: Literal["day"] | None = None,
 ) -> Call[m.ScoreSummary]:
-    return SCORE_SUMMARY.call(query={"source": source, "name": name, "from": since, "to": until})
+    return SCORE_SUMMARY.call(
+        query={
+            "source": source,
+            "name": name,
+            "from": since,
+            "to": until,
+            "includeShadow": None if include_shadow is None else str(include_shadow).lower(),
+            "per": per,
+        }
+    )
 
 
 def rules() -> Call[m.Rules]:
     return RULES.call()
+
+
+def _slices(
+    since: datetime | str | None, until: datetime | str | None, target_kind: str | None
+) -> dict[str, Any]:
+    return {"from": since, "to": until, "targetKind": target_kind}
+
+
+def agreement(
+    a: str,
+    b: str,
+    mapping: Mapping[str, str] | None,
+    since: datetime | str | None,
+    until: datetime | str | None,
+    target_kind: m.EvaluatedKind | None,
+    limit: int | None,
+) -> Call[m.Agreement]:
+    entries = [f"{label}={to}" for label, to in (mapping or {}).items()]
+    return AGREEMENT.call(
+        query={
+            "a": a,
+            "b": b,
+            "map": entries or None,
+            **_slices(since, until, target_kind),
+            "limit": limit,
+        }
+    )
+
+
+def queue_disagreements(
+    queue_id: str,
+    a: str,
+    b: str,
+    mapping: Mapping[str, str] | None,
+    since: datetime | str | None,
+    until: datetime | str | None,
+    target_kind: m.EvaluatedKind | None,
+) -> Call[m.QueuedDisagreements]:
+    return QUEUE_DISAGREEMENTS.call(
+        {"queueId": queue_id},
+        body={
+            "a": a,
+            "b": b,
+            "mapping": dict(mapping) if mapping else None,
+            **_slices(since, until, target_kind),
+        },
+    )
+
+
+def promote(
+    evaluator: str,
+    against: str,
+    min_kappa: float,
+    min_matched: int,
+    replacing: str | None,
+    field: str | None,
+    mapping: Mapping[str, str] | None,
+    since: datetime | str | None,
+    until: datetime | str | None,
+    target_kind: m.EvaluatedKind | None,
+    force: bool | None,
+) -> Call[m.Promoted]:
+    return PROMOTE.call(
+        {"evaluator": evaluator},
+        body={
+            "replacing": replacing,
+            "against": against,
+            "field": field,
+            "mapping": dict(mapping) if mapping else None,
+            **_slices(since, until, target_kind),
+            "minKappa": min_kappa,
+            "minMatched": min_matched,
+            "force": force,
+        },
+    )
 
 
 def set_rule(

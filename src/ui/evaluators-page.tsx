@@ -1,0 +1,366 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { Agreement } from '../client/index.js';
+import { ConfusionHeatmap, labelColour, VolumeChart } from './charts.js';
+import {
+  DAY_MS,
+  dayOf,
+  type EvaluatorsApi,
+  type EvaluatorsView,
+  type FieldView,
+  figure,
+  intervalText,
+  loadEvaluators,
+  percent,
+  trendLabel,
+  trendOf,
+  type VersionView,
+  windowOf,
+} from './evaluators-data.js';
+import { describeTarget } from './item-view.js';
+import type { KeyAction } from './keyboard.js';
+import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+import { type Disagreement, TargetView } from './target-view.js';
+
+// The evaluators page: per feedback type, its versions with their rules (live or shadow), each
+// version's verdicts day by day (bars by label, a trend line of one label's share), and its
+// agreement with the reviewers over the same days: Cohen's κ with its 95 % interval, the base
+// rates beside it, the confusion matrix as a heatmap, and the disagreements, each opening the
+// target as the item view shows it. Esc closes an opened target, else goes back to the queues.
+
+const DEFAULT_DAYS = 14;
+
+export interface EvaluatorsPageProps {
+  api: EvaluatorsApi;
+  onBack(): void;
+  onSignInRefused(message: string): void;
+  setKeys(handler: ((action: KeyAction) => boolean) | null): void;
+}
+
+interface Asked {
+  first: string;
+  last: string;
+  against: string;
+}
+
+export function EvaluatorsPage(props: EvaluatorsPageProps) {
+  const { api, onBack, onSignInRefused, setKeys } = props;
+  const today = Date.now();
+  const [asked, setAsked] = useState<Asked>({
+    first: dayOf(today - (DEFAULT_DAYS - 1) * DAY_MS),
+    last: dayOf(today),
+    against: 'reviewers',
+  });
+  const [draft, setDraft] = useState<Asked>(asked);
+  const [view, setView] = useState<EvaluatorsView | null>(null);
+  const [problem, setProblem] = useState<Refusal | null>(null);
+  const [opened, setOpened] = useState<{ d: Disagreement; a: string; b: string } | null>(null);
+
+  useEffect(() => {
+    const window = windowOf(asked.first, asked.last);
+    if (typeof window === 'string') {
+      setView(null);
+      setProblem({ status: null, message: window, details: [] });
+      return;
+    }
+    setView(null);
+    setProblem(null);
+    let current = true;
+    loadEvaluators(api, window, asked.against).then(
+      (loaded) => current && setView(loaded),
+      (error: unknown) => {
+        if (!current) return;
+        if (isSignInRefused(error)) onSignInRefused(refusalOf(error).message);
+        else setProblem(refusalOf(error));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, asked, onSignInRefused]);
+
+  const close = useCallback(() => setOpened(null), []);
+  useEffect(() => {
+    setKeys((action) => {
+      if (action.type !== 'escape') return false;
+      if (opened) setOpened(null);
+      else onBack();
+      return true;
+    });
+    return () => setKeys(null);
+  }, [setKeys, opened, onBack]);
+
+  if (opened) {
+    return (
+      <main aria-label="A disagreement">
+        <TargetView api={api} disagreement={opened.d} sides={opened} onClose={close} />
+      </main>
+    );
+  }
+
+  return (
+    <main aria-labelledby="evaluators-title" class="evaluators">
+      <h1 id="evaluators-title">Evaluators</h1>
+      <form
+        class="window"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setAsked(draft);
+        }}
+      >
+        <label>
+          First day{' '}
+          <input
+            type="date"
+            name="first"
+            value={draft.first}
+            onInput={(e) => setDraft({ ...draft, first: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Last day{' '}
+          <input
+            type="date"
+            name="last"
+            value={draft.last}
+            onInput={(e) => setDraft({ ...draft, last: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Against{' '}
+          <input
+            type="text"
+            name="against"
+            value={draft.against}
+            size={28}
+            onInput={(e) => setDraft({ ...draft, against: e.currentTarget.value })}
+          />
+        </label>
+        <button type="submit">Show</button>
+        <span class="quiet">
+          Days in UTC; the agreement compares each version with {asked.against} over these days.
+        </span>
+      </form>
+      {problem && (
+        <div role="alert" class="refusal">
+          <p>The evaluators could not be read: {problem.message}</p>
+          {problem.details.length > 0 && (
+            <ul>
+              {problem.details.map((detail) => (
+                <li key={detail}>{detail}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {view === null && problem === null && <p role="status">Reading the evaluators…</p>}
+      {view?.types.length === 0 && <p>No evaluator has a rule or a verdict in these days.</p>}
+      {view?.types.map((type) => (
+        <section
+          key={type.feedbackType}
+          class="feedback-type"
+          aria-labelledby={`type-${type.feedbackType}`}
+          data-feedback-type={type.feedbackType}
+        >
+          <h2 id={`type-${type.feedbackType}`}>{type.feedbackType}</h2>
+          <RulesTable versions={type.versions} />
+          {type.versions.map((version) =>
+            version.views.length === 0 ? (
+              <p key={version.version} class="quiet">
+                {version.version} gave no labelled verdict in these days.
+              </p>
+            ) : (
+              version.views.map((fieldView) => (
+                <VersionField
+                  key={`${version.version}:${fieldView.field.field}`}
+                  version={version}
+                  view={fieldView}
+                  onOpen={(d, a, b) => setOpened({ d, a, b })}
+                />
+              ))
+            ),
+          )}
+        </section>
+      ))}
+    </main>
+  );
+}
+
+function RulesTable({ versions }: { versions: readonly VersionView[] }) {
+  return (
+    <table class="rules" data-testid="rules">
+      <caption class="sr-only">Each version and its rule</caption>
+      <thead>
+        <tr>
+          <th scope="col">Version</th>
+          <th scope="col">Mode</th>
+          <th scope="col">Targets</th>
+          <th scope="col">Sample rate</th>
+          <th scope="col">Rule from</th>
+        </tr>
+      </thead>
+      <tbody>
+        {versions.map(({ version, rule, shadow }) => (
+          <tr key={version} data-version={version}>
+            <th scope="row">{version}</th>
+            <td data-testid="mode">
+              {rule === null
+                ? 'no rule'
+                : !rule.enabled
+                  ? `${rule.mode}, disabled`
+                  : shadow
+                    ? 'shadow'
+                    : rule.mode}
+            </td>
+            <td>{rule?.targets.join(', ') ?? '–'}</td>
+            <td>{rule ? percent(rule.sampleRate) : '–'}</td>
+            <td>{rule?.origin ?? '–'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function VersionField(props: {
+  version: VersionView;
+  view: FieldView;
+  onOpen(d: Disagreement, a: string, b: string): void;
+}) {
+  const { version, view } = props;
+  const { field, series, agreement } = view;
+  const follows = trendLabel(series, field.labels);
+  const total = series.reduce((sum, day) => sum + day.count, 0);
+  const id = `${version.version}:${field.field}`;
+  return (
+    <article class="version" data-testid="version-field" data-side={id} aria-label={id}>
+      <h3>
+        {version.version} <span class="quiet">· {field.field}</span>{' '}
+        {version.shadow && <span class="badge shadow">shadow</span>}
+      </h3>
+      <div class="version-grid">
+        <div>
+          <h4>
+            Verdicts per day <span class="quiet">({total} in all)</span>
+          </h4>
+          <VolumeChart
+            series={series}
+            labels={field.labels}
+            trend={follows === null ? series.map(() => null) : trendOf(series, follows)}
+            trendLabel={follows}
+            title={`${id}: verdicts per day by label${follows ? `, and the share of ${follows}` : ''}`}
+          />
+          <p class="legend">
+            {field.labels.map((label, i) => (
+              <span key={label} class="key">
+                <svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">
+                  <rect width="10" height="10" fill={labelColour(i)} />
+                </svg>{' '}
+                {label}
+              </span>
+            ))}
+            {follows && <span class="key trend-key">— share of {follows}</span>}
+          </p>
+        </div>
+        {'refused' in agreement ? (
+          <div role="alert" class="refusal">
+            <p>The agreement could not be read: {agreement.refused}</p>
+          </div>
+        ) : (
+          <AgreementFigures agreement={agreement} onOpen={props.onOpen} />
+        )}
+      </div>
+    </article>
+  );
+}
+
+function AgreementFigures(props: {
+  agreement: Agreement;
+  onOpen(d: Disagreement, a: string, b: string): void;
+}) {
+  const { agreement } = props;
+  const c = agreement.categorical;
+  if (c === null) return <p class="quiet">Not a labelled comparison.</p>;
+  const a = agreement.a.side;
+  const b = agreement.b.side;
+  const interval = c.kappaInterval;
+  return (
+    <div class="agreement" data-testid="agreement">
+      <h4>
+        Against {b} <span class="quiet">(as of seq {agreement.asOfSeq})</span>
+      </h4>
+      <dl class="figures">
+        <div>
+          <dt>Cohen's κ</dt>
+          <dd data-testid="kappa">{figure(c.kappa.value)}</dd>
+        </div>
+        <div>
+          <dt>95 % interval</dt>
+          <dd data-testid="kappa-interval">{intervalText(interval)}</dd>
+        </div>
+        <div>
+          <dt>Matched targets</dt>
+          <dd data-testid="matched">{c.matched}</dd>
+        </div>
+        <div>
+          <dt>Raw agreement</dt>
+          <dd data-testid="raw-agreement">{percent(c.rawAgreement.value)}</dd>
+        </div>
+      </dl>
+      {c.kappa.value === null && <p class="quiet">κ: {c.kappa.reason}</p>}
+      {(interval.low === null || interval.high === null) && interval.reason && (
+        <p class="quiet">Interval: {interval.reason}</p>
+      )}
+      <table class="base-rates" data-testid="base-rates">
+        <caption>Base rates</caption>
+        <thead>
+          <tr>
+            <th scope="col">Label</th>
+            <th scope="col">{a}</th>
+            <th scope="col">{b}</th>
+            <th scope="col">F1</th>
+          </tr>
+        </thead>
+        <tbody>
+          {c.perLabel.map((label) => (
+            <tr key={label.label} data-label={label.label}>
+              <th scope="row">{label.label}</th>
+              <td data-testid="rate-a">
+                {percent(label.rateA.value)} <span class="quiet">({label.countA})</span>
+              </td>
+              <td data-testid="rate-b">
+                {percent(label.rateB.value)} <span class="quiet">({label.countB})</span>
+              </td>
+              <td>{figure(label.f1)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p class="quiet heatmap-key">
+        Confusion matrix: rows A ({a}), columns B ({b}); the diagonal is where they agree.
+      </p>
+      <ConfusionHeatmap labels={c.labels} confusion={c.confusion} rowsName={a} columnsName={b} />
+      <h4>
+        Disagreements <span data-testid="disagreements-total">{agreement.disagreements.total}</span>
+        {agreement.disagreements.total > agreement.disagreements.listed.length && (
+          <span class="quiet"> (the newest {agreement.disagreements.listed.length} listed)</span>
+        )}
+      </h4>
+      {agreement.disagreements.listed.length === 0 ? (
+        <p class="quiet">None.</p>
+      ) : (
+        <ul class="disagreements" data-testid="disagreements">
+          {agreement.disagreements.listed.map((d) => (
+            <li key={d.targetKey}>
+              <button type="button" onClick={() => props.onOpen(d, a, b)}>
+                {describeTarget(d.target)}
+              </button>{' '}
+              <span class="quiet">
+                {String(d.a)} against {String(d.b)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

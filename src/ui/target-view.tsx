@@ -1,0 +1,118 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Agreement, Conversation as ConversationReply } from '../client/index.js';
+import type { EvaluatorsApi } from './evaluators-data.js';
+import { Conversation, describeTarget, formatValue } from './item-view.js';
+import type { ItemView, WireTarget } from './queue-types.js';
+import { type Refusal, refusalOf } from './refusals.js';
+
+// A disagreement opened: the target as a reviewer's item view shows it (its thread's
+// conversation with the target marked), each side's votes that made its verdict, and every
+// current verdict and rating on it. Read from the conversation route, which reviewers may read;
+// an artifact, which has no conversation, shows its votes alone.
+
+export type Disagreement = Agreement['disagreements']['listed'][number];
+type Thread = NonNullable<ItemView['thread']>;
+type Feedback = NonNullable<ConversationReply['messages'][number]['feedback']>;
+
+async function threadOf(api: EvaluatorsApi, target: WireTarget) {
+  const threadId =
+    target.kind === 'message' || target.kind === 'thread'
+      ? target.threadId
+      : target.kind === 'turn'
+        ? (await api.run(target.runId)).run.threadId
+        : null;
+  if (threadId === null) return { thread: null, feedback: [] as Feedback };
+  const conversation = await api.conversation(threadId);
+  const marks = (message: ConversationReply['messages'][number]) =>
+    target.kind === 'message'
+      ? message.messageId === target.messageId
+      : target.kind === 'turn'
+        ? message.runId === target.runId
+        : false;
+  const thread: Thread = {
+    threadId,
+    title: null,
+    messages: conversation.messages.map((message) => ({
+      messageId: message.messageId,
+      role: message.role,
+      content: message.content,
+      runId: message.runId,
+      postedAt: message.postedAt,
+      isTarget: marks(message),
+    })),
+  };
+  const feedback = conversation.messages
+    .filter(marks)
+    .flatMap((message) => message.feedback ?? [])
+    .filter((given) => target.kind !== 'message' || given.target.kind === 'message');
+  return { thread, feedback };
+}
+
+export function TargetView(props: {
+  api: EvaluatorsApi;
+  disagreement: Disagreement;
+  sides: { a: string; b: string };
+  onClose(): void;
+}) {
+  const { api, disagreement } = props;
+  const [read, setRead] = useState<{ thread: Thread | null; feedback: Feedback } | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  useEffect(() => {
+    threadOf(api, disagreement.target).then(setRead, (error: unknown) =>
+      setRefusal(refusalOf(error)),
+    );
+  }, [api, disagreement]);
+  return (
+    <section class="target-view" aria-labelledby="target-view-title" data-testid="target-view">
+      <header class="target-view-head">
+        <h2 id="target-view-title">{describeTarget(disagreement.target)}</h2>
+        <button type="button" onClick={props.onClose}>
+          Back to the evaluators <kbd>Esc</kbd>
+        </button>
+      </header>
+      <table class="votes">
+        <thead>
+          <tr>
+            <th scope="col">Side</th>
+            <th scope="col">Verdict</th>
+            <th scope="col">Votes</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td>{props.sides.a}</td>
+            <td data-testid="verdict-a">{String(disagreement.a)}</td>
+            <td>{disagreement.votesA.map((v) => `${v.participant}: ${v.value}`).join(' · ')}</td>
+          </tr>
+          <tr>
+            <td>{props.sides.b}</td>
+            <td data-testid="verdict-b">{String(disagreement.b)}</td>
+            <td>{disagreement.votesB.map((v) => `${v.participant}: ${v.value}`).join(' · ')}</td>
+          </tr>
+        </tbody>
+      </table>
+      {refusal && (
+        <div role="alert" class="refusal">
+          <p>The target could not be read: {refusal.message}</p>
+        </div>
+      )}
+      {read === null && refusal === null && <p role="status">Reading the target…</p>}
+      {read?.thread && <Conversation thread={read.thread} />}
+      {read && read.feedback.length > 0 && (
+        <section aria-labelledby="on-target-title">
+          <h2 id="on-target-title">Every current verdict and rating on it</h2>
+          <ul class="feedback">
+            {read.feedback.map((given) => (
+              <li key={given.id}>
+                <span class="who">{given.rater}</span>{' '}
+                <span class="type">{given.feedbackType}</span>{' '}
+                <span class="value">{formatValue(given.value)}</span>
+                {given.shadow && <span class="badge"> shadow</span>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </section>
+  );
+}
