@@ -6,6 +6,7 @@ import {
   EvaluatorId,
   type FeedbackType,
   type FeedbackTypeRegistry,
+  idleForProblem,
   type ScoreConfigDirectory,
   type ScoreConfigStatus,
   summaryOf,
@@ -36,6 +37,11 @@ export interface RuleInput {
   filter?: { workspaces?: readonly string[]; artifactKinds?: readonly string[] };
   /** A disabled rule judges nothing (default true). */
   enabled?: boolean;
+  /**
+   * For a rule that targets threads: how long a thread is quiet (no run open, no message posted)
+   * before it is judged, such as `'30m'` or `'1h30m'` (default `'30m'`).
+   */
+  idleFor?: string;
 }
 
 /** A score config HUMAN feedback is validated against; `archived` retires it. */
@@ -261,7 +267,10 @@ function checkedRule(
       `rules[${index}]: ${rule.evaluator} judges ${judges.join(', ')}, not ${unjudged.join(', ')}`,
     );
   }
-  return { evaluator: rule.evaluator, ...ruleSettingsOf({ ...rule, targets }) };
+  const settings = ruleSettingsOf({ ...rule, targets });
+  const idleFor = idleForProblem(settings);
+  if (idleFor !== null) throw new InvalidConfigError(`rules[${index}]: ${idleFor}`);
+  return { evaluator: rule.evaluator, ...settings };
 }
 
 /** Without rules every evaluator is live, which only makes sense with one version of each. */

@@ -14,6 +14,8 @@ export const RuleSettingsInput = z.strictObject({
     })
     .default({}),
   enabled: RuleSettings.enabled,
+  /** How long a thread is quiet before it is judged (`'30m'`); rules that target threads only. */
+  idleFor: RuleSettings.idle_for,
 });
 export type RuleSettingsInput = z.output<typeof RuleSettingsInput>;
 
@@ -28,5 +30,6 @@ export function ruleSettingsOf(input: RuleSettingsInput): Omit<EvaluationRule, '
       ...(artifactKinds ? { artifact_kinds: [...artifactKinds] } : {}),
     },
     enabled: input.enabled,
+    ...(input.idleFor === undefined ? {} : { idle_for: input.idleFor }),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Duration } from './durations.js';
 import { ID_MAX_LENGTH, Id } from './ids.js';
 import { type EvaluatedKind, evaluatedKinds } from './targets.js';
 
@@ -37,11 +38,28 @@ export const RuleSettings = {
   filter: RuleFilter.default({}),
   /** A disabled rule keeps its settings and judges nothing. */
   enabled: z.boolean().default(true),
+  /**
+   * How long a thread must be quiet (no run open, no message posted) before it is judged; only
+   * for rules that target threads (default `DEFAULT_IDLE_FOR`).
+   */
+  idle_for: Duration.optional(),
 };
 
 export const EvaluationRuleSchema = z.strictObject({ evaluator: EvaluatorId, ...RuleSettings });
 /** One evaluator version's rule. */
 export type EvaluationRule = z.output<typeof EvaluationRuleSchema>;
+
+/** How long a thread is quiet before it is judged, when its rule does not say. */
+export const DEFAULT_IDLE_FOR = '30m';
+
+/** Why a rule's `idle_for` does not fit its targets (it applies to threads alone), or null. */
+export function idleForProblem(rule: {
+  targets: readonly EvaluatedKind[];
+  idle_for?: string | undefined;
+}): string | null {
+  if (rule.idle_for === undefined || rule.targets.includes('thread')) return null;
+  return `idle_for (idleFor) applies only to rules that target thread, not to ${rule.targets.join(', ')}`;
+}
 
 /** A rule as a workspace's view holds it: who set it and when. */
 export interface StoredEvaluationRule extends EvaluationRule {

@@ -1,18 +1,26 @@
 import {
+  DEFAULT_IDLE_FOR,
+  durationMs,
   type EvaluatedKind,
   type EvaluationRule,
   isLive,
   parseEvaluatorId,
 } from '../core/index.js';
 import type { Evaluator } from './define.js';
-import type { EvaluatorRef } from './registry.js';
+import type { EvaluatorRef, ThreadEvaluatorRef } from './registry.js';
 
 /**
  * Evaluation plan: which evaluator versions judge which target kinds. A run's plan is the rules
  * in force when its workflow starts, pinned and carried with it, so a rule changed later (or a
  * new version deployed) changes only later runs.
  */
-export type EvaluationPlan = Record<EvaluatedKind, EvaluatorRef[]>;
+export type EvaluationPlan = RunPlan & { thread: ThreadEvaluatorRef[] };
+
+/**
+ * What a run's workflow pins: the plan less its thread evaluators, which the run's thread's own
+ * workflow pins for each generation it judges.
+ */
+export type RunPlan = Record<Exclude<EvaluatedKind, 'thread'>, EvaluatorRef[]>;
 
 /**
  * The plan of the rules live in a workspace. An evaluator named in `taskQueues` (those with
@@ -23,7 +31,7 @@ export function planOf(
   workspaceId: string,
   taskQueues: Readonly<Record<string, string>> = {},
 ): EvaluationPlan {
-  const plan: EvaluationPlan = { artifact: [], message: [], turn: [] };
+  const plan: EvaluationPlan = { artifact: [], message: [], thread: [], turn: [] };
   for (const rule of rules) {
     if (!isLive(rule, workspaceId)) continue;
     const id = parseEvaluatorId(rule.evaluator);
@@ -34,7 +42,12 @@ export function planOf(
       ...(rule.filter.artifact_kinds ? { artifactKinds: [...rule.filter.artifact_kinds] } : {}),
       ...(taskQueue !== undefined ? { taskQueue } : {}),
     };
-    for (const kind of rule.targets) plan[kind].push(ref);
+    for (const kind of rule.targets) {
+      // A thread evaluator judges once its thread has been quiet this long.
+      if (kind === 'thread') {
+        plan.thread.push({ ...ref, idleForMs: durationMs(rule.idle_for ?? DEFAULT_IDLE_FOR) });
+      } else plan[kind].push(ref);
+    }
   }
   return plan;
 }

@@ -14,6 +14,12 @@ export interface EvaluatorRef {
   taskQueue?: string;
 }
 
+/** A thread evaluator as a plan pins it: it judges once its thread has been quiet this long. */
+export interface ThreadEvaluatorRef extends EvaluatorRef {
+  /** No run open, no message posted, for this long (the rule's `idle_for`). */
+  idleForMs: number;
+}
+
 /** The evaluator versions a deployment runs, by id (`name@version`). */
 export interface EvaluatorRegistry extends EvaluatorCatalog {
   get(ref: { name: string; version: string }): Evaluator | undefined;

@@ -15,7 +15,11 @@ export interface Migration {
  * SQL, or SQL with `?` placeholders whose values are made when the migration is applied (a value
  * that must differ from store to store, such as the store's id).
  */
-export type MigrationStatement = string | { text: string; params: () => readonly unknown[] };
+export type MigrationStatement =
+  | string
+  | { text: string; params: () => readonly unknown[] }
+  /** SQL the two dialects write differently: reading JSON, say. */
+  | { sqlite: string; postgres: string };
 
 const viewTable = (name: string, columns: string) => `CREATE TABLE ${name} (
   workspace_id TEXT NOT NULL,
@@ -133,6 +137,45 @@ const apiMigration: Migration = {
   ],
 };
 
+/**
+ * Migration 7: what judging a whole thread reads. Its runs by thread, and its artifact versions
+ * by thread in log order (`seq`), filled in for the versions put before from their bodies and
+ * their `artifact_put` events; the bodies gain `seq` too, so the view stays a replay of the log.
+ */
+const threadsMigration: Migration = {
+  version: 7,
+  name: 'runs by thread; artifact versions by thread, in log order',
+  statements: [
+    'CREATE INDEX runs_by_thread ON runs (workspace_id, thread_id)',
+    'ALTER TABLE artifact_versions ADD COLUMN thread_id TEXT',
+    'ALTER TABLE artifact_versions ADD COLUMN seq BIGINT',
+    {
+      sqlite: `UPDATE artifact_versions SET thread_id = artifact_versions.body ->> '$.thread_id',
+          seq = put.seq
+        FROM (SELECT workspace_id, seq, event ->> '$.artifact_id' AS artifact_id,
+            event ->> '$.version' AS version FROM events WHERE type = 'artifact_put') AS put
+        WHERE put.workspace_id = artifact_versions.workspace_id
+          AND put.artifact_id = artifact_versions.artifact_id
+          AND put.version = artifact_versions.version`,
+      postgres: `UPDATE artifact_versions SET thread_id = artifact_versions.body::json ->> 'thread_id',
+          seq = put.seq
+        FROM (SELECT workspace_id, seq, event::json ->> 'artifact_id' AS artifact_id,
+            (event::json ->> 'version')::bigint AS version FROM events
+            WHERE type = 'artifact_put') AS put
+        WHERE put.workspace_id = artifact_versions.workspace_id
+          AND put.artifact_id = artifact_versions.artifact_id
+          AND put.version = artifact_versions.version`,
+    },
+    {
+      sqlite: `UPDATE artifact_versions SET body = json_set(body, '$.seq', seq)
+        WHERE seq IS NOT NULL`,
+      postgres: `UPDATE artifact_versions SET body = (body::jsonb || jsonb_build_object('seq', seq))::text
+        WHERE seq IS NOT NULL`,
+    },
+    'CREATE INDEX artifact_versions_by_thread ON artifact_versions (workspace_id, thread_id, seq)',
+  ],
+};
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -192,4 +235,5 @@ export const migrations: readonly Migration[] = [
   identityMigration,
   undeliveredMigration,
   apiMigration,
+  threadsMigration,
 ];
