@@ -39,8 +39,8 @@ export const RuleSettings = {
   /** A disabled rule keeps its settings and judges nothing. */
   enabled: z.boolean().default(true),
   /**
-   * How long a thread must be quiet (no run open, no message posted) before it is judged; only
-   * for rules that target threads (default `DEFAULT_IDLE_FOR`).
+   * How long a thread must be quiet (no run open, no message posted) before it is judged, such
+   * as `'30m'`; only for rules that target threads (default `'30m'`, `DEFAULT_IDLE_FOR`).
    */
   idle_for: Duration.optional(),
 };

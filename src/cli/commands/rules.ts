@@ -15,6 +15,7 @@ import {
   appOf,
   CONFIG_OPTION,
   commaList,
+  duration,
   identifier,
   type Print,
   print,
@@ -87,6 +88,11 @@ export function registerRules(program: Command): void {
         'judge only artifact versions of these kinds, comma-separated',
         commaList,
       )
+      .option(
+        '--idle-for <duration>',
+        'for thread targets: how long a thread is quiet before it is judged, such as 30m or 1h30m (default: the rule in force, else 30m)',
+        duration,
+      )
       .option('--disable', 'keep the settings but judge nothing new')
       .option(
         '--workspace <id>',
@@ -97,6 +103,7 @@ export function registerRules(program: Command): void {
       .option('--json', 'print one JSON array: per workspace {workspace, seq, rule}'),
     'evalflow rules set answer_length@2 --targets message --sample-rate 0.5 --workspace acme',
     'evalflow rules set answer_length@1 --disable --workspace acme',
+    'evalflow rules set resolution@1 --targets thread --idle-for 2h --workspace acme',
   ).action(async (evaluator: string, options: SetOptions) => {
     if (!EvaluatorId.safeParse(evaluator).success) {
       usage(`an evaluator version is written name@version, not ${evaluator}`);
@@ -132,6 +139,7 @@ export function registerRules(program: Command): void {
     for (const { workspace, seq, rule } of results) {
       print(
         `set ${rule.evaluator} in ${workspace}: ${rule.targets.join(',')} at ${rule.sampleRate}, ` +
+          `${rule.idleFor === null ? '' : `threads quiet for ${rule.idleFor}, `}` +
           `${rule.enabled ? 'enabled' : 'disabled'} (seq ${seq})`,
       );
     }
@@ -142,6 +150,7 @@ interface SetOptions {
   targets?: EvaluatedKind[];
   sampleRate?: number;
   artifactKinds?: string[];
+  idleFor?: string;
   disable?: boolean;
   workspace?: string;
   config?: string;
@@ -189,19 +198,23 @@ async function setRule(
   );
   const judges = app.evaluators.targetsOf(evaluator) ?? [];
   const artifactKinds = options.artifactKinds ?? current?.filter.artifact_kinds;
+  const targets = [...(options.targets ?? current?.targets ?? judges)];
+  // Kept from the rule in force only while the rule still judges threads.
+  const idleFor = options.idleFor ?? (targets.includes('thread') ? current?.idle_for : undefined);
   const outcome = await store.execute({
     workspace_id: workspace,
     actor: CLI_ACTOR,
     command: {
       type: 'set_evaluation_rule',
       evaluator,
-      targets: [...(options.targets ?? current?.targets ?? judges)],
+      targets,
       sample_rate: options.sampleRate ?? current?.sample_rate ?? 1,
       filter: {
         ...(current?.filter.workspaces ? { workspaces: current.filter.workspaces } : {}),
         ...(artifactKinds ? { artifact_kinds: artifactKinds } : {}),
       },
       enabled: !options.disable,
+      ...(idleFor === undefined ? {} : { idle_for: idleFor }),
     },
   });
   if (outcome.type !== 'recorded') usage(`${workspace}: ${outcome.message}`);
@@ -217,12 +230,23 @@ function printRules(rules: readonly ListedRule[], out: Print): void {
     return;
   }
   const lines = renderTable(
-    ['workspace', 'evaluator', 'targets', 'rate', 'enabled', 'origin', 'set by', 'set at'],
+    [
+      'workspace',
+      'evaluator',
+      'targets',
+      'rate',
+      'idle for',
+      'enabled',
+      'origin',
+      'set by',
+      'set at',
+    ],
     rules.map((rule) => [
       rule.workspace ?? '(default)',
       rule.evaluator,
       rule.targets.join(','),
       rule.sampleRate,
+      rule.idleFor,
       rule.enabled ? 'yes' : 'no',
       rule.origin,
       rule.setBy,
