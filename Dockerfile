@@ -4,23 +4,27 @@
 FROM node:24.22.3-bookworm-slim AS node
 WORKDIR /app
 
-# Compiles src/ to dist/ with the dev dependencies. The compiler needs no native addon, so install
-# scripts are skipped here.
+# Compiles src/ to dist/ with the dev dependencies, and builds the reviewers' page into dist/ui
+# (Vite). Neither needs a native addon, so install scripts are skipped here.
 FROM node AS build
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build-ui.ts ./scripts/
 COPY src ./src
 RUN npm run build
 
 # The production dependencies, on the runtime's own Node and Debian, so better-sqlite3's native
 # addon matches them. The compilers are for when no prebuilt binary fits; they stay in this stage.
+# Scripts are skipped (the package's own `prepare` builds the page, which the build stage did),
+# then better-sqlite3's install script is run alone.
 FROM node AS dependencies
 RUN apt-get update \
   && apt-get install -y --no-install-recommends g++ make python3 \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev
+RUN npm ci --omit=dev --ignore-scripts
+RUN npm rebuild better-sqlite3
 
 FROM node AS runtime
 # In a container the API must listen on every interface to be reachable through a published port.

@@ -1,9 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
-// Files named *.temporal.test.ts start a Temporal server each, so they run one at a time in their
-// own project; everything else runs in parallel beside them. The forks pool is required by the
-// Temporal SDK's native bridge (threads break it).
+// Each project needs what its name says, and `npm test` runs them all. `npm run test:unit` runs
+// `unit` alone: no Temporal server, no Postgres, nothing installed, under two minutes on two cores.
+// - temporal: *.temporal.test.ts start a Temporal server each, so they run one at a time.
+// - postgres: *.postgres.test.ts and postgres*.test.ts use Postgres (DATABASE_URL, else a
+//   throwaway cluster from Debian's postgresql).
+// - installs: tests that install packages first: the package packed and installed, a fresh
+//   clone's npm install (test/package), the Python reference implementations' virtual
+//   environment (test/agreement/reference.test.ts).
+// The forks pool is required by the Temporal SDK's native bridge (threads break it).
 const temporalFiles = 'test/**/*.temporal.test.ts';
+const postgresFiles = ['test/**/*.postgres.test.ts', 'test/**/postgres*.test.ts'];
+const installFiles = ['test/package/**/*.test.ts', 'test/agreement/reference.test.ts'];
 
 // In the repository, `evalflow/...` imports resolve to the sources (package.json's
 // `evalflow-source` condition), not to a `dist` that may be stale or absent.
@@ -21,10 +29,29 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          globalSetup: ['test/support/postgres-global-setup.ts'],
-          exclude: [temporalFiles],
+          exclude: [temporalFiles, ...postgresFiles, ...installFiles],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: postgresFiles,
+          exclude: [temporalFiles],
+          globalSetup: ['test/support/postgres-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'installs',
+          include: installFiles,
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
         },
       },
       {

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
 export interface ChunkRequest {
+  /** The route's whole URL: the API's `/v1/threads`, or the bare route's. */
   url: string;
   key: string;
   count: number;
@@ -27,7 +28,7 @@ process.on('message', async ({ url, key, count, offset, connections }: ChunkRequ
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const run = autocannon(
       {
-        url: `${url}/v1/threads`,
+        url,
         connections,
         amount: count,
         requests: [

@@ -30,6 +30,7 @@ import {
   defineEvaluator,
   type EvaluatorRef,
 } from '../src/evaluators/index.js';
+import { engineMetrics, Registry } from '../src/metrics/index.js';
 import { openSqliteStore } from '../src/store/index.js';
 import { InMemoryScoreSink } from '../src/testing/index.js';
 import { evaluateRunWorkflowId, runEventSignal } from '../src/workflows/evaluate-run-messages.js';
@@ -99,12 +100,16 @@ const feedbackTypes = createFeedbackTypeRegistry([quality]);
 const store = openSqliteStore(join(dir, 'bench.db'), { feedbackTypes });
 const storeCalls = countingCalls(store);
 const sink = new InMemoryScoreSink();
+const registry = createEvaluatorRegistry([...evaluators, ...judges, ...messageJudges]);
+// As startEngine runs them: evaluations and the mirror's writes counted and timed.
+const metrics = engineMetrics(new Registry(), { evaluators: registry.list(), sink: 'memory' });
 const activities = createActivities({
   store: storeCalls.store,
-  evaluators: createEvaluatorRegistry([...evaluators, ...judges, ...messageJudges]),
+  evaluators: registry,
   feedbackTypes,
   scoreSink: sink,
   scoreReader: sink,
+  observers: { evaluations: metrics.evaluations, mirror: metrics.mirror },
 });
 const system = { kind: 'system', name: 'system' };
 const givenIn = async (workspace_id: string, ...commands: object[]) => {

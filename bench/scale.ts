@@ -21,6 +21,13 @@
 //    signalWithStart round trip (`bare_signal_p50_ms`), the floor.
 // 4. `relay_failover_s`: SIGKILL of the process relaying a workspace until a run ended right after
 //    has been relayed by the other (its cursor passed the end; goal ≤ 10).
+// 5. `relay_balance`: two more workers join the survivor and BENCH_SPREAD_WORKSPACES (30) new
+//    workspaces appear; once every workspace of the store is relayed by exactly one of the three
+//    and their shares have held still for 4 s, the largest share ÷ the fair share (workspaces ÷ 3;
+//    goal ≤ 1.5), and `relay_spread_s`, from the first new workspace to then.
+// 6. `new_workspace_relay_ms`: a new workspace's first command sent (its commit included) until
+//    the relay's cursor has passed it, for BENCH_NEW_WORKSPACES (20) made one at a time on idle relays (median, and
+//    the p90 beside it; goal ≤ 200): taken up by word of the append, not at the 2 s look.
 // Postgres is DATABASE_URL (a database of its own is created and dropped), else a throwaway
 // cluster that flushes every commit to disk. Not part of `npm test`. The last line is one JSON
 // object.
@@ -33,6 +40,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { ensureTemporalBinaries } from '../src/cli/supervision/setup.js';
 import { executableOption } from '../src/cli/supervision/temporal-binaries.js';
 import { mapConcurrently } from '../src/relay/concurrently.js';
+import { RELAY_CURSOR } from '../src/relay/index.js';
 import { openPostgresStore } from '../src/store/index.js';
 import { conformanceFeedbackTypes } from '../src/testing/index.js';
 import { evaluateRunWorkflowId } from '../src/workflows/evaluate-run-messages.js';
@@ -57,7 +65,9 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 90);
 const SIGNALS = Number(process.env.BENCH_SIGNALS ?? 30);
 const JUDGE_MS = Number(process.env.BENCH_JUDGE_MS ?? 200);
 const JUDGE_CONCURRENCY = Number(process.env.BENCH_JUDGE_CONCURRENCY ?? 1);
-const CURSOR = 'trigger-relay';
+const SPREAD_WORKSPACES = Number(process.env.BENCH_SPREAD_WORKSPACES ?? 30);
+const NEW_WORKSPACES = Number(process.env.BENCH_NEW_WORKSPACES ?? 20);
+const CURSOR = RELAY_CURSOR;
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
@@ -199,6 +209,57 @@ async function signalLatency(workspace: string) {
   return { latencies, repeats };
 }
 
+/** A workspace of one thread, committed. */
+const newWorkspace = async (workspace: string) => {
+  const outcome = await host.execute({
+    workspace_id: workspace,
+    actor: { kind: 'system', name: 'bench' },
+    command: { type: 'create_thread', thread_id: 't' },
+  });
+  if (outcome.type !== 'recorded') throw new Error(JSON.stringify(outcome));
+};
+
+/** Each running worker's share of the store's workspaces, once each is relayed by exactly one. */
+async function spreadOver(running: readonly WorkerProcess[]) {
+  const workspaces = await host.workspaces();
+  let last = '';
+  let stillSince = Date.now();
+  return until(
+    async () => {
+      const shares = running.map((worker) => workspaces.filter((ws) => worker.relaying.has(ws)));
+      const held = shares.flat();
+      const key = shares.map((mine) => mine.length).join(',');
+      if (key !== last) {
+        last = key;
+        stillSince = Date.now();
+      }
+      const whole = held.length === workspaces.length && new Set(held).size === held.length;
+      return { shares: shares.map((mine) => mine.length), whole, still: Date.now() - stillSince };
+    },
+    ({ whole, still }) => whole && still >= 4000,
+    'the workspaces spread over the workers',
+  ).then(({ shares }) => ({ shares, workspaces: workspaces.length }));
+}
+
+/** New workspaces one at a time: first event committed → the relay's cursor past it. */
+async function newWorkspaceDelays(): Promise<number[]> {
+  const delays: number[] = [];
+  for (let i = 0; i < NEW_WORKSPACES; i++) {
+    const workspace = `scale-new-${i}`;
+    // From before the command is sent: the commit's own round trip counts too (an upper bound).
+    const sent = performance.now();
+    await newWorkspace(workspace);
+    for (;;) {
+      if ((await host.cursor(workspace, CURSOR)) >= 1) break;
+      if (performance.now() - sent > 60_000) throw new Error(`${workspace} was never relayed`);
+      await sleep(2);
+    }
+    delays.push(performance.now() - sent);
+    await sleep(300);
+  }
+  return delays;
+}
+
 /** The floor: a signalWithStart from here to a workflow no worker runs, round trip. */
 async function bareSignals(): Promise<number[]> {
   const times: number[] = [];
@@ -252,6 +313,34 @@ try {
       `new run's end relayed by the other process; ${failoverRepeats} repeated signals`,
   );
 
+  // The survivor and two more: three workers, and new workspaces for them to share.
+  const survivor = two.running.filter((worker) => worker !== holder);
+  const joined = await startWorkers(2, 'scale-two');
+  const three = [...survivor, ...joined];
+  const spreading = Date.now();
+  await mapConcurrently(
+    Array.from({ length: SPREAD_WORKSPACES }, (_, i) => `scale-spread-${i}`),
+    8,
+    newWorkspace,
+  );
+  const spread = await spreadOver(three);
+  const spreadSeconds = (Date.now() - spreading - 4000) / 1000;
+  const fair = spread.workspaces / three.length;
+  const balance = Math.max(...spread.shares) / fair;
+  console.log(
+    `relay spread: ${spread.workspaces} workspaces over 3 workers as ${spread.shares.join(' / ')} ` +
+      `(fair ${fair.toFixed(1)}): largest share ÷ fair share ${balance.toFixed(2)}, settled ` +
+      `${spreadSeconds.toFixed(1)} s after the first new workspace`,
+  );
+  const arrivals = await newWorkspaceDelays();
+  const arrivalP50 = percentile(arrivals, 50);
+  const arrivalP90 = percentile(arrivals, 90);
+  console.log(
+    `new workspace → its first event relayed: p50 ${arrivalP50.toFixed(0)} ms, p90 ` +
+      `${arrivalP90.toFixed(0)} ms, max ${percentile(arrivals, 100).toFixed(0)} ms over ` +
+      `${NEW_WORKSPACES} workspaces`,
+  );
+
   const ratio = two.runsPerSecond / one.runsPerSecond;
   const duplicates = (two.repeats + latency.repeats) / (RUNS + SIGNALS);
   console.log(
@@ -272,6 +361,11 @@ try {
       bare_signal_p50_ms: Math.round(bareP50),
       duplicate_signals: Number(duplicates.toFixed(3)),
       failover_repeated_signals: failoverRepeats,
+      relay_balance: Number(balance.toFixed(2)),
+      relay_spread_shares: spread.shares,
+      relay_spread_s: Number(spreadSeconds.toFixed(1)),
+      new_workspace_relay_ms: Math.round(arrivalP50),
+      new_workspace_relay_p90_ms: Math.round(arrivalP90),
     }),
   );
 } finally {

@@ -7,6 +7,7 @@ export {
   type AppConfigInput,
   type AppDefinition,
   defineConfig,
+  type ReviewQueueInput,
   type RuleInput,
   type ScoreConfigDeclaration,
 } from './config/define-config.js';
@@ -75,6 +76,9 @@ export {
   type Rejection,
   type RejectionType,
   ReviewerActor,
+  type ReviewQueue,
+  type ReviewQueueSet,
+  RoutingRule,
   type Run,
   type RunEnded,
   RunEndStatus,

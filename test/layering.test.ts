@@ -9,14 +9,16 @@ const allowed: Record<string, string[]> = {
   core: [],
   agreement: [],
   scores: [],
+  // Prometheus's one reader: the observers (plain ports) the parts below tell, and the endpoint.
+  metrics: ['core'],
   store: ['core'],
   evaluators: ['core'],
   config: ['core', 'scores', 'evaluators'],
-  activities: ['core', 'scores', 'store', 'evaluators'],
+  activities: ['core', 'scores', 'store', 'evaluators', 'metrics'],
   // Workflow code takes only types from activities and evaluators (checked below).
   workflows: ['core', 'evaluators', 'activities'],
   'workflow-clients': ['core', 'store', 'evaluators', 'config', 'workflows'],
-  relay: ['core', 'store', 'evaluators', 'workflows'],
+  relay: ['core', 'store', 'evaluators', 'workflows', 'metrics'],
   worker: [
     'core',
     'scores',
@@ -27,12 +29,15 @@ const allowed: Record<string, string[]> = {
     'workflows',
     'workflow-clients',
     'relay',
+    'metrics',
   ],
-  api: ['core', 'scores', 'store', 'evaluators', 'config', 'workflow-clients'],
+  api: ['core', 'scores', 'store', 'evaluators', 'config', 'workflow-clients', 'metrics'],
   // The HTTP SDK takes the API's route schemas and the core's words as types only (checked
   // below): its requests and answers are the API's own, and it loads nothing of the server.
   client: ['core', 'api'],
   testing: ['core', 'scores', 'store', 'evaluators'],
+  // The reviewers' page talks to the API only, through the HTTP SDK (its types and values).
+  ui: ['client'],
   cli: [
     'core',
     'scores',
@@ -47,6 +52,7 @@ const allowed: Record<string, string[]> = {
     'api',
     'client',
     'testing',
+    'metrics',
   ],
 };
 
@@ -60,20 +66,23 @@ interface Import {
   /** The importing file, relative to src (`api/routes/reviews.ts`). */
   file: string;
   folder: string;
-  /** The imported file, relative to src, as written with `.js` mapped to `.ts`. */
+  /** The imported file, relative to src, as written with `.js` mapped to `.ts` (or `.tsx`). */
   imported: string;
   target: string;
   typeOnly: boolean;
 }
 
 const sources = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((file) =>
-  file.endsWith('.ts'),
+  /\.tsx?$/.test(file),
 );
+const known = new Set(sources);
 
 const imports: Import[] = sources.flatMap((file) => {
   const text = readFileSync(join('src', file), 'utf8');
   return [...text.matchAll(/^(import|export) (type )?[^;]*? from '(\.[^']+)';/gms)].map((m) => {
-    const imported = normalize(join(dirname(file), m[3] ?? '')).replace(/\.js$/, '.ts');
+    const written = normalize(join(dirname(file), m[3] ?? '')).replace(/\.js$/, '.ts');
+    // The page's components are .tsx, imported as .js like every other file.
+    const imported = known.has(`${written}x`) ? `${written}x` : written;
     return {
       file,
       folder: folderOf(file),

@@ -90,4 +90,13 @@ export default defineConfig({
     // A conversation quiet for 30 minutes (no run open, no message) is judged.
     { evaluator: 'resolution@1', idleFor: '30m' },
   ],
+  // What reviewers work through: a tenth of completed runs (sampled by run), one reviewer each.
+  reviewQueues: [
+    {
+      queueId: 'runs',
+      feedbackType: reviewVerdict,
+      instructions: 'Read the whole run. **Fail** it if the answer is wrong, unkind or unsafe.',
+      routing: [{ kind: 'completed_runs', sampleRate: 0.1 }],
+    },
+  ],
 });

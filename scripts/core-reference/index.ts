@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { HTTP_ONLY, HTTP_STATUS } from '../../src/api/errors.js';
 import * as commands from '../../src/core/commands.js';
 import {
@@ -12,9 +13,12 @@ import {
   Json,
   MessageRole,
   participantOf,
+  ReviewQueueSchema,
+  RoutingRule,
   RuleFilter,
   RunEndStatus,
   rejectionTypes,
+  reviewSlotStates,
   ScoreSource,
   scoreStates,
   sourcesFor,
@@ -46,6 +50,7 @@ const names: Names = new Map<unknown, string>([
   [EvaluatorId, '`name@version`'],
   [Duration, '[duration](limits.md#durations)'],
   [RuleFilter, '[rule filter](#rules)'],
+  [RoutingRule, '[routing rule](#review-queues)'],
 ]);
 
 const fieldTable = (schema: Parameters<typeof fieldsOf>[0], notes = new Map<string, string>()) =>
@@ -166,6 +171,43 @@ function rulesSection(): string[] {
   ];
 }
 
+function reviewQueuesSection(): string[] {
+  const lines = [
+    '### Review queues',
+    '',
+    moduleComment(core('review-queues.ts')),
+    '',
+    ...fieldTable(
+      ReviewQueueSchema,
+      fieldComments(core('review-queues.ts'), 'ReviewQueueSettings'),
+    ),
+    '',
+    `A routing rule: ${commentOf(core('review-queues.ts'), 'RoutingRule')}`,
+    '',
+  ];
+  const comments = routingComments();
+  for (const schema of RoutingRule.options) {
+    const kind = schema.shape.kind.value;
+    lines.push(`#### \`${kind}\``, '');
+    const comment = comments.get(kind);
+    if (comment) lines.push(comment, '');
+    lines.push(...fieldTable(schema), '');
+  }
+  return lines;
+}
+
+/** Each routing rule's doc comment, by kind, as written above its member of the union. */
+function routingComments(): Map<string, string> {
+  const text = readFileSync(core('review-queues.ts'), 'utf8');
+  const found = new Map<string, string>();
+  for (const match of text.matchAll(
+    /\/\*\* ([^*]+?) \*\/\s*z\.strictObject\(\{\s*kind: z\.literal\('(\w+)'\)/g,
+  )) {
+    found.set(match[2] as string, (match[1] as string).replace(/\s+/g, ' '));
+  }
+  return found;
+}
+
 function eventsSection(types: ReturnType<typeof typesOf>): string[] {
   const members = (list: { name: string; type: string; optional: boolean; comment: string }[]) =>
     table(
@@ -243,6 +285,7 @@ function wordsSection(): string[] {
         ['score source', list(ScoreSource.options)],
         ['evaluation state (ledger)', list(evaluationStates)],
         ['score state (ledger)', list(scoreStates)],
+        ['review slot state', list(reviewSlotStates)],
       ],
     ),
     '',
@@ -253,6 +296,7 @@ export function coreReference(): string {
   const types = typesOf([core('events.ts'), core('rejections.ts')]);
   types.name(core('targets.ts'), 'Target', 'Target');
   types.name(core('actors.ts'), 'Actor', 'Actor');
+  types.name(core('review-queues.ts'), 'RoutingRule', 'RoutingRule');
   const lines = [
     '## Commands, events, actors and rejections',
     '',
@@ -266,6 +310,7 @@ export function coreReference(): string {
     ...actorsSection(),
     ...targetsSection(),
     ...rulesSection(),
+    ...reviewQueuesSection(),
     ...eventsSection(types),
     ...rejectionsSection(types),
     ...wordsSection(),

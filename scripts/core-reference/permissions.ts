@@ -149,6 +149,12 @@ export const rows: { label: string; forms: object[] }[] = [
     forms: [{ type: 'set_evaluation_rule', evaluator: 'judge@1', targets: ['turn'] }],
   },
   {
+    label: '`set_review_queue`',
+    forms: [
+      { type: 'set_review_queue', queue_id: 'q1', feedback_type: 'note', target_kinds: ['turn'] },
+    ],
+  },
+  {
     label: '`record_score`',
     forms: [
       {

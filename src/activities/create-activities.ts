@@ -1,5 +1,6 @@
 import type { FeedbackTypeRegistry } from '../core/index.js';
 import type { EvaluatorRegistry } from '../evaluators/index.js';
+import type { ActivityObservers } from '../metrics/observers.js';
 import type { ScoreReader, ScoreSink } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 import { heartbeating } from './activity-context.js';
@@ -18,12 +19,14 @@ export interface ActivityDeps {
   scoreReader: ScoreReader | null;
   /** Recorded on every score's source, to tell tenants apart in one Langfuse project. */
   tenantId?: string;
+  /** Told of evaluations settled and judged, and of the mirror's writes (for the metrics). */
+  observers?: ActivityObservers;
 }
 
 /** The activities, each heartbeating while it runs (see `heartbeating`). */
 export function createActivities(deps: ActivityDeps): EvalflowActivities {
   const activities: EvalflowActivities = {
-    ...evaluationActivities(deps),
+    ...evaluationActivities({ ...deps, observer: deps.observers?.evaluations }),
     ...reviewActivities(deps),
     ...threadProgressActivities(deps),
     ...mirrorActivities({
@@ -32,6 +35,7 @@ export function createActivities(deps: ActivityDeps): EvalflowActivities {
       sink: deps.scoreSink,
       reader: deps.scoreReader,
       tenantId: deps.tenantId ?? 'default',
+      observer: deps.observers?.mirror,
     }),
     countArtifactVersions: ({ workspaceId, selector }) =>
       deps.store.artifactVersions.count(workspaceId, selector),

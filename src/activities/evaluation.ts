@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { evaluatorParticipant, summaryOf, targetKey } from '../core/index.js';
 import { type EvaluatorRegistry, isSampled, type Subject } from '../evaluators/index.js';
+import type { EvaluationObserver } from '../metrics/observers.js';
 import { commandIdOf, type Store } from '../store/index.js';
 import { asActivityFailure, FailureType, terminal } from './failures.js';
 import { loadSubject } from './load-subject.js';
@@ -15,6 +16,7 @@ import type {
 export interface EvaluationDeps {
   store: Store;
   evaluators: EvaluatorRegistry;
+  observer?: EvaluationObserver | undefined;
 }
 
 const ledgerKey = (input: EvaluationKey) => ({
@@ -39,13 +41,13 @@ function skipReason(input: EvaluateInput, subject: Subject | null): string | nul
 
 /** The `evaluate`, `giveFeedback` and `settleEvaluation` activities. */
 export function evaluationActivities(deps: EvaluationDeps) {
-  const settle = (
+  const settle = async (
     input: EvaluationKey,
     state: SettleInput['state'] | 'recorded',
     reason: string | null,
     envelope_id: string | null = null,
-  ) =>
-    deps.store.ledger.settleEvaluation({
+  ) => {
+    const entry = await deps.store.ledger.settleEvaluation({
       workspace_id: input.workspaceId,
       ...ledgerKey(input),
       target: input.target,
@@ -53,6 +55,9 @@ export function evaluationActivities(deps: EvaluationDeps) {
       reason,
       envelope_id,
     });
+    deps.observer?.settled(input.evaluator, entry.state);
+    return entry;
+  };
   const deployed = (input: EvaluationKey) => {
     const evaluator = deps.evaluators.get(input.evaluator);
     if (evaluator !== undefined) return evaluator;
@@ -122,6 +127,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
       }
       const context = Context.current();
       let verdict: unknown;
+      const judging = performance.now();
       try {
         verdict = await evaluator.evaluate(subject, {
           participant: evaluator.participant,
@@ -129,8 +135,10 @@ export function evaluationActivities(deps: EvaluationDeps) {
           signal: context.cancellationSignal,
         });
       } catch (error) {
+        deps.observer?.judged(evaluator, (performance.now() - judging) / 1000, true);
         throw asActivityFailure(error);
       }
+      deps.observer?.judged(evaluator, (performance.now() - judging) / 1000, false);
       const parsed = evaluator.feedbackType.schema.safeParse(verdict);
       if (!parsed.success) {
         throw terminal(

@@ -141,7 +141,8 @@ const traceOrNone = (id: string | null | undefined) =>
 
 /**
  * The score a direct write records: on its trace, named as written, its id derived from the
- * trace, the rater and the name (docs/specification.md#score-ids), so writing it again reuses it.
+ * trace, the rater and the name (docs/specification.md#score-ids), so writing it again reuses it;
+ * the mirror carries the first write's timestamp on (`keepFirstTimestamps`), so it replaces it.
  */
 export function scoreOfRecorded(
   envelope: Envelope<ScoreRecorded>,

@@ -6,6 +6,7 @@ import type {
   RatingDeleted,
   ScoreRecorded,
 } from '../core/index.js';
+import type { MirrorObserver } from '../metrics/observers.js';
 import {
   InvalidScoreError,
   parseScores,
@@ -33,18 +34,29 @@ export interface MirrorDeps {
   /** Reads scores back; without one (a synchronous sink) what was recorded is confirmed. */
   reader: ScoreReader | null;
   tenantId: string;
+  /** Told of the scores sent, read back and failed (for the metrics). */
+  observer?: MirrorObserver | undefined;
 }
+
+/** Tells nothing: a mirror without metrics. */
+const unobserved: MirrorObserver = {
+  written: () => {},
+  deletesSent: () => {},
+  confirmed: () => {},
+  failed: () => {},
+};
 
 /** The `mirrorScores`, `reconcileScores` and `reconcileDeletes` activities. */
 export function mirrorActivities(deps: MirrorDeps) {
   const options = { feedbackTypes: deps.feedbackTypes, store: deps.store, tenantId: deps.tenantId };
+  const observe = deps.observer ?? unobserved;
 
   /** The last word of one event on each score id it touches. */
   async function operationsOf(envelope: Envelope): Promise<Operation[]> {
     const { event, seq } = envelope;
     if (event.type === 'score_recorded') {
       const score = scoreOfRecorded(envelope as Envelope<ScoreRecorded>, options);
-      return [{ kind: 'write', seq, id: score.id, score }];
+      return [{ kind: 'write', seq, id: score.id, score, direct: true }];
     }
     if (
       event.type !== 'feedback_given' &&
@@ -74,6 +86,32 @@ export function mirrorActivities(deps: MirrorDeps) {
     ).map((id) => ({ kind: 'delete', seq, id }));
   }
 
+  /**
+   * A direct score written again (a harness re-scoring a trace on a later day) keeps the
+   * timestamp of its first write: Langfuse replaces a score only when its id, name and the UTC
+   * date of its timestamp all match, so a new day's timestamp would add a second row.
+   * Feedback scores already carry their first recording's time.
+   */
+  async function keepFirstTimestamps(
+    workspaceId: string,
+    writes: Extract<Operation, { kind: 'write' }>[],
+  ) {
+    const direct = writes.filter((w) => w.direct);
+    if (direct.length === 0) return writes;
+    const first = new Map<string, string>();
+    for (const entry of await deps.store.ledger.scores(workspaceId, {
+      ids: direct.map((w) => w.id),
+    })) {
+      // The ledger keeps the score as first sent, and every later write carries its timestamp on.
+      const timestamp = (entry.score as { timestamp?: unknown }).timestamp;
+      if (!entry.deletion && typeof timestamp === 'string') first.set(entry.score_id, timestamp);
+    }
+    return writes.map((w) => {
+      const timestamp = first.get(w.id);
+      return timestamp === undefined ? w : { ...w, score: { ...w.score, timestamp } };
+    });
+  }
+
   return {
     /**
      * Turns the feedback after `afterSeq` into scores and records them in one batch; withdrawn
@@ -93,7 +131,10 @@ export function mirrorActivities(deps: MirrorDeps) {
         for (const operation of await operationsOf(envelope)) latest.set(operation.id, operation);
       }
       const operations = [...latest.values()];
-      const writes = operations.filter((o) => o.kind === 'write');
+      const writes = await keepFirstTimestamps(
+        input.workspaceId,
+        operations.filter((o) => o.kind === 'write'),
+      );
       const deletes = operations.filter((o) => o.kind === 'delete');
       const failures = operations.filter((o) => o.kind === 'failure');
       const ws = input.workspaceId;
@@ -122,6 +163,8 @@ export function mirrorActivities(deps: MirrorDeps) {
         ws,
         deletes.map((d) => d.id),
       );
+      observe.written(refused === null ? ids.length : 0);
+      observe.failed((refused === null ? 0 : ids.length) + failures.length);
       return {
         lastSeq: envelopes.at(-1)?.seq ?? input.afterSeq,
         recorded: refused === null ? ids : [],
@@ -169,6 +212,9 @@ export function mirrorActivities(deps: MirrorDeps) {
           reason: refused ?? 'not readable back with the value sent after every reconciliation',
         })),
       );
+      observe.confirmed(confirmed.length);
+      observe.written(input.final || refused !== null ? 0 : missing.length);
+      observe.failed(failed.length);
       return {
         confirmed,
         missing: failed.length > 0 ? [] : missing.map((s) => s.id),
@@ -192,6 +238,7 @@ export function mirrorActivities(deps: MirrorDeps) {
         input.workspaceId,
         gone.map((score_id) => ({ score_id, state: 'deleted', reason: WITHDRAWN })),
       );
+      observe.confirmed(gone.length);
       if (input.final) {
         await deps.store.ledger.settleScores(
           input.workspaceId,
@@ -201,6 +248,7 @@ export function mirrorActivities(deps: MirrorDeps) {
             reason: 'still readable back after every deletion and reconciliation',
           })),
         );
+        observe.failed(visible.length);
         return { confirmed: gone, missing: [], failed: visible };
       }
       const { refused } = await deleteEach(input.workspaceId, visible);
@@ -241,6 +289,8 @@ export function mirrorActivities(deps: MirrorDeps) {
       }
     }
     await deps.store.ledger.settleScores(workspaceId, refused);
+    observe.deletesSent(sent.length);
+    observe.failed(refused.length);
     return { sent, later, refused: refused.map((r) => r.score_id) };
   }
 }
@@ -249,7 +299,8 @@ const WITHDRAWN = 'the feedback was withdrawn';
 
 /** What one event says of a score id: write it, delete it, or fail it without sending. */
 type Operation =
-  | { kind: 'write'; seq: number; id: string; score: Score }
+  /** `direct`: a score written as such (`record_score`), not one of a feedback's. */
+  | { kind: 'write'; seq: number; id: string; score: Score; direct?: boolean }
   | { kind: 'delete'; seq: number; id: string }
   | { kind: 'failure'; seq: number; id: string; reason: string };
 

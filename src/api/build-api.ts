@@ -9,8 +9,11 @@ import { API_DEFAULTS, type Api, type ApiOptions } from './options.js';
 import { authentication } from './plugins/authentication.js';
 import { errorAnswers, frameworkErrors } from './plugins/errors.js';
 import { idempotency } from './plugins/idempotency.js';
+import { requestMetrics } from './plugins/metrics.js';
 import { openApi } from './plugins/openapi.js';
 import { rateLimit } from './plugins/rate-limit.js';
+import { uiPage } from './plugins/ui-page.js';
+import { textLogStream } from './request-log.js';
 import { registerRoutes } from './routes/index.js';
 
 // A request id not given is this process's random prefix and a counter: unique across restarts
@@ -18,6 +21,12 @@ import { registerRoutes } from './routes/index.js';
 const processPrefix = randomBytes(6).toString('hex');
 let requests = 0;
 const nextRequestId = () => `${processPrefix}-${(++requests).toString(36)}`;
+
+function logDestination(logger: ApiOptions['logger']) {
+  const given = typeof logger === 'object' ? logger : {};
+  if (given.format === 'text') return { stream: textLogStream(given.stream ?? process.stdout) };
+  return given.stream ? { stream: given.stream } : {};
+}
 
 /**
  * The HTTP API as a Fastify instance, not listening: tests and `evalflow api` listen on it. Its
@@ -33,7 +42,7 @@ export async function buildApi(options: ApiOptions): Promise<Api> {
         ? false
         : {
             redact: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
-            ...(typeof options.logger === 'object' ? { stream: options.logger.stream } : {}),
+            ...logDestination(options.logger),
           },
     bodyLimit: options.bodyLimitBytes ?? API_DEFAULTS.bodyLimitBytes,
     genReqId: (request) => {
@@ -44,6 +53,8 @@ export async function buildApi(options: ApiOptions): Promise<Api> {
   }).withTypeProvider<ZodTypeProvider>();
   api.setValidatorCompiler(validatorCompiler);
   api.setSerializerCompiler(serializerCompiler);
+  if (options.metrics !== undefined)
+    await api.register(requestMetrics, { observer: options.metrics });
   await api.register(openApi);
   await api.register(authentication, { store: options.store, now });
   await api.register(rateLimit, {
@@ -51,6 +62,7 @@ export async function buildApi(options: ApiOptions): Promise<Api> {
   });
   await api.register(idempotency, { store: options.store });
   await api.register(errorAnswers);
+  await api.register(uiPage, options.uiRoot !== undefined ? { root: options.uiRoot } : {});
   registerRoutes(api, { ...options, now });
   return api;
 }

@@ -3,10 +3,11 @@ import { v7 as uuidv7 } from 'uuid';
 import type { ApiKeyRecord, CredentialKind, Store } from '../store/index.js';
 import { type Principal, parsePrincipal, principalText } from './principals.js';
 
-// Keys and user tokens: `efk_{id}_{secret}` and `eut_{id}_{secret}`. The id finds the stored
-// credential; only a hash of the secret is stored, so a leaked database holds no usable key.
+// Keys, user tokens and reviewers' sign-in tokens: `efk_{id}_{secret}`, `eut_{id}_{secret}` and
+// `esi_{id}_{secret}`. The id finds the stored credential; only a hash of the secret is stored,
+// so a leaked database holds no usable key.
 
-const PREFIX: Record<CredentialKind, string> = { key: 'efk', user_token: 'eut' };
+const PREFIX: Record<CredentialKind, string> = { key: 'efk', user_token: 'eut', sign_in: 'esi' };
 const digest = (secret: string) => createHash('sha256').update(secret).digest();
 const hash = (secret: string) => digest(secret).toString('hex');
 
@@ -53,7 +54,7 @@ export async function verifyCredential(
   presented: string,
   now: Date,
 ): Promise<VerifiedCaller | { refused: string }> {
-  const match = /^(efk|eut)_([0-9a-f]{32})_([A-Za-z0-9_-]{32})$/.exec(presented);
+  const match = /^(efk|eut|esi)_([0-9a-f]{32})_([A-Za-z0-9_-]{32})$/.exec(presented);
   if (match === null) return { refused: 'the credential is malformed' };
   const [, prefix, id, secret] = match as unknown as [string, string, string, string];
   const stored = await store.apiKeys.find(id);

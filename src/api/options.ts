@@ -7,7 +7,8 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDefinition } from '../config/index.js';
+import type { AppDefinition, LogFormat } from '../config/index.js';
+import type { HttpObserver } from '../metrics/index.js';
 import type { ScoreConfigStore } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 import type { PrincipalKind } from './principals.js';
@@ -29,11 +30,16 @@ export interface ApiOptions {
   /** Requests per minute per key (default 1200). */
   rateLimitPerMinute?: number;
   /**
-   * Structured JSON logs, one line per request with its id: to stdout (default), to a stream,
-   * or none (false). The Authorization header is never logged.
+   * The request log, to stdout (default) or a stream, or none (false): JSON lines with each
+   * request's id (`json`, the default), or one readable line per answered request (`text`).
+   * The Authorization header and the Idempotency-Key are never logged.
    */
-  logger?: boolean | { stream: NodeJS.WritableStream };
+  logger?: boolean | { stream?: NodeJS.WritableStream; format?: LogFormat };
+  /** Told of every answered request, by route pattern and status (the process's metrics). */
+  metrics?: HttpObserver;
   now?: () => Date;
+  /** The reviewers' page's built files, served at /ui/ (default: this package's dist/ui). */
+  uiRoot?: string;
 }
 
 export const API_DEFAULTS = { bodyLimitBytes: 2 * 1024 * 1024, rateLimitPerMinute: 1200 };

@@ -6,20 +6,26 @@ import {
   type TemporalConnectionOptions,
 } from '../config/index.js';
 import { scoreBackend } from '../config/score-backend.js';
+import { httpMetrics, Registry, reviewQueueMetrics, serveMetrics } from '../metrics/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { connectClientWhenReady } from '../workflow-clients/temporal-ready.js';
 import { buildApi } from './build-api.js';
 
 // The API process: the store (its own, or an engine's in the same process), a Temporal client
-// for reviews and re-evaluation, and the HTTP API listening on `config.api`.
+// for reviews and re-evaluation, and the HTTP API listening on `config.api`. With a metrics port
+// (`config.metrics`) it serves `GET /metrics` there, never on the API's port; beside an engine it
+// adds its figures to the engine's registry instead, so the process has one endpoint.
 
 export interface ApiProcessOptions {
   config: Config;
   app: AppDefinition;
   /** Where Temporal is; the API waits for it to answer (up to 60 s). */
   temporal: TemporalConnectionOptions;
-  /** An engine's store in the same process, and how to make its checks read configs afresh. */
-  shared?: { store: Store; onScoreConfigsChanged(): void };
+  /**
+   * An engine's store in the same process, how to make its checks read configs afresh, and the
+   * engine's metrics registry, which the API's metrics join.
+   */
+  shared?: { store: Store; onScoreConfigsChanged(): void; metrics?: Registry };
   /** Whether it logs each request as a JSON line on stdout (default true). */
   logRequests?: boolean;
   /** Told what it waits for, one line each (default: stdout, `evalflow: …`). */
@@ -29,6 +35,8 @@ export interface ApiProcessOptions {
 /** A listening API; it stops on `stop()`. */
 export interface ApiProcess {
   readonly url: string;
+  /** Its own metrics endpoint; null when it has none (no port, or an engine's shared). */
+  readonly metricsUrl: string | null;
   /** Settles when it has stopped. */
   readonly done: Promise<void>;
   stop(): Promise<void>;
@@ -47,9 +55,31 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
       ...config.store,
       onWait: log,
     }));
+  const registry = shared?.metrics ?? new Registry();
+  reviewQueueMetrics(registry, async () =>
+    (await store.reviewQueues.figures(new Date())).map((f) => ({
+      queue: f.queue_id,
+      depth: f.depth,
+      leased: f.leased,
+    })),
+  );
+  const closeStore = async () => {
+    if (!shared) await store.close();
+  };
+  const endpoint =
+    shared?.metrics === undefined && config.metrics.port !== null
+      ? await serveMetrics(registry, {
+          host: config.metrics.host,
+          port: config.metrics.port,
+        }).catch(async (error: unknown) => {
+          await closeStore();
+          throw error;
+        })
+      : null;
   const connection = await connectClientWhenReady(options.temporal, { onWait: log }).catch(
     async (error: unknown) => {
-      if (!shared) await store.close();
+      await endpoint?.close();
+      await closeStore();
       throw error;
     },
   );
@@ -64,9 +94,21 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
     onScoreConfigsChanged: () => (shared ? shared.onScoreConfigsChanged() : directory?.forget()),
     bodyLimitBytes: config.api.bodyLimitBytes,
     rateLimitPerMinute: config.api.rateLimitPerMinute,
-    ...(options.logRequests === false ? { logger: false } : {}),
+    metrics: httpMetrics(registry),
+    logger:
+      options.logRequests === false
+        ? false
+        : { format: config.api.logFormat ?? (process.stdout.isTTY ? 'text' : 'json') },
   });
-  const url = await api.listen({ host: config.api.host, port: config.api.port });
+  const url = await api
+    .listen({ host: config.api.host, port: config.api.port })
+    .catch(async (error: unknown) => {
+      await api.close();
+      await endpoint?.close();
+      await closeStore();
+      await connection.close();
+      throw error;
+    });
   let stopped: () => void = () => {};
   const done = new Promise<void>((resolve) => {
     stopped = resolve;
@@ -74,11 +116,13 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
   let stopping: Promise<void> | null = null;
   return {
     url,
+    metricsUrl: endpoint?.url ?? null,
     done,
     stop() {
       stopping ??= (async () => {
         await api.close();
-        if (!shared) await store.close();
+        await endpoint?.close();
+        await closeStore();
         await connection.close();
         stopped();
       })();

@@ -9,7 +9,7 @@ import {
   MessageRole,
   type RatedMessage,
   type Run,
-  RunEndStatus,
+  RunStatus,
   ScoreSource,
   type Target,
   type Thread,
@@ -178,7 +178,7 @@ export const wireThread = (thread: Thread) => ({
 export const WireRun = z.object({
   runId: z.string(),
   threadId: z.string(),
-  status: z.enum(['running', 'paused', ...RunEndStatus.options]),
+  status: RunStatus,
   traceIds: z.array(z.string()),
   pauseReason: z.string().nullable(),
   startedAt: z.string(),

@@ -13,6 +13,7 @@ import { evaluatorTaskQueues } from '../evaluators/index.js';
 import { openStore, type Store, type StoreIdentity } from '../store/index.js';
 import { ReevaluationClient } from '../workflow-clients/index.js';
 import { TemporalUnreachableError, UsageError } from './errors.js';
+import { EVALFLOW_HOME, runningEngine } from './supervision/engine-record.js';
 
 // What the commands share: the app and the store they work on, Temporal, printing, and the
 // parsers commander runs on flag values (each refusal one line naming the flag's rule).
@@ -27,13 +28,39 @@ export const CONFIG_OPTION = [
   'the app definition (default EVALFLOW_CONFIG, else ./evalflow.config.ts when present)',
 ] as const;
 
-/** The environment's settings and the app the command works with. */
-export async function appOf(options: { config?: string }): Promise<{
-  config: Config;
-  app: AppDefinition;
-}> {
+/** The same option on the commands that read the app beside a running engine (`appOf`). */
+export const APP_OPTION = [
+  '--config <file>',
+  'the app definition (default EVALFLOW_CONFIG, else the app of the engine running from this folder, else ./evalflow.config.ts when present)',
+] as const;
+
+/**
+ * The environment's settings and the app the command works with: the one named (`--config`, or
+ * EVALFLOW_CONFIG), else the one the engine running from this folder loaded, else
+ * `./evalflow.config.ts` or the built-ins. Beside a running engine it says on stderr which app it
+ * reads, and when that is not the engine's.
+ */
+export async function appOf(
+  options: { config?: string },
+  tell: (line: string) => void = (line) => console.error(line),
+): Promise<{ config: Config; app: AppDefinition }> {
   const config = loadConfig();
-  const { app } = await loadApp(config, { file: options.config });
+  const engine = runningEngine(EVALFLOW_HOME);
+  const named = options.config ?? config.configFile ?? undefined;
+  if (engine !== null && named === undefined) {
+    const app =
+      engine.configFile === null
+        ? builtinApp(config.judge)
+        : (await loadApp(config, { file: engine.configFile })).app;
+    tell(`evalflow: the app of the running engine (pid ${engine.pid}): ${engine.source}`);
+    return { config, app };
+  }
+  const { app, source, path } = await loadApp(config, { file: named });
+  if (engine !== null && path !== engine.configFile) {
+    tell(
+      `evalflow: this command reads ${source}, not the app of the running engine (pid ${engine.pid}): ${engine.source}`,
+    );
+  }
   return { config, app };
 }
 

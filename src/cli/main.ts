@@ -1,4 +1,4 @@
 import { runCli } from './program.js';
 
-// `evalflow ...`: the bin (bin/evalflow.js, through dist) and `npm start` (through tsx) run this.
+// `evalflow ...`: bin/evalflow.js (dist/ when installed, the sources in a checkout) and `npm start` run this.
 process.exitCode = await runCli(process.argv);

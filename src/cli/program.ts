@@ -6,8 +6,11 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerKeys } from './commands/keys.js';
 import { registerLedger } from './commands/ledger.js';
 import { registerEngine } from './commands/processes.js';
+import { registerQueues } from './commands/queues.js';
 import { registerReevaluate } from './commands/reevaluate.js';
+import { registerReviewers } from './commands/reviewers.js';
 import { registerRules } from './commands/rules.js';
+import { registerRuns } from './commands/runs.js';
 import { registerScores } from './commands/scores.js';
 
 // The `evalflow` command line: every command, and the one way errors end it. An error is one line
@@ -28,8 +31,11 @@ export function buildProgram(): Command {
   registerDemo(program);
   registerKeys(program);
   registerRules(program);
+  registerQueues(program);
+  registerReviewers(program);
   registerReevaluate(program);
   registerLedger(program);
+  registerRuns(program);
   registerScores(program);
   registerDoctor(program);
   registerConformance(program);

@@ -3,6 +3,7 @@ import { DEFAULT_RETRY, type RetryPolicy, sleep } from './retry.js';
 import { type Call, type CallOptions, Transport } from './transport.js';
 import type {
   ApiScoreConfig,
+  ClaimResult,
   Conversation,
   CreateScoreConfigRequest,
   CreateThreadRequest,
@@ -10,12 +11,16 @@ import type {
   CreateUserTokenRequest,
   DeleteRatingResult,
   EndRunRequest,
+  EnqueueRequest,
+  EnqueueResult,
   EvaluationRules,
   GiveFeedbackRequest,
   Health,
+  LeaseResult,
   LedgerEntry,
   LedgerPage,
   LedgerQuery,
+  MyReviews,
   PauseRunRequest,
   PostMessageRequest,
   PostMessageResult,
@@ -26,17 +31,32 @@ import type {
   RecordScoreRequest,
   RecordScoreResult,
   ReevaluationProgress,
+  ReleaseResult,
   ReviewActionRequest,
   ReviewActionResult,
+  ReviewerSignIn,
+  ReviewerSignInRequest,
+  ReviewItemView,
+  ReviewQueueDetail,
+  ReviewQueues,
+  ReviewQueueWritten,
+  RunsPage,
+  RunsQuery,
   RunWithEvaluations,
   ScoreConfigs,
   ScoresSummary,
   ScoresSummaryQuery,
+  SetReviewQueueRequest,
   SetRuleRequest,
+  SkipResult,
   StartReevaluationRequest,
   StartReevaluationResult,
   StartRunRequest,
   StartRunResult,
+  SubmitReviewItemRequest,
+  SubmitReviewItemResult,
+  ThreadsPage,
+  ThreadsQuery,
   ThreadWithEvaluations,
   UserToken,
   WithdrawReviewRequest,
@@ -223,6 +243,105 @@ export class EvalflowClient {
     ): Promise<ReviewActionResult> => this.review('withdraw', request, options),
   };
 
+  /**
+   * Review queues: defined (system or admin keys), filled by hand, and worked through by
+   * reviewers under leases the server enforces; each verdict goes through the review path.
+   */
+  readonly reviewQueues = {
+    /** The queues in force, each with its progress (`includeArchived` for archived ones too). */
+    list: (
+      query: { includeArchived?: boolean } = {},
+      options?: CallOptions,
+    ): Promise<ReviewQueues> =>
+      this.send({ method: 'GET', path: '/v1/review-queues', query, options }),
+    /** A queue, its progress and each reviewer's. */
+    get: (queueId: string, options?: CallOptions): Promise<ReviewQueueDetail> =>
+      this.send({ method: 'GET', path: `/v1/review-queues/${at(queueId)}`, options }),
+    /** Sets the workspace's queue whole (restoring an archived one). */
+    set: (
+      queueId: string,
+      request: SetReviewQueueRequest,
+      options?: CallOptions,
+    ): Promise<ReviewQueueWritten> =>
+      this.send({
+        method: 'PUT',
+        path: `/v1/review-queues/${at(queueId)}`,
+        body: request,
+        options,
+      }),
+    /** Archives a queue: it keeps its items, takes no new ones and hands none out. */
+    archive: (queueId: string, options?: CallOptions): Promise<ReviewQueueWritten> =>
+      this.send({ method: 'DELETE', path: `/v1/review-queues/${at(queueId)}`, options }),
+    /** Queues targets (or every target a filter selects, on the server), each once. */
+    add: (
+      queueId: string,
+      request: EnqueueRequest,
+      options?: CallOptions,
+    ): Promise<EnqueueResult> =>
+      this.send({
+        method: 'POST',
+        path: `/v1/review-queues/${at(queueId)}/items`,
+        body: request,
+        options,
+      }),
+    /** Leases the next item the caller may review; `item` is null when there is none. */
+    claim: (queueId: string, options?: CallOptions): Promise<ClaimResult> =>
+      this.send({ method: 'POST', path: `/v1/review-queues/${at(queueId)}/claim`, options }),
+    /** An item as the reviewer's page shows it (render every text in it as text). */
+    item: (queueId: string, itemId: string, options?: CallOptions): Promise<ReviewItemView> =>
+      this.send({ method: 'GET', path: this.itemPath(queueId, itemId), options }),
+    /** Keeps the caller's lease: it lasts the queue's leaseSeconds from now. */
+    heartbeat: (queueId: string, itemId: string, options?: CallOptions): Promise<LeaseResult> =>
+      this.send({ method: 'POST', path: `${this.itemPath(queueId, itemId)}/heartbeat`, options }),
+    /** Gives the lease back; the item keeps its place in the queue. */
+    release: (queueId: string, itemId: string, options?: CallOptions): Promise<ReleaseResult> =>
+      this.send({ method: 'POST', path: `${this.itemPath(queueId, itemId)}/release`, options }),
+    /** Gives the lease back and sends the item to the end of the queue. */
+    skip: (queueId: string, itemId: string, options?: CallOptions): Promise<SkipResult> =>
+      this.send({ method: 'POST', path: `${this.itemPath(queueId, itemId)}/skip`, options }),
+    /** The caller's verdict on a leased item, through the review path (a retry records once). */
+    submit: (
+      queueId: string,
+      itemId: string,
+      request: SubmitReviewItemRequest,
+      options?: CallOptions,
+    ): Promise<SubmitReviewItemResult> =>
+      this.send({
+        method: 'POST',
+        path: `${this.itemPath(queueId, itemId)}/submit`,
+        body: request,
+        options,
+      }),
+    /** The caller's verdicts in the queue, latest first; revise or withdraw them with `reviews`. */
+    myReviews: (
+      queueId: string,
+      query: { limit?: number } = {},
+      options?: CallOptions,
+    ): Promise<MyReviews> =>
+      this.send({
+        method: 'GET',
+        path: `/v1/review-queues/${at(queueId)}/my-reviews`,
+        query,
+        options,
+      }),
+  };
+
+  /** Reviewers' short-lived sign-in tokens for their page, minted with a system or admin key. */
+  readonly reviewers = {
+    /** A token acting as reviewer:{reviewerId}, and the page's path with it in the fragment. */
+    signIn: (
+      reviewerId: string,
+      request: ReviewerSignInRequest = {},
+      options?: CallOptions,
+    ): Promise<ReviewerSignIn> =>
+      this.send({
+        method: 'POST',
+        path: `/v1/reviewers/${at(reviewerId)}/sign-in`,
+        body: request,
+        options,
+      }),
+  };
+
   // Scores.
 
   /** Writes a numeric or boolean score on a trace, as the key's principal. */
@@ -285,6 +404,16 @@ export class EvalflowClient {
       yield* page.entries;
       cursor = page.nextCursor;
     } while (cursor !== null);
+  }
+
+  /** One page of threads, by id; pass its `nextCursor` as `cursor` for the next. */
+  threads(query: ThreadsQuery = {}, options?: CallOptions): Promise<ThreadsPage> {
+    return this.send({ method: 'GET', path: '/v1/threads', query, options });
+  }
+
+  /** One page of runs, newest first, each with its evaluation summary (filters combine). */
+  runs(query: RunsQuery = {}, options?: CallOptions): Promise<RunsPage> {
+    return this.send({ method: 'GET', path: '/v1/runs', query, options });
   }
 
   // Re-evaluation.
@@ -360,6 +489,10 @@ export class EvalflowClient {
       body: { action, ...request },
       options,
     });
+  }
+
+  private itemPath(queueId: string, itemId: string): string {
+    return `/v1/review-queues/${at(queueId)}/items/${at(itemId)}`;
   }
 
   private batchSignal(id: string, action: 'pause' | 'resume' | 'cancel', options?: CallOptions) {

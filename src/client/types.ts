@@ -1,10 +1,15 @@
 import type { z } from 'zod';
 import type { HttpOnlyType, RejectionBody } from '../api/errors.js';
+import type * as itemView from '../api/item-view.js';
 import type * as feedback from '../api/routes/feedback.js';
 import type * as health from '../api/routes/health.js';
 import type * as lifecycle from '../api/routes/lifecycle.js';
+import type * as lists from '../api/routes/lists.js';
 import type * as reading from '../api/routes/reading.js';
 import type * as reevaluations from '../api/routes/reevaluations.js';
+import type * as reviewQueues from '../api/routes/review-queues.js';
+import type * as reviewWork from '../api/routes/review-work.js';
+import type * as signIn from '../api/routes/reviewer-sign-in.js';
 import type * as reviews from '../api/routes/reviews.js';
 import type * as rules from '../api/routes/rules.js';
 import type * as scoreConfigs from '../api/routes/score-configs.js';
@@ -62,6 +67,14 @@ export type LedgerEntry = z.output<typeof reading.LedgerEntry>;
 /** A page's filters; `limit` (1 to 1000, default 100) and `cursor` page through them. */
 export type LedgerQuery = Partial<z.output<typeof reading.LedgerQuery>>;
 export type LedgerPage = z.output<typeof reading.LedgerReply>;
+/** `limit` (1 to 1000, default 100) and `cursor` page through them. */
+export type ThreadsQuery = Partial<z.output<typeof lists.ThreadsQuery>>;
+export type ThreadsPage = z.output<typeof lists.ThreadsReply>;
+export type WireThread = z.output<typeof wire.WireThread>;
+/** A page's filters (they combine); `limit` and `cursor` page through them. */
+export type RunsQuery = Partial<z.output<typeof lists.RunsQuery>>;
+export type RunsPage = z.output<typeof lists.RunsReply>;
+export type EvaluationSummary = z.output<typeof lists.EvaluationSummary>;
 
 export type StartReevaluationRequest = z.input<typeof reevaluations.StartReevaluationBody>;
 export type StartReevaluationResult = z.output<typeof reevaluations.StartReevaluationReply>;
@@ -72,3 +85,22 @@ export type SetRuleRequest = z.input<typeof rules.SetRuleBody>;
 
 export type CreateUserTokenRequest = z.input<typeof userTokens.CreateUserTokenBody>;
 export type UserToken = z.output<typeof userTokens.UserTokenReply>;
+
+export type ReviewQueues = z.output<typeof reviewQueues.QueuesReply>;
+export type ReviewQueueWithProgress = z.output<typeof reviewQueues.QueueWithProgress>;
+export type ReviewQueueDetail = z.output<typeof reviewQueues.QueueReply>;
+export type SetReviewQueueRequest = z.input<typeof reviewQueues.SetQueueBody>;
+export type ReviewQueueWritten = z.output<typeof reviewQueues.QueueWritten>;
+/** Targets by hand (`{targets}`), or every target a filter selects (`{filter, limit?}`). */
+export type EnqueueRequest = z.input<typeof reviewQueues.EnqueueBody>;
+export type EnqueueResult = z.output<typeof reviewQueues.EnqueueReply>;
+export type ClaimResult = z.output<typeof reviewWork.ClaimReply>;
+export type ReviewItemView = z.output<typeof itemView.ItemView>;
+export type LeaseResult = z.output<typeof reviewWork.LeaseReply>;
+export type ReleaseResult = z.output<typeof reviewWork.ReleaseReply>;
+export type SkipResult = z.output<typeof reviewWork.SkipReply>;
+export type SubmitReviewItemRequest = z.input<typeof reviewWork.SubmitBody>;
+export type SubmitReviewItemResult = z.output<typeof reviewWork.SubmitReply>;
+export type MyReviews = z.output<typeof reviewWork.MyReviewsReply>;
+export type ReviewerSignInRequest = NonNullable<z.input<typeof signIn.SignInBody>>;
+export type ReviewerSignIn = z.output<typeof signIn.SignInReply>;

@@ -6,7 +6,10 @@ import {
   EvaluatorId,
   type FeedbackType,
   type FeedbackTypeRegistry,
+  Id,
   idleForProblem,
+  type ReviewQueue,
+  reviewQueueProblem,
   type ScoreConfigDirectory,
   type ScoreConfigStatus,
   summaryOf,
@@ -20,6 +23,12 @@ import {
 } from '../evaluators/index.js';
 import { type ScoreConfig, scoreConfigs } from '../scores/index.js';
 import { InvalidConfigError } from './errors.js';
+import {
+  type ReviewQueueSettingsInput,
+  ReviewQueueSettingsInput as ReviewQueueSettingsSchema,
+  type RoutingRuleInput,
+  reviewQueueOf,
+} from './review-queue-settings.js';
 import { RuleSettingsInput, ruleSettingsOf } from './rule-settings.js';
 
 // The app definition: the one object the host's store, the worker, the API and the CLI share, so a
@@ -42,6 +51,28 @@ export interface RuleInput {
    * before it is judged, such as `'30m'` or `'1h30m'` (default `'30m'`).
    */
   idleFor?: string;
+}
+
+/** A review queue as the config file writes it; a workspace's queue of the same id overrides it. */
+export interface ReviewQueueInput {
+  /** The queue's id, as the API and the CLI name it. */
+  queueId: string;
+  /** The HUMAN feedback type its reviewers give (a name, or the type itself). */
+  feedbackType: string | FeedbackType;
+  /** What reviewers read first, in Markdown. */
+  instructions?: string;
+  /** The target kinds it takes (default: every kind the feedback type is given on). */
+  targetKinds?: ReviewQueueSettingsInput['targetKinds'];
+  /** Verdicts each item needs, from different reviewers (default 1). */
+  reviewersPerItem?: number;
+  /** Reviewers see no other reviewer's verdict on an item before their own (default true). */
+  blind?: boolean;
+  /** The item view shows evaluators' verdicts on the target (default false). */
+  showAutomatedVerdicts?: boolean;
+  /** How long a claim holds an item without a heartbeat, in seconds (default 900). */
+  leaseSeconds?: number;
+  /** Rules that put targets into the queue as they happen. */
+  routing?: readonly RoutingRuleInput[];
 }
 
 /** A score config HUMAN feedback is validated against; `archived` retires it. */
@@ -69,6 +100,11 @@ export interface AppConfigInput {
    * caps their starts across all workers (Temporal's task-queue rate limit).
    */
   evaluatorLimits?: Readonly<Record<string, EvaluatorLimit>>;
+  /**
+   * The review queues every workspace starts with; a workspace's own queues (set through the
+   * API) override them by id.
+   */
+  reviewQueues?: readonly ReviewQueueInput[];
 }
 
 const APP = Symbol.for('evalflow.app');
@@ -83,6 +119,8 @@ export interface AppDefinition {
   readonly rules: readonly EvaluationRule[];
   /** The limited evaluators' limits, by evaluator name (see `AppConfigInput.evaluatorLimits`). */
   readonly evaluatorLimits: Readonly<Record<string, Readonly<EvaluatorLimit>>>;
+  /** The default review queues; a workspace's own queues override them by id. */
+  readonly reviewQueues: readonly ReviewQueue[];
   /** The sink's score configs: one per scorable field of every type; retired types' archived. */
   readonly scoreConfigSync: { configs: readonly ScoreConfig[]; retired: readonly string[] };
   /** The field configs a HUMAN config name stands for (its type's); empty for an unknown name. */
@@ -140,6 +178,19 @@ const Input = z.strictObject({
         ),
     )
     .default({}),
+  reviewQueues: z
+    .array(
+      ReviewQueueSettingsSchema.extend({
+        queueId: Id,
+        feedbackType: z.union([
+          ReviewQueueSettingsSchema.shape.feedbackType,
+          z
+            .custom<FeedbackType>(isFeedbackType, 'not a feedback type from defineFeedbackType')
+            .transform((type) => type.name),
+        ]),
+      }),
+    )
+    .default([]),
 });
 
 /** Checks an app's definition whole; a mistake throws `InvalidConfigError` naming it. */
@@ -160,6 +211,8 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
     ? parsed.data.rules.map((rule, index) => checkedRule(evaluators, rule, index))
     : rulesForAll(evaluators);
 
+  const reviewQueues = checkedQueues(feedbackTypes, evaluators, parsed.data.reviewQueues);
+
   const statuses = new Map<string, ScoreConfigStatus>(
     Object.entries(human).map(([name, { archived }]) => [name, { archived }]),
   );
@@ -168,6 +221,7 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
     .flatMap((type) => [
       ...scoreConfigs(type.schema, { typeName: type.name }).map((config) => ({ type, config })),
     ]);
+  checkDistinctConfigNames(configs);
   const retired = (type: FeedbackType) =>
     type.configName !== null && statuses.get(type.configName)?.archived === true;
   return Object.freeze({
@@ -185,6 +239,7 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
     },
     rules: Object.freeze(rules),
     evaluatorLimits,
+    reviewQueues: Object.freeze(reviewQueues),
     scoreConfigFields: (configName: string) =>
       configs.filter(({ type }) => type.configName === configName).map(({ config }) => config.name),
     scoreConfigSync: Object.freeze({
@@ -192,6 +247,25 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
       retired: configs.filter(({ type }) => retired(type)).map(({ config }) => config.name),
     }),
   });
+}
+
+/**
+ * No two feedback types make a score config of the same name: `a.b` with field `c` and `a` with
+ * field `b.c` would both name `a.b.c`, and their scores would meet under one config in Langfuse.
+ */
+function checkDistinctConfigNames(
+  configs: readonly { type: FeedbackType; config: { name: string } }[],
+) {
+  const owner = new Map<string, string>();
+  for (const { type, config } of configs) {
+    const first = owner.get(config.name);
+    if (first !== undefined && first !== type.name) {
+      throw new InvalidConfigError(
+        `feedback types ${first} and ${type.name} both make the score config ${config.name}; rename a type or a field`,
+      );
+    }
+    owner.set(config.name, type.name);
+  }
 }
 
 /** Every HUMAN type's config is declared, and every declared config is some HUMAN type's. */
@@ -217,6 +291,29 @@ function checkHumanConfigs(
       );
     }
   }
+}
+
+type ParsedQueue = z.output<typeof Input>['reviewQueues'][number];
+
+/** Each queue checked by the core's rule for queues; ids once each. */
+function checkedQueues(
+  feedbackTypes: FeedbackTypeRegistry,
+  evaluators: EvaluatorRegistry,
+  queues: readonly ParsedQueue[],
+): ReviewQueue[] {
+  const seen = new Set<string>();
+  return queues.map(({ queueId, ...settings }, index) => {
+    if (seen.has(queueId)) {
+      throw new InvalidConfigError(`reviewQueues[${index}]: queue ${queueId} is declared twice`);
+    }
+    seen.add(queueId);
+    const queue = reviewQueueOf(queueId, settings, feedbackTypes);
+    const problem = reviewQueueProblem(queue, { feedbackTypes, evaluators });
+    if (problem !== null) {
+      throw new InvalidConfigError(`reviewQueues[${index}] (${queueId}): ${problem.message}`);
+    }
+    return Object.freeze(queue);
+  });
 }
 
 /** Every limit names a declared evaluator; unset limits are left out. */

@@ -49,6 +49,12 @@ export const ENVIRONMENT = {
   EVALFLOW_API_PORT: 'the HTTP API port (default `8787`)',
   EVALFLOW_API_BODY_LIMIT_BYTES: 'the largest request body the API reads (default 2 MiB)',
   EVALFLOW_API_RATE_LIMIT: 'requests per minute per API key (default `1200`)',
+  EVALFLOW_LOG_FORMAT:
+    'how the API logs requests: `text`, one readable line each, or `json`, one JSON object each (default: `text` on a terminal, `json` otherwise)',
+  EVALFLOW_METRICS_HOST:
+    'the address the Prometheus endpoint (`GET /metrics`) listens on (default `127.0.0.1`)',
+  EVALFLOW_METRICS_PORT:
+    "the Prometheus endpoint's port, never the API's (default `9464` for `evalflow start`; `evalflow worker` and `evalflow api` serve it only when this or `--metrics-port` is set)",
   EVALFLOW_JUDGE_BASE_URL: 'an OpenAI-compatible API root for the LLM judge, with the model below',
   EVALFLOW_JUDGE_MODEL: "the LLM judge's model",
   EVALFLOW_JUDGE_API_KEY: "the LLM judge's API key, when its endpoint needs one",
@@ -75,6 +81,9 @@ export const DEFAULTS = {
   apiPort: 8787,
   apiBodyLimitBytes: 2 * 1024 * 1024,
   apiRateLimitPerMinute: 1200,
+  metricsHost: '127.0.0.1',
+  /** For `evalflow start`; the worker and the API alone serve metrics only when a port is set. */
+  metricsPort: 9464,
 } as const;
 
 /** Where the event log and ledger are: Postgres when a URL is set, else a SQLite file. */
@@ -99,7 +108,19 @@ export interface Config {
   tenantId: string;
   /** The LLM judge's endpoint, when one is set. */
   judge: { baseUrl: string; model: string; apiKey?: string } | null;
-  api: { host: string; port: number; bodyLimitBytes: number; rateLimitPerMinute: number };
+  api: {
+    host: string;
+    port: number;
+    bodyLimitBytes: number;
+    rateLimitPerMinute: number;
+    /** EVALFLOW_LOG_FORMAT; null to choose by whether stdout is a terminal. */
+    logFormat: LogFormat | null;
+  };
+  /**
+   * Where the process serves `GET /metrics`: null for no endpoint (the port was not set; `evalflow
+   * start` then takes `DEFAULTS.metricsPort`). Port 0 is any free port.
+   */
+  metrics: { host: string; port: number | null };
 }
 
 /** Reads every variable evalflow knows; a half-set group is an `InvalidConfigError`. */
@@ -112,7 +133,7 @@ export function loadConfig(env: Environment = process.env): Config {
   const judge = allOrNone(env, ['EVALFLOW_JUDGE_BASE_URL', 'EVALFLOW_JUDGE_MODEL']);
   // The whole environment: envconfig also reads HOME (the default temporal.toml) and the headers.
   const temporal = loadTemporalSettings(env);
-  return {
+  return withSeparatePorts({
     temporalAddress: temporal.address,
     temporal: temporal.security,
     namespace: temporal.namespace ?? DEFAULTS.namespace,
@@ -135,18 +156,49 @@ export function loadConfig(env: Environment = process.env): Config {
       port: whole(env, 'EVALFLOW_API_PORT', DEFAULTS.apiPort, 65_535),
       bodyLimitBytes: whole(env, 'EVALFLOW_API_BODY_LIMIT_BYTES', DEFAULTS.apiBodyLimitBytes),
       rateLimitPerMinute: whole(env, 'EVALFLOW_API_RATE_LIMIT', DEFAULTS.apiRateLimitPerMinute),
+      logFormat: logFormat(env),
+    },
+    metrics: {
+      host: env.EVALFLOW_METRICS_HOST || DEFAULTS.metricsHost,
+      port: env.EVALFLOW_METRICS_PORT ? whole(env, 'EVALFLOW_METRICS_PORT', 0, 65_535) : null,
     },
     judge: judge && {
       baseUrl: judge[0],
       model: judge[1],
       ...(env.EVALFLOW_JUDGE_API_KEY ? { apiKey: env.EVALFLOW_JUDGE_API_KEY } : {}),
     },
-  };
+  });
+}
+
+/**
+ * The settings as given, once the metrics endpoint is checked to be off the API's port: the API's
+ * port never serves metrics (both listening on one host and port would fail at start anyway).
+ * @throws InvalidConfigError when they are the same port.
+ */
+export function withSeparatePorts(config: Config): Config {
+  if (config.metrics.port !== null && config.metrics.port === config.api.port) {
+    throw new InvalidConfigError(
+      `the metrics port (EVALFLOW_METRICS_PORT or --metrics-port) is the API's port ${config.api.port}; give it one of its own`,
+    );
+  }
+  return config;
 }
 
 /** Temporal at the configured address, else at `127.0.0.1:7233`, with its TLS and API key. */
 export function temporalConnection(config: Config): TemporalConnectionOptions {
   return { address: config.temporalAddress ?? DEFAULTS.temporalAddress, ...config.temporal };
+}
+
+export const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+function logFormat(env: Environment): LogFormat | null {
+  const text = env.EVALFLOW_LOG_FORMAT;
+  if (!text) return null;
+  if (!(LOG_FORMATS as readonly string[]).includes(text)) {
+    throw new InvalidConfigError(`EVALFLOW_LOG_FORMAT is text or json, not ${text}`);
+  }
+  return text as LogFormat;
 }
 
 /** A whole number from 1 (to `max`), or the default when the variable is unset. */

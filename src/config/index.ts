@@ -6,6 +6,7 @@ export {
   type AppDefinition,
   defineConfig,
   isAppDefinition,
+  type ReviewQueueInput,
   type RuleInput,
   type ScoreConfigDeclaration,
 } from './define-config.js';
@@ -15,12 +16,22 @@ export {
   ENVIRONMENT,
   type Environment,
   type EnvironmentVariable,
+  LOG_FORMATS,
+  type LogFormat,
   loadConfig,
   type StoreLocation,
   temporalConnection,
+  withSeparatePorts,
 } from './environment.js';
 export { ConfigFileError, InvalidConfigError } from './errors.js';
 export { loadApp, loadConfigFile } from './load-config-file.js';
+export {
+  ReviewQueueSettingsInput,
+  RoutingRuleInput,
+  reviewQueueOf,
+  routingRuleInputOf,
+  routingRuleOf,
+} from './review-queue-settings.js';
 export { RuleSettingsInput, ruleSettingsOf } from './rule-settings.js';
 export { liveScoreConfigDirectory } from './score-config-directory.js';
 export type { TemporalConnectionOptions, TemporalSecurity } from './temporal-connection.js';

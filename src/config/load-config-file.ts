@@ -7,6 +7,9 @@ import { type AppDefinition, defineConfig, isAppDefinition } from './define-conf
 import { type Config, DEFAULTS } from './environment.js';
 import { ConfigFileError } from './errors.js';
 
+/** What `loadApp` says it loaded when there is no config file. */
+export const BUILT_IN = 'the built-in evaluators';
+
 /**
  * The app the processes run: the file given (`--config`, else EVALFLOW_CONFIG), else
  * `./evalflow.config.ts` when present, else the built-in evaluators. A file that fails to load
@@ -15,16 +18,16 @@ import { ConfigFileError } from './errors.js';
 export async function loadApp(
   config: Config,
   options: { file?: string | undefined; cwd?: string } = {},
-): Promise<{ app: AppDefinition; source: string }> {
+): Promise<{ app: AppDefinition; source: string; path: string | null }> {
   const cwd = options.cwd ?? process.cwd();
   const named = options.file ?? config.configFile ?? undefined;
   const file = named ?? DEFAULTS.configFile;
   const path = resolve(cwd, file);
   if (!existsSync(path)) {
     if (named !== undefined) throw new ConfigFileError(file, 'no such file');
-    return { app: builtinApp(config.judge), source: 'the built-in evaluators' };
+    return { app: builtinApp(config.judge), source: BUILT_IN, path: null };
   }
-  return { app: await loadConfigFile(path, file), source: file };
+  return { app: await loadConfigFile(path, file), source: file, path };
 }
 
 /** Loads a TypeScript or JavaScript config file; its default export is the app. */
@@ -34,7 +37,9 @@ export async function loadConfigFile(path: string, shownAs = path): Promise<AppD
     // tsx loads TypeScript on any Node, so the compiled CLI reads a .ts config as well.
     loaded = (await tsImport(pathToFileURL(path).href, import.meta.url)) as { default?: unknown };
   } catch (error) {
-    throw new ConfigFileError(shownAs, firstLine(error), { cause: error });
+    throw new ConfigFileError(shownAs, transformProblem(error, path) ?? firstLine(error), {
+      cause: error,
+    });
   }
   const exported = defaultExport(loaded);
   if (exported === undefined) {
@@ -57,6 +62,28 @@ function defaultExport(loaded: { default?: unknown }): unknown {
   if (outer !== null && typeof outer === 'object' && outer.__esModule === true)
     return outer.default;
   return outer;
+}
+
+/**
+ * esbuild's error (tsx's transform) as one line: where and what. Its message puts the count on
+ * the first line ("Transform failed with 1 error:") and each error on one of its own,
+ * `file:line:column: ERROR: text`, with a 0-based column; editors count columns from 1.
+ */
+function transformProblem(error: unknown, path: string): string | undefined {
+  if (!(error instanceof Error) || !error.message.startsWith('Transform failed')) return undefined;
+  const errors = error.message
+    .split('\n')
+    .slice(1)
+    .flatMap((line) => {
+      const found = /^(.*):(\d+):(\d+): ERROR: (.*)$/.exec(line);
+      return found ? [found.slice(1) as [string, string, string, string]] : [];
+    });
+  const [first] = errors;
+  if (first === undefined) return undefined;
+  const [file, line, column, text] = first;
+  const where = `line ${line}, column ${Number(column) + 1}`;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return `${file === path ? where : `${file} ${where}`}: ${text}${more}`;
 }
 
 function firstLine(error: unknown): string {

@@ -17,6 +17,10 @@ export interface ScoreBackend {
   configStore: ScoreConfigStore;
 }
 
+/** The sink `scoreBackend` picks, by name: what the mirror's metrics call it (their `sink` label). */
+export const scoreSinkName = (config: Config): 'langfuse' | 'file' =>
+  config.langfuse === null ? 'file' : 'langfuse';
+
 /** Where scores and their configs go: Langfuse when its keys are set, else JSONL files. */
 export function scoreBackend(config: Config): ScoreBackend {
   if (config.langfuse === null) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CommandId, Id as id, Text } from './ids.js';
 import { Json } from './json-values.js';
+import { ReviewQueueSettings } from './review-queues.js';
 import { EvaluatorId, RuleSettings } from './rules.js';
 import { ScoreSource } from './sources.js';
 import { Target } from './targets.js';
@@ -46,6 +47,9 @@ export const PauseRun = z.strictObject({
 
 export const RunEndStatus = z.enum(['completed', 'stopped', 'failed']);
 export type RunEndStatus = z.output<typeof RunEndStatus>;
+/** A run's status: live (running or paused), or how it ended. */
+export const RunStatus = z.enum(['running', 'paused', ...RunEndStatus.options]);
+export type RunStatus = z.output<typeof RunStatus>;
 export const EndRun = z.strictObject({
   type: z.literal('end_run'),
   run_id: id,
@@ -160,6 +164,17 @@ export const SetEvaluationRule = z.strictObject({
   ...commandId,
 });
 
+/**
+ * Sets a workspace's review queue whole: a new queue, or every setting of one in force (the
+ * system's, which the API's admin is). `archived: true` retires it, keeping its items.
+ */
+export const SetReviewQueue = z.strictObject({
+  type: z.literal('set_review_queue'),
+  queue_id: id,
+  ...ReviewQueueSettings,
+  ...commandId,
+});
+
 export const Command = z.discriminatedUnion('type', [
   CreateThread,
   EndThread,
@@ -175,6 +190,7 @@ export const Command = z.discriminatedUnion('type', [
   DeleteRating,
   SetEvaluationRule,
   RecordScore,
+  SetReviewQueue,
 ]);
 export type Command = z.output<typeof Command>;
 export type CommandInput = z.input<typeof Command>;

@@ -3,6 +3,7 @@ import type { CommandOf } from './commands.js';
 import { type DecideContext, type Decision, recorded } from './decision.js';
 import type { FeedbackGiven } from './events.js';
 import type { FeedbackType } from './feedback-types.js';
+import { withArticle } from './ids.js';
 import {
   forbidden,
   invalidState,
@@ -35,7 +36,7 @@ function checkType(
   if (!type.targets.includes(kind)) {
     return fail(
       validationFailed(
-        `${type.name} feedback is given on ${type.targets.join(', ')}, not on a ${kind}`,
+        `${type.name} feedback is given on ${type.targets.join(', ')}, not on ${withArticle(kind)}`,
       ),
     );
   }

@@ -1,6 +1,7 @@
 import { type Actor, participantOf } from './actors.js';
 import type { CommandOf } from './commands.js';
 import { type Decision, recorded } from './decision.js';
+import { withArticle } from './ids.js';
 import { conflict, forbidden, invalidState, notFound, type Rejection } from './rejections.js';
 import { messageKey, type WorkspaceState } from './state.js';
 
@@ -145,7 +146,9 @@ export function putArtifact(
   if (refused) return refused;
   if (artifact?.archived) return invalidState(`artifact ${artifact_id} is archived`);
   if (artifact !== undefined && artifact.kind !== kind) {
-    return invalidState(`artifact ${artifact_id} is a ${artifact.kind}, not a ${kind}`);
+    return invalidState(
+      `artifact ${artifact_id} is ${withArticle(artifact.kind)}, not ${withArticle(kind)}`,
+    );
   }
   const authorThread = actor.kind === 'agent' ? actor.thread_id : null;
   let thread_id = authorThread;

@@ -2,6 +2,7 @@ import { type Actor, participantOf } from './actors.js';
 import type { CommandOf } from './commands.js';
 import { checkFeedback, checkSource } from './decide-feedback.js';
 import { type DecideContext, type Decision, type RatingEntry, recorded } from './decision.js';
+import { withArticle } from './ids.js';
 import { forbidden, invalidState, notFound } from './rejections.js';
 import {
   type FeedbackRecord,
@@ -43,7 +44,7 @@ export function rateMessage(
   if ('type' in message) return message;
   if (message.role !== 'assistant') {
     return invalidState(
-      `message ${message.message_id} is a ${message.role} message; only assistant messages can be rated`,
+      `message ${message.message_id} is ${withArticle(message.role)} message; only assistant messages can be rated`,
     );
   }
   const source = checkSource(context, actor, feedback.value.type, 'USER');

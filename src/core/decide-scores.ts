@@ -1,6 +1,7 @@
 import type { Actor } from './actors.js';
 import type { CommandOf } from './commands.js';
 import { type Decision, recorded } from './decision.js';
+import { withArticle } from './ids.js';
 import { forbidden, validationFailed } from './rejections.js';
 import { sourcesFor } from './sources.js';
 
@@ -12,7 +13,7 @@ export function recordScore(actor: Actor, command: CommandOf<'record_score'>): D
   const allowed = sourcesFor(actor);
   if (!allowed.includes(command.source)) {
     return forbidden(
-      `a ${actor.kind} records ${allowed.join(' or ')} scores, not ${command.source}`,
+      `${withArticle(actor.kind)} records ${allowed.join(' or ')} scores, not ${command.source}`,
     );
   }
   if (command.source === 'HUMAN' && command.config_id === undefined) {

@@ -13,6 +13,7 @@ import {
   startRun,
 } from './decide-lifecycle.js';
 import { deleteRating, rateMessage } from './decide-ratings.js';
+import { setReviewQueue } from './decide-review-queues.js';
 import { setEvaluationRule } from './decide-rules.js';
 import { recordScore } from './decide-scores.js';
 import type { DecideContext, Decision } from './decision.js';
@@ -100,6 +101,8 @@ export function decideCommand(
       return setEvaluationRule(actor, command, context);
     case 'record_score':
       return recordScore(actor, command);
+    case 'set_review_queue':
+      return setReviewQueue(actor, command, context);
   }
 }
 

@@ -44,6 +44,8 @@ export interface ScoreConfigDirectory {
 /** The evaluator versions an app deploys, by id (`name@version`), with the kinds each judges. */
 export interface EvaluatorCatalog {
   targetsOf(id: string): readonly EvaluatedKind[] | undefined;
+  /** The feedback type its verdicts are of; routing rules name the type's fields. */
+  feedbackTypeOf?(id: string): string | undefined;
 }
 
 /** What `decide` knows besides the workspace's entities. */

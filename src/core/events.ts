@@ -1,5 +1,6 @@
 import type { Actor } from './actors.js';
-import type { MessageRole, RunEndStatus } from './commands.js';
+import type { MessageRole, RunEndStatus, RunStatus } from './commands.js';
+import type { ReviewQueue } from './review-queues.js';
 import type { EvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
 import type { Target } from './targets.js';
@@ -8,8 +9,7 @@ import type { Target } from './targets.js';
 // Every run, message and feedback event names its thread and run so a consumer never needs
 // another event to place it.
 
-/** A run's status: live (running or paused), or how it ended. */
-export type RunStatus = 'running' | 'paused' | RunEndStatus;
+export type { RunStatus };
 
 export interface ThreadCreated {
   type: 'thread_created';
@@ -137,6 +137,11 @@ export interface EvaluationRuleSet extends EvaluationRule {
   type: 'evaluation_rule_set';
 }
 
+/** A workspace's review queue was set (or archived); routing and claims follow it. */
+export interface ReviewQueueSet extends ReviewQueue {
+  type: 'review_queue_set';
+}
+
 export type Event =
   | ThreadCreated
   | ThreadEnded
@@ -150,7 +155,8 @@ export type Event =
   | FeedbackWithdrawn
   | RatingDeleted
   | EvaluationRuleSet
-  | ScoreRecorded;
+  | ScoreRecorded
+  | ReviewQueueSet;
 export type EventType = Event['type'];
 
 /** An event as stored and sent: `seq` is gap-free per workspace, `id` unique, `ts` ISO-8601. */
@@ -184,6 +190,7 @@ export function scopeOf(event: Event): { thread_id: string | null; run_id: strin
     case 'artifact_archived':
     case 'evaluation_rule_set':
     case 'score_recorded':
+    case 'review_queue_set':
       return { thread_id: null, run_id: null };
   }
 }

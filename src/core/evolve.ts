@@ -157,6 +157,17 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
         put('rules', rule.evaluator, { ...rule, set_by: participantOf(actor), set_at: ts, seq }),
       ];
     }
+    case 'review_queue_set': {
+      const { type: _type, ...queue } = event;
+      return [
+        put('reviewQueues', queue.queue_id, {
+          ...queue,
+          set_by: participantOf(actor),
+          set_at: ts,
+          seq,
+        }),
+      ];
+    }
   }
 }
 

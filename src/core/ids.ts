@@ -58,6 +58,9 @@ export const Text = z.string().refine(isWellFormed, {
 export function kindOf(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an array';
-  const type = typeof value;
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+  return withArticle(typeof value);
 }
+
+/** `an agent`, `a user`: a word with its indefinite article, as messages name kinds. */
+export const withArticle = (word: string): string =>
+  /^(?:[aeio]|u(?!s|ni))/i.test(word) ? `an ${word}` : `a ${word}`;

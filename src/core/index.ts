@@ -30,7 +30,9 @@ export {
   RateMessage,
   RecordScore,
   RunEndStatus,
+  RunStatus,
   SetEvaluationRule,
+  SetReviewQueue,
   StartRun,
   WithdrawFeedback,
 } from './commands.js';
@@ -59,10 +61,10 @@ export type {
   FeedbackWithdrawn,
   MessagePosted,
   RatingDeleted,
+  ReviewQueueSet,
   RunEnded,
   RunPaused,
   RunStarted,
-  RunStatus,
   ScoreIdentity,
   ScoreRecorded,
   ThreadCreated,
@@ -86,6 +88,7 @@ export {
   isId,
   isWellFormed,
   Text,
+  withArticle,
 } from './ids.js';
 export { JSON_MAX_DEPTH, Json, type JsonValue, jsonProblem } from './json-values.js';
 // The keys live in a module without zod, which workflow code imports (see `keys.ts`).
@@ -118,6 +121,24 @@ export {
   summaryOf,
   validationFailed,
 } from './rejections.js';
+export {
+  isReviewersType,
+  LEASE_SECONDS,
+  MAX_REVIEWERS_PER_ITEM,
+  queuesInForce,
+  type ReviewQueue,
+  type ReviewQueueContext,
+  ReviewQueueSchema,
+  ReviewQueueSettings,
+  type ReviewSlotState,
+  RoutingRule,
+  type RoutingRuleKind,
+  reviewQueueProblem,
+  reviewSlotStates,
+  routingRuleKinds,
+  type StoredReviewQueue,
+  TargetKindSchema,
+} from './review-queues.js';
 export {
   DEFAULT_IDLE_FOR,
   EVALUATOR_ID_PART,

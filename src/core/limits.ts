@@ -118,6 +118,9 @@ export function limitViolation(command: Command, limits: Readonly<Limits>): Reje
         text('source_label', command.source_label, 'sourceLabelBytes') ??
         text('comment', command.comment, 'feedbackValueBytes')
       );
+    case 'set_review_queue':
+      // A queue's instructions are text reviewers read, as a message is.
+      return text('instructions', command.instructions, 'messageContentBytes');
     default:
       return null;
   }

@@ -90,8 +90,10 @@ export function needsOf(
       break;
     }
     case 'set_evaluation_rule':
+    case 'set_review_queue':
     case 'record_score':
-      // A rule replaces the one before it whole, and a trace is no entity: they read nothing.
+      // A rule or a queue replaces the one before it whole, and a trace is no entity: they read
+      // nothing.
       break;
   }
   return needs;

@@ -2,6 +2,7 @@ import type { Actor } from './actors.js';
 import type { MessageRole } from './commands.js';
 import type { RunStatus } from './events.js';
 import { keyPart, targetKey } from './keys.js';
+import type { StoredReviewQueue } from './review-queues.js';
 import type { StoredEvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
 import type { Target } from './targets.js';
@@ -105,6 +106,8 @@ export interface WorkspaceState {
   feedback: Map<string, FeedbackRecord>;
   /** The workspace's own evaluation rules, keyed by evaluator version (`name@version`). */
   rules: Map<string, StoredEvaluationRule>;
+  /** The workspace's own review queues, keyed by queue id. */
+  reviewQueues: Map<string, StoredReviewQueue>;
 }
 
 export type ViewName = keyof WorkspaceState;
@@ -119,6 +122,7 @@ export const viewNames: readonly ViewName[] = [
   'messages',
   'feedback',
   'rules',
+  'reviewQueues',
 ];
 
 export function emptyState(): WorkspaceState {
@@ -130,6 +134,7 @@ export function emptyState(): WorkspaceState {
     messages: new Map(),
     feedback: new Map(),
     rules: new Map(),
+    reviewQueues: new Map(),
   };
 }
 

@@ -43,5 +43,6 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[]): Evalu
     get: ({ name, version }) => byId.get(`${name}@${version}`),
     list: () => [...byId.values()],
     targetsOf: (id) => byId.get(id)?.targets,
+    feedbackTypeOf: (id) => byId.get(id)?.feedbackType.name,
   };
 }

@@ -1,58 +1,108 @@
 import type { Client } from '@temporalio/client';
-import type { EvaluationRule } from '../core/index.js';
+import type { EvaluationRule, ReviewQueue } from '../core/index.js';
+import type { RelayObserver } from '../metrics/observers.js';
 import type { Lease, Store, Subscription } from '../store/index.js';
+import { QueueRouter } from './queue-router.js';
 import { TriggerRelay } from './relay.js';
 
 /** The lease a workspace's relay holds: one relay per workspace across every process. */
 export const relayLeaseName = (workspaceId: string) => `relay:${workspaceId}`;
 
 /**
- * Runs a trigger relay for every workspace in the store whose relay no other process runs,
- * starting one for each new workspace as it appears (checked every `pollMs`). Each relay holds
- * its workspace's lease (`store.leases`), so however many processes follow one Postgres store,
- * each workspace is relayed by one of them; when that one dies its leases pass to another at its
- * next look. `close` stops them all and gives their leases up.
+ * The leases by which the processes following a store count each other: each holds one slot,
+ * the lowest free, for as long as it follows (a killed one's slot frees with its connection).
  */
-export function followWorkspaces(options: {
+export const RELAY_MEMBER_SLOTS = Array.from({ length: 256 }, (_, slot) => `relay-member:${slot}`);
+
+/** The most workspaces each of `members` processes relays: an even share, rounded up. */
+export const fairShare = (workspaces: number, members: number) =>
+  Math.ceil(workspaces / Math.max(members, 1));
+
+export interface FollowOptions {
   store: Store;
   client: Client;
   taskQueue: string;
   /** The app's default rules (see `TriggerRelay`). */
   rules: readonly EvaluationRule[];
+  /** The app's default review queues (see `QueueRouter`), routed beside each relay. */
+  reviewQueues?: readonly ReviewQueue[];
   /** Limited evaluators' own task queues, by name (see `RelayOptions`). */
   evaluatorTaskQueues?: Readonly<Record<string, string>>;
   /** A run paused longer than this is evaluated as it stands (see `RelayOptions`). */
   abandonAfterMs?: number;
+  /** How often it counts the processes and looks for workspaces no one relays (2 s). */
   pollMs?: number;
   onError?: (error: unknown) => void;
   /** Told of each event a relay could not deliver (default `console.warn`). */
   onWarning?: (line: string) => void;
   /** Told, as one line, of each relay this process takes up or gives up (default: nobody). */
   onRelay?: (line: string) => void;
-}): { close(): Promise<void> } {
+  /** Told of the events its relays deliver and those they cannot. */
+  observer?: RelayObserver;
+}
+
+/** The relays of one process; `close` stops them all and gives their leases up. */
+export interface Following {
+  /** The workspaces this process relays right now. */
+  relaying(): string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Runs a trigger relay for the workspaces of the store whose relay no other process runs, each
+ * under its workspace's lease (`store.leases`), so however many processes follow one Postgres
+ * store, each workspace is relayed by one of them at a time.
+ *
+ * The processes spread the workspaces between them: each holds a member slot, counts the slots
+ * held, and relays at most its fair share (`fairShare`). When one joins, the others find
+ * themselves over their share at their next look and hand the excess over (the relay stops, then
+ * its lease is released, so there are never two holders), and the newcomer takes it up at its
+ * next look; when one leaves or dies, its leases free with its connection and the others take
+ * them up to their new share. A new workspace is taken up as word of its first append arrives
+ * (in this process at once, from another through the store's notifications), by a process under
+ * its share; the look every `pollMs` catches what word missed.
+ */
+export function followWorkspaces(options: FollowOptions): Following {
+  const { store } = options;
   const following = new Map<string, { subscription: Promise<Subscription>; lease: Lease }>();
+  /** Every workspace seen: at the last look, or by word of an append since. */
+  let known = new Set<string>();
+  /** Workspaces word of whose first append arrived since the last look. */
+  const arrived = new Set<string>();
+  let member: Lease | null = null;
+  /** The processes following the store at the last look (this one included). */
+  let members = 1;
   let closed = false;
   const report = (error: unknown) => (options.onError ?? console.error)(error);
   const tell = (line: string) => options.onRelay?.(line);
 
-  const stop = (workspaceId: string, why: string) => {
+  const stop = async (workspaceId: string, why: string) => {
     const relay = following.get(workspaceId);
     if (relay === undefined) return;
     following.delete(workspaceId);
     tell(`stopped relaying workspace ${workspaceId} (${why})`);
-    void relay.subscription
-      .then((subscription) => subscription.close())
-      .catch(() => {})
-      .finally(() => relay.lease.release());
+    // Stopped before released: the next holder never relays beside this one.
+    await relay.subscription.then((subscription) => subscription.close()).catch(() => {});
+    await relay.lease.release();
   };
 
   const start = (workspaceId: string, lease: Lease) => {
-    const subscription = new TriggerRelay({ ...options, workspaceId }).follow();
+    const subscription = both(
+      new TriggerRelay({ ...options, workspaceId }).follow(),
+      new QueueRouter({
+        store: options.store,
+        workspaceId,
+        queues: options.reviewQueues ?? [],
+        ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+      }).follow(),
+    );
     following.set(workspaceId, { subscription, lease });
     tell(`relaying workspace ${workspaceId}`);
     // Lost (its connection dropped): another process may relay the workspace by now.
     void lease.lost.then(() => {
-      if (following.get(workspaceId)?.lease === lease) stop(workspaceId, 'its lease was lost');
+      if (following.get(workspaceId)?.lease === lease) {
+        void stop(workspaceId, 'its lease was lost');
+      }
     });
     // A relay that failed (Temporal unreachable, say) starts again from its cursor next look,
     // here or in another process.
@@ -60,36 +110,106 @@ export function followWorkspaces(options: {
       .then((s) => s.done)
       .catch((error: unknown) => {
         if (following.get(workspaceId)?.lease !== lease) return;
-        stop(workspaceId, 'it failed');
+        void stop(workspaceId, 'it failed');
         if (!closed) report(error);
       });
   };
 
-  let looking: Promise<void> = Promise.resolve();
-  const look = async () => {
-    const unfollowed = (await options.store.workspaces()).filter((id) => !following.has(id));
-    if (closed || unfollowed.length === 0) return;
-    const taken = await options.store.leases.take(unfollowed.map(relayLeaseName));
-    const workspaceOf = new Map(unfollowed.map((id) => [relayLeaseName(id), id]));
+  /** Takes up at most `room` of `candidates` that no one relays; gives back what it took beyond. */
+  const takeUp = async (candidates: readonly string[], room: number) => {
+    const wanted = candidates.filter((id) => !following.has(id));
+    if (room <= 0 || wanted.length === 0) return;
+    const taken = await store.leases.take(wanted.map(relayLeaseName));
+    const workspaceOf = new Map(wanted.map((id) => [relayLeaseName(id), id]));
+    let left = room;
     for (const lease of taken) {
       const workspaceId = workspaceOf.get(lease.name);
-      if (closed || workspaceId === undefined || following.has(workspaceId)) {
+      if (closed || left === 0 || workspaceId === undefined || following.has(workspaceId)) {
         await lease.release();
         continue;
       }
+      left--;
       start(workspaceId, lease);
     }
   };
-  // One look at a time: a slow one never overlaps the next.
-  const lookNow = () => {
-    looking = looking.then(look).catch(report);
+
+  /** The lowest free member slot, or null when every one is held. */
+  const join = async (): Promise<Lease | null> => {
+    for (const slot of RELAY_MEMBER_SLOTS) {
+      const [lease] = await store.leases.take([slot]);
+      if (lease === undefined) continue;
+      void lease.lost.then(() => {
+        if (member === lease) member = null;
+      });
+      return lease;
+    }
+    return null;
   };
-  lookNow();
-  const timer = setInterval(lookNow, options.pollMs ?? 2000);
+
+  /** Counts the processes, then hands over what is beyond this one's share or takes up to it. */
+  const look = async () => {
+    if (closed) return;
+    member ??= await join();
+    const [workspaces, held] = await Promise.all([
+      store.workspaces(),
+      store.leases.countHeld(RELAY_MEMBER_SLOTS),
+    ]);
+    if (closed) return;
+    // Past the last slot a process still counts itself.
+    members = held + (member === null ? 1 : 0);
+    // Word of an append after the read above names a workspace the read may not have seen.
+    const candidates = [...new Set([...workspaces, ...arrived])];
+    arrived.clear();
+    known = new Set(candidates);
+    const share = fairShare(known.size, members);
+    const excess = following.size - share;
+    if (excess > 0) {
+      const handed = [...following.keys()].sort().slice(-excess);
+      const why = `handed over: ${members} processes relay this store`;
+      await Promise.all(handed.map((workspaceId) => stop(workspaceId, why)));
+    } else {
+      await takeUp(candidates, -excess);
+    }
+  };
+
+  /** Takes up the workspaces that appeared since the last look, within this one's share. */
+  const takeArrivals = async () => {
+    if (closed || arrived.size === 0) return;
+    const fresh = [...arrived];
+    arrived.clear();
+    // Counted again (one read): processes may have come or gone since the last look.
+    members = (await store.leases.countHeld(RELAY_MEMBER_SLOTS)) + (member === null ? 1 : 0);
+    await takeUp(fresh, fairShare(known.size, members) - following.size);
+  };
+
+  // One look at a time, and at most one waiting: a slow one never overlaps the next.
+  let looking: Promise<void> = Promise.resolve();
+  const queued = new Set<'look' | 'arrivals'>();
+  const queue = (kind: 'look' | 'arrivals') => {
+    if (queued.has(kind)) return;
+    queued.add(kind);
+    looking = looking
+      .then(() => {
+        queued.delete(kind);
+        return kind === 'look' ? look() : takeArrivals();
+      })
+      .catch(report);
+  };
+  const stopWatching = store.watchAppends((workspaceId) => {
+    if (closed || known.has(workspaceId)) return;
+    known.add(workspaceId);
+    arrived.add(workspaceId);
+    queue('arrivals');
+  });
+  queue('look');
+  const timer = setInterval(() => queue('look'), options.pollMs ?? 2000);
+
   return {
+    relaying: () => [...following.keys()],
     async close() {
       closed = true;
       clearInterval(timer);
+      stopWatching();
       await looking;
       await Promise.allSettled(
         [...following.values()].map(async ({ subscription, lease }) => {
@@ -98,6 +218,26 @@ export function followWorkspaces(options: {
         }),
       );
       following.clear();
+      await member?.release();
+      member = null;
     },
   };
+}
+
+/** Two followers as one: closed together, done when both are, failed when either fails. */
+async function both(a: Promise<Subscription>, b: Promise<Subscription>): Promise<Subscription> {
+  const [first, second] = await Promise.allSettled([a, b]);
+  if (first.status === 'rejected' || second.status === 'rejected') {
+    if (first.status === 'fulfilled') await first.value.close();
+    if (second.status === 'fulfilled') await second.value.close();
+    throw first.status === 'rejected' ? first.reason : (second as PromiseRejectedResult).reason;
+  }
+  const subscriptions = [first.value, second.value];
+  const close = async () => {
+    await Promise.all(subscriptions.map((s) => s.close()));
+  };
+  const done = Promise.all(subscriptions.map((s) => s.done)).then(() => undefined);
+  // Either failing stops the other, so the pair starts again from its cursors together.
+  done.catch(() => close().catch(() => {}));
+  return { close, done };
 }

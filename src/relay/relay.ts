@@ -10,6 +10,7 @@ import {
   type StoredEvaluationRule,
 } from '../core/index.js';
 import { type EvaluationPlan, planOf, type RunPlan } from '../evaluators/index.js';
+import type { RelayObserver } from '../metrics/observers.js';
 import type { Store, Subscription, UndeliveredEntry } from '../store/index.js';
 import type { evaluateRun } from '../workflows/evaluate-run.js';
 import {
@@ -41,7 +42,7 @@ export interface RelayOptions {
   /** Evaluate messages as they are posted. */
   online?: boolean;
   abandonAfterMs?: number;
-  /** The store cursor that remembers how far the relay got (default `trigger-relay`). */
+  /** The store cursor that remembers how far the relay got (default `RELAY_CURSOR`). */
   cursor?: string;
   /** Told, as one line, of each event no workflow would take (default `console.warn`). */
   onWarning?: (line: string) => void;
@@ -49,7 +50,12 @@ export interface RelayOptions {
   pageSize?: number;
   /** Workflows signalled at once while relaying a page (default 16). */
   concurrency?: number;
+  /** Told of each page relayed and of the events none would take (for the metrics). */
+  observer?: RelayObserver;
 }
+
+/** The cursor a relay keeps in each workspace by default: how far it has relayed the log. */
+export const RELAY_CURSOR = 'trigger-relay';
 
 /** A run's events in one page, for its workflow, in seq order. */
 interface RunDelivery {
@@ -92,7 +98,7 @@ export class TriggerRelay {
   private threadRules: boolean | null = null;
 
   constructor(private readonly options: RelayOptions) {
-    this.cursor = options.cursor ?? 'trigger-relay';
+    this.cursor = options.cursor ?? RELAY_CURSOR;
     this.warn = options.onWarning ?? ((line) => console.warn(line));
   }
 
@@ -127,7 +133,7 @@ export class TriggerRelay {
   async relayPage(page: readonly Envelope[]): Promise<void> {
     const last = page[page.length - 1];
     if (last === undefined) return;
-    const { store, workspaceId, concurrency = 16 } = this.options;
+    const { store, workspaceId, concurrency = 16, observer } = this.options;
     const { runs, threads, mirrorSeq } = await this.sortOut(page);
     const deliveries: (() => Promise<Undelivered[]>)[] = runs.map((run) => () => this.toRun(run));
     for (const thread of threads) deliveries.push(() => this.toThread(thread).then(() => []));
@@ -135,6 +141,7 @@ export class TriggerRelay {
     const undelivered = (await mapConcurrently(deliveries, concurrency, (send) => send())).flat();
     if (undelivered.length > 0) {
       await store.ledger.recordUndelivered(undelivered);
+      observer?.undelivered(undelivered.length);
       for (const entry of undelivered) {
         this.warn(
           `evalflow relay: event ${entry.seq} (${entry.event_type}) of run ${entry.run_id} in ` +
@@ -143,6 +150,7 @@ export class TriggerRelay {
       }
     }
     await store.saveCursor(workspaceId, this.cursor, last.seq);
+    observer?.relayed(page.length, (page[0] as Envelope).ts);
   }
 
   private get pageSize(): number {

@@ -79,6 +79,10 @@ export class ContractViolationError extends Error {
   override readonly name = 'ContractViolationError';
 }
 
+/** `an object`, `a string`: a word with its indefinite article. */
+export const withArticle = (word: string): string =>
+  /^(?:[aeio]|u(?!s|ni))/i.test(word) ? `an ${word}` : `a ${word}`;
+
 /**
  * A zod error's issues as `field: message` lines, the field as a dotted path (`words.0`); an issue
  * of the whole value is its message alone. The scores module's one way of writing them.

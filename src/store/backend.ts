@@ -1,5 +1,7 @@
 // What an adapter provides: SQL over one connection (a transaction inside `transaction`). The
-// store's logic is written once against this; SQLite and Postgres differ only below it.
+// store's logic is written once against this; SQLite and Postgres differ only below it, and in
+// the few statements written per `dialect` where one statement can do what takes SQLite several
+// (a review slot's claim, with Postgres's row locks).
 
 import type { Envelope, ViewChange } from '../core/index.js';
 
@@ -37,6 +39,8 @@ export interface Sql {
 export interface Backend {
   /** The id its schema was created with (see `Store.id`). */
   readonly storeId: string;
+  /** The SQL it speaks, for the statements written per dialect. */
+  readonly dialect: 'sqlite' | 'postgres';
   read<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
   /** Runs `work` in one transaction: committed if it returns, rolled back if it throws. */
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;

@@ -37,6 +37,7 @@ export function inProcessLeases(): Leases {
       }
       return taken;
     },
+    countHeld: async (names) => new Set(names.filter((name) => held.has(name))).size,
   };
 }
 

@@ -17,8 +17,10 @@ import { type Coordination, inProcessCoordination } from './coordination.js';
 import { createLedger } from './ledger.js';
 import type { ScoreConfigDirectory, Store, Subscription } from './port.js';
 import { countArtifactVersions, listArtifactVersions } from './reads/artifact-versions.js';
+import { readRunList, readThreadList } from './reads/lists.js';
 import {
   readArtifact,
+  readBacklog,
   readConversation,
   readCursor,
   readEvents,
@@ -35,6 +37,7 @@ import {
   writeCursor,
 } from './reads/reads.js';
 import { follow, followPages, Wakeups } from './reads/subscription.js';
+import { createReviewQueueStore } from './review-queues/review-queue-store.js';
 import { staticScoreConfigs } from './score-configs.js';
 
 export interface StoreOptions {
@@ -128,6 +131,10 @@ export function createStore(
       lookup([workspace_id, thread_id], null, (sql) => readThread(sql, workspace_id, thread_id)),
     run: (workspace_id, run_id) =>
       lookup([workspace_id, run_id], null, (sql) => readRun(sql, workspace_id, run_id)),
+    threads: (workspace_id, options) =>
+      lookup([workspace_id], [], (sql) => readThreadList(sql, workspace_id, options)),
+    runs: (workspace_id, options) =>
+      lookup([workspace_id], [], (sql) => readRunList(sql, workspace_id, options)),
     artifact: (workspace_id, artifact_id, version) =>
       lookup([workspace_id, artifact_id], null, (sql) =>
         readArtifact(sql, workspace_id, artifact_id, version),
@@ -163,6 +170,11 @@ export function createStore(
       );
       return rows.map((row) => String(row.workspace_id));
     },
+    watchAppends(listener) {
+      coordination.listen(wakeups);
+      return wakeups.watch(listener);
+    },
+    backlog: (cursor) => read((sql) => readBacklog(sql, cursor)),
     ledger: createLedger(backend, deps.now),
     apiKeys: createApiKeys(backend, deps.now),
     idempotency: createIdempotencyRecords(backend, deps.now),
@@ -172,6 +184,7 @@ export function createStore(
         listArtifactVersions(backend, workspace_id, selector, after, limit),
     },
     leases: coordination.leases,
+    reviewQueues: createReviewQueueStore(backend),
     // Followers stop first, so none reads from a closed connection; then the word of the last
     // appends goes out.
     async close() {

@@ -41,6 +41,7 @@ export type {
   ArtifactVersionIndex,
   Command,
   ConversationMessage,
+  CursorBacklog,
   ExecuteInput,
   FeedbackFilter,
   Lease,
@@ -58,6 +59,22 @@ export type {
 export type { PostgresOptions } from './postgres/backend.js';
 export { DEFAULT_OPEN_TIMEOUT_MS } from './postgres/backend.js';
 export type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
+export type { RunListKey, RunListOptions, ThreadListOptions } from './reads/lists.js';
+export type {
+  ClaimedItem,
+  Completion,
+  EnqueueCounts,
+  EnqueuedItem,
+  HeldSlot,
+  QueueCounts,
+  ReviewerCounts,
+  ReviewItem,
+  ReviewItemWithSlots,
+  ReviewQueueStore,
+  ReviewSlot,
+  ReviewTargetFilter,
+} from './review-queues/port.js';
+export { reviewItemId } from './review-queues/review-queue-store.js';
 export type { Migration, MigrationStatement } from './schema/migrations.js';
 export { migrations } from './schema/migrations.js';
 export { staticScoreConfigs } from './score-configs.js';

@@ -19,6 +19,8 @@ import type { ApiKeys } from './api-records/api-keys.js';
 import type { IdempotencyRecords } from './api-records/idempotency.js';
 import type { Ledger } from './ledger.js';
 import type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
+import type { RunListOptions, ThreadListOptions } from './reads/lists.js';
+import type { ReviewQueueStore } from './review-queues/port.js';
 
 /**
  * A command to execute in a workspace, in the log's wire shape (snake_case, as the core's
@@ -84,6 +86,21 @@ export interface Lease {
 export interface Leases {
   /** Takes those of `names` that no one holds, at once; returns the leases taken. */
   take(names: readonly string[]): Promise<Lease[]>;
+  /**
+   * How many of `names` are held right now, by any process on the store (this one included):
+   * how the relays of many processes count each other (`followWorkspaces`).
+   */
+  countHeld(names: readonly string[]): Promise<number>;
+}
+
+/** How far a named cursor trails the log, over every workspace (`Store.backlog`). */
+export interface CursorBacklog {
+  /** Events after the cursor, summed over the workspaces. */
+  events: number;
+  /** The workspaces with any. */
+  workspaces: number;
+  /** When the oldest of those events was appended; null when there are none. */
+  oldest_ts: string | null;
 }
 
 /** An artifact version with its artifact's current state. */
@@ -157,6 +174,10 @@ export interface Store {
     version?: number,
   ): Promise<ArtifactAtVersion | null>;
   message(workspace_id: string, thread_id: string, message_id: string): Promise<Message | null>;
+  /** A page of the workspace's threads, by id. */
+  threads(workspace_id: string, options: ThreadListOptions): Promise<Thread[]>;
+  /** A page of the workspace's runs matching every given filter, newest start first. */
+  runs(workspace_id: string, options: RunListOptions): Promise<Run[]>;
   /** The thread's messages in order, each assistant message with its feedback; null without the thread. */
   conversation(workspace_id: string, thread_id: string): Promise<ConversationMessage[] | null>;
   /** A thread's runs, in the order they started (none for a thread that does not exist). */
@@ -186,6 +207,16 @@ export interface Store {
 
   /** Every workspace with at least one event (a refused command creates none). */
   workspaces(): Promise<string[]>;
+  /**
+   * Calls `listener` with a workspace's id after appends to it: this process's at once, another
+   * process's as word of them arrives (on Postgres, LISTEN/NOTIFY, where a store's own word comes
+   * back too). Word may come late, twice or not at all, so it is for latency only (a follower of
+   * new workspaces still looks for them on a timer). The listener must not throw. Returns what
+   * stops it.
+   */
+  watchAppends(listener: (workspace_id: string) => void): () => void;
+  /** How far the named cursor trails the log over every workspace, in one read. */
+  backlog(cursor: string): Promise<CursorBacklog>;
 
   /** The evaluation and score ledger, kept beside the log. */
   readonly ledger: Ledger;
@@ -197,6 +228,8 @@ export interface Store {
   readonly idempotency: IdempotencyRecords;
   /** Leases for work that runs in one process at a time (each workspace's relay). */
   readonly leases: Leases;
+  /** Review queues: their definitions (a view), items, slots and reviewers' leases. */
+  readonly reviewQueues: ReviewQueueStore;
 
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { createActivities } from '../activities/create-activities.js';
 import type { EvalflowActivities } from '../activities/types.js';
 import { type AppDefinition, type Config, liveScoreConfigDirectory } from '../config/index.js';
 import { scoreBackend } from '../config/score-backend.js';
+import type { ActivityObservers } from '../metrics/index.js';
 import {
   type ScoreConfigStore,
   type ScoreConfigsSynced,
@@ -34,11 +35,13 @@ export async function openEngineDeps(
   app: AppDefinition,
   /** Told of waits (for Postgres to answer, say), one line each (default: stdout). */
   log: (line: string) => void = (line) => console.log(`evalflow: ${line}`),
+  /** What the activities tell of their work (the engine's metrics); by default no one. */
+  observers: ActivityObservers = {},
 ): Promise<EngineDeps> {
   const { databaseUrl, sqlitePath } = config.store;
   const lock = databaseUrl || sqlitePath === ':memory:' ? null : holdSqliteEngineLock(sqlitePath);
   try {
-    return await openHeld(config, app, log, () => lock?.release());
+    return await openHeld(config, app, log, observers, () => lock?.release());
   } catch (error) {
     lock?.release();
     throw error;
@@ -49,6 +52,7 @@ async function openHeld(
   config: Config,
   app: AppDefinition,
   log: (line: string) => void,
+  observers: ActivityObservers,
   release: () => void,
 ): Promise<EngineDeps> {
   const { sink, reader, configStore } = scoreBackend(config);
@@ -72,6 +76,7 @@ async function openHeld(
       scoreSink: sink,
       scoreReader: reader,
       tenantId: config.tenantId,
+      observers,
     }),
     scoreConfigs: synced,
     configStore,

@@ -1,18 +1,22 @@
 import { Client, type Connection } from '@temporalio/client';
 import type { NativeConnection, Worker, WorkflowBundleOption } from '@temporalio/worker';
 import type { AppDefinition, Config, TemporalConnectionOptions } from '../config/index.js';
+import { scoreSinkName } from '../config/score-backend.js';
 import { evaluatorTaskQueues } from '../evaluators/index.js';
-import { followWorkspaces } from '../relay/index.js';
+import { engineMetrics, type MetricsEndpoint, Registry, serveMetrics } from '../metrics/index.js';
+import { followWorkspaces, RELAY_CURSOR } from '../relay/index.js';
 import { connectClientWhenReady } from '../workflow-clients/temporal-ready.js';
 import { connectWorkerWhenReady } from './connect.js';
 import { createWorker } from './create-worker.js';
 import { type EngineDeps, openEngineDeps } from './engine-deps.js';
 import { createEvaluatorWorkers } from './evaluator-workers.js';
+import { exportTemporalMetrics } from './temporal-metrics.js';
 
 // The engine: the whole worker process of an app in one call, as `evalflow start` and
 // `evalflow worker` run it and as a host that embeds it runs it. Its parts are the store and
 // score sink (`openEngineDeps`), the app's worker, one activity-only worker per limited
-// evaluator, and a trigger relay per workspace (under the workspace's lease).
+// evaluator, and a trigger relay per workspace (under the workspace's lease). With a metrics port
+// (`config.metrics`) it serves `GET /metrics`: its own figures and Temporal's worker metrics.
 
 export interface EngineOptions {
   /** The environment's settings (`loadConfig()`): the store, the sink, the task queue. */
@@ -22,7 +26,10 @@ export interface EngineOptions {
   temporal: TemporalConnectionOptions;
   /** A run paused longer than this is evaluated as it stands and marked abandoned (30 days). */
   abandonAfterMs?: number;
-  /** How often the relays look for new workspaces (2 s). */
+  /**
+   * How often the relays count the processes and look for workspaces no one relays (2 s); a new
+   * workspace is taken up at once, by word of its first append.
+   */
   relayPollMs?: number;
   /** A prebuilt workflow bundle (tests bundle once); without one the worker bundles at start. */
   workflowBundle?: WorkflowBundleOption;
@@ -34,6 +41,11 @@ export interface EngineOptions {
 export interface Engine {
   /** The store, score sink and activities it runs on. */
   readonly deps: EngineDeps;
+  /**
+   * Its metrics: the registry (an API in the same process adds its own to it, for one endpoint)
+   * and the endpoint's URL, null when `config.metrics` names no port.
+   */
+  readonly metrics: { readonly registry: Registry; readonly url: string | null };
   /** Settles when every part has stopped: rejected with the first worker's failure. */
   readonly done: Promise<void>;
   stop(): Promise<void>;
@@ -43,8 +55,30 @@ export interface Engine {
 export async function startEngine(options: EngineOptions): Promise<Engine> {
   const { config, app } = options;
   const log = options.log ?? ((line: string) => console.log(`evalflow: ${line}`));
-  // The store first: a second engine on a SQLite store is refused before any wait for Temporal.
-  const deps = await openEngineDeps(config, app, log);
+  const registry = new Registry();
+  const metrics = engineMetrics(registry, {
+    evaluators: app.evaluators.list(),
+    sink: scoreSinkName(config),
+  });
+  // The endpoint first: a port in use stops the start before anything opens. Temporal's runtime
+  // is installed before the first connection, as it must be.
+  let endpoint: MetricsEndpoint | null = null;
+  if (config.metrics.port !== null) {
+    const temporalMetrics = await exportTemporalMetrics(log);
+    endpoint = await serveMetrics(
+      registry,
+      { host: config.metrics.host, port: config.metrics.port },
+      temporalMetrics === null ? [] : [temporalMetrics],
+    );
+  }
+  // The store next: a second engine on a SQLite store is refused before any wait for Temporal.
+  const deps = await openEngineDeps(config, app, log, {
+    evaluations: metrics.evaluations,
+    mirror: metrics.mirror,
+  }).catch(async (error: unknown) => {
+    await endpoint?.close();
+    throw error;
+  });
   const { created, archived } = deps.scoreConfigs;
   if (created.length + archived.length > 0) {
     log(`score configs created ${created.length}, archived ${archived.length}`);
@@ -74,6 +108,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     await clientConnection?.close().catch(() => {});
     await connection?.close().catch(() => {});
     await deps.close();
+    await endpoint?.close();
     throw error;
   }
   const relays = followWorkspaces({
@@ -81,10 +116,16 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     client: new Client({ connection: clientConnection, namespace: config.namespace }),
     taskQueue: config.taskQueue,
     rules: app.rules,
+    reviewQueues: app.reviewQueues,
     onRelay: log,
+    observer: metrics.relay,
     evaluatorTaskQueues: evaluatorTaskQueues(config.taskQueue, app.evaluatorLimits),
     ...(options.abandonAfterMs !== undefined ? { abandonAfterMs: options.abandonAfterMs } : {}),
     ...(options.relayPollMs !== undefined ? { pollMs: options.relayPollMs } : {}),
+  });
+  metrics.watchRelays({
+    relaying: () => relays.relaying().length,
+    backlog: () => deps.store.backlog(RELAY_CURSOR),
   });
   // One worker stopping (by failing, say) stops the others, so the engine ends whole.
   const stopWorkers = () => {
@@ -93,6 +134,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const done = Promise.allSettled(workers.map((w) => w.run().finally(stopWorkers))).then(
     async (settled) => {
       await relays.close();
+      // Before the store closes, so no scrape reads a closed one.
+      await endpoint?.close();
       await deps.close();
       await clientConnection.close();
       await connection.close();
@@ -102,6 +145,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   );
   return {
     deps,
+    metrics: { registry, url: endpoint?.url ?? null },
     done,
     async stop() {
       stopWorkers();

@@ -9,9 +9,11 @@ import {
   defineFeedbackType,
   type Target,
 } from '../../src/core/index.js';
-import { turnOutcomeEvaluator } from '../../src/evaluators/index.js';
+import { createEvaluatorRegistry, turnOutcomeEvaluator } from '../../src/evaluators/index.js';
+import { engineMetrics, Registry } from '../../src/metrics/index.js';
 import { ScoreSinkError, scoreId } from '../../src/scores/index.js';
 import { LangfuseScoreReader, LangfuseScoreSink } from '../../src/scores/langfuse/index.js';
+import { openSqliteStore } from '../../src/store/index.js';
 import { InMemoryScoreSink } from '../../src/testing/index.js';
 import { given, reviewQuality, type TestEngine, testEngine } from '../support/engine.js';
 import { LangfuseTestServer } from '../support/langfuse-server/index.js';
@@ -470,3 +472,114 @@ function warningsInto(warnings: string[]): Logger {
     error: ignore,
   };
 }
+
+it("tells the metrics what it sent, read back and failed, for the engine's sink", async () => {
+  const registry = new Registry();
+  const metrics = engineMetrics(registry, { evaluators: [], sink: 'memory' });
+  const observed = testEngine({
+    evaluators: [turnOutcomeEvaluator()],
+    sink: new InMemoryScoreSink(),
+    observers: { mirror: metrics.mirror },
+  });
+  const counted = async (what: string) => {
+    const text = await registry.metrics();
+    return Number(
+      new RegExp(`^evalflow_mirror_score_${what}_total\\{sink="memory"\\} (\\S+)$`, 'm').exec(
+        text,
+      )?.[1],
+    );
+  };
+  try {
+    const watched = 'watched-mirror';
+    await given(
+      observed.store,
+      watched,
+      { type: 'create_thread', thread_id: 't' },
+      { type: 'start_run', run_id: 'r', thread_id: 't' },
+    );
+    const act = (kind: 'submit' | 'withdraw', value: { score: number } | null) =>
+      observed.activities.applyReview({
+        workspaceId: watched,
+        target,
+        kind,
+        reviewer: { id: 'rv9' },
+        feedback_type: 'review_quality',
+        value,
+        requestId: `watched-${kind}`,
+      });
+    await act('submit', { score: 3 });
+    const first = await observed.activities.mirrorScores({
+      workspaceId: watched,
+      afterSeq: 0,
+      limit: 100,
+    });
+    await observed.activities.reconcileScores({
+      workspaceId: watched,
+      ids: first.recorded,
+      final: false,
+    });
+    expect([await counted('writes'), await counted('confirmations')]).toEqual([1, 1]);
+    await act('withdraw', null);
+    const second = await observed.activities.mirrorScores({
+      workspaceId: watched,
+      afterSeq: first.lastSeq,
+      limit: 100,
+    });
+    const deleting = second.deleting ?? [];
+    await observed.activities.reconcileDeletes({
+      workspaceId: watched,
+      ids: deleting,
+      final: false,
+    });
+    expect([await counted('deletes'), await counted('confirmations')]).toEqual([
+      deleting.length,
+      1 + deleting.length,
+    ]);
+    expect(await counted('failures')).toBe(0);
+  } finally {
+    await observed.close();
+  }
+});
+
+it('keeps a direct score’s first timestamp when a harness writes it again on a later day', async () => {
+  // Langfuse replaces a score only when id, name and the UTC day of its timestamp match: a new
+  // day's timestamp would add a second row (it did, before the mirror carried the first one on).
+  let clock = Date.parse('2026-05-01T23:00:00Z');
+  const store = openSqliteStore(':memory:', {
+    feedbackTypes: createFeedbackTypeRegistry([]),
+    now: () => new Date(clock),
+  });
+  const daySink = new InMemoryScoreSink();
+  const activities = createActivities({
+    store,
+    evaluators: createEvaluatorRegistry([]),
+    feedbackTypes: createFeedbackTypeRegistry([]),
+    scoreSink: daySink,
+    scoreReader: daySink,
+  });
+  try {
+    const harness = { kind: 'agent', thread_id: 't' } as const;
+    const record = (value: number) =>
+      store.execute({
+        workspace_id: 'days',
+        actor: harness,
+        command: {
+          type: 'record_score',
+          trace_id: 'ab'.repeat(16),
+          name: 'latency',
+          value,
+          source: 'HARNESS',
+        },
+      });
+    expect((await record(1)).type).toBe('recorded');
+    await activities.mirrorScores({ workspaceId: 'days', afterSeq: 0, limit: 100 });
+    clock += 2 * 60 * 60 * 1000; // the next UTC day
+    expect((await record(2)).type).toBe('recorded');
+    await activities.mirrorScores({ workspaceId: 'days', afterSeq: 1, limit: 100 });
+    expect(daySink.scores()).toMatchObject([
+      { name: 'latency', value: 2, timestamp: '2026-05-01T23:00:00.000Z' },
+    ]);
+  } finally {
+    await store.close();
+  }
+});

@@ -147,6 +147,12 @@ describe('the HTTP API', () => {
       body: { runId: 'r-life' },
     });
     expect(resumed.body).toMatchObject({ runId: 'r-life', resumed: true });
+    // A pause with no body at all is a pause without a reason (it answered 422 before).
+    expect((await h.call('POST', '/v1/runs/r-life/pause', { key: agent })).status).toBe(200);
+    expect(
+      (await h.call('POST', '/v1/threads/t-life/runs', { key: agent, body: { runId: 'r-life' } }))
+        .body,
+    ).toMatchObject({ resumed: true });
     const missing = await h.call('POST', '/v1/runs/nope/end', {
       key: agent,
       body: { status: 'completed' },

@@ -15,7 +15,9 @@ afterEach(async () => {
   await store?.close();
 });
 
-async function serve(options: { rateLimitPerMinute?: number; logs?: PassThrough } = {}) {
+async function serve(
+  options: { rateLimitPerMinute?: number; logs?: PassThrough; format?: 'text' | 'json' } = {},
+) {
   const app = defineConfig({});
   store = openSqliteStore(':memory:', app);
   api = await buildApi({
@@ -23,7 +25,7 @@ async function serve(options: { rateLimitPerMinute?: number; logs?: PassThrough 
     app,
     temporal: { client: {} as never, taskQueue: 'unused' },
     scoreConfigs: new InMemoryScoreConfigStore(),
-    logger: options.logs ? { stream: options.logs } : false,
+    logger: options.logs ? { stream: options.logs, format: options.format ?? 'json' } : false,
     ...(options.rateLimitPerMinute ? { rateLimitPerMinute: options.rateLimitPerMinute } : {}),
   });
   const url = await api.listen({ host: '127.0.0.1', port: 0 });
@@ -75,6 +77,25 @@ describe('the API', () => {
     ).toBe(true);
     expect(text).not.toContain(key);
     expect(text).not.toContain(key.slice('efk_'.length + 33)); // the secret, after the id
+  });
+
+  it('logs each answered request as one readable line in the text format, and never the key', async () => {
+    const logs = new PassThrough();
+    let text = '';
+    logs.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    const { key, post, url } = await serve({ logs, format: 'text' });
+    await post('t1');
+    await post('t1');
+    await fetch(`${url}/v1/threads`, { method: 'POST' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const lines = text.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d POST \/v1\/threads 201 \d+ ms$/);
+    expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d POST \/v1\/threads 409 \d+ ms$/);
+    expect(lines[2]).toMatch(/ POST \/v1\/threads 401 \d+ ms$/);
+    expect(text).not.toContain(key);
   });
 
   it('answers 429 with Retry-After past the per-key rate limit, and records nothing more', async () => {

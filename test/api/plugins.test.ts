@@ -11,9 +11,11 @@ import { issueCredential } from '../../src/api/index.js';
 import { authentication, callerOf } from '../../src/api/plugins/authentication.js';
 import { errorAnswers } from '../../src/api/plugins/errors.js';
 import { idempotency } from '../../src/api/plugins/idempotency.js';
+import { requestMetrics } from '../../src/api/plugins/metrics.js';
 import { openApi, operationIdOf } from '../../src/api/plugins/openapi.js';
 import { rateLimit } from '../../src/api/plugins/rate-limit.js';
 import { defineConfig } from '../../src/config/index.js';
+import type { HttpObserver } from '../../src/metrics/index.js';
 import { openSqliteStore, type Store, StoreUnavailableError } from '../../src/store/index.js';
 
 // Each of the API's plugins on a bare Fastify instance with a route or two of the test's own, on a
@@ -216,6 +218,35 @@ describe('error answers', () => {
       id: '/nowhere',
       message: 'no route GET /nowhere',
     });
+  });
+});
+
+describe('request metrics', () => {
+  it('tells each answer by its route pattern, never the URL, with its status and time', async () => {
+    const answered: Parameters<HttpObserver['answered']>[] = [];
+    const api = await bare();
+    await api.register(requestMetrics, {
+      observer: { answered: (...args) => answered.push(args) },
+    });
+    await api.register(errorAnswers);
+    api.get('/threads/:threadId', async (request) => {
+      const { threadId } = request.params as { threadId: string };
+      if (threadId === 'gone')
+        throw new HttpRefusal(404, { type: 'not_found', message: 'no such thread' });
+      return { threadId };
+    });
+    expect((await api.inject({ url: '/threads/t-1?x=1' })).statusCode).toBe(200);
+    expect((await api.inject({ url: '/threads/gone' })).statusCode).toBe(404);
+    expect((await api.inject({ method: 'POST', url: '/no/such/7' })).statusCode).toBe(404);
+    expect(answered.map(([method, route, status]) => [method, route, status])).toEqual([
+      ['GET', '/threads/:threadId', 200],
+      ['GET', '/threads/:threadId', 404],
+      ['POST', 'unmatched', 404],
+    ]);
+    for (const [, , , seconds] of answered) {
+      expect(seconds).toBeGreaterThan(0);
+      expect(seconds).toBeLessThan(5);
+    }
   });
 });
 

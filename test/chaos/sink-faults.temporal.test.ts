@@ -1,11 +1,14 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sinkFaults } from '../../bench/chaos/sink-faults.js';
-import { testWorker, timeSkippingEnvironment } from '../support/temporal.js';
+import { expectWorkerLog, testWorker, timeSkippingEnvironment } from '../support/temporal.js';
 
 // The short version of chaos scenario 4 (npm run bench:chaos runs more runs): the Langfuse test
 // server with 30% 5xx and 429, 10% silent drops, 30% deletes that do nothing and 10 minutes of
 // visibility lag; every score and deletion ends confirmed or failed with a reason.
+
+// The mirror's activities fail against the injected 5xx and 429 and are retried: expected.
+const failedAttempts = expectWorkerLog(/Activity failed[\s\S]*failed with HTTP (429|5\d\d)/);
 
 let env: TestWorkflowEnvironment;
 beforeAll(async () => {
@@ -34,6 +37,7 @@ it('accounts for every score and every deletion while the sink fails, drops and 
   );
   // The faults happened: the figures above held through them.
   expect(figures.randomFaults).toBeGreaterThan(0);
+  expect(failedAttempts.length).toBeGreaterThan(0);
   expect(figures.dropped + figures.ignoredDeletes).toBeGreaterThan(0);
   expect(figures.deleted).toBeGreaterThan(0);
 });

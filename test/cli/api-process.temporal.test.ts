@@ -37,6 +37,13 @@ it('serves the API beside the worker, with keys from the CLI, and alone in a sec
   // `start` prints the API's address, then (last) that the worker polls: wait for the last line.
   await waitForLine(engine, /worker polling/);
   expect((await fetch(`http://127.0.0.1:${apiPort}/healthz`)).status).toBe(200);
+  // The reviewers' page, as `npm install` built it (prepare), served beside the API.
+  const page = await fetch(`http://127.0.0.1:${apiPort}/ui/`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  expect(await page.text()).toMatch(
+    /<script type="module" crossorigin src="\/ui\/assets\/[^"]+\.js">/,
+  );
   const cli = async (...args: string[]) => finished(runCli(args, { cwd: home, env }));
 
   const made = await cli('keys', 'create', '--workspace', 'acme', '--principal', 'agent', '--json');
@@ -99,7 +106,9 @@ it('serves the API beside the worker, with keys from the CLI, and alone in a sec
     cwd: home,
     env: { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
   });
-  await waitForLine(second, /API at/);
+  expect(await waitForLine(second, /reviewers' page at/)).toContain(
+    `reviewers' page at http://127.0.0.1:${secondApiPort}/ui/`,
+  );
   const ready = await fetch(`http://127.0.0.1:${secondApiPort}/readyz`);
   expect(await ready.json()).toEqual({ status: 'ok', checks: { store: 'ok', temporal: 'ok' } });
   const conversation = await fetch(`http://127.0.0.1:${secondApiPort}/v1/threads/t/conversation`, {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import app from '../../examples/quickstart/evalflow.config.js';
+import { verifyCredential } from '../../src/api/credentials.js';
 import { buildProgram, commandsOf, pathOf, runCli as runInProcess } from '../../src/cli/program.js';
 import { targetKey } from '../../src/core/index.js';
 import { openStore } from '../../src/store/index.js';
@@ -461,6 +462,40 @@ describe('ledger of a thread', () => {
   });
 });
 
+describe('runs and threads', () => {
+  it('lists runs as the API does, with the summary of their own evaluation, filtered', async () => {
+    const [all, paused] = await Promise.all([
+      json('runs', 'list', '--json'),
+      json('runs', 'list', '--status', 'paused', '--json'),
+    ]);
+    expect(all).toEqual([
+      {
+        workspace: 'acme',
+        run: expect.objectContaining({ runId: 'r1', threadId: 't1', status: 'completed' }),
+        evaluations: { recorded: 1, sampled_out: 1, failed: 0, skipped: 0 },
+      },
+    ]);
+    expect(paused).toEqual([]);
+    const table = await cli('runs', 'list', '--workspace', 'acme');
+    expect(table.out.split('\n')[0]).toMatch(
+      /^workspace +run +thread +status +started +updated +recorded +sampled_out +failed +skipped$/,
+    );
+    expect(await json('threads', 'list', '--json')).toEqual([
+      { workspace: 'acme', threadId: 't1', title: null, createdAt: expect.any(String) },
+    ]);
+  });
+
+  it('refuses an unknown status and a bad instant with one line', async () => {
+    const status = await cli('runs', 'list', '--status', 'done');
+    expect(status.code).toBe(1);
+    expect(status.errLines).toHaveLength(1);
+    expect(status.errLines[0]).toContain('done');
+    const when = await cli('runs', 'list', '--ended-from', 'yesterday');
+    expect(when.code).toBe(1);
+    expect(when.errLines[0]).toContain('an ISO-8601 instant with a time zone');
+  });
+});
+
 describe('scores', () => {
   it('summarizes by population as GET /v1/scores/summary does', async () => {
     const groups = await json(
@@ -520,5 +555,251 @@ describe('scores', () => {
     });
     const lines = await cli('scores', 'sync-configs', '--config', config);
     expect(lines.out.trim().split('\n').slice(1)).toEqual(['created 0', 'archived 0']);
+  }, 60_000);
+});
+
+describe('queues and reviewers', () => {
+  it('lists a workspace’s queues with progress, adds targets once each, and shows who did what', async () => {
+    const listed = await json(
+      'queues',
+      'list',
+      '--workspace',
+      'acme',
+      '--config',
+      config,
+      '--json',
+    );
+    expect(listed).toMatchObject([
+      { queueId: 'runs', origin: 'config', targetKinds: ['turn'], progress: { items: 0 } },
+    ]);
+    const added = await json(
+      'queues',
+      'add',
+      'runs',
+      '--workspace',
+      'acme',
+      '--runs',
+      'r1',
+      '--config',
+      config,
+      '--json',
+    );
+    expect(added).toMatchObject({
+      added: 1,
+      alreadyQueued: 0,
+      items: [{ target: { kind: 'turn', runId: 'r1' }, added: true }],
+    });
+    expect(
+      await json(
+        'queues',
+        'add',
+        'runs',
+        '--workspace',
+        'acme',
+        '--all',
+        'turn',
+        '--status',
+        'completed',
+        '--config',
+        config,
+        '--json',
+      ),
+    ).toEqual({ added: 0, alreadyQueued: 1 });
+    const again = await cli(
+      'queues',
+      'add',
+      'runs',
+      '--workspace',
+      'acme',
+      '--runs',
+      'r1',
+      '--config',
+      config,
+    );
+    expect(again.out).toBe('added 0 to review queue runs; 1 were queued already\n');
+    const shown = await json(
+      'queues',
+      'show',
+      'runs',
+      '--workspace',
+      'acme',
+      '--config',
+      config,
+      '--json',
+    );
+    expect(shown).toMatchObject({
+      queue: { queueId: 'runs', routing: [{ kind: 'completed_runs', sampleRate: 0.1 }] },
+      progress: { items: 1, itemsDone: 0, pending: 1, leased: 0, done: 0 },
+      reviewers: [],
+    });
+    const table = await cli('queues', 'list', '--workspace', 'acme', '--config', config);
+    expect(table.out).toMatch(/^queue\s+feedback type\s+targets\s+per item\s+items/m);
+    expect(table.out).toMatch(
+      /^runs\s+review_verdict\s+turn\s+1\s+1\s+0\s+1\s+0\s+0\s+0\s+0\s+config$/m,
+    );
+    const text = await cli('queues', 'show', 'runs', '--workspace', 'acme', '--config', config);
+    expect(text.out).toContain(
+      'runs: review_verdict on turn, 1 reviewer per item, blind, leases of 900 s (config)',
+    );
+    expect(text.out).toContain('no reviewer has taken an item yet');
+  }, 60_000);
+
+  it('refuses what cannot be queued with one line, adding nothing', async () => {
+    const cases: [string[], RegExp][] = [
+      [
+        ['queues', 'add', 'runs', '--workspace', 'acme', '--config', config],
+        /^evalflow: name targets \(--runs, --messages, --artifacts, --threads\) or a filter \(--all <kind>\), one of the two$/,
+      ],
+      [
+        [
+          'queues',
+          'add',
+          'runs',
+          '--workspace',
+          'acme',
+          '--runs',
+          'r1',
+          '--all',
+          'turn',
+          '--config',
+          config,
+        ],
+        /one of the two$/,
+      ],
+      [
+        ['queues', 'add', 'runs', '--workspace', 'acme', '--messages', 't1/m1', '--config', config],
+        /^evalflow: review queue runs takes turn targets, not message$/,
+      ],
+      [
+        ['queues', 'add', 'runs', '--workspace', 'acme', '--runs', 'r1,nope', '--config', config],
+        /^evalflow: acme: run nope does not exist$/,
+      ],
+      [
+        [
+          'queues',
+          'add',
+          'runs',
+          '--workspace',
+          'acme',
+          '--all',
+          'turn',
+          '--role',
+          'user',
+          '--config',
+          config,
+        ],
+        /^evalflow: --role goes with --all message, not --all turn$/,
+      ],
+      [
+        [
+          'queues',
+          'add',
+          'runs',
+          '--workspace',
+          'acme',
+          '--all',
+          'turn',
+          '--status',
+          'lost',
+          '--config',
+          config,
+        ],
+        /^evalflow: --status is some of running, paused, completed, stopped, failed, not lost$/,
+      ],
+      [
+        ['queues', 'add', 'runs', '--workspace', 'acme', '--artifacts', 'a1@0', '--config', config],
+        /^evalflow: --artifacts are id@version \(a version from 1\), not a1@0$/,
+      ],
+      [
+        ['queues', 'show', 'nope', '--workspace', 'acme', '--config', config],
+        /^evalflow: no review queue nope in workspace acme: see evalflow queues list$/,
+      ],
+      [
+        ['queues', 'list', '--config', config],
+        /^evalflow: required option '--workspace <id>' not specified/,
+      ],
+      [
+        ['reviewers', 'link', '--workspace', 'acme', '--reviewer', 'grace', '--expires-in', '10s'],
+        /^evalflow: option '--expires-in <duration>' argument '10s' is invalid\. a duration from 60s to 24h, written like 30m, 8h or 1d, not 10s/,
+      ],
+      [
+        [
+          'reviewers',
+          'link',
+          '--workspace',
+          'acme',
+          '--reviewer',
+          'grace',
+          '--base-url',
+          'nowhere',
+        ],
+        /^evalflow: --base-url is a URL such as http:\/\/127\.0\.0\.1:8787, not nowhere$/,
+      ],
+    ];
+    const results = await Promise.all(cases.map(([args]) => cli(...args)));
+    results.forEach((result, i) => {
+      const [args, pattern] = cases[i] ?? [[], /$/];
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.errLines, args.join(' ')).toHaveLength(1);
+      expect(result.errLines[0]).toMatch(pattern);
+    });
+    const shown = await json(
+      'queues',
+      'show',
+      'runs',
+      '--workspace',
+      'acme',
+      '--config',
+      config,
+      '--json',
+    );
+    expect(shown.progress.items).toBe(1);
+  }, 120_000);
+
+  it('prints a reviewer’s sign-in link: the page’s URL with a short-lived token in its fragment', async () => {
+    const before = Date.now();
+    const link = await json(
+      'reviewers',
+      'link',
+      '--workspace',
+      'acme',
+      '--reviewer',
+      'grace',
+      '--expires-in',
+      '30m',
+      '--json',
+    );
+    expect(link.url).toMatch(
+      /^http:\/\/127\.0\.0\.1:8787\/ui\/#token=esi_[0-9a-f]{32}_[A-Za-z0-9_-]{32}$/,
+    );
+    expect(link.principal).toBe('reviewer:grace');
+    const expires = Date.parse(link.expiresAt);
+    expect(expires).toBeGreaterThanOrEqual(before + 30 * 60_000);
+    expect(expires).toBeLessThan(Date.now() + 30 * 60_000 + 1000);
+    const store = await openStore({ ...app, sqlitePath: join(home, '.evalflow', 'evalflow.db') });
+    try {
+      const token = String(link.url).split('#token=')[1] as string;
+      expect(await verifyCredential(store, token, new Date())).toMatchObject({
+        kind: 'sign_in',
+        workspaceId: 'acme',
+        principal: { kind: 'reviewer', id: 'grace' },
+      });
+      expect(await verifyCredential(store, token, new Date(expires + 1))).toEqual({
+        refused: 'the credential has expired',
+      });
+    } finally {
+      await store.close();
+    }
+    const text = await cli(
+      'reviewers',
+      'link',
+      '--workspace',
+      'acme',
+      '--reviewer',
+      'grace',
+      '--base-url',
+      'https://review.example.com/',
+    );
+    expect(text.out.split('\n')[1]).toMatch(/^https:\/\/review\.example\.com\/ui\/#token=esi_/);
   }, 60_000);
 });

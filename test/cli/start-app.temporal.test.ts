@@ -7,6 +7,7 @@ import { createFeedbackTypeRegistry } from '../../src/core/index.js';
 import { answerLengthEvaluator, createEvaluatorRegistry } from '../../src/evaluators/index.js';
 import { FileScoreConfigStore, JsonlScoreSink } from '../../src/scores/file/index.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
+import { exampleIds, reportedRun } from '../support/examples.js';
 import { freePort } from '../support/free-port.js';
 import {
   embeddedDefaults,
@@ -71,8 +72,11 @@ describe('evalflow start with an app definition', () => {
     );
     expect(host.err).toBe('');
     expect(host.code).toBe(0);
-    expect(host.out).toContain('rated; raters on the message: 1');
-    expect(host.out).toContain('review: recorded at position 0');
+    const runId = reportedRun(host.out, [
+      'rated; raters on the message: 1',
+      'review: recorded at position 0',
+    ]);
+    const { threadId, answerId } = exampleIds(runId);
 
     // A second process on the same store, as a host or the CLI would be.
     const store = openSqliteStore(sqlitePath, {
@@ -123,8 +127,34 @@ describe('evalflow start with an app definition', () => {
         ]),
       );
 
+      // The CLI beside the running engine reads the engine's app: its rules and its types.
+      const rules = await finished(
+        runCli(['rules', 'list', '--workspace', ws], { cwd: home, env }),
+      );
+      expect(rules.code).toBe(0);
+      expect(rules.err).toBe(
+        `evalflow: the app of the running engine (pid ${engine.pid}): ${join(example, 'evalflow.config.ts')}\n`,
+      );
+      expect(rules.out).toContain('politeness@1');
+      writeFileSync(join(home, 'other.config.mjs'), 'export default {};\n');
+      const other = await finished(
+        runCli(['rules', 'list', '--workspace', ws, '--config', 'other.config.mjs'], {
+          cwd: home,
+          env,
+        }),
+      );
+      expect(other.err).toBe(
+        `evalflow: this command reads other.config.mjs, not the app of the running engine (pid ${engine.pid}): ${join(example, 'evalflow.config.ts')}\n`,
+      );
+      const summary = await finished(
+        runCli(['scores', 'summary', '--workspace', ws, '--json'], { cwd: home, env }),
+      );
+      expect(summary.code).toBe(0);
+      expect(summary.out).toContain('review_verdict');
+      expect(summary.out).toContain('helpfulness');
+
       // The deployed but non-live answer_length@2 judged nothing.
-      expect(await judgesOf(store, 'answer-1')).toEqual([
+      expect(await judgesOf(store, answerId)).toEqual([
         'evaluator:answer_length@1',
         'evaluator:politeness@1',
       ]);
@@ -144,12 +174,12 @@ describe('evalflow start with an app definition', () => {
           (await store.executeUnchecked({ workspace_id: ws, actor: system, command })).type,
         ).toBe('recorded');
       }
-      const agent = { kind: 'agent', thread_id: 'thread-1' };
+      const agent = { kind: 'agent', thread_id: threadId };
       for (const command of [
-        { type: 'start_run', run_id: 'run-2', thread_id: 'thread-1', trace_id: 'ab'.repeat(16) },
+        { type: 'start_run', run_id: 'run-2', thread_id: threadId, trace_id: 'ab'.repeat(16) },
         {
           type: 'post_message',
-          thread_id: 'thread-1',
+          thread_id: threadId,
           message_id: 'answer-2',
           run_id: 'run-2',
           role: 'assistant',
@@ -166,7 +196,7 @@ describe('evalflow start with an app definition', () => {
         (judges) => judges.length >= 2,
       );
       expect(later).toEqual(['evaluator:answer_length@2', 'evaluator:politeness@1']);
-      expect(await judgesOf(store, 'answer-1')).toEqual([
+      expect(await judgesOf(store, answerId)).toEqual([
         'evaluator:answer_length@1',
         'evaluator:politeness@1',
       ]);

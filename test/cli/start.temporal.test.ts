@@ -30,6 +30,14 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
   expect(ready).toContain(`Temporal UI at http://127.0.0.1:${uiPort}`);
   const pidFile = join(home, '.evalflow', 'temporal.pid');
   expect(JSON.parse(readFileSync(pidFile, 'utf8'))).toMatchObject({ port, uiPort });
+  // One metrics endpoint, on 9464 by default, for the engine and the API of the one process.
+  expect((await fetch('http://127.0.0.1:8787/healthz')).status).toBe(200);
+  const metrics = await (await fetch('http://127.0.0.1:9464/metrics')).text();
+  expect(metrics).toMatch(/^evalflow_relay_workspaces \d+$/m);
+  expect(metrics).toMatch(
+    /^evalflow_http_requests_total\{method="GET",route="\/healthz",status="200"\} 1$/m,
+  );
+  expect(metrics).toMatch(/^temporal_worker_task_slots_available\{/m);
 
   // The host app writes to the engine's store; the relay, worker and mirror do the rest.
   const store = openSqliteStore(join(home, '.evalflow', 'evalflow.db'), builtinApp(null));

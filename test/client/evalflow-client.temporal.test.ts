@@ -333,6 +333,63 @@ describe('EvalflowClient', () => {
     expect(after.map((e) => e.seq)).toEqual([3]);
   });
 
+  it('sets and fills a review queue, works through it as a signed-in reviewer, and archives it', async () => {
+    await reported('t-queue', 'r-queue');
+    const admin = await as('admin');
+    const set = await admin.reviewQueues.set('checks', {
+      feedbackType: 'review_verdict',
+      targetKinds: ['turn', 'message'],
+      reviewersPerItem: 1,
+      showAutomatedVerdicts: true,
+    });
+    expect(set.queue).toMatchObject({ queueId: 'checks', origin: 'workspace', blind: true });
+    const added = await system.reviewQueues.add('checks', {
+      targets: [{ kind: 'turn', runId: 'r-queue' }],
+    });
+    expect(added).toMatchObject({ added: 1, alreadyQueued: 0 });
+    expect(
+      await system.reviewQueues.add('checks', {
+        filter: { kind: 'message', threadId: 't-queue' },
+      }),
+    ).toEqual({ added: 1, alreadyQueued: 0 });
+    const signIn = await system.reviewers.signIn('grace', { expiresInSeconds: 600 });
+    expect(signIn.path).toBe(`/ui/#token=${signIn.token}`);
+    const grace = system.withKey(signIn.token);
+    expect((await grace.reviewQueues.list()).queues.map((q) => q.queueId)).toContain('checks');
+    const first = (await grace.reviewQueues.claim('checks')).item;
+    expect(first?.target).toEqual({ kind: 'turn', runId: 'r-queue' });
+    const itemId = first?.itemId as string;
+    const view = await grace.reviewQueues.item('checks', itemId);
+    expect(view.run?.runId).toBe('r-queue');
+    expect((await grace.reviewQueues.heartbeat('checks', itemId)).itemId).toBe(itemId);
+    expect((await grace.reviewQueues.skip('checks', itemId)).skipped).toBe(true);
+    const second = (await grace.reviewQueues.claim('checks')).item;
+    expect(second?.target).toMatchObject({ kind: 'message', messageId: 'r-queue-a' });
+    expect((await grace.reviewQueues.release('checks', second?.itemId as string)).released).toBe(
+      true,
+    );
+    let submitted = 0;
+    for (let item = (await grace.reviewQueues.claim('checks')).item; item !== null; ) {
+      const answer = await grace.reviewQueues.submit('checks', item.itemId, {
+        value: { verdict: 'pass' },
+        configId: 'review_verdict',
+      });
+      expect(answer.done).toBe(true);
+      submitted += 1;
+      item = (await grace.reviewQueues.claim('checks')).item;
+    }
+    expect(submitted).toBe(2);
+    expect((await grace.reviewQueues.myReviews('checks', { limit: 10 })).reviews).toHaveLength(2);
+    const detail = await admin.reviewQueues.get('checks');
+    expect(detail.progress).toMatchObject({ items: 2, itemsDone: 2, skipped: 1 });
+    expect(detail.reviewers).toMatchObject([{ reviewer: 'reviewer:grace', done: 2 }]);
+    expect((await admin.reviewQueues.archive('checks')).queue.archived).toBe(true);
+    expect(await refusal(grace.reviewQueues.claim('checks'))).toMatchObject({
+      status: 409,
+      type: 'invalid_state',
+    });
+  });
+
   it('refuses with typed errors carrying the status and the rejection body', async () => {
     const missing = await refusal(system.run('nope'));
     expect(missing).toMatchObject({

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { EvalflowClient } from '../../src/client/index.js';
+import { exampleIds, reportedRun } from '../support/examples.js';
 import { freePort } from '../support/free-port.js';
 import {
   embeddedDefaults,
@@ -19,14 +20,15 @@ import {
 
 // examples/quickstart/http-host.ts, run exactly as its comment tells a user to, against a real
 // server: `evalflow start` with the quickstart app (dev server, worker), and the host talking to
-// a separate `evalflow api` process on the same store and Temporal, with keys from `evalflow keys`.
+// a separate `evalflow api` process on the same store and Temporal, with keys from `evalflow keys`;
+// host.ts beside it on the same store, each twice, in turn.
 
 const home = mkdtempSync(join(tmpdir(), 'evalflow-http-host-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 const example = join(repoRoot, 'examples', 'quickstart');
 const config = join(example, 'evalflow.config.ts');
 
-it('reports a run, rates the answer and reviews the run over HTTP with EvalflowClient', async () => {
+it('reports a run, rates the answer and reviews the run over HTTP with EvalflowClient, any number of times beside host.ts', async () => {
   const [port, uiPort, startApiPort, apiPort] = await Promise.all(
     [0, 1, 2, 3].map(() => freePort()),
   );
@@ -75,26 +77,42 @@ it('reports a run, rates the answer and reviews the run over HTTP with EvalflowC
     const [systemKey, reviewerKey] = [await key('system'), await key('reviewer:grace')];
     const url = `http://127.0.0.1:${apiPort}`;
 
-    const host = await finished(
-      runTypeScript(join(example, 'http-host.ts'), [], {
-        cwd: repoRoot,
-        env: { ...env, EVALFLOW_URL: url, SYSTEM_KEY: systemKey, REVIEWER_KEY: reviewerKey },
-      }),
-    );
-    expect(host.err).toBe('');
-    expect(host.code).toBe(0);
-    expect(host.out.split('\n')).toEqual([
-      'rated; raters on the message: 1',
-      'review: recorded at position 0',
-      '',
-    ]);
+    // The README's order and then again: each run reports a run of its own, and all exit 0.
+    const httpHost = () =>
+      finished(
+        runTypeScript(join(example, 'http-host.ts'), [], {
+          cwd: repoRoot,
+          env: { ...env, EVALFLOW_URL: url, SYSTEM_KEY: systemKey, REVIEWER_KEY: reviewerKey },
+        }),
+      );
+    const storeHost = () =>
+      finished(
+        runTypeScript(join(example, 'host.ts'), [], {
+          cwd: home,
+          env: { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
+        }),
+      );
+    const runs: string[] = [];
+    for (const [host, own] of [
+      [storeHost, ['rated; raters on the message: 1', 'review: recorded at position 0']],
+      [httpHost, ['rated; raters on the message: 1', 'review: recorded at position 0']],
+      [storeHost, ['rated; raters on the message: 1', 'review: recorded at position 0']],
+      [httpHost, ['rated; raters on the message: 1', 'review: recorded at position 0']],
+    ] as const) {
+      const ran = await host();
+      expect(ran.err).toBe('');
+      expect(ran.code).toBe(0);
+      runs.push(reportedRun(ran.out, [...own]));
+    }
+    expect(new Set(runs).size).toBe(4);
+    const runId = runs[1] as string;
 
     // What it reported is there, and the run's evaluators judged the answer.
     const system = new EvalflowClient({ baseUrl: url, apiKey: systemKey });
-    const { messages } = await system.conversation('thread-1');
+    const { messages } = await system.conversation(exampleIds(runId).threadId);
     expect(messages.map((m) => m.role)).toEqual(['ROLE_USER', 'ROLE_ASSISTANT']);
     const judged = await eventually(
-      () => system.run('run-1'),
+      () => system.run(runId),
       (read) => read.evaluations.length >= 2,
     );
     expect(judged.run.status).toBe('completed');

@@ -58,6 +58,25 @@ describe('defineConfig', () => {
     });
   });
 
+  it('refuses two feedback types that make a score config of the same name', () => {
+    const dotted = defineFeedbackType({
+      name: 'a.b',
+      targets: ['message'],
+      schema: z.object({ c: z.boolean() }),
+    });
+    const nested = defineFeedbackType({
+      name: 'a',
+      targets: ['message'],
+      schema: z.object({ 'b.c': z.number() }),
+    });
+    expect(() => defineConfig({ feedbackTypes: [dotted, nested] })).toThrow(
+      new InvalidConfigError(
+        'feedback types a.b and a both make the score config a.b.c; rename a type or a field',
+      ),
+    );
+    expect(() => defineConfig({ feedbackTypes: [dotted] })).not.toThrow();
+  });
+
   it('refuses two versions of one evaluator without rules saying which is live', () => {
     expect(() =>
       defineConfig({

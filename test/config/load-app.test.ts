@@ -1,7 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigFileError, loadApp, loadConfig } from '../../src/config/index.js';
+import {
+  ConfigFileError,
+  InvalidConfigError,
+  loadApp,
+  loadConfig,
+} from '../../src/config/index.js';
 
 // Inside the project, so a config file finds the project's packages (zod) as a user's would.
 mkdirSync('.evalflow/test', { recursive: true });
@@ -61,7 +66,16 @@ describe('loading the app', () => {
   it('names the file and the problem in one line when it cannot define an app', async () => {
     const cases: [string, string, RegExp][] = [
       ['missing.config.ts', '', /^missing\.config\.ts: no such file$/],
-      ['syntax.config.ts', 'export default {', /^syntax\.config\.ts: .+/],
+      [
+        'syntax.config.ts',
+        'export default {\n  rules: [{ evaluator: "x@1" }\n};\n',
+        /^syntax\.config\.ts: line 3, column 1: Expected "\]" but found "\}"$/,
+      ],
+      [
+        'imports-broken.config.ts',
+        'import helper from "./broken-helper.ts";\nexport default helper;',
+        /^imports-broken\.config\.ts: \/.*\/broken-helper\.ts line 1, column 11: Unexpected ";"$/,
+      ],
       ['none.config.ts', 'export const x = 1;', /^none\.config\.ts: has no default export/],
       [
         'bad.config.ts',
@@ -70,6 +84,7 @@ describe('loading the app', () => {
       ],
       ['throws.config.ts', 'throw new Error("boom\\nsecond line");', /^throws\.config\.ts: boom$/],
     ];
+    write('broken-helper.ts', 'const a = ;\nexport default {};');
     for (const [name, text, line] of cases) {
       if (text) write(name, text);
       const error = await loadApp(config, { cwd: dir, file: name }).catch((e: unknown) => e);
@@ -114,6 +129,20 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ EVALFLOW_JUDGE_MODEL: 'm' })).toThrow(
       'set all of EVALFLOW_JUDGE_BASE_URL, EVALFLOW_JUDGE_MODEL, or none',
+    );
+  });
+});
+
+describe('the API log format', () => {
+  it('is text or json when set, and chosen by the terminal when not', () => {
+    expect(loadConfig({ EVALFLOW_LOG_FORMAT: 'json' }).api.logFormat).toBe('json');
+    expect(loadConfig({ EVALFLOW_LOG_FORMAT: 'text' }).api.logFormat).toBe('text');
+    expect(loadConfig({}).api.logFormat).toBeNull();
+  });
+
+  it('refuses any other value, naming the variable', () => {
+    expect(() => loadConfig({ EVALFLOW_LOG_FORMAT: 'pretty' })).toThrow(
+      new InvalidConfigError('EVALFLOW_LOG_FORMAT is text or json, not pretty'),
     );
   });
 });

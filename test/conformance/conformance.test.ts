@@ -1,31 +1,17 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../src/cli/commands/conformance.js';
-import { openPostgresStore, openSqliteStore } from '../../src/store/index.js';
-import { CaseFile, runCaseOnCore, storeCaseRunner } from '../../src/testing/index.js';
-import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
+import { openSqliteStore } from '../../src/store/index.js';
+import { runCaseOnCore, storeCaseRunner } from '../../src/testing/index.js';
+import { files, suites } from './suites.js';
 
-const folder = 'test/conformance';
-const files = readdirSync(folder)
-  .filter((name) => name.endsWith('.json'))
-  .map((name) => join(folder, name));
-const suites = files.map((file) => ({
-  file,
-  ...CaseFile.parse(JSON.parse(readFileSync(file, 'utf8'))),
-}));
+// Every case file on the core alone and on SQLite; conformance.postgres.test.ts runs them on
+// Postgres.
 
 const sqlite = storeCaseRunner((options) => openSqliteStore(':memory:', options));
-const schema = freshSchemaName();
-const postgres = storeCaseRunner((options) =>
-  openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
-);
-afterAll(async () => {
-  await sqlite.close();
-  await postgres.close();
-  await dropSchema(databaseUrl(), schema);
-});
+afterAll(() => sqlite.close());
 
 for (const suite of suites) {
   describe(`${suite.file}: ${suite.description}`, () => {
@@ -35,9 +21,6 @@ for (const suite of suites) {
       });
       it(`${testCase.name} (on SQLite)`, async () => {
         expect(await sqlite.run(testCase, `${suite.file}#${index}`)).toEqual([]);
-      });
-      it(`${testCase.name} (on Postgres)`, async () => {
-        expect(await postgres.run(testCase, `${suite.file}#${index}`)).toEqual([]);
       });
     });
   });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ENVIRONMENT } from '../../src/config/index.js';
@@ -37,6 +37,8 @@ const STATEFUL = [
   'clickhouse',
   'redis',
   'seaweedfs',
+  'prometheus',
+  'grafana',
 ];
 
 const dependencies = (service: Service) =>
@@ -72,6 +74,8 @@ describe('docker-compose.yml', () => {
         'clickhouse',
         'redis',
         'seaweedfs',
+        'prometheus',
+        'grafana',
       ].sort(),
     );
     expect([...oneShots].sort()).toEqual(['temporal-namespace', 'temporal-schema']);
@@ -149,6 +153,73 @@ describe('docker-compose.yml', () => {
       expect(env.LANGFUSE_PUBLIC_KEY, name).toBe(langfuse.LANGFUSE_INIT_PROJECT_PUBLIC_KEY);
       expect(env.LANGFUSE_SECRET_KEY, name).toBe(langfuse.LANGFUSE_INIT_PROJECT_SECRET_KEY);
     }
+  });
+
+  it('scrapes the API and every worker replica on the metrics port they serve, inside the stack', () => {
+    const scrape = parse(readFileSync('deploy/prometheus/prometheus.yml', 'utf8')) as {
+      rule_files: string[];
+      scrape_configs: {
+        job_name: string;
+        static_configs?: { targets: string[] }[];
+        dns_sd_configs?: { names: string[]; type: string; port: number }[];
+      }[];
+    };
+    const jobs = Object.fromEntries(scrape.scrape_configs.map((job) => [job.job_name, job]));
+    for (const name of ['evalflow-api', 'evalflow-worker']) {
+      const env = named(name).environment ?? {};
+      expect(env.EVALFLOW_METRICS_HOST, name).toBe('0.0.0.0');
+      const port = Number(env.EVALFLOW_METRICS_PORT);
+      const job = jobs[name];
+      const targets = [
+        ...(job?.static_configs ?? []).flatMap((config) => config.targets),
+        ...(job?.dns_sd_configs ?? []).flatMap((config) =>
+          config.names.map((host) => `${host}:${config.port}`),
+        ),
+      ];
+      expect(targets, name).toEqual([`${name}:${port}`]);
+      // Metrics stay inside the stack: no host port publishes them, and never the API's port.
+      expect((named(name).ports ?? []).join(), name).not.toContain(`:${port}`);
+      expect(String(port)).not.toBe(env.EVALFLOW_API_PORT ?? '8787');
+    }
+    // Replicas come and go with --scale: found by the service's name, each one an instance.
+    expect(jobs['evalflow-worker']?.dns_sd_configs?.[0]?.type).toBe('A');
+    const prometheus = named('prometheus');
+    const mounted = (service: Service) =>
+      Object.fromEntries(
+        (service.volumes ?? [])
+          .filter((volume) => volume.startsWith('./'))
+          .map((volume) => [volume.split(':')[1], volume.split(':')[0]]),
+      );
+    const files = mounted(prometheus);
+    expect(files['/etc/prometheus/prometheus.yml']).toBe('./deploy/prometheus/prometheus.yml');
+    for (const rules of scrape.rule_files) expect(existsSync(files[rules] ?? '')).toBe(true);
+  });
+
+  it('provisions Grafana with the stack’s Prometheus and the evalflow dashboard', () => {
+    const grafana = named('grafana');
+    const mounts = Object.fromEntries(
+      (grafana.volumes ?? [])
+        .filter((volume) => volume.startsWith('./'))
+        .map((volume) => [volume.split(':')[1], volume.split(':')[0]]),
+    );
+    const provisioning = mounts['/etc/grafana/provisioning'] ?? '';
+    const datasources = parse(
+      readFileSync(`${provisioning}/datasources/prometheus.yml`, 'utf8'),
+    ) as { datasources: { uid: string; url: string }[] };
+    const [prometheus] = datasources.datasources;
+    expect(new URL(prometheus?.url ?? '').host).toBe('prometheus:9090');
+    const providers = parse(readFileSync(`${provisioning}/dashboards/evalflow.yml`, 'utf8')) as {
+      providers: { options: { path: string } }[];
+    };
+    const inside = providers.providers[0]?.options.path ?? '';
+    const dashboard = JSON.parse(readFileSync(`${mounts[inside] ?? ''}/evalflow.json`, 'utf8')) as {
+      panels: { datasource?: { uid: string } }[];
+    };
+    const sources = new Set(dashboard.panels.flatMap((panel) => panel.datasource?.uid ?? []));
+    expect([...sources]).toEqual([prometheus?.uid]);
+    expect(grafana.environment?.GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH).toBe(
+      `${inside}/evalflow.json`,
+    );
   });
 
   it("gives Langfuse's media uploads an endpoint a browser on this machine reaches", () => {

@@ -35,6 +35,7 @@ const principals: Record<string, string> = {
 const captures: { method: string; path: string; name: string; field: string }[] = [
   { method: 'POST', path: '/v1/user-tokens', name: 'USER_TOKEN', field: 'token' },
   { method: 'POST', path: '/v1/reevaluations', name: 'BATCH_ID', field: 'id' },
+  { method: 'POST', path: '/v1/reviewers/grace/sign-in', name: 'SIGN_IN_TOKEN', field: 'token' },
 ];
 
 let env: TestWorkflowEnvironment;

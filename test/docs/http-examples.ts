@@ -101,6 +101,8 @@ const GENERATED: RegExp[] = [
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/,
   /^efk_[0-9a-f]{32}_[A-Za-z0-9_-]{32}$/,
   /^eut_[0-9a-f]{32}_[A-Za-z0-9_-]{32}$/,
+  /^esi_[0-9a-f]{32}_[A-Za-z0-9_-]{32}$/,
+  /^\/ui\/#token=esi_[0-9a-f]{32}_[A-Za-z0-9_-]{32}$/,
   /^http-[0-9a-f]{32}-.+$/,
 ];
 const sameKind = (a: string, b: string) => GENERATED.some((kind) => kind.test(a) && kind.test(b));

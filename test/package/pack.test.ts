@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +91,8 @@ describe('the installed package', () => {
   it('ships the build and the bin, and no tests', () => {
     expect(existsSync(join(installed, 'dist', 'index.js'))).toBe(true);
     expect(existsSync(join(installed, 'bin', 'evalflow.js'))).toBe(true);
+    // The reviewers' page, built; the API serves it from here (src/api/plugins/ui-page.ts).
+    expect(existsSync(join(installed, 'dist', 'ui', 'index.html'))).toBe(true);
     expect(existsSync(join(installed, 'test'))).toBe(false);
     for (const [subpath, target] of Object.entries(manifest.exports)) {
       expect(existsSync(join(installed, target.types)), `${subpath} types`).toBe(true);
@@ -151,6 +161,23 @@ describe('the installed package', () => {
     });
     for (const command of ['setup', 'start', 'conformance']) {
       expect(stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+    }
+  });
+
+  it('runs the compiled dist/ under node_modules, never the sources it also ships', async () => {
+    const main = join(installed, 'dist', 'cli', 'main.js');
+    renameSync(main, `${main}.away`);
+    try {
+      const failed = await run(join(consumer, 'node_modules', '.bin', 'evalflow'), ['--help'], {
+        cwd: consumer,
+        env: plainEnv,
+      }).catch((error: { code: number; stderr: string }) => error);
+      expect(failed).toMatchObject({ code: 1 });
+      expect((failed as { stderr: string }).stderr).toBe(
+        `evalflow: no compiled code in ${join(installed, 'dist')}/\n`,
+      );
+    } finally {
+      renameSync(`${main}.away`, main);
     }
   });
 });

@@ -36,6 +36,20 @@ describe('scoreConfigs', () => {
     expect(Object.isFrozen(configs[0]?.categories)).toBe(true);
   });
 
+  it('refuses a category longer than a score can hold, naming the limit', () => {
+    const long = 'x'.repeat(501);
+    expect(() =>
+      scoreConfigs(z.object({ label: z.enum(['short', long]) }), { typeName: 'long' }),
+    ).toThrow(
+      new ScoreMappingError(
+        `a category is at most 500 UTF-16 units, as a score holds it; "${'x'.repeat(40)}…" has 501`,
+      ),
+    );
+    expect(
+      scoreConfigs(z.object({ label: z.enum(['ok', 'y'.repeat(500)]) }), { typeName: 'edge' }),
+    ).toHaveLength(1);
+  });
+
   it('reads an object behind a lazy reference', () => {
     const configs = scoreConfigs(
       z.lazy(() => Rating),
@@ -47,7 +61,7 @@ describe('scoreConfigs', () => {
   it('refuses a schema that is not an object, naming what it is', () => {
     expect(() => scoreConfigs(z.string(), { typeName: 't' })).toThrow(ScoreMappingError);
     expect(() => scoreConfigs(z.array(Rating), { typeName: 't' })).toThrow(
-      /object schema .* not a array schema/,
+      /object schema .* not an array schema/,
     );
     expect(() => scoreConfigs(z.union([Rating, Rating]), { typeName: 't' })).toThrow(
       ScoreMappingError,

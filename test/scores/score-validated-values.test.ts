@@ -81,7 +81,7 @@ describe('scoreValidatedValues', () => {
       [{ ok: 'yes' }, 'k.ok: a BOOLEAN score cannot hold a string'],
       [{ n: '5' }, 'k.n: a NUMERIC score cannot hold a string'],
       [{ n: true }, 'k.n: a NUMERIC score cannot hold a boolean'],
-      [{ label: {} }, 'k.label: a TEXT score cannot hold a object'],
+      [{ label: {} }, 'k.label: a TEXT score cannot hold an object'],
     ] as const;
     for (const [value, message] of cases) {
       expect(thrown(() => scoreValidatedValues(Kinds, value, { typeName: 'k' }))).toEqual(

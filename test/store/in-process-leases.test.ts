@@ -20,4 +20,17 @@ describe('leases of a SQLite store', () => {
       await store.close();
     }
   });
+
+  it('count those of some names held right now, each name once', async () => {
+    const store = openSqliteStore(':memory:', { feedbackTypes: conformanceFeedbackTypes() });
+    try {
+      const [a] = await store.leases.take(['relay:a', 'relay:b']);
+      expect(await store.leases.countHeld(['relay:a', 'relay:b', 'relay:c', 'relay:a'])).toBe(2);
+      await a?.release();
+      expect(await store.leases.countHeld(['relay:a', 'relay:b', 'relay:c'])).toBe(1);
+      expect(await store.leases.countHeld([])).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
 });

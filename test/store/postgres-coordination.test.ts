@@ -97,6 +97,36 @@ describe('leases on Postgres', () => {
     expect(await a.leases.take(['relay:cut'])).toEqual([]);
   });
 
+  it("are counted, whoever holds them: this process's and another's, until they free", async () => {
+    const slots = ['member:0', 'member:1', 'member:2', 'member:3'];
+    const child = runTypeScript(holder, [databaseUrl(), schema, 'member:1', 'member:2'], {
+      cwd: repoRoot,
+      env: process.env,
+    });
+    try {
+      expect(await waitForLine(child, /^held /)).toBe('held member:1,member:2');
+      const counter = await open();
+      const [mine] = await counter.leases.take(['member:0']);
+      expect(mine?.name).toBe('member:0');
+      // Each name once, though asked twice.
+      expect(await counter.leases.countHeld([...slots, 'member:0'])).toBe(3);
+      // Another store of the database (another process) sees the same holders.
+      expect(await (await open()).leases.countHeld(slots)).toBe(3);
+      await mine?.release();
+      child.kill('SIGKILL');
+      // The server frees a dead client's locks as its socket closes.
+      expect(
+        await eventually(
+          () => counter.leases.countHeld(slots),
+          (held) => held === 0,
+          10_000,
+        ),
+      ).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   it('of two stores in other schemas of one database never meet', async () => {
     const otherSchema = freshSchemaName();
     const other = await openPostgresStore(
@@ -106,6 +136,7 @@ describe('leases on Postgres', () => {
     try {
       const mine = await open();
       expect(names(await mine.leases.take(['relay:shared-name']))).toEqual(['relay:shared-name']);
+      expect(await other.leases.countHeld(['relay:shared-name'])).toBe(0);
       expect(names(await other.leases.take(['relay:shared-name']))).toEqual(['relay:shared-name']);
     } finally {
       await other.close();
@@ -150,6 +181,39 @@ describe('word of appends on Postgres (LISTEN/NOTIFY)', () => {
       expect(Date.now() - appendedAt).toBeLessThan(4000);
     } finally {
       await subscription.close();
+    }
+  });
+
+  it("tells a store's watchers of another store's appends, with no follower to wake", async () => {
+    const watcher = await open();
+    const host = await open();
+    const told: string[] = [];
+    const stop = watcher.watchAppends((workspace) => told.push(workspace));
+    try {
+      // The watch starts the listening session: wait until it is there.
+      await eventually(
+        () =>
+          asOperator(async (client) => {
+            const { rowCount } = await client.query(
+              'SELECT 1 FROM pg_stat_activity WHERE application_name = $1',
+              [`evalflow notifications (pid ${process.pid})`],
+            );
+            return rowCount ?? 0;
+          }),
+        (n) => n > 0,
+        20_000,
+      );
+      const appendedAt = Date.now();
+      await append(host, 'watched-elsewhere', 'first');
+      await eventually(
+        async () => told.filter((workspace) => workspace === 'watched-elsewhere').length,
+        (n) => n > 0,
+        10_000,
+      );
+      // Word, not a poll: no follower polls here at all.
+      expect(Date.now() - appendedAt).toBeLessThan(2000);
+    } finally {
+      stop();
     }
   });
 

@@ -1,8 +1,10 @@
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, openStore, type Store } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
 import { ledgerContract } from './ledger-contract.js';
+import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
 
 const schema = freshSchemaName();
@@ -13,6 +15,10 @@ storeContract('Postgres', (options) =>
 );
 
 ledgerContract('Postgres', (options) =>
+  openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
+);
+
+reviewQueuesContract('Postgres', (options) =>
   openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
 );
 
@@ -38,6 +44,49 @@ describe('the Postgres store', () => {
     } finally {
       await store.close();
       await other.close();
+    }
+  });
+
+  it('fills the run list columns of runs recorded before them (migration 7)', async () => {
+    const fresh = freshSchemaName();
+    const options = { feedbackTypes: conformanceFeedbackTypes() };
+    const at = { databaseUrl: databaseUrl(), schema: fresh };
+    try {
+      const first = await openPostgresStore(at, options);
+      const system = { kind: 'system', name: 'host' } as const;
+      await first.execute({
+        workspace_id: 'w',
+        actor: system,
+        command: { type: 'create_thread', thread_id: 't' },
+      });
+      for (const run_id of ['r1', 'r2']) {
+        await first.execute({
+          workspace_id: 'w',
+          actor: system,
+          command: { type: 'start_run', run_id, thread_id: 't' },
+        });
+      }
+      await first.close();
+      // The schema as migration 6 left it: no run list columns, no indexes on them.
+      const client = new pg.Client({ connectionString: databaseUrl() });
+      await client.connect();
+      try {
+        await client.query(`SET search_path TO "${fresh}"`);
+        await client.query(`DROP INDEX runs_by_start; DROP INDEX runs_by_thread;
+          ALTER TABLE runs DROP COLUMN status, DROP COLUMN started_at, DROP COLUMN updated_at;
+          DELETE FROM schema_migrations WHERE version = 7`);
+      } finally {
+        await client.end();
+      }
+      const second = await openPostgresStore(at, options);
+      try {
+        const runs = await second.runs('w', { limit: 10, status: 'running', thread_id: 't' });
+        expect(runs.map((run) => run.run_id)).toEqual(['r2', 'r1']);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await dropSchema(databaseUrl(), fresh);
     }
   });
 

@@ -1,10 +1,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore, openStore } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { ledgerContract } from './ledger-contract.js';
+import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-sqlite-'));
@@ -13,6 +15,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 storeContract('SQLite', async (options) => openSqliteStore(join(dir, 'contract.db'), options));
 
 ledgerContract('SQLite', async (options) => openSqliteStore(join(dir, 'ledger.db'), options));
+
+reviewQueuesContract('SQLite', async (options) =>
+  openSqliteStore(join(dir, 'review-queues.db'), options),
+);
 
 describe('the SQLite store on disk', () => {
   it('opens the default file under .evalflow/, creating the folder', async () => {
@@ -24,6 +30,39 @@ describe('the SQLite store on disk', () => {
       expect(existsSync(join(dir, '.evalflow', 'evalflow.db'))).toBe(true);
     } finally {
       process.chdir(cwd);
+    }
+  });
+
+  it('fills the run list columns of runs recorded before them (migration 7)', async () => {
+    const path = join(dir, 'before-run-lists.db');
+    const options = { feedbackTypes: conformanceFeedbackTypes() };
+    const first = openSqliteStore(path, options);
+    const system = { kind: 'system', name: 'host' } as const;
+    await first.execute({
+      workspace_id: 'w',
+      actor: system,
+      command: { type: 'create_thread', thread_id: 't' },
+    });
+    for (const run_id of ['r1', 'r2']) {
+      await first.execute({
+        workspace_id: 'w',
+        actor: system,
+        command: { type: 'start_run', run_id, thread_id: 't' },
+      });
+    }
+    await first.close();
+    // The schema as migration 6 left it: no run list columns, no indexes on them.
+    const db = new Database(path);
+    db.exec(`DROP INDEX runs_by_start; DROP INDEX runs_by_thread;
+      ALTER TABLE runs DROP COLUMN status; ALTER TABLE runs DROP COLUMN started_at;
+      ALTER TABLE runs DROP COLUMN updated_at; DELETE FROM schema_migrations WHERE version = 7`);
+    db.close();
+    const second = openSqliteStore(path, options);
+    try {
+      const runs = await second.runs('w', { limit: 10, status: 'running', thread_id: 't' });
+      expect(runs.map((run) => run.run_id)).toEqual(['r2', 'r1']);
+    } finally {
+      await second.close();
     }
   });
 

@@ -815,6 +815,65 @@ export function storeContract(adapter: string, open: OpenStore) {
       expect(await store.head(ws)).toBe(0);
     });
 
+    it('lists threads by id and runs newest first, a page at a time, with their filters', async () => {
+      const ws = freshWorkspace();
+      const at = (minute: number) => {
+        clock = Date.parse('2026-03-01T00:00:00Z') + minute * 60_000;
+      };
+      for (const [minute, thread_id, run_id] of [
+        [0, 't-b', 'r1'],
+        [1, 't-a', 'r2'],
+        [2, 't-b', 'r3'],
+        [3, 't-c', 'r4'],
+      ] as const) {
+        at(minute);
+        if ((await store.thread(ws, thread_id)) === null) {
+          recorded(await run(ws, system, { type: 'create_thread', thread_id }));
+        }
+        recorded(await run(ws, agent(thread_id), { type: 'start_run', run_id, thread_id }));
+      }
+      at(10);
+      recorded(await run(ws, agent('t-b'), { type: 'end_run', run_id: 'r1', status: 'completed' }));
+      at(20);
+      recorded(await run(ws, agent('t-b'), { type: 'end_run', run_id: 'r3', status: 'failed' }));
+      recorded(await run(ws, agent('t-c'), { type: 'pause_run', run_id: 'r4' }));
+
+      const ids = (runs: { run_id: string }[]) => runs.map((r) => r.run_id);
+      expect((await store.threads(ws, { limit: 10 })).map((t) => t.thread_id)).toEqual([
+        't-a',
+        't-b',
+        't-c',
+      ]);
+      expect((await store.threads(ws, { after: 't-a', limit: 1 })).map((t) => t.thread_id)).toEqual(
+        ['t-b'],
+      );
+      expect(ids(await store.runs(ws, { limit: 10 }))).toEqual(['r4', 'r3', 'r2', 'r1']);
+      const first = await store.runs(ws, { limit: 2 });
+      const last = first.at(-1);
+      if (last === undefined) throw new Error('no page');
+      expect(ids(await store.runs(ws, { limit: 2, after: last }))).toEqual(['r2', 'r1']);
+      expect(ids(await store.runs(ws, { limit: 10, thread_id: 't-b' }))).toEqual(['r3', 'r1']);
+      expect(ids(await store.runs(ws, { limit: 10, status: 'paused' }))).toEqual(['r4']);
+      expect(
+        ids(
+          await store.runs(ws, {
+            limit: 10,
+            started_from: '2026-03-01T00:01:00.000Z',
+            started_before: '2026-03-01T00:03:00.000Z',
+          }),
+        ),
+      ).toEqual(['r3', 'r2']);
+      expect(
+        ids(
+          await store.runs(ws, {
+            limit: 10,
+            ended_from: '2026-03-01T00:15:00.000Z',
+          }),
+        ),
+      ).toEqual(['r3']);
+      expect(await store.runs('no-such-workspace', { limit: 10 })).toEqual([]);
+    });
+
     it('moves a named cursor only forward', async () => {
       const ws = freshWorkspace();
       expect(await store.cursor(ws, 'relay')).toBe(0);
@@ -823,6 +882,62 @@ export function storeContract(adapter: string, open: OpenStore) {
       expect(await store.saveCursor(ws, 'mirror', 2)).toBe(2);
       expect(await store.cursor(ws, 'relay')).toBe(7);
       await expect(store.saveCursor(ws, 'relay', -1)).rejects.toThrow(RangeError);
+    });
+
+    it('counts the events after a named cursor over every workspace, and the oldest one', async () => {
+      // A cursor no workspace has moved yet: every event of the store trails it.
+      const cursor = `backlog-${freshWorkspace()}`;
+      const first = await conversationWorkspace();
+      clock += 60_000;
+      const second = await conversationWorkspace();
+      const heads = await Promise.all(
+        (await store.workspaces()).map(async (ws) => ({ ws, head: await store.head(ws) })),
+      );
+      const firsts = await Promise.all(
+        heads.map(async ({ ws }) => (await store.events({ workspace_id: ws, limit: 1 }))[0]?.ts),
+      );
+      const oldest = Math.min(...firsts.map((ts) => Date.parse(ts ?? '')));
+      const total = heads.reduce((sum, { head }) => sum + head, 0);
+      expect(await store.backlog(cursor)).toEqual({
+        events: total,
+        workspaces: heads.length,
+        oldest_ts: new Date(oldest).toISOString(),
+      });
+      // Moving the cursor of one workspace takes its events off; the oldest is then the next.
+      const behind = await store.head(second);
+      await store.saveCursor(second, cursor, behind - 2);
+      await store.saveCursor(first, cursor, 1);
+      const [secondOfFirst] = await store.events({ workspace_id: first, after: 1, limit: 1 });
+      const after = await store.backlog(cursor);
+      expect(after.events).toBe(total - (behind - 2) - 1);
+      expect(after.workspaces).toBe(heads.length);
+      const others = firsts.filter((_, i) => heads[i]?.ws !== first && heads[i]?.ws !== second);
+      const expectedOldest = Math.min(
+        ...[...others, secondOfFirst?.ts].map((ts) => Date.parse(ts ?? '')),
+      );
+      expect(after.oldest_ts).toBe(new Date(expectedOldest).toISOString());
+      // A workspace the cursor caught up with no longer counts.
+      await store.saveCursor(second, cursor, behind);
+      expect((await store.backlog(cursor)).workspaces).toBe(heads.length - 1);
+    });
+
+    it('tells its watchers of each append, by workspace, until they stop', async () => {
+      const ws = freshWorkspace();
+      const told: string[] = [];
+      const stop = store.watchAppends((workspace) => told.push(workspace));
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't1' }));
+      // A refusal appends nothing, so no one is told.
+      expect(await run(ws, system, { type: 'create_thread', thread_id: 't1' })).toMatchObject({
+        type: 'conflict',
+      });
+      // Told at once, by this store; on Postgres its own word comes back too, a moment later.
+      expect(told).toContain(ws);
+      stop();
+      const before = told.length;
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(told.length).toBe(before);
+      expect(new Set(told)).toEqual(new Set([ws]));
     });
 
     it('keeps every view equal to a replay of the log', async () => {

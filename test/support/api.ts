@@ -43,15 +43,27 @@ export interface ApiHarness {
 export async function startApi(
   env: TestWorkflowEnvironment,
   app: AppDefinition,
+  options: {
+    /** The API's clock (default: the system's): lease expiry is tested by moving it. */
+    now?: () => Date;
+    /**
+     * The folder of the store and score files, kept on close: a harness started again on it (and
+     * on the same task queue) is the API and engine restarted on the same state.
+     */
+    dir?: string;
+    taskQueue?: string;
+    /** The reviewers' page it serves (default: this checkout's dist/ui). */
+    uiRoot?: string;
+  } = {},
 ): Promise<ApiHarness> {
-  const dir = mkdtempSync(join(tmpdir(), 'evalflow-api-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'evalflow-api-'));
   const config = loadConfig({
     EVALFLOW_SQLITE_PATH: join(dir, 'evalflow.db'),
     EVALFLOW_SCORES_FILE: join(dir, 'scores.jsonl'),
     EVALFLOW_SCORE_CONFIGS_FILE: join(dir, 'score-configs.jsonl'),
   });
   const engine = await openEngineDeps(config, app);
-  const taskQueue = uniqueTaskQueue('api');
+  const taskQueue = options.taskQueue ?? uniqueTaskQueue('api');
   const worker: Worker = await testWorker(env, taskQueue, engine.activities);
   const running = worker.run();
   const relays = followWorkspaces({
@@ -59,6 +71,7 @@ export async function startApi(
     client: env.client,
     taskQueue,
     rules: app.rules,
+    reviewQueues: app.reviewQueues,
     pollMs: 100,
   });
   const api = await buildApi({
@@ -68,6 +81,8 @@ export async function startApi(
     scoreConfigs: engine.configStore,
     onScoreConfigsChanged: () => engine.forgetScoreConfigs(),
     logger: false,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.uiRoot ? { uiRoot: options.uiRoot } : {}),
   });
   const url = await api.listen({ host: '127.0.0.1', port: 0 });
   const spec = new OpenAPIBackend({
@@ -133,7 +148,7 @@ export async function startApi(
       worker.shutdown();
       await running;
       await engine.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

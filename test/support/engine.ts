@@ -17,6 +17,7 @@ import {
   everyTargetRules,
   planOf,
 } from '../../src/evaluators/index.js';
+import type { ActivityObservers } from '../../src/metrics/index.js';
 import { type RelayOptions, TriggerRelay } from '../../src/relay/relay.js';
 import type { ScoreReader, ScoreSink } from '../../src/scores/index.js';
 import { openSqliteStore, type Store, staticScoreConfigs } from '../../src/store/index.js';
@@ -82,6 +83,7 @@ export function testEngine(options: {
   sink?: ScoreSink;
   reader?: ScoreReader | null;
   feedbackTypes?: FeedbackType[];
+  observers?: ActivityObservers;
 }): TestEngine {
   const dir = mkdtempSync(join(tmpdir(), 'evalflow-engine-'));
   const storePath = join(dir, 'evalflow.db');
@@ -95,6 +97,7 @@ export function testEngine(options: {
     feedbackTypes,
     scoreSink: sink,
     scoreReader: reader,
+    ...(options.observers ? { observers: options.observers } : {}),
   });
   return {
     store,

@@ -96,11 +96,12 @@ export async function eventually<T>(
   probe: () => Promise<T>,
   done: (value: T) => boolean,
   timeoutMs = 60_000,
+  intervalMs = 250,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -1,33 +1,81 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inspect } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, type Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  type LogEntry,
+  Runtime,
+  type Worker,
+  type WorkflowBundleOption,
+} from '@temporalio/worker';
 import { inject } from 'vitest';
 import { executableOption } from '../../src/cli/supervision/temporal-binaries.js';
 import { createWorker } from '../../src/worker/create-worker.js';
 
-// Workers log every state change at INFO; tests want warnings and errors only. Once per process.
-Runtime.install({ logger: new DefaultLogger('WARN') });
+// Workers log every state change at INFO; tests want warnings and errors only, and of those not
+// the ones a test provokes on purpose (an activity failing against an injected fault, say): a
+// test names them with `expectWorkerLog` and may read them. Once per process (each test file).
+const printed = new DefaultLogger('WARN');
+const expectations: { pattern: RegExp; entries: LogEntry[] }[] = [];
+Runtime.install({
+  logger: new DefaultLogger('WARN', (entry) => {
+    const text = `${entry.message} ${inspect(entry.meta, { depth: 4 })}`;
+    const expected = expectations.find(({ pattern }) => pattern.test(text));
+    if (expected) expected.entries.push(entry);
+    else printed.log(entry.level, entry.message, entry.meta);
+  }),
+  // The SDK's native side logs through the same logger, so its warnings are routed alike.
+  telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } },
+});
+
+/**
+ * Worker log entries (warnings and errors) that match `pattern` are expected by this test file:
+ * kept in the returned list, which fills as they come, instead of printed. Every other entry is
+ * printed as before.
+ */
+export function expectWorkerLog(pattern: RegExp): readonly LogEntry[] {
+  const entries: LogEntry[] = [];
+  expectations.push({ pattern, entries });
+  return entries;
+}
 
 /** The workflow bundle built once for this test run by the global setup. */
 export function workflowBundle(): WorkflowBundleOption {
   return { codePath: inject('workflowBundlePath') };
 }
 
+let olderServerExpected = false;
+
 /** The Java time-skipping test server: for long timers and waits. */
 export function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
+  // It is older than the SDK expects, which warns once per worker that a failed activity's
+  // heartbeat details may be lost; no test here reads them.
+  if (!olderServerExpected) expectWorkerLog(/heartbeat details may be lost on failure/);
+  olderServerExpected = true;
   return TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: executableOption(inject('temporalTestServer')) },
   });
 }
 
-/** The CLI dev server: for updates, update-with-start and entity workflows. */
-export function devServerEnvironment(): Promise<TestWorkflowEnvironment> {
+/**
+ * The CLI dev server: for updates, update-with-start and entity workflows. It prints its errors
+ * (`logLevel`; `never` for a test that provokes them on purpose) and nothing else: no banner
+ * (`--output none`), no warnings.
+ */
+export function devServerEnvironment(
+  options: { logLevel?: 'error' | 'never' } = {},
+): Promise<TestWorkflowEnvironment> {
   return TestWorkflowEnvironment.createLocal({
-    server: { executable: executableOption(inject('temporalCli')), ip: '127.0.0.1' },
+    server: {
+      executable: executableOption(inject('temporalCli')),
+      ip: '127.0.0.1',
+      log: { format: 'pretty', level: options.logLevel ?? 'error' },
+      extraArgs: ['--output', 'none'],
+    },
   });
 }
 

@@ -13,6 +13,7 @@ import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
 import { evaluateRunWorkflowId, runStateQuery } from '../../src/workflows/evaluate-run-messages.js';
 import { feedbackEvents, given, type TestEngine, testEngine } from '../support/engine.js';
 import {
+  expectWorkerLog,
   recordHistory,
   testWorker,
   timeSkippingEnvironment,
@@ -21,7 +22,9 @@ import {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-// Fails the first two times it sees a target, then judges it: transient failures retry.
+// Fails the first two times it sees a target, then judges it: transient failures retry. The
+// worker warns of each failed attempt; those warnings are expected, so kept, not printed.
+const failedAttempts = expectWorkerLog(/Activity failed[\s\S]*transient failure \d/);
 const attempts = new Map<string, number>();
 const flakyFeedback = defineFeedbackType({
   name: 'flaky_check',
@@ -192,6 +195,8 @@ describe('evaluating runs on the time-skipping server', () => {
     );
     expect(flakyEvents).toHaveLength(1);
     expect(attempts.get('r')).toBe(3);
+    const warned = failedAttempts.filter((e) => String(e.meta?.workflowId).includes(`:${ws}:`));
+    expect(warned).toHaveLength(2);
   });
 
   it('in online mode judges each answer as it is posted, and not again when the run ends', async () => {

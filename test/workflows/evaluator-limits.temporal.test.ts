@@ -23,7 +23,12 @@ import {
   runEventSignal,
 } from '../../src/workflows/evaluate-run-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
-import { devServerEnvironment, testWorker, uniqueTaskQueue } from '../support/temporal.js';
+import {
+  devServerEnvironment,
+  expectWorkerLog,
+  testWorker,
+  uniqueTaskQueue,
+} from '../support/temporal.js';
 
 // Evaluators with limits of their own judge on their own task queue: its worker's activity slots
 // cap the evaluations in flight, the queue's rate limit their starts. Real dev server, real
@@ -62,6 +67,11 @@ let judgeServer: Server;
 let judgeUrl: string;
 const judgeRequests: number[] = [];
 const judge = () => llmJudgeEvaluator({ baseUrl: judgeUrl, model: 'grader' });
+
+// Expected, so kept rather than printed: the limited evaluators' queues have activity-only
+// workers, and the judge's first answer, a 429, fails an attempt.
+expectWorkerLog(/^No workflows registered/);
+const failedAttempts = expectWorkerLog(/Activity failed[\s\S]*answered 429/);
 
 let env: TestWorkflowEnvironment;
 let engine: TestEngine;
@@ -203,6 +213,7 @@ describe('evaluators with limits of their own', () => {
     const results = await judgeRuns('llm_judge', { llm_judge: { maxConcurrent: 1 } }, 1, 1);
     expect(Object.values(results[0]?.evaluations ?? {}).map((e) => e.state)).toEqual(['recorded']);
     expect(judgeRequests).toHaveLength(2);
+    expect(failedAttempts.map((entry) => entry.meta?.attempt)).toEqual([1]);
     // Retry-After: 3 s; the activity's own backoff would have retried after 1 s.
     const [first = 0, second = 0] = judgeRequests;
     expect(second - first).toBeGreaterThanOrEqual(2_900);

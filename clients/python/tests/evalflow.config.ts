@@ -1,7 +1,7 @@
 // The app the Python client's tests run `evalflow start` with: the quickstart's feedback types
 // (so examples/host.py runs against it unchanged), an evaluator of messages, one of artifact
 // versions (for re-evaluations) and one of whole threads (judged once a thread has been quiet
-// for 30 minutes, or at once when its host ends it).
+// for 30 minutes, or at once when its host ends it), and a review queue of runs.
 import {
   answerLengthEvaluator,
   artifactSchemaEvaluator,
@@ -57,4 +57,5 @@ export default defineConfig({
     { evaluator: 'artifact_schema@1' },
     { evaluator: 'resolution@1', idleFor: '30m' },
   ],
+  reviewQueues: [{ queueId: 'triage', feedbackType: reviewVerdict, targetKinds: ['turn'] }],
 });

@@ -166,3 +166,22 @@ def test_a_run_reads_back_with_its_verdicts_and_the_ledger_pages_through_every_e
         MessageTarget(message_id=answers[2], thread_id="t2", run_id="r2")
     ]
     assert list(system.ledger(state="failed")) == []
+
+
+def test_threads_and_runs_list_a_page_at_a_time_with_their_filters_and_summaries(connect, unique):
+    workspace = f"lists-{unique}"
+    agent, system = connect("agent", workspace), connect("system", workspace)
+    for i in range(3):
+        report(agent, f"t{i}", f"r{i}", end=i != 1)
+    assert [t.thread_id for t in system.threads(page_size=2)] == ["t0", "t1", "t2"]
+    first = system.threads_page(limit=2)
+    assert len(first.threads) == 2 and first.next_cursor is not None
+    assert [r.run.run_id for r in system.runs(page_size=1)] == ["r2", "r1", "r0"]
+    assert [r.run.run_id for r in system.runs(status="running")] == ["r1"]
+    assert [r.run.run_id for r in system.runs(thread_id="t0")] == ["r0"]
+    ended = eventually(
+        lambda: list(system.runs(ended_from="2000-01-01T00:00:00Z")),
+        lambda runs: all(r.evaluations.recorded >= 1 for r in runs),
+    )
+    assert [r.run.run_id for r in ended] == ["r2", "r0"]
+    assert ended[0].evaluations.failed == 0

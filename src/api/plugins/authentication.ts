@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
+import { withArticle } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import { type VerifiedCaller, verifyCredential } from '../credentials.js';
 import { httpOnly, refuse } from '../errors.js';
@@ -25,7 +26,7 @@ export const authentication = fastifyPlugin<{ store: Store; now: () => Date }>(
       if (allow && !allow.includes(request.caller.principal.kind)) {
         throw refuse({
           type: 'forbidden',
-          message: `a ${request.caller.principal.kind} key cannot ${request.method} ${request.routeOptions.url}`,
+          message: `${withArticle(request.caller.principal.kind)} key cannot ${request.method} ${request.routeOptions.url}`,
         });
       }
     });

@@ -4,8 +4,12 @@ import { registerEvents } from './events.js';
 import { registerFeedback } from './feedback.js';
 import { registerHealth } from './health.js';
 import { registerLifecycle } from './lifecycle.js';
+import { registerLists } from './lists.js';
 import { registerReading } from './reading.js';
 import { registerReevaluations } from './reevaluations.js';
+import { registerReviewQueues } from './review-queues.js';
+import { registerReviewWork } from './review-work.js';
+import { registerReviewerSignIn } from './reviewer-sign-in.js';
 import { registerReviews } from './reviews.js';
 import { registerRules } from './rules.js';
 import { registerScoreConfigs } from './score-configs.js';
@@ -20,11 +24,15 @@ export function registerRoutes(api: Api, deps: RouteDeps): void {
     registerFeedback,
     registerReviews,
     registerReading,
+    registerLists,
     registerRules,
     registerReevaluations,
     registerScores,
     registerScoreConfigs,
     registerEvents,
+    registerReviewQueues,
+    registerReviewWork,
+    registerReviewerSignIn,
   ]) {
     register(api, deps);
   }

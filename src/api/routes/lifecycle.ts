@@ -20,7 +20,11 @@ export const CreateThreadBody = z.strictObject({
 export const CreateThreadReply = Written.extend({ threadId: z.string() });
 export const StartRunBody = z.strictObject({ runId: id, traceId: id.nullable().optional() });
 export const StartRunReply = Written.extend({ runId: z.string(), resumed: z.boolean() });
-export const PauseRunBody = z.strictObject({ reason: z.string().nullable().optional() }).optional();
+// No body at all is a pause without a reason (Fastify hands the schema null for it).
+export const PauseRunBody = z
+  .strictObject({ reason: z.string().nullable().optional() })
+  .nullable()
+  .optional();
 export const EndRunBody = z.strictObject({ status: RunEndStatus });
 export const PostMessageBody = z.strictObject({
   messageId: id.optional(),

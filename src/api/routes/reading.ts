@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type EvaluationTarget, evaluationStates, notFound, targetKey } from '../../core/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { byGeneration, LedgerEntry, ledgerEntry, runOfTarget } from '../ledger-entries.js';
+import { evaluationsOfRuns } from '../run-evaluations.js';
 import { ScoreSummaryGroup, summarizeScores } from '../score-summary.js';
 import { SourceName, sourceOf, WireRun, WireThread, wireRun, wireThread } from '../wire.js';
 import { callerOf, type Register } from './context.js';
@@ -50,17 +51,10 @@ export const registerReading: Register = (api, deps) => {
       if (run === null) {
         throw refuse(notFound('run', request.params.runId));
       }
-      // A run's own evaluation (generation `run`): its turn, its messages, the versions it produced.
-      const entries = [];
-      for (const entry of await deps.store.ledger.evaluations(workspaceId, { generation: 'run' })) {
-        const target = entry.target as EvaluationTarget;
-        const ofRun =
-          target.kind === 'artifact'
-            ? (await deps.store.artifact(workspaceId, target.artifact_id, target.version))?.run_id
-            : runOfTarget(target);
-        if (ofRun === run.run_id) entries.push(entry);
-      }
-      return { run: wireRun(run), evaluations: entries.map(ledgerEntry) };
+      const entries = (await evaluationsOfRuns(deps.store, workspaceId, [run.run_id])).get(
+        run.run_id,
+      );
+      return { run: wireRun(run), evaluations: (entries ?? []).map(ledgerEntry) };
     },
   });
 

@@ -35,18 +35,21 @@ export const CreateScoreConfigBody = z.strictObject({
 });
 export const ArchiveScoreConfigBody = z.strictObject({ isArchived: z.literal(true) });
 
+/** A config as the routes answer it; `config` is the app's own, when it knows the name. */
+export const wireConfig = (name: string, archived: boolean, config?: ScoreConfig) => ({
+  configId: name,
+  name,
+  isArchived: archived,
+  dataType: config?.dataType ?? null,
+  minValue: config?.minimum ?? null,
+  maxValue: config?.maximum ?? null,
+  categories: [...(config?.categories ?? [])],
+  description: config?.description ?? null,
+});
+
 export const registerScoreConfigs: Register = (api, deps) => {
   const known = () => new Map(deps.app.scoreConfigSync.configs.map((c) => [c.name, c]));
-  const wire = (name: string, archived: boolean, config?: ScoreConfig) => ({
-    configId: name,
-    name,
-    isArchived: archived,
-    dataType: config?.dataType ?? null,
-    minValue: config?.minimum ?? null,
-    maxValue: config?.maximum ?? null,
-    categories: [...(config?.categories ?? [])],
-    description: config?.description ?? null,
-  });
+  const wire = wireConfig;
 
   api.get('/v1/score-configs', {
     config: { allow: ['system', 'admin', 'reviewer', 'agent'] },

@@ -10,6 +10,7 @@ import { printReport } from '../demo/demo-report.js';
 import { startDemoEngine } from '../demo/demo-stack.js';
 import { type Keys, runStory } from '../demo/demo-story.js';
 import { withExamples } from '../presentation/examples.js';
+import { pageLine } from '../presentation/page-line.js';
 
 // `evalflow demo` (`npm run demo`): the engine on embedded defaults in a folder of its own, a
 // short story told through the HTTP API, and the tables that show what evalflow made of it.
@@ -61,6 +62,7 @@ async function runDemo(options: DemoOptions): Promise<void> {
       `evalflow demo: engine up in ${seconds()} s (Temporal ${engine.temporalAddress}, API ${engine.url}, ` +
         `state in ${home})`,
     );
+    print(pageLine(engine.url));
     const principals = {
       agent: 'agent',
       ada: 'user:ada',

@@ -1,9 +1,18 @@
 import type { Command } from 'commander';
 import { startApi } from '../../api/index.js';
-import { loadApp, loadConfig, temporalConnection } from '../../config/index.js';
+import {
+  type Config,
+  loadApp,
+  loadConfig,
+  temporalConnection,
+  withSeparatePorts,
+} from '../../config/index.js';
 import { startEngine } from '../../worker/index.js';
 import { CONFIG_OPTION, portNumber, print } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
+import { pageLine } from '../presentation/page-line.js';
+import { ensureChromium } from '../supervision/chromium-binary.js';
+import { EVALFLOW_HOME, recordEngine } from '../supervision/engine-record.js';
 import { ensurePostgres } from '../supervision/postgres-binaries.js';
 import { runUntilStopped } from '../supervision/run-until-stopped.js';
 import { describeBinaries, ensureTemporalBinaries } from '../supervision/setup.js';
@@ -17,17 +26,31 @@ const API_PORT_OPTION = [
   'the HTTP API port (default EVALFLOW_API_PORT, else 8787)',
 ] as const;
 
+/** The Prometheus endpoint's port: `start` serves one by default, the worker and API alone don't. */
+const metricsPortOption = (fallback: string) =>
+  [
+    '--metrics-port <port>',
+    `the port of GET /metrics, Prometheus's endpoint (default EVALFLOW_METRICS_PORT, else ${fallback})`,
+  ] as const;
+
+/** The environment's settings with the metrics port a flag gave, if one did. */
+const withMetricsPort = (config: Config, port: number | undefined): Config =>
+  withSeparatePorts(
+    port === undefined ? config : { ...config, metrics: { ...config.metrics, port } },
+  );
+
 export function registerEngine(program: Command): void {
   withExamples(
     program
       .command('setup')
       .description(
-        'make sure the Temporal CLI, the time-skipping test server and Postgres are there',
+        'make sure the Temporal CLI, the time-skipping test server, Postgres and Chromium are there',
       ),
     'evalflow setup',
   ).action(async () => {
     print(describeBinaries(await ensureTemporalBinaries()));
     print(`evalflow setup: ${ensurePostgres()}`);
+    print(`evalflow setup: ${ensureChromium()}`);
   });
 
   withExamples(
@@ -39,11 +62,20 @@ export function registerEngine(program: Command): void {
       .option('--port <port>', 'the dev server frontend port', portNumber, 7233)
       .option('--ui-port <port>', 'the Temporal UI port', portNumber, 8233)
       .option(...API_PORT_OPTION, portNumber)
+      .option(...metricsPortOption('9464'), portNumber)
       .option(...CONFIG_OPTION),
     'evalflow start --config examples/quickstart/evalflow.config.ts --api-port 8787',
-  ).action(async (options: { port: number; uiPort: number; apiPort?: number; config?: string }) => {
-    await start(loadConfig(), options);
-  });
+  ).action(
+    async (options: {
+      port: number;
+      uiPort: number;
+      apiPort?: number;
+      metricsPort?: number;
+      config?: string;
+    }) => {
+      await start(loadConfig(), options);
+    },
+  );
 
   withExamples(
     program
@@ -51,15 +83,18 @@ export function registerEngine(program: Command): void {
       .description(
         'run the worker and the trigger relays alone, on TEMPORAL_ADDRESS (default 127.0.0.1:7233)',
       )
+      .option(...metricsPortOption('none'), portNumber)
       .option(...CONFIG_OPTION),
-    'TEMPORAL_ADDRESS=temporal:7233 evalflow worker --config evalflow.config.ts',
-  ).action(async (options: { config?: string }) => {
-    const config = loadConfig();
-    const { app, source } = await loadApp(config, { file: options.config });
+    'TEMPORAL_ADDRESS=temporal:7233 evalflow worker --config evalflow.config.ts --metrics-port 9464',
+  ).action(async (options: { config?: string; metricsPort?: number }) => {
+    const config = withMetricsPort(loadConfig(), options.metricsPort);
+    const { app, source, path } = await loadApp(config, { file: options.config });
     print(`evalflow: app from ${source}`);
     const engine = await startEngine({ config, app, temporal: temporalConnection(config) });
+    const forget = recordEngine(EVALFLOW_HOME, { configFile: path, source });
+    if (engine.metrics.url) print(`evalflow: metrics at ${engine.metrics.url}`);
     print(`evalflow: worker polling task queue ${config.taskQueue}`);
-    await runUntilStopped([engine]);
+    await runUntilStopped([engine]).finally(forget);
   });
 
   withExamples(
@@ -67,17 +102,21 @@ export function registerEngine(program: Command): void {
       .command('api')
       .description('run the HTTP API alone, on TEMPORAL_ADDRESS (default 127.0.0.1:7233)')
       .option(...API_PORT_OPTION, portNumber)
+      .option(...metricsPortOption('none'), portNumber)
       .option(...CONFIG_OPTION),
-    'TEMPORAL_ADDRESS=temporal:7233 evalflow api --api-port 8787',
-  ).action(async (options: { apiPort?: number; config?: string }) => {
+    'TEMPORAL_ADDRESS=temporal:7233 evalflow api --api-port 8787 --metrics-port 9465',
+  ).action(async (options: { apiPort?: number; metricsPort?: number; config?: string }) => {
     const loaded = loadConfig();
-    const config = options.apiPort
-      ? { ...loaded, api: { ...loaded.api, port: options.apiPort } }
-      : loaded;
+    const config = withMetricsPort(
+      options.apiPort ? { ...loaded, api: { ...loaded.api, port: options.apiPort } } : loaded,
+      options.metricsPort,
+    );
     const { app, source } = await loadApp(config, { file: options.config });
     print(`evalflow: app from ${source}`);
     const api = await startApi({ config, app, temporal: temporalConnection(config) });
     print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
+    print(pageLine(api.url));
+    if (api.metricsUrl) print(`evalflow: metrics at ${api.metricsUrl}`);
     await runUntilStopped([api]);
   });
 }

@@ -4,8 +4,8 @@ import type { ArtifactVersionSelector } from '../../store/index.js';
 import { InvalidRequestError, type ReevaluationClient } from '../../workflow-clients/index.js';
 import type { ReevaluateProgress } from '../../workflows/reevaluate-messages.js';
 import {
+  APP_OPTION,
   appOf,
-  CONFIG_OPTION,
   connectTemporal,
   identifier,
   identifiers,
@@ -78,7 +78,7 @@ export function registerReevaluate(program: Command): void {
       )
       .option('--concurrency <n>', 'evaluations in flight at once (default 8)', wholeNumber)
       .option('--watch', 'show progress until the batch completes')
-      .option(...CONFIG_OPTION)
+      .option(...APP_OPTION)
       .option(
         '--json',
         'print one JSON object {batchId} (with --watch, {batchId, progress} once it completes)',
@@ -119,7 +119,7 @@ export function registerReevaluate(program: Command): void {
       .argument('<batch>', 'the batch id `start` printed')
       .requiredOption(...WORKSPACE, identifier)
       .option('--watch', 'show progress until the batch completes')
-      .option(...CONFIG_OPTION)
+      .option(...APP_OPTION)
       .option('--json', 'print one JSON object {batchId, progress}'),
     'evalflow reevaluate status 0193f1c2-a8e0-7b3c-9d2e-4f5a6b7c8d9e --workspace acme --watch',
   ).action(async (batchId: string, options: BatchOptions & { watch?: boolean }) => {
@@ -146,7 +146,7 @@ export function registerReevaluate(program: Command): void {
         .description(description)
         .argument('<batch>', 'the batch id')
         .requiredOption(...WORKSPACE, identifier)
-        .option(...CONFIG_OPTION)
+        .option(...APP_OPTION)
         .option(
           '--json',
           'print one JSON object {batchId, progress}: the progress after the signal',

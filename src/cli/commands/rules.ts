@@ -12,8 +12,8 @@ import {
 } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import {
+  APP_OPTION,
   appOf,
-  CONFIG_OPTION,
   commaList,
   duration,
   identifier,
@@ -51,7 +51,7 @@ export function registerRules(program: Command): void {
         'the rules in force in a workspace, each with its origin (config or workspace); without --workspace, the defaults and every workspace’s own rules',
       )
       .option('--workspace <id>', 'the workspace', identifier)
-      .option(...CONFIG_OPTION)
+      .option(...APP_OPTION)
       .option('--json', 'print one JSON array of rules (the API’s shape, with `workspace`)'),
     'evalflow rules list --workspace acme',
     'evalflow rules list --json',
@@ -99,7 +99,7 @@ export function registerRules(program: Command): void {
         'the workspace (default: every workspace the store holds; new ones follow the config file)',
         identifier,
       )
-      .option(...CONFIG_OPTION)
+      .option(...APP_OPTION)
       .option('--json', 'print one JSON array: per workspace {workspace, seq, rule}'),
     'evalflow rules set answer_length@2 --targets message --sample-rate 0.5 --workspace acme',
     'evalflow rules set answer_length@1 --disable --workspace acme',

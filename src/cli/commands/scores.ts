@@ -4,8 +4,8 @@ import { scoreBackend } from '../../config/score-backend.js';
 import { ScoreSource } from '../../core/index.js';
 import { syncScoreConfigs } from '../../scores/index.js';
 import {
+  APP_OPTION,
   appOf,
-  CONFIG_OPTION,
   identifier,
   instant,
   print,
@@ -49,7 +49,7 @@ export function registerScores(program: Command): void {
       .option('--name <name>', 'only scores of this config name')
       .option('--from <instant>', 'only feedback last changed at or after this instant', instant)
       .option('--to <instant>', 'only feedback last changed before this instant', instant)
-      .option(...CONFIG_OPTION)
+      .option(...APP_OPTION)
       .option('--json', 'print one JSON array of groups (the API’s shape, with `workspace`)'),
     'evalflow scores summary --workspace acme',
     'evalflow scores summary --source HUMAN --json',
@@ -94,7 +94,7 @@ export function registerScores(program: Command): void {
       .description(
         "create the app's missing score configs in the sink and archive the retired ones",
       )
-      .option(...CONFIG_OPTION)
+      .option(...APP_OPTION)
       .option('--json', 'print one JSON object {created: [...], archived: [...]}'),
     'evalflow scores sync-configs --config evalflow.config.ts',
   ).action(async (options: { config?: string; json?: boolean }) => {

@@ -1,12 +1,16 @@
 import { startApi } from '../../api/index.js';
 import {
   type Config,
+  DEFAULTS,
   loadApp,
   type TemporalConnectionOptions,
   temporalConnection,
+  withSeparatePorts,
 } from '../../config/index.js';
 import { startEngine } from '../../worker/index.js';
+import { pageLine } from '../presentation/page-line.js';
 import { type DevServer, startDevServer } from './dev-server.js';
+import { EVALFLOW_HOME, recordEngine } from './engine-record.js';
 import { runUntilStopped, type Service } from './run-until-stopped.js';
 import { describeBinaries, ensureTemporalBinaries } from './setup.js';
 
@@ -15,6 +19,8 @@ export interface StartOptions {
   uiPort: number;
   /** The HTTP API port (`--api-port`); else EVALFLOW_API_PORT, else 8787. */
   apiPort?: number;
+  /** The port of `GET /metrics` (`--metrics-port`); else EVALFLOW_METRICS_PORT, else 9464. */
+  metricsPort?: number;
   /** The app definition file (`--config`); else EVALFLOW_CONFIG, else `./evalflow.config.ts`. */
   config?: string;
 }
@@ -22,16 +28,21 @@ export interface StartOptions {
 /**
  * The engine on embedded defaults: the Temporal CLI dev server (its SQLite file under
  * `.evalflow/`) unless TEMPORAL_ADDRESS or a temporal.toml profile names a cluster, a worker
- * with its relays, and the HTTP API. SIGINT or SIGTERM stops the API, then the worker, then the
- * server.
+ * with its relays, and the HTTP API, with one metrics endpoint for both. SIGINT or SIGTERM stops
+ * the API, then the worker, then the server.
  */
 export async function start(config: Config, options: StartOptions): Promise<void> {
   // The app first: a config that fails to load stops startup before anything else starts.
-  const { app, source } = await loadApp(config, { file: options.config });
+  const { app, source, path } = await loadApp(config, { file: options.config });
   console.log(`evalflow: app from ${source}`);
-  const settings = options.apiPort
-    ? { ...config, api: { ...config.api, port: options.apiPort } }
-    : config;
+  const settings = withSeparatePorts({
+    ...config,
+    api: { ...config.api, port: options.apiPort ?? config.api.port },
+    metrics: {
+      ...config.metrics,
+      port: options.metricsPort ?? config.metrics.port ?? DEFAULTS.metricsPort,
+    },
+  });
   let server: DevServer | null = null;
   // The dev server is plain: TLS and API keys are for a cluster that was named.
   let temporal: TemporalConnectionOptions | null = config.temporalAddress
@@ -54,9 +65,11 @@ export async function start(config: Config, options: StartOptions): Promise<void
     ui = `http://127.0.0.1:${options.uiPort}`;
   }
   const services: Service[] = [];
+  let forget = () => {};
   try {
     const engine = await startEngine({ config: settings, app, temporal });
     services.push(engine);
+    forget = recordEngine(EVALFLOW_HOME, { configFile: path, source });
     const api = await startApi({
       config: settings,
       app,
@@ -64,16 +77,20 @@ export async function start(config: Config, options: StartOptions): Promise<void
       shared: {
         store: engine.deps.store,
         onScoreConfigsChanged: () => engine.deps.forgetScoreConfigs(),
+        metrics: engine.metrics.registry,
       },
     });
     services.push(api);
     console.log(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
+    console.log(pageLine(api.url));
+    console.log(`evalflow: metrics at ${engine.metrics.url}`);
     console.log(
       `evalflow: worker polling task queue ${config.taskQueue} on Temporal at ${temporal.address}` +
         (ui ? `; Temporal UI at ${ui}` : ''),
     );
     await runUntilStopped(services);
   } finally {
+    forget();
     for (const service of services.reverse()) await service.stop().catch(() => {});
     await server?.stop();
   }

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { defineFeedbackType } from '../../core/index.js';
+import { defineFeedbackType, withArticle } from '../../core/index.js';
 import { defineEvaluator } from '../define.js';
 import type { Subject } from '../subjects.js';
 
 // Heuristic evaluators for the demo and tests: cheap, deterministic, and each a HARNESS source.
 
 function messageOf(subject: Subject) {
-  if (subject.kind !== 'message') throw new TypeError(`expected a message, got a ${subject.kind}`);
+  if (subject.kind !== 'message')
+    throw new TypeError(`expected a message, got ${withArticle(subject.kind)}`);
   return subject.message;
 }
 
@@ -114,7 +115,7 @@ export function artifactSchemaEvaluator({
     source: 'HARNESS',
     evaluate(subject) {
       if (subject.kind !== 'artifact')
-        throw new TypeError(`expected an artifact, got a ${subject.kind}`);
+        throw new TypeError(`expected an artifact, got ${withArticle(subject.kind)}`);
       const schema = schemas[subject.artifact.kind];
       if (schema === undefined) return { valid: true, issues: 0 };
       const result = schema.safeParse(subject.artifact.data);
@@ -140,7 +141,8 @@ export function turnOutcomeEvaluator({ version = '1' } = {}) {
     targets: ['turn'],
     source: 'HARNESS',
     evaluate(subject) {
-      if (subject.kind !== 'turn') throw new TypeError(`expected a turn, got a ${subject.kind}`);
+      if (subject.kind !== 'turn')
+        throw new TypeError(`expected a turn, got ${withArticle(subject.kind)}`);
       return {
         completed: subject.run.status === 'completed',
         assistant_messages: subject.messages.filter((m) => m.role === 'assistant').length,

@@ -3,8 +3,8 @@
 // read from `schema._zod.def` and the global registry, so zod, zod/mini and zod/v4/core schemas
 // are read alike.
 import { z } from 'zod';
-import { ScoreMappingError } from '../errors.js';
-import type { ScoreDataType } from '../model/score-config.js';
+import { ScoreMappingError, withArticle } from '../errors.js';
+import { MAX_TEXT, type ScoreDataType } from '../model/score-config.js';
 import { isPlainString } from './string-formats.js';
 
 type Schema = z.core.$ZodType;
@@ -34,7 +34,7 @@ export function objectShape(schema: unknown): Readonly<Record<string, Schema>> {
     else if (def.type === 'lazy') node = def.getter();
     else {
       throw new ScoreMappingError(
-        `scores are read from an object schema (z.object, z.strictObject), not a ${def.type} schema`,
+        `scores are read from an object schema (z.object, z.strictObject), not ${withArticle(def.type)} schema`,
       );
     }
   }
@@ -197,6 +197,14 @@ function choices(
   const categories = distinct(
     values.filter((value) => value !== null && value !== undefined).map((value) => String(value)),
   );
+  // A score's category is cut to MAX_TEXT units, so a longer one would match no category of its
+  // config, and Langfuse drops a score that fails its config without a word.
+  const long = categories.find((category) => category.length > MAX_TEXT);
+  if (long !== undefined) {
+    throw new ScoreMappingError(
+      `a category is at most ${MAX_TEXT} UTF-16 units, as a score holds it; ${JSON.stringify(`${long.slice(0, 40)}…`)} has ${long.length}`,
+    );
+  }
   return categories.length > 0 ? categories : null;
 }
 

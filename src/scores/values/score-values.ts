@@ -4,7 +4,7 @@ import {
   type ScoredFieldPlan,
   type ScoreTypeOptions,
 } from '../configs/schema-configs.js';
-import { InvalidScoreValueError } from '../errors.js';
+import { InvalidScoreValueError, withArticle } from '../errors.js';
 import { MAX_TEXT, type ScoreConfig } from '../model/score-config.js';
 import { parsedAlone, parsedTogether } from './field-checks.js';
 
@@ -90,5 +90,5 @@ export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  return `a ${typeof value}`;
+  return withArticle(typeof value);
 }

@@ -3,7 +3,8 @@ import type { Backend, Row } from '../backend.js';
 // API keys and user tokens, kept beside the log so every API process on one store shares them.
 // Only a hash of each secret is stored; the API makes and checks the secrets.
 
-export type CredentialKind = 'key' | 'user_token';
+/** A key; a short-lived token acting as one user; a reviewer's short-lived sign-in token. */
+export type CredentialKind = 'key' | 'user_token' | 'sign_in';
 
 export interface ApiKeyRecord {
   id: string;
@@ -14,7 +15,7 @@ export interface ApiKeyRecord {
   /** A label for people (a key's purpose, a user's display name). */
   name: string | null;
   created_at: string;
-  /** When a user token stops working; null for keys. */
+  /** When a token stops working; null for keys. */
   expires_at: string | null;
   revoked_at: string | null;
 }

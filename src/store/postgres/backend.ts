@@ -96,6 +96,7 @@ export async function postgresBackend(options: PostgresOptions): Promise<Backend
 
   const backend: Backend = {
     storeId,
+    dialect: 'postgres',
     async read(work) {
       let client: pg.PoolClient | undefined;
       let broken: Error | undefined;

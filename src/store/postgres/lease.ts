@@ -26,6 +26,14 @@ const TRY_LOCKS =
   'SELECT name FROM unnest($1::text[]) AS name ' +
   "WHERE pg_try_advisory_lock(hashtextextended($2 || ':' || name, 0))";
 const UNLOCK = "SELECT pg_advisory_unlock(hashtextextended($2 || ':' || $1, 0))";
+// pg_locks shows a 64-bit advisory key as its high half in classid and its low half in objid,
+// with objsubid 1; the locks of every database are there, so only this one's count.
+const COUNT_HELD =
+  'SELECT count(DISTINCT k.key)::int AS held ' +
+  "FROM (SELECT hashtextextended($2 || ':' || name, 0) AS key FROM unnest($1::text[]) AS name) k " +
+  "JOIN pg_locks l ON l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted " +
+  'AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) ' +
+  'AND l.classid::int8 = ((k.key >> 32) & 4294967295) AND l.objid::int8 = (k.key & 4294967295)';
 
 export interface AdvisoryLeases extends Leases {
   close(): Promise<void>;
@@ -97,6 +105,19 @@ export function advisoryLeases(
           },
         };
       });
+    },
+    async countHeld(names) {
+      if (closed || names.length === 0) return 0;
+      try {
+        const current = await connected();
+        const { rows } = await current.client.query<{ held: number }>(COUNT_HELD, [
+          [...new Set(names)],
+          storeId,
+        ]);
+        return rows[0]?.held ?? 0;
+      } catch (error) {
+        throw unavailable(error);
+      }
     },
     async close() {
       closed = true;

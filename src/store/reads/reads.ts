@@ -21,6 +21,7 @@ import { asNumber, parseJson, type Row, type Sql } from '../backend.js';
 import type {
   ArtifactAtVersion,
   ConversationMessage,
+  CursorBacklog,
   FeedbackFilter,
   ReadEventsOptions,
   ThreadEntry,
@@ -43,7 +44,7 @@ export async function readEvents(sql: Sql, options: ReadEventsOptions): Promise<
   return rows.map((row) => envelopeOf(workspace_id, row));
 }
 
-function envelopeOf(workspace_id: string, row: Row): Envelope {
+export function envelopeOf(workspace_id: string, row: Row): Envelope {
   return {
     seq: asNumber(row.seq),
     id: String(row.id),
@@ -264,6 +265,33 @@ export async function writeCursor(
     [workspace_id, name, seq],
   );
   return readCursor(sql, workspace_id, name);
+}
+
+/**
+ * How far a named cursor trails the log over every workspace: the workspaces ahead of it, each
+ * with the events after it and the first of those (seqs are gap-free, so it is cursor + 1).
+ */
+export async function readBacklog(sql: Sql, name: string): Promise<CursorBacklog> {
+  const rows = await sql.all(
+    `SELECT w.last_seq - COALESCE(c.seq, 0) AS behind,
+       (SELECT e.ts FROM events e
+         WHERE e.workspace_id = w.workspace_id AND e.seq = COALESCE(c.seq, 0) + 1) AS oldest
+     FROM workspaces w LEFT JOIN cursors c ON c.workspace_id = w.workspace_id AND c.name = ?
+     WHERE w.last_seq > COALESCE(c.seq, 0)`,
+    [name],
+  );
+  let events = 0;
+  let oldest: number | null = null;
+  for (const row of rows) {
+    events += asNumber(row.behind);
+    const at = row.oldest === null ? Number.NaN : Date.parse(String(row.oldest));
+    if (!Number.isNaN(at) && (oldest === null || at < oldest)) oldest = at;
+  }
+  return {
+    events,
+    workspaces: rows.length,
+    oldest_ts: oldest === null ? null : new Date(oldest).toISOString(),
+  };
 }
 
 /** A workspace's own rules, by evaluator version. */

@@ -10,6 +10,13 @@ export class Wakeups {
   readonly #generation = new Map<string, number>();
   /** Wakes of every workspace at once, counted into each one's generation. */
   #everyone = 0;
+  readonly #watchers = new Set<(workspace_id: string) => void>();
+
+  /** Calls `watcher` with the workspace of every wake that names one, until the returned stop. */
+  watch(watcher: (workspace_id: string) => void): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
+  }
 
   /** Counts wakes, so a follower that read before a wake knows not to sleep through it. */
   generation(workspace_id: string): number {
@@ -26,6 +33,7 @@ export class Wakeups {
 
   wake(workspace_id: string): void {
     this.#generation.set(workspace_id, (this.#generation.get(workspace_id) ?? 0) + 1);
+    for (const watcher of this.#watchers) watcher(workspace_id);
     const waiting = this.#waiting.get(workspace_id);
     if (waiting === undefined) return;
     this.#waiting.delete(workspace_id);

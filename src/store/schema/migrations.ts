@@ -13,13 +13,25 @@ export interface Migration {
 
 /**
  * SQL, or SQL with `?` placeholders whose values are made when the migration is applied (a value
- * that must differ from store to store, such as the store's id).
+ * that must differ from store to store, such as the store's id), or a statement written for each
+ * dialect where they differ (SQLite's `WITHOUT ROWID`).
  */
 export type MigrationStatement =
   | string
   | { text: string; params: () => readonly unknown[] }
-  /** SQL the two dialects write differently: reading JSON, say. */
-  | { sqlite: string; postgres: string };
+  | DialectStatement;
+
+/** One statement written for each dialect, where they read JSON differently (a backfill). */
+export interface DialectStatement {
+  sqlite: string;
+  postgres: string;
+}
+
+/** A table whose primary key is the whole row's identity: SQLite keeps it in the key's b-tree. */
+const keyedTable = (definition: string): DialectStatement => ({
+  sqlite: `${definition} WITHOUT ROWID`,
+  postgres: definition,
+});
 
 const viewTable = (name: string, columns: string) => `CREATE TABLE ${name} (
   workspace_id TEXT NOT NULL,
@@ -138,15 +150,102 @@ const apiMigration: Migration = {
 };
 
 /**
- * Migration 7: what judging a whole thread reads. Its runs by thread, and its artifact versions
- * by thread in log order (`seq`), filled in for the versions put before from their bodies and
- * their `artifact_put` events; the bodies gain `seq` too, so the view stays a replay of the log.
+ * Migration 7: the run columns the run lists filter and order on (status, start, last change),
+ * filled from each run's body, and the indexes those lists read in order.
+ */
+const runListMigration: Migration = {
+  version: 7,
+  name: 'run list columns',
+  statements: [
+    'ALTER TABLE runs ADD COLUMN status TEXT',
+    'ALTER TABLE runs ADD COLUMN started_at TEXT',
+    'ALTER TABLE runs ADD COLUMN updated_at TEXT',
+    {
+      sqlite: `UPDATE runs SET status = json_extract(body, '$.status'),
+        started_at = json_extract(body, '$.started_at'),
+        updated_at = json_extract(body, '$.updated_at')`,
+      postgres: `UPDATE runs SET status = body::jsonb ->> 'status',
+        started_at = body::jsonb ->> 'started_at',
+        updated_at = body::jsonb ->> 'updated_at'`,
+    },
+    'CREATE INDEX runs_by_start ON runs (workspace_id, started_at, key)',
+    'CREATE INDEX runs_by_thread ON runs (workspace_id, thread_id, started_at, key)',
+  ],
+};
+
+/**
+ * Migration 8: review queues. Their definitions are a view of the log like the rules; their
+ * items, slots and leases are high-frequency state of their own. An item is one target in one
+ * queue (once: the target key is unique per queue); it has a slot per verdict it needs. A slot is
+ * free, leased (its holder and the lease's end) or done (its holder's verdict recorded); `rank`
+ * orders each state's slots, so one index gives the next claimable slot directly: a free slot's
+ * place in the queue, a lease's end (expired leases are claimable again), a verdict's time
+ * (throughput). A queue's head row counts its positions and items (written by enqueueing and
+ * skips, never by a claim or a verdict, so reviewers never wait on one row); a partial index
+ * counts the items done.
+ */
+const reviewQueuesMigration: Migration = {
+  version: 8,
+  name: 'review queues: view, items, slots and leases',
+  statements: [
+    viewTable('review_queues', 'seq BIGINT NOT NULL,'),
+    keyedTable(`CREATE TABLE review_items (
+      workspace_id TEXT NOT NULL,
+      queue_id TEXT NOT NULL,
+      item_id TEXT NOT NULL,
+      target_key TEXT NOT NULL,
+      target TEXT NOT NULL,
+      slots INTEGER NOT NULL,
+      slots_done INTEGER NOT NULL,
+      position BIGINT NOT NULL,
+      enqueued_by TEXT NOT NULL,
+      enqueued_at TEXT NOT NULL,
+      PRIMARY KEY (workspace_id, queue_id, item_id)
+    )`),
+    'CREATE UNIQUE INDEX review_items_by_target ON review_items (workspace_id, queue_id, target_key)',
+    'CREATE INDEX review_items_done ON review_items (workspace_id, queue_id) WHERE slots_done >= slots',
+    keyedTable(`CREATE TABLE review_slots (
+      workspace_id TEXT NOT NULL,
+      queue_id TEXT NOT NULL,
+      item_id TEXT NOT NULL,
+      slot INTEGER NOT NULL,
+      state TEXT NOT NULL,
+      rank BIGINT NOT NULL,
+      holder TEXT,
+      target_key TEXT NOT NULL,
+      PRIMARY KEY (workspace_id, queue_id, item_id, slot)
+    )`),
+    'CREATE INDEX review_slots_by_rank ON review_slots (workspace_id, queue_id, state, rank)',
+    // One reviewer holds at most one slot of an item, leased or done: never the same item twice.
+    `CREATE UNIQUE INDEX review_slots_by_holder ON review_slots (workspace_id, queue_id, holder, item_id)
+      WHERE holder IS NOT NULL`,
+    keyedTable(`CREATE TABLE review_queue_heads (
+      workspace_id TEXT NOT NULL,
+      queue_id TEXT NOT NULL,
+      next_position BIGINT NOT NULL,
+      items BIGINT NOT NULL,
+      PRIMARY KEY (workspace_id, queue_id)
+    )`),
+    keyedTable(`CREATE TABLE review_skips (
+      workspace_id TEXT NOT NULL,
+      queue_id TEXT NOT NULL,
+      holder TEXT NOT NULL,
+      skips BIGINT NOT NULL,
+      PRIMARY KEY (workspace_id, queue_id, holder)
+    )`),
+  ],
+};
+
+/**
+ * Migration 10: what judging a whole thread reads besides its runs (migration 7 indexes those by
+ * thread): its artifact versions by thread in log order (`seq`), filled in for the versions put
+ * before from their bodies and their `artifact_put` events; the bodies gain `seq` too, so the view
+ * stays a replay of the log. (9 is the agreement's, landing before it.)
  */
 const threadsMigration: Migration = {
-  version: 7,
-  name: 'runs by thread; artifact versions by thread, in log order',
+  version: 10,
+  name: 'artifact versions by thread, in log order',
   statements: [
-    'CREATE INDEX runs_by_thread ON runs (workspace_id, thread_id)',
     'ALTER TABLE artifact_versions ADD COLUMN thread_id TEXT',
     'ALTER TABLE artifact_versions ADD COLUMN seq BIGINT',
     {
@@ -235,5 +334,7 @@ export const migrations: readonly Migration[] = [
   identityMigration,
   undeliveredMigration,
   apiMigration,
+  runListMigration,
+  reviewQueuesMigration,
   threadsMigration,
 ];

@@ -12,7 +12,15 @@ interface ViewTable<V extends ViewName> {
 
 export const viewTables: { [V in ViewName]: ViewTable<V> } = {
   threads: { table: 'threads', columns: () => ({}) },
-  runs: { table: 'runs', columns: (run) => ({ thread_id: run.thread_id }) },
+  runs: {
+    table: 'runs',
+    columns: (run) => ({
+      thread_id: run.thread_id,
+      status: run.status,
+      started_at: run.started_at,
+      updated_at: run.updated_at,
+    }),
+  },
   artifacts: { table: 'artifacts', columns: () => ({}) },
   artifactVersions: {
     table: 'artifact_versions',
@@ -44,6 +52,7 @@ export const viewTables: { [V in ViewName]: ViewTable<V> } = {
     }),
   },
   rules: { table: 'rules', columns: (rule) => ({ seq: rule.seq }) },
+  reviewQueues: { table: 'review_queues', columns: (queue) => ({ seq: queue.seq }) },
 };
 
 // A view's columns are the same for every value, so its statement is made once.

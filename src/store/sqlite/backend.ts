@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Backend, Row, Sql } from '../backend.js';
+import { startCheckpointer } from './checkpointer.js';
 import { migrateSqlite } from './migrate.js';
 
 /**
@@ -18,6 +19,18 @@ export function sqliteBackend(path: string): Backend {
   // From now on SQLite never waits for a lock itself: that would block this thread, and with it
   // the very holder when that is another store in this process. `whenNotBusy` waits instead.
   db.pragma('busy_timeout = 0');
+  // Checkpoints run in a thread of their own (see checkpointer.ts), not inside a commit here.
+  const checkpointer =
+    path === ':memory:'
+      ? null
+      : startCheckpointer(path, {
+          checkpointHere: () => db.pragma('wal_checkpoint(PASSIVE)'),
+          onFailure: (error) => {
+            db.pragma('wal_autocheckpoint = 1000');
+            console.warn(`evalflow: SQLite checkpoints run on the writer again: ${error.message}`);
+          },
+        });
+  if (checkpointer) db.pragma('wal_autocheckpoint = 0');
 
   const sql = sqlOver(db);
   const serially = queued();
@@ -33,6 +46,7 @@ export function sqliteBackend(path: string): Backend {
 
   return {
     storeId,
+    dialect: 'sqlite',
     read: reader
       ? (work) => reader.serially(() => whenNotBusy(() => reader.snapshot(work)))
       : (work) => serially(() => whenNotBusy(() => work(sql))),
@@ -44,6 +58,7 @@ export function sqliteBackend(path: string): Backend {
         try {
           const result = await work(sql);
           commit.run();
+          checkpointer?.committed();
           return result;
         } catch (error) {
           rollback.run();
@@ -53,6 +68,7 @@ export function sqliteBackend(path: string): Backend {
     // The writer's own commits leave it as it is; anyone else's change it.
     othersWroteMark: () => Number(dataVersion.get()),
     close: async () => {
+      await checkpointer?.close();
       await reader?.serially(async () => reader.close());
       await serially(async () => {
         db.close();

@@ -341,6 +341,79 @@ class AsyncEvalflowClient:
                 return
             cursor = page.next_cursor
 
+    async def threads_page(
+        self, *, cursor: str | None = None, limit: int | None = None
+    ) -> m.ThreadsPage:
+        """One page of threads, by id; pass its ``next_cursor`` as ``cursor`` for the next."""
+        return await self._send(routes.threads(cursor, limit))
+
+    async def threads(self, *, page_size: int | None = None) -> AsyncIterator[m.Thread]:
+        """Every thread, by id, fetching page after page as you iterate."""
+        cursor: str | None = None
+        while True:
+            page = await self.threads_page(cursor=cursor, limit=page_size)
+            for thread in page.threads:
+                yield thread
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
+
+    async def runs_page(
+        self,
+        *,
+        thread_id: str | None = None,
+        status: m.RunStatus | None = None,
+        started_from: datetime | str | None = None,
+        started_before: datetime | str | None = None,
+        ended_from: datetime | str | None = None,
+        ended_before: datetime | str | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+    ) -> m.RunsPage:
+        """One page of runs, newest first, each with its evaluation summary."""
+        return await self._send(
+            routes.runs(
+                thread_id,
+                status,
+                started_from,
+                started_before,
+                ended_from,
+                ended_before,
+                cursor,
+                limit,
+            )
+        )
+
+    async def runs(
+        self,
+        *,
+        thread_id: str | None = None,
+        status: m.RunStatus | None = None,
+        started_from: datetime | str | None = None,
+        started_before: datetime | str | None = None,
+        ended_from: datetime | str | None = None,
+        ended_before: datetime | str | None = None,
+        page_size: int | None = None,
+    ) -> AsyncIterator[m.ListedRun]:
+        """Every run the filters select, newest first, fetching page after page."""
+        cursor: str | None = None
+        while True:
+            page = await self.runs_page(
+                thread_id=thread_id,
+                status=status,
+                started_from=started_from,
+                started_before=started_before,
+                ended_from=ended_from,
+                ended_before=ended_before,
+                cursor=cursor,
+                limit=page_size,
+            )
+            for run in page.runs:
+                yield run
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
+
     async def score_summary(
         self,
         *,
@@ -409,6 +482,120 @@ class AsyncEvalflowClient:
         self, batch_id: str, *, idempotency_key: str | None = None
     ) -> m.ReevaluationProgress:
         return await self._send(routes.control_reevaluation(batch_id, "cancel"), idempotency_key)
+
+    # Review queues and reviewers' sign-in tokens.
+
+    async def review_queues(
+        self, *, include_archived: bool = False
+    ) -> list[m.ReviewQueueWithProgress]:
+        """The review queues in force in this workspace, each with its progress."""
+        return (await self._send(routes.review_queues(include_archived))).queues
+
+    async def review_queue(self, queue_id: str) -> m.ReviewQueueDetail:
+        """A queue, its progress and each reviewer's."""
+        return await self._send(routes.review_queue(queue_id))
+
+    async def set_review_queue(
+        self,
+        queue_id: str,
+        feedback_type: str,
+        *,
+        instructions: str | None = None,
+        target_kinds: Sequence[m.TargetKind] | None = None,
+        reviewers_per_item: int | None = None,
+        blind: bool | None = None,
+        show_automated_verdicts: bool | None = None,
+        lease_seconds: int | None = None,
+        routing: Sequence[m.RoutingRule | Mapping[str, Any]] | None = None,
+        idempotency_key: str | None = None,
+    ) -> m.ReviewQueueWritten:
+        """Set this workspace's queue whole (a system or admin key); restores an archived one."""
+        call = routes.set_review_queue(
+            queue_id,
+            feedback_type,
+            instructions,
+            target_kinds,
+            reviewers_per_item,
+            blind,
+            show_automated_verdicts,
+            lease_seconds,
+            routing,
+        )
+        return await self._send(call, idempotency_key)
+
+    async def archive_review_queue(
+        self, queue_id: str, *, idempotency_key: str | None = None
+    ) -> m.ReviewQueueWritten:
+        """Archive a queue: it keeps its items, takes no new ones and hands none out."""
+        return await self._send(routes.archive_review_queue(queue_id), idempotency_key)
+
+    async def add_to_review_queue(
+        self,
+        queue_id: str,
+        targets: Sequence[TargetLike] | None = None,
+        *,
+        filter: m.ItemFilter | Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> m.Enqueued:
+        """Queue targets, or every target a filter selects (on the server); each once."""
+        return await self._send(routes.enqueue(queue_id, targets, filter, limit), idempotency_key)
+
+    async def claim(
+        self, queue_id: str, *, idempotency_key: str | None = None
+    ) -> m.ClaimedItem | None:
+        """Lease the next item the caller (a reviewer) may review; None when there is none."""
+        return (await self._send(routes.claim(queue_id), idempotency_key)).item
+
+    async def review_item(self, queue_id: str, item_id: str) -> m.ItemView:
+        """An item as the reviewer's page shows it; every text in it is untrusted input."""
+        return await self._send(routes.review_item(queue_id, item_id))
+
+    async def heartbeat(
+        self, queue_id: str, item_id: str, *, idempotency_key: str | None = None
+    ) -> m.Lease:
+        """Keep the caller's lease: it lasts the queue's lease_seconds from now."""
+        return await self._send(routes.heartbeat(queue_id, item_id), idempotency_key)
+
+    async def release(
+        self, queue_id: str, item_id: str, *, idempotency_key: str | None = None
+    ) -> m.Released:
+        """Give the lease back; the item keeps its place in the queue."""
+        return await self._send(routes.release(queue_id, item_id), idempotency_key)
+
+    async def skip(
+        self, queue_id: str, item_id: str, *, idempotency_key: str | None = None
+    ) -> m.Skipped:
+        """Give the lease back and send the item to the end of the queue."""
+        return await self._send(routes.skip(queue_id, item_id), idempotency_key)
+
+    async def submit_item(
+        self,
+        queue_id: str,
+        item_id: str,
+        value: Mapping[str, Any],
+        *,
+        config_id: str,
+        idempotency_key: str | None = None,
+    ) -> m.ItemSubmitted:
+        """The caller's verdict on a leased item, through the review path; a retry records once."""
+        call = routes.submit_item(queue_id, item_id, value, config_id)
+        return await self._send(call, idempotency_key)
+
+    async def my_reviews(self, queue_id: str, *, limit: int | None = None) -> list[m.MyReview]:
+        """The caller's verdicts in the queue, latest first (revise or withdraw with reviews)."""
+        return (await self._send(routes.my_reviews(queue_id, limit))).reviews
+
+    async def reviewer_sign_in(
+        self,
+        reviewer_id: str,
+        *,
+        expires_in_seconds: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> m.SignIn:
+        """A short-lived sign-in token for ``reviewer:{reviewer_id}`` (a system or admin key)."""
+        call = routes.reviewer_sign_in(reviewer_id, expires_in_seconds)
+        return await self._send(call, idempotency_key)
 
     # Credentials and events.
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from pydantic.alias_generators import to_camel
 
 Role = Literal["ROLE_USER", "ROLE_ASSISTANT", "ROLE_SYSTEM", "ROLE_TOOL"]
@@ -243,6 +243,30 @@ class LedgerPage(WireModel):
     next_cursor: str | None
 
 
+class ThreadsPage(WireModel):
+    threads: list[Thread]
+    next_cursor: str | None
+
+
+class EvaluationSummary(WireModel):
+    """How many of a run's (target, evaluator version) pairs stand in each ledger state."""
+
+    recorded: int
+    sampled_out: int
+    failed: int
+    skipped: int
+
+
+class ListedRun(WireModel):
+    run: Run
+    evaluations: EvaluationSummary
+
+
+class RunsPage(WireModel):
+    runs: list[ListedRun]
+    next_cursor: str | None
+
+
 class ScoreGroup(WireModel):
     """One population's scores of one name: never two sources, evaluator versions or labels."""
 
@@ -334,6 +358,331 @@ class ReevaluationProgress(WireModel):
     cancelled: bool
     # The batch's workflow has completed (done, or cancelled and drained).
     finished: bool
+
+
+# Review queues.
+
+TargetKind = Literal["artifact", "message", "thread", "turn"]
+
+
+class CompletedRuns(WireModel):
+    """A deterministic sample of completed runs (their turns)."""
+
+    kind: Literal["completed_runs"] = "completed_runs"
+    sample_rate: float
+
+
+class RatingAtMost(WireModel):
+    """A user's rating of a type whose field is at most a value (false counts as 0)."""
+
+    kind: Literal["rating_at_most"] = "rating_at_most"
+    feedback_type: str
+    field: str
+    at_most: float
+
+
+class VerdictEquals(WireModel):
+    """An evaluator version's verdict whose field equals a value."""
+
+    kind: Literal["verdict_equals"] = "verdict_equals"
+    evaluator: str
+    field: str
+    equals: StrictBool | StrictInt | StrictFloat | StrictStr
+
+
+class VerdictAtMost(WireModel):
+    """An evaluator version's verdict whose field is at most a value."""
+
+    kind: Literal["verdict_at_most"] = "verdict_at_most"
+    evaluator: str
+    field: str
+    at_most: float
+
+
+class ConfidenceBelow(WireModel):
+    """An evaluator version's verdict whose confidence field is below a value."""
+
+    kind: Literal["confidence_below"] = "confidence_below"
+    evaluator: str
+    field: str = "confidence"
+    below: float
+
+
+class Disagreement(WireModel):
+    """Two evaluator versions whose verdicts on a target differ in a field."""
+
+    kind: Literal["disagreement"] = "disagreement"
+    evaluators: list[str]
+    field: str
+
+
+RoutingRule = Annotated[
+    CompletedRuns | RatingAtMost | VerdictEquals | VerdictAtMost | ConfidenceBelow | Disagreement,
+    Field(discriminator="kind"),
+]
+
+
+class QueueThroughput(WireModel):
+    """Verdicts recorded in the last hour and the last 24 hours."""
+
+    last_hour: int
+    last_day: int
+
+
+class QueueProgress(WireModel):
+    """Items, and slots (one per verdict an item needs) by state; skips; throughput."""
+
+    items: int
+    items_done: int
+    pending: int
+    leased: int
+    done: int
+    skipped: int
+    throughput: QueueThroughput
+
+
+class ReviewerProgress(WireModel):
+    reviewer: str
+    leased: int
+    done: int
+    skipped: int
+    throughput: QueueThroughput
+
+
+class ReviewQueue(WireModel):
+    """A review queue: its HUMAN feedback type, target kinds, reviewers per item, routing."""
+
+    queue_id: str
+    feedback_type: str
+    instructions: str
+    target_kinds: list[TargetKind]
+    reviewers_per_item: int
+    blind: bool
+    show_automated_verdicts: bool
+    lease_seconds: int
+    routing: list[RoutingRule]
+    archived: bool
+    #: ``config`` for the app's own queue, ``workspace`` for one this workspace set.
+    origin: Literal["config", "workspace"]
+    set_by: str | None
+    set_at: datetime | None
+
+
+class ReviewQueueWithProgress(ReviewQueue):
+    progress: QueueProgress
+
+
+class ReviewQueues(WireModel):
+    queues: list[ReviewQueueWithProgress]
+
+
+class ReviewQueueDetail(WireModel):
+    queue: ReviewQueue
+    progress: QueueProgress
+    reviewers: list[ReviewerProgress]
+
+
+class ReviewQueueWritten(Written):
+    queue: ReviewQueue
+
+
+class TurnFilter(WireModel):
+    """Every run of these statuses (of one thread, started in a window) a queue takes in."""
+
+    kind: Literal["turn"] = "turn"
+    statuses: list[RunStatus] | None = None
+    thread_id: str | None = None
+    started_from: datetime | None = None
+    started_to: datetime | None = None
+
+
+class MessageFilter(WireModel):
+    """Every message of these roles (assistant by default), of one thread or run."""
+
+    kind: Literal["message"] = "message"
+    roles: list[Role] | None = None
+    thread_id: str | None = None
+    run_id: str | None = None
+
+
+class ArtifactFilter(WireModel):
+    """Every artifact version of these kinds (each artifact's latest only, created in a window)."""
+
+    kind: Literal["artifact"] = "artifact"
+    artifact_kinds: list[str] | None = None
+    latest_only: bool | None = None
+    created_from: datetime | None = None
+    created_to: datetime | None = None
+
+
+class ThreadFilter(WireModel):
+    kind: Literal["thread"] = "thread"
+    created_from: datetime | None = None
+    created_to: datetime | None = None
+
+
+ItemFilter = Annotated[
+    TurnFilter | MessageFilter | ArtifactFilter | ThreadFilter, Field(discriminator="kind")
+]
+
+
+class EnqueuedItem(WireModel):
+    item_id: str
+    target: Target
+    added: bool
+
+
+class Enqueued(WireModel):
+    """Targets added, targets queued already, and (for a list) each one's item."""
+
+    added: int
+    already_queued: int
+    items: list[EnqueuedItem] | None = None
+
+
+class ClaimedItem(WireModel):
+    """An item the caller leases until ``lease_expires_at`` (keep it with heartbeats)."""
+
+    item_id: str
+    target: Target
+    slots: int
+    slots_done: int
+    lease_expires_at: datetime
+
+
+class Claim(WireModel):
+    item: ClaimedItem | None
+
+
+class ItemQueue(WireModel):
+    queue_id: str
+    feedback_type: str
+    #: The score config a submit names (its ``config_id``): the HUMAN type's config.
+    config_id: str
+    instructions: str
+    blind: bool
+    show_automated_verdicts: bool
+    lease_seconds: int
+    reviewers_per_item: int
+
+
+class ItemState(WireModel):
+    item_id: str
+    target: Target
+    #: The caller's live lease on it, else None.
+    lease_expires_at: datetime | None
+    slots: int
+    slots_done: int
+
+
+class ItemMessage(WireModel):
+    message_id: str
+    role: Role
+    content: str
+    run_id: str | None
+    posted_at: datetime
+    is_target: bool
+
+
+class ItemThread(WireModel):
+    thread_id: str
+    title: str | None
+    messages: list[ItemMessage]
+
+
+class TimelineEntry(WireModel):
+    event: Literal["started", "paused", "resumed", "ended"]
+    at: datetime
+    reason: str | None = None
+    status: RunStatus | None = None
+
+
+class ItemRun(WireModel):
+    run_id: str
+    status: RunStatus
+    timeline: list[TimelineEntry]
+
+
+class ArtifactData(WireModel):
+    version: int
+    data: Any
+
+
+class ItemArtifact(WireModel):
+    artifact_id: str
+    kind: str
+    version: int
+    data: Any
+    previous: ArtifactData | None
+
+
+class AutomatedVerdict(WireModel):
+    evaluator: str
+    feedback_type: str
+    value: dict[str, Any]
+    confidence: float | None = None
+
+
+class ItemView(WireModel):
+    """An item as the reviewer's page shows it; every text in it is untrusted input."""
+
+    queue: ItemQueue
+    item: ItemState
+    score_configs: list[ScoreConfig]
+    thread: ItemThread | None
+    run: ItemRun | None
+    artifact: ItemArtifact | None
+    ratings: list[Feedback]
+    automated_verdicts: list[AutomatedVerdict]
+    other_reviews: list[Feedback]
+    my_review: Feedback | None
+
+
+class Lease(WireModel):
+    item_id: str
+    lease_expires_at: datetime
+
+
+class Released(WireModel):
+    item_id: str
+    released: bool
+
+
+class Skipped(WireModel):
+    item_id: str
+    skipped: bool
+
+
+class ItemSubmitted(WireModel):
+    """The verdict as the review path recorded it, and the item's verdicts so far."""
+
+    item_id: str
+    review: ReviewOutcome
+    slots: int
+    slots_done: int
+    done: bool
+
+
+class MyReview(WireModel):
+    item_id: str
+    target: Target
+    done_at: datetime
+    #: The caller's current verdict on the target; None once withdrawn.
+    review: Feedback | None
+
+
+class MyReviews(WireModel):
+    reviews: list[MyReview]
+
+
+class SignIn(WireModel):
+    """A reviewer's short-lived sign-in token, and the reviewers' page's path with it."""
+
+    id: str
+    token: str
+    principal: str
+    expires_at: datetime
+    path: str
 
 
 # Credentials and health.

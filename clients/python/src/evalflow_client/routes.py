@@ -121,6 +121,8 @@ ARCHIVE_SCORE_CONFIG = Route("PATCH", "/v1/score-configs/{configId}", m.ScoreCon
 RUN = Route("GET", "/v1/runs/{runId}", m.RunReport)
 THREAD = Route("GET", "/v1/threads/{threadId}", m.ThreadReport)
 LEDGER = Route("GET", "/v1/ledger", m.LedgerPage)
+THREADS = Route("GET", "/v1/threads", m.ThreadsPage)
+RUNS = Route("GET", "/v1/runs", m.RunsPage)
 SCORE_SUMMARY = Route("GET", "/v1/scores/summary", m.ScoreSummary)
 
 # Rules and re-evaluations.
@@ -131,6 +133,21 @@ REEVALUATION = Route("GET", "/v1/reevaluations/{id}", m.ReevaluationProgress)
 PAUSE_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/pause", m.ReevaluationProgress)
 RESUME_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/resume", m.ReevaluationProgress)
 CANCEL_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/cancel", m.ReevaluationProgress)
+
+# Review queues and reviewers' sign-in tokens.
+REVIEW_QUEUES = Route("GET", "/v1/review-queues", m.ReviewQueues)
+REVIEW_QUEUE = Route("GET", "/v1/review-queues/{queueId}", m.ReviewQueueDetail)
+SET_REVIEW_QUEUE = Route("PUT", "/v1/review-queues/{queueId}", m.ReviewQueueWritten)
+ARCHIVE_REVIEW_QUEUE = Route("DELETE", "/v1/review-queues/{queueId}", m.ReviewQueueWritten)
+ENQUEUE = Route("POST", "/v1/review-queues/{queueId}/items", m.Enqueued)
+CLAIM = Route("POST", "/v1/review-queues/{queueId}/claim", m.Claim)
+REVIEW_ITEM = Route("GET", "/v1/review-queues/{queueId}/items/{itemId}", m.ItemView)
+HEARTBEAT = Route("POST", "/v1/review-queues/{queueId}/items/{itemId}/heartbeat", m.Lease)
+RELEASE = Route("POST", "/v1/review-queues/{queueId}/items/{itemId}/release", m.Released)
+SKIP = Route("POST", "/v1/review-queues/{queueId}/items/{itemId}/skip", m.Skipped)
+SUBMIT_ITEM = Route("POST", "/v1/review-queues/{queueId}/items/{itemId}/submit", m.ItemSubmitted)
+MY_REVIEWS = Route("GET", "/v1/review-queues/{queueId}/my-reviews", m.MyReviews)
+REVIEWER_SIGN_IN = Route("POST", "/v1/reviewers/{reviewerId}/sign-in", m.SignIn)
 
 # Credentials and events.
 CREATE_USER_TOKEN = Route("POST", "/v1/user-tokens", m.UserToken)
@@ -316,6 +333,34 @@ def ledger(
     )
 
 
+def threads(cursor: str | None, limit: int | None) -> Call[m.ThreadsPage]:
+    return THREADS.call(query={"cursor": cursor, "limit": limit})
+
+
+def runs(
+    thread_id: str | None,
+    status: m.RunStatus | None,
+    started_from: datetime | str | None,
+    started_before: datetime | str | None,
+    ended_from: datetime | str | None,
+    ended_before: datetime | str | None,
+    cursor: str | None,
+    limit: int | None,
+) -> Call[m.RunsPage]:
+    return RUNS.call(
+        query={
+            "threadId": thread_id,
+            "status": status,
+            "startedFrom": started_from,
+            "startedBefore": started_before,
+            "endedFrom": ended_from,
+            "endedBefore": ended_before,
+            "cursor": cursor,
+            "limit": limit,
+        }
+    )
+
+
 def score_summary(
     source: m.ScoreSource | None,
     name: str | None,
@@ -375,6 +420,104 @@ _CONTROLS = {
 
 def control_reevaluation(batch_id: str, action: str) -> Call[m.ReevaluationProgress]:
     return _CONTROLS[action].call({"id": batch_id})
+
+
+_routing = TypeAdapter(m.RoutingRule)
+_filter = TypeAdapter(m.ItemFilter)
+
+
+def review_queues(include_archived: bool) -> Call[m.ReviewQueues]:
+    return REVIEW_QUEUES.call(query={"includeArchived": "true" if include_archived else None})
+
+
+def review_queue(queue_id: str) -> Call[m.ReviewQueueDetail]:
+    return REVIEW_QUEUE.call({"queueId": queue_id})
+
+
+def set_review_queue(
+    queue_id: str,
+    feedback_type: str,
+    instructions: str | None,
+    target_kinds: Sequence[m.TargetKind] | None,
+    reviewers_per_item: int | None,
+    blind: bool | None,
+    show_automated_verdicts: bool | None,
+    lease_seconds: int | None,
+    routing: Sequence[m.RoutingRule | Mapping[str, Any]] | None,
+) -> Call[m.ReviewQueueWritten]:
+    rules = None if routing is None else [_routing.validate_python(rule) for rule in routing]
+    return SET_REVIEW_QUEUE.call(
+        {"queueId": queue_id},
+        body={
+            "feedbackType": feedback_type,
+            "instructions": instructions,
+            "targetKinds": list(target_kinds) if target_kinds is not None else None,
+            "reviewersPerItem": reviewers_per_item,
+            "blind": blind,
+            "showAutomatedVerdicts": show_automated_verdicts,
+            "leaseSeconds": lease_seconds,
+            "routing": rules,
+        },
+    )
+
+
+def archive_review_queue(queue_id: str) -> Call[m.ReviewQueueWritten]:
+    return ARCHIVE_REVIEW_QUEUE.call({"queueId": queue_id})
+
+
+def enqueue(
+    queue_id: str,
+    targets: Sequence[Any] | None,
+    filter: m.ItemFilter | Mapping[str, Any] | None,
+    limit: int | None,
+) -> Call[m.Enqueued]:
+    if (targets is None) == (filter is None):
+        raise ValueError("name targets or a filter, one of the two")
+    if targets is not None:
+        return ENQUEUE.call({"queueId": queue_id}, body={"targets": [target(t) for t in targets]})
+    return ENQUEUE.call(
+        {"queueId": queue_id},
+        body={"filter": _filter.validate_python(filter), "limit": limit},
+    )
+
+
+def claim(queue_id: str) -> Call[m.Claim]:
+    return CLAIM.call({"queueId": queue_id})
+
+
+def review_item(queue_id: str, item_id: str) -> Call[m.ItemView]:
+    return REVIEW_ITEM.call({"queueId": queue_id, "itemId": item_id})
+
+
+def heartbeat(queue_id: str, item_id: str) -> Call[m.Lease]:
+    return HEARTBEAT.call({"queueId": queue_id, "itemId": item_id})
+
+
+def release(queue_id: str, item_id: str) -> Call[m.Released]:
+    return RELEASE.call({"queueId": queue_id, "itemId": item_id})
+
+
+def skip(queue_id: str, item_id: str) -> Call[m.Skipped]:
+    return SKIP.call({"queueId": queue_id, "itemId": item_id})
+
+
+def submit_item(
+    queue_id: str, item_id: str, value: Mapping[str, Any], config_id: str
+) -> Call[m.ItemSubmitted]:
+    return SUBMIT_ITEM.call(
+        {"queueId": queue_id, "itemId": item_id},
+        body={"value": dict(value), "configId": config_id},
+    )
+
+
+def my_reviews(queue_id: str, limit: int | None) -> Call[m.MyReviews]:
+    return MY_REVIEWS.call({"queueId": queue_id}, query={"limit": limit})
+
+
+def reviewer_sign_in(reviewer_id: str, expires_in_seconds: int | None) -> Call[m.SignIn]:
+    return REVIEWER_SIGN_IN.call(
+        {"reviewerId": reviewer_id}, body={"expiresInSeconds": expires_in_seconds}
+    )
 
 
 def create_user_token(user_id: str, name: str | None, ttl_seconds: int | None) -> Call[m.UserToken]:

@@ -9,7 +9,7 @@ import { openPostgresStore, openSqliteStore, type Store } from '../../src/store/
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
 
-// Migration 7 on a store that held artifact versions before it: the versions' thread and seq are
+// Migration 10 on a store that held artifact versions before it: the versions' thread and seq are
 // read from their bodies and their `artifact_put` events, so a thread judged after an upgrade
 // sees the artifacts its runs produced before it.
 
@@ -47,7 +47,7 @@ async function expectMigrated(store: Store, ws: string) {
   expect(await store.views(ws)).toEqual(replay(await store.events({ workspace_id: ws })));
 }
 
-describe('migration 7 on SQLite', () => {
+describe('migration 10 on SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'evalflow-migration-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -56,12 +56,12 @@ describe('migration 7 on SQLite', () => {
     const store = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
     await fill(store, 'w');
     await store.close();
-    // Back to what migration 6 left: no columns, no indexes, bodies without seq.
+    // Back to what migration 8 left: no columns, no index, bodies without seq.
     const db = new Database(path);
-    db.exec(`DROP INDEX artifact_versions_by_thread; DROP INDEX runs_by_thread;
+    db.exec(`DROP INDEX artifact_versions_by_thread;
       ALTER TABLE artifact_versions DROP COLUMN seq; ALTER TABLE artifact_versions DROP COLUMN thread_id;
       UPDATE artifact_versions SET body = json_remove(body, '$.seq');
-      DELETE FROM schema_migrations WHERE version = 7;`);
+      DELETE FROM schema_migrations WHERE version = 10;`);
     const row = db.prepare("SELECT body FROM artifact_versions WHERE key = 'a1@1'").get() as {
       body: string;
     };
@@ -76,7 +76,7 @@ describe('migration 7 on SQLite', () => {
   });
 });
 
-describe('migration 7 on Postgres', () => {
+describe('migration 10 on Postgres', () => {
   const schema = freshSchemaName();
   afterAll(() => dropSchema(databaseUrl(), schema));
 
@@ -93,10 +93,10 @@ describe('migration 7 on Postgres', () => {
     await client.connect();
     try {
       await client.query(`SET search_path TO "${schema}"`);
-      await client.query(`DROP INDEX artifact_versions_by_thread; DROP INDEX runs_by_thread;
+      await client.query(`DROP INDEX artifact_versions_by_thread;
         ALTER TABLE artifact_versions DROP COLUMN seq, DROP COLUMN thread_id;
         UPDATE artifact_versions SET body = (body::jsonb - 'seq')::text;
-        DELETE FROM schema_migrations WHERE version = 7;`);
+        DELETE FROM schema_migrations WHERE version = 10;`);
     } finally {
       await client.end();
     }

@@ -1,0 +1,67 @@
+import { Writable } from 'node:stream';
+
+// The API's log for a person at a terminal: one line per answered request
+// (`12:03:04 POST /v1/threads 201 3 ms`), and each warning or error as a line naming it. It
+// reads the JSON lines Fastify's logger writes, so the JSON log and this one say the same things.
+
+interface LogLine {
+  level?: number;
+  time?: number;
+  msg?: string;
+  reqId?: string;
+  req?: { method?: string; url?: string };
+  res?: { statusCode?: number };
+  responseTime?: number;
+  err?: { message?: string };
+}
+
+const WARN = 40;
+const LEVELS: Record<number, string> = { 40: 'warning', 50: 'error', 60: 'fatal' };
+
+/** A stream for Fastify's logger that writes readable lines to `out`. */
+export function textLogStream(out: NodeJS.WritableStream): Writable {
+  // The request line carries the method and URL; the answer's line carries the status.
+  const requests = new Map<string, string>();
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const text of chunk.toString('utf8').split('\n')) {
+        if (text.trim() === '') continue;
+        const line = parse(text);
+        const formatted = line && format(line, requests);
+        if (formatted) out.write(`${formatted}\n`);
+      }
+      done();
+    },
+  });
+}
+
+function parse(text: string): LogLine | null {
+  try {
+    return JSON.parse(text) as LogLine;
+  } catch {
+    return null;
+  }
+}
+
+function format(line: LogLine, requests: Map<string, string>): string | null {
+  const at = clock(line.time);
+  if (line.req && line.reqId !== undefined && line.res === undefined) {
+    requests.set(line.reqId, `${line.req.method ?? '?'} ${line.req.url ?? '?'}`);
+    return null;
+  }
+  if (line.res && line.reqId !== undefined) {
+    const request = requests.get(line.reqId) ?? 'request';
+    requests.delete(line.reqId);
+    const ms = line.responseTime === undefined ? '' : ` ${Math.round(line.responseTime)} ms`;
+    return `${at} ${request} ${line.res.statusCode ?? '?'}${ms}`;
+  }
+  if ((line.level ?? 0) >= WARN) {
+    const level = LEVELS[line.level ?? WARN] ?? 'warning';
+    const cause = line.err?.message ? `: ${line.err.message}` : '';
+    return `${at} ${level}: ${line.msg ?? ''}${cause}`;
+  }
+  return null;
+}
+
+const clock = (time: number | undefined) =>
+  new Date(time ?? Date.now()).toISOString().slice(11, 19);

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { evaluationStates } from '../../core/index.js';
+import type { RunListKey } from '../../store/index.js';
+import { httpOnly, refusalResponses } from '../errors.js';
+import { evaluationSummary, evaluationsOfRuns } from '../run-evaluations.js';
+import { WireRun, WireThread, wireRun, wireThread } from '../wire.js';
+import { callerOf, type Register } from './context.js';
+
+// Lists of what the host reported: threads by id, runs newest first with each one's evaluation
+// summary, a page at a time. A cursor is opaque: the last item of the page, encoded.
+
+const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
+const tags = ['reading'];
+const instant = z.iso.datetime({ offset: true });
+const limit = z.coerce.number().int().min(1).max(1000).default(100);
+const cursor = z.string().min(1).optional();
+
+export const ThreadsQuery = z.object({ cursor, limit });
+export const ThreadsReply = z.object({
+  threads: z.array(WireThread),
+  nextCursor: z.string().nullable(),
+});
+
+/** How many of a run's (target, evaluator version) pairs stand in each ledger state. */
+export const EvaluationSummary = z.object(
+  Object.fromEntries(evaluationStates.map((state) => [state, z.int()])) as Record<
+    (typeof evaluationStates)[number],
+    z.ZodInt
+  >,
+);
+export const RunsQuery = z.object({
+  threadId: z.string().min(1).optional(),
+  status: WireRun.shape.status.optional(),
+  startedFrom: instant.optional(),
+  startedBefore: instant.optional(),
+  endedFrom: instant.optional(),
+  endedBefore: instant.optional(),
+  cursor,
+  limit,
+});
+export const RunsReply = z.object({
+  runs: z.array(z.object({ run: WireRun, evaluations: EvaluationSummary })),
+  nextCursor: z.string().nullable(),
+});
+
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+function decode<T>(text: string | undefined, schema: z.ZodType<T>): T | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return schema.parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
+  } catch {
+    throw httpOnly('bad_request', 'cursor is not one this API gave: pass nextCursor as given');
+  }
+}
+
+const ThreadKey = z.string().min(1);
+const RunKey: z.ZodType<RunListKey> = z.strictObject({
+  started_at: z.string().min(1),
+  run_id: z.string().min(1),
+});
+/** An instant as the store keeps it (UTC, milliseconds), so comparisons are of like strings. */
+const stored = (value: string | undefined) =>
+  value === undefined ? undefined : new Date(value).toISOString();
+
+export const registerLists: Register = (api, deps) => {
+  api.get('/v1/threads', {
+    config: { allow: readers },
+    schema: {
+      tags,
+      summary: 'The threads, by id, a page at a time',
+      querystring: ThreadsQuery,
+      response: { 200: ThreadsReply, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { limit } = request.query;
+      const after = decode(request.query.cursor, ThreadKey);
+      const threads = await deps.store.threads(callerOf(request).workspaceId, {
+        limit: limit + 1,
+        ...(after !== undefined ? { after } : {}),
+      });
+      const page = threads.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        threads: page.map(wireThread),
+        nextCursor: threads.length > limit && last ? encode(last.thread_id) : null,
+      };
+    },
+  });
+
+  api.get('/v1/runs', {
+    config: { allow: readers },
+    schema: {
+      tags,
+      summary: 'The runs, newest first, with how their evaluation stands, a page at a time',
+      description:
+        'Filters combine: a thread, a status, a window on the start and one on the end (an ended ' +
+        'run only). `evaluations` counts the run’s own (target, evaluator version) pairs in each ' +
+        'ledger state; GET /v1/runs/{runId} lists them.',
+      querystring: RunsQuery,
+      response: { 200: RunsReply, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { workspaceId } = callerOf(request);
+      const q = request.query;
+      const after = decode(q.cursor, RunKey);
+      const filters = {
+        thread_id: q.threadId,
+        status: q.status,
+        started_from: stored(q.startedFrom),
+        started_before: stored(q.startedBefore),
+        ended_from: stored(q.endedFrom),
+        ended_before: stored(q.endedBefore),
+        after,
+      };
+      const runs = await deps.store.runs(workspaceId, {
+        ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)),
+        limit: q.limit + 1,
+      });
+      const page = runs.slice(0, q.limit);
+      const evaluations = await evaluationsOfRuns(
+        deps.store,
+        workspaceId,
+        page.map((run) => run.run_id),
+      );
+      const last = page.at(-1);
+      return {
+        runs: page.map((run) => ({
+          run: wireRun(run),
+          evaluations: evaluationSummary(evaluations.get(run.run_id) ?? []),
+        })),
+        nextCursor:
+          runs.length > q.limit && last
+            ? encode({ started_at: last.started_at, run_id: last.run_id })
+            : null,
+      };
+    },
+  });
+};

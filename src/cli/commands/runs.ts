@@ -1,0 +1,133 @@
+import { type Command, Option } from 'commander';
+import { evaluationSummary, evaluationsOfRuns } from '../../api/run-evaluations.js';
+import { wireRun } from '../../api/wire.js';
+import { loadConfig } from '../../config/index.js';
+import { evaluationStates, RunStatus } from '../../core/index.js';
+import type { RunListOptions } from '../../store/index.js';
+import { identifier, instant, print, wholeNumber, withStore, workspacesOf } from '../context.js';
+import { withExamples } from '../presentation/examples.js';
+import { renderTable } from '../presentation/table.js';
+
+// `evalflow runs list` and `evalflow threads list`: what the host reported, newest runs first
+// with how each one's evaluation stands, as a table or as the API's JSON.
+
+interface RunsOptions {
+  workspace?: string;
+  thread?: string;
+  status?: RunStatus;
+  startedFrom?: string;
+  startedBefore?: string;
+  endedFrom?: string;
+  endedBefore?: string;
+  limit: number;
+  json?: boolean;
+}
+
+export function registerRuns(program: Command): void {
+  const runs = program.command('runs').description('the runs the host reported');
+  withExamples(
+    runs
+      .command('list')
+      .description('runs newest first, each with its evaluation summary (filters combine)')
+      .option('--workspace <id>', 'one workspace (default: every workspace)', identifier)
+      .option('--thread <id>', "only this thread's runs", identifier)
+      .addOption(
+        new Option('--status <status>', 'only runs in this status').choices(RunStatus.options),
+      )
+      .option('--started-from <instant>', 'only runs started at or after this instant', instant)
+      .option('--started-before <instant>', 'only runs started before this instant', instant)
+      .option('--ended-from <instant>', 'only runs that ended at or after this instant', instant)
+      .option('--ended-before <instant>', 'only runs that ended before this instant', instant)
+      .option('--limit <n>', 'at most this many runs per workspace (default 100)', wholeNumber, 100)
+      .option('--json', 'print one JSON array of {workspace, run, evaluations} (the API’s shape)'),
+    'evalflow runs list --workspace acme --status completed --ended-from 2026-01-01T00:00:00Z',
+    'evalflow runs list --thread thread-1 --json',
+  ).action(async (options: RunsOptions) => {
+    const listed = await withStore(loadConfig(), async (store) => {
+      const rows = [];
+      for (const workspace of await workspacesOf(store, options.workspace)) {
+        const page = await store.runs(workspace, filtersOf(options));
+        const evaluations = await evaluationsOfRuns(
+          store,
+          workspace,
+          page.map((run) => run.run_id),
+        );
+        for (const run of page) {
+          const counts = evaluationSummary(evaluations.get(run.run_id) ?? []);
+          rows.push({ workspace, run: wireRun(run), evaluations: counts });
+        }
+      }
+      return rows;
+    });
+    if (options.json) return print(JSON.stringify(listed));
+    if (listed.length === 0) return print('no runs');
+    const table = renderTable(
+      ['workspace', 'run', 'thread', 'status', 'started', 'updated', ...evaluationStates],
+      listed.map(({ workspace, run, evaluations }) => [
+        workspace,
+        run.runId,
+        run.threadId,
+        run.status,
+        run.startedAt,
+        run.updatedAt,
+        ...evaluationStates.map((state) => evaluations[state]),
+      ]),
+    );
+    for (const line of table) print(line);
+  });
+
+  const threads = program.command('threads').description('the threads the host reported');
+  withExamples(
+    threads
+      .command('list')
+      .description('threads by id')
+      .option('--workspace <id>', 'one workspace (default: every workspace)', identifier)
+      .option(
+        '--limit <n>',
+        'at most this many threads per workspace (default 100)',
+        wholeNumber,
+        100,
+      )
+      .option('--json', 'print one JSON array of {workspace, threadId, title, createdAt}'),
+    'evalflow threads list --workspace acme',
+  ).action(async (options: { workspace?: string; limit: number; json?: boolean }) => {
+    const listed = await withStore(loadConfig(), async (store) => {
+      const rows = [];
+      for (const workspace of await workspacesOf(store, options.workspace)) {
+        for (const thread of await store.threads(workspace, { limit: options.limit })) {
+          rows.push({
+            workspace,
+            threadId: thread.thread_id,
+            title: thread.title,
+            createdAt: thread.created_at,
+          });
+        }
+      }
+      return rows;
+    });
+    if (options.json) return print(JSON.stringify(listed));
+    if (listed.length === 0) return print('no threads');
+    const table = renderTable(
+      ['workspace', 'thread', 'title', 'created'],
+      listed.map((t) => [t.workspace, t.threadId, t.title, t.createdAt]),
+    );
+    for (const line of table) print(line);
+  });
+}
+
+function filtersOf(options: RunsOptions): RunListOptions {
+  const utc = (value: string | undefined) =>
+    value === undefined ? undefined : new Date(value).toISOString();
+  const filters = {
+    thread_id: options.thread,
+    status: options.status,
+    started_from: utc(options.startedFrom),
+    started_before: utc(options.startedBefore),
+    ended_from: utc(options.endedFrom),
+    ended_before: utc(options.endedBefore),
+  };
+  return {
+    ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)),
+    limit: options.limit,
+  };
+}

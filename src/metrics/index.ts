@@ -1,0 +1,23 @@
+// The metrics an operator watches (Prometheus, through prom-client): one registry per process,
+// served at `GET /metrics` on a port of its own. The engine's and the API's parts are told what
+// happens through the observers, plain ports; this folder is the one that knows Prometheus.
+
+export { Registry } from 'prom-client';
+export { type MetricsAddress, type MetricsEndpoint, serveMetrics } from './endpoint.js';
+export {
+  type EngineMetrics,
+  type EngineMetricsOptions,
+  engineMetrics,
+  type RelayFigures,
+} from './engine-metrics.js';
+export { MetricsPortInUseError } from './errors.js';
+export { httpMetrics, UNMATCHED_ROUTE } from './http-metrics.js';
+export type {
+  ActivityObservers,
+  EvaluationObserver,
+  EvaluatorVersion,
+  HttpObserver,
+  MirrorObserver,
+  RelayObserver,
+} from './observers.js';
+export { type ReviewQueueFigures, reviewQueueMetrics } from './review-queues.js';

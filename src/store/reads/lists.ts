@@ -1,0 +1,82 @@
+import type { Run, RunStatus, Thread } from '../../core/index.js';
+import { parseJson, type Sql } from '../backend.js';
+
+// Paged lists of threads and runs, each page one indexed range read: threads by id, runs newest
+// first by (start, id).
+
+export interface ThreadListOptions {
+  /** Only threads whose id sorts after this one (the last of the previous page). */
+  after?: string;
+  limit: number;
+}
+
+/** Where a run list resumes: the last run of the previous page. */
+export interface RunListKey {
+  started_at: string;
+  run_id: string;
+}
+
+export interface RunListOptions {
+  thread_id?: string;
+  status?: RunStatus;
+  /** Runs started at or after this instant (ISO-8601), and before `started_before`. */
+  started_from?: string;
+  started_before?: string;
+  /** Runs that ended (completed, stopped or failed) at or after this instant, and before. */
+  ended_from?: string;
+  ended_before?: string;
+  after?: RunListKey;
+  limit: number;
+}
+
+export async function readThreadList(
+  sql: Sql,
+  workspace_id: string,
+  { after, limit }: ThreadListOptions,
+): Promise<Thread[]> {
+  const rows = await sql.all(
+    `SELECT body FROM threads WHERE workspace_id = ?${after === undefined ? '' : ' AND key > ?'}
+     ORDER BY key LIMIT ?`,
+    after === undefined ? [workspace_id, limit] : [workspace_id, after, limit],
+  );
+  return rows.map((row) => parseJson<Thread>(row.body));
+}
+
+const ENDED: readonly RunStatus[] = ['completed', 'stopped', 'failed'];
+
+export async function readRunList(
+  sql: Sql,
+  workspace_id: string,
+  options: RunListOptions,
+): Promise<Run[]> {
+  const where = ['workspace_id = ?'];
+  const params: unknown[] = [workspace_id];
+  const add = (clause: string, ...values: unknown[]) => {
+    where.push(clause);
+    params.push(...values);
+  };
+  if (options.thread_id !== undefined) add('thread_id = ?', options.thread_id);
+  if (options.status !== undefined) add('status = ?', options.status);
+  if (options.started_from !== undefined) add('started_at >= ?', options.started_from);
+  if (options.started_before !== undefined) add('started_at < ?', options.started_before);
+  if (options.ended_from !== undefined || options.ended_before !== undefined) {
+    // An ended run changes no more, so its last change is its end.
+    add(`status IN (${ENDED.map(() => '?').join(', ')})`, ...ENDED);
+    if (options.ended_from !== undefined) add('updated_at >= ?', options.ended_from);
+    if (options.ended_before !== undefined) add('updated_at < ?', options.ended_before);
+  }
+  if (options.after !== undefined) {
+    add(
+      '(started_at < ? OR (started_at = ? AND key < ?))',
+      options.after.started_at,
+      options.after.started_at,
+      options.after.run_id,
+    );
+  }
+  const rows = await sql.all(
+    `SELECT body FROM runs WHERE ${where.join(' AND ')}
+     ORDER BY started_at DESC, key DESC LIMIT ?`,
+    [...params, options.limit],
+  );
+  return rows.map((row) => parseJson<Run>(row.body));
+}

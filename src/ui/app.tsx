@@ -1,0 +1,171 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type KeyAction, keyAction } from './keyboard.js';
+import { MyReviews } from './my-reviews.js';
+import { QueueList } from './queue-list.js';
+import { ReviewScreen } from './review-screen.js';
+import { ShortcutsDialog } from './shortcuts.js';
+import { forgetToken, takeToken } from './sign-in.js';
+import { workbenchApi } from './workbench-api.js';
+
+// The reviewers' page: signed in from a link's token, the queues, one queue's items one at a
+// time, and the reviewer's own verdicts. Keys are read once, here, and handed to the screen on
+// view; `?` shows them all.
+
+type Screen =
+  | { name: 'queues' }
+  | { name: 'review'; queueId: string }
+  | { name: 'mine'; queueId: string };
+
+const SIGN_IN_HELP =
+  'Ask whoever runs evalflow for a sign-in link: evalflow reviewers link --workspace WORKSPACE --reviewer YOU';
+
+export function App() {
+  const [token, setToken] = useState(fromAddress);
+  const [refused, setRefused] = useState<string | null>(null);
+  const [screen, setScreen] = useState<Screen>({ name: 'queues' });
+  const [help, setHelp] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
+  const keys = useRef<((action: KeyAction) => boolean) | null>(null);
+  const api = useMemo(() => (token ? workbenchApi(location.origin, token) : null), [token]);
+  // A sign-in link opened in this tab while the page is open is a new fragment, not a new page.
+  useEffect(() => {
+    const onLink = () => {
+      if (!location.hash.includes('token=')) return;
+      setRefused(null);
+      setScreen({ name: 'queues' });
+      setToken(fromAddress());
+    };
+    window.addEventListener('hashchange', onLink);
+    return () => window.removeEventListener('hashchange', onLink);
+  }, []);
+
+  const setKeys = useCallback((handler: ((action: KeyAction) => boolean) | null) => {
+    keys.current = handler;
+  }, []);
+  const onSignInRefused = useCallback((message: string) => {
+    forgetToken(sessionStorage);
+    setToken(null);
+    setRefused(message);
+  }, []);
+  const toQueues = useCallback(() => setScreen({ name: 'queues' }), []);
+  const loadQueues = useCallback(() => api?.queues() ?? Promise.resolve([]), [api]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.isComposing) return;
+      const action = keyAction({
+        key: event.key,
+        ctrlKey: event.ctrlKey,
+        metaKey: event.metaKey,
+        altKey: event.altKey,
+        focus: focusKind(document.activeElement),
+      });
+      if (action === null) return;
+      if (help) {
+        // The dialog has the focus and closes itself on Esc; `?` closes it too.
+        if (action.type === 'help') {
+          setHelp(false);
+          event.preventDefault();
+        }
+        return;
+      }
+      if (action.type === 'help') {
+        setHelp(true);
+        event.preventDefault();
+        return;
+      }
+      if (keys.current?.(action)) event.preventDefault();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [help]);
+
+  if (!api) {
+    return (
+      <main class="signed-out" aria-labelledby="signin-title">
+        <h1 id="signin-title">{refused ? 'Your sign-in was refused' : 'Sign in to review'}</h1>
+        {refused ? (
+          <div role="alert" class="refusal" data-testid="sign-in-refused">
+            <p>The API did not take this page's sign-in: {refused}.</p>
+            <p>Sign-in links are short-lived. {SIGN_IN_HELP}, and open the new link.</p>
+          </div>
+        ) : (
+          <p data-testid="signed-out">
+            This page signs you in from a link that carries a short-lived token. {SIGN_IN_HELP}.
+          </p>
+        )}
+      </main>
+    );
+  }
+
+  return (
+    <div class="page">
+      <header class="top">
+        <span class="brand">evalflow · review</span>
+        <p role="status" aria-live="polite" class="announcement" data-testid="announcement">
+          {announcement}
+        </p>
+        <button type="button" onClick={() => setHelp(true)} aria-keyshortcuts="?">
+          Shortcuts <kbd>?</kbd>
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            forgetToken(sessionStorage);
+            setToken(null);
+            setRefused(null);
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      {screen.name === 'queues' && (
+        <QueueList
+          load={loadQueues}
+          onOpen={(queueId) => setScreen({ name: 'review', queueId })}
+          onMyReviews={(queueId) => setScreen({ name: 'mine', queueId })}
+          onSignInRefused={onSignInRefused}
+          setKeys={setKeys}
+        />
+      )}
+      {screen.name === 'review' && (
+        <ReviewScreen
+          key={screen.queueId}
+          api={api}
+          queueId={screen.queueId}
+          onBack={toQueues}
+          onSignInRefused={onSignInRefused}
+          onAnnounce={setAnnouncement}
+          setKeys={setKeys}
+        />
+      )}
+      {screen.name === 'mine' && (
+        <MyReviews
+          key={screen.queueId}
+          api={api}
+          queueId={screen.queueId}
+          onBack={toQueues}
+          onSignInRefused={onSignInRefused}
+          onAnnounce={setAnnouncement}
+          setKeys={setKeys}
+        />
+      )}
+      <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
+    </div>
+  );
+}
+
+/** The link's token (then gone from the address bar), else the one this tab kept. */
+function fromAddress(): string | null {
+  return takeToken(location.hash, sessionStorage, (fragment) =>
+    history.replaceState(null, '', `${location.pathname}${location.search}${fragment}`),
+  );
+}
+
+function focusKind(element: Element | null): 'line' | 'text' | 'other' {
+  if (element instanceof HTMLTextAreaElement) return 'text';
+  if (element instanceof HTMLInputElement) {
+    return ['radio', 'checkbox', 'button', 'submit'].includes(element.type) ? 'other' : 'line';
+  }
+  return 'other';
+}

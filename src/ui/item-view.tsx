@@ -1,0 +1,233 @@
+import { dataDiff } from './data-diff.js';
+import { MarkdownView } from './markdown-view.js';
+import type { ItemView, WireTarget } from './queue-types.js';
+import { formatDuration, runDuration, timelineRows } from './timeline.js';
+
+// What a reviewer reads about an item: the instructions, the thread's conversation with the
+// target message marked, the run's timeline, an artifact version against the one before, the
+// users' ratings, the evaluators' verdicts (when the queue shows them) and other reviews (when
+// they may be seen). Everything here was written by agents and people: it is text, always.
+
+export function ItemDetails({ view }: { view: ItemView }) {
+  return (
+    <div class="item-details">
+      <section aria-labelledby="instructions-title">
+        <h2 id="instructions-title">Instructions</h2>
+        {view.queue.instructions.trim() === '' ? (
+          <p class="quiet">This queue has no instructions.</p>
+        ) : (
+          <MarkdownView source={view.queue.instructions} />
+        )}
+      </section>
+      <p class="target" data-testid="target">
+        Reviewing {describeTarget(view.item.target)}
+      </p>
+      {view.thread && <Conversation thread={view.thread} />}
+      {view.run && <Timeline run={view.run} />}
+      {view.artifact && <Artifact artifact={view.artifact} />}
+      <Ratings ratings={view.ratings} />
+      {view.queue.showAutomatedVerdicts && <Verdicts verdicts={view.automatedVerdicts} />}
+      <OtherReviews view={view} />
+    </div>
+  );
+}
+
+export function describeTarget(target: WireTarget): string {
+  switch (target.kind) {
+    case 'turn':
+      return `the turn of run ${target.runId}`;
+    case 'message':
+      return `message ${target.messageId} in thread ${target.threadId}`;
+    case 'artifact':
+      return `artifact ${target.artifactId}, version ${target.version}`;
+    case 'thread':
+      return `thread ${target.threadId}`;
+  }
+}
+
+/** A feedback value as `field: value` pairs, each value as text. */
+export function formatValue(value: Record<string, unknown>): string {
+  return Object.entries(value)
+    .map(
+      ([field, given]) => `${field}: ${typeof given === 'string' ? given : JSON.stringify(given)}`,
+    )
+    .join(' · ');
+}
+
+const ROLE_NAMES: Record<string, string> = {
+  ROLE_USER: 'user',
+  ROLE_ASSISTANT: 'assistant',
+  ROLE_SYSTEM: 'system',
+  ROLE_TOOL: 'tool',
+};
+const roleName = (role: string) => ROLE_NAMES[role] ?? role.replace(/^ROLE_/, '').toLowerCase();
+const time = (at: string) => new Date(at).toLocaleString();
+
+function Conversation({ thread }: { thread: NonNullable<ItemView['thread']> }) {
+  return (
+    <section aria-labelledby="conversation-title">
+      <h2 id="conversation-title">
+        Conversation{thread.title ? `: ${thread.title}` : ''}{' '}
+        <span class="quiet">(thread {thread.threadId})</span>
+      </h2>
+      {thread.messages.length === 0 ? (
+        <p class="quiet">No messages.</p>
+      ) : (
+        <ol class="messages">
+          {thread.messages.map((message) => (
+            <li
+              key={message.messageId}
+              class={`message role-${roleName(message.role)}${message.isTarget ? ' is-target' : ''}`}
+              data-message-id={message.messageId}
+              aria-current={message.isTarget ? 'true' : undefined}
+            >
+              <p class="message-meta">
+                <span class="role">{roleName(message.role)}</span>
+                {message.isTarget && <strong class="badge">under review</strong>}
+                <time dateTime={message.postedAt}>{time(message.postedAt)}</time>
+              </p>
+              <p class="content">{message.content}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function Timeline({ run }: { run: NonNullable<ItemView['run']> }) {
+  const total = runDuration(run.timeline);
+  return (
+    <section aria-labelledby="run-title">
+      <h2 id="run-title">
+        Run {run.runId}: {run.status}
+        {total !== null ? `, ${formatDuration(total)}` : ''}
+      </h2>
+      <table class="timeline">
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">At</th>
+            <th scope="col">After</th>
+            <th scope="col">Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {timelineRows(run.timeline).map((row, i) => (
+            <tr key={`${row.event}-${i}`}>
+              <td>{row.event}</td>
+              <td>
+                <time dateTime={row.at}>{time(row.at)}</time>
+              </td>
+              <td>{row.sincePrevious === null ? '–' : formatDuration(row.sincePrevious)}</td>
+              <td>{row.reason ?? row.status ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function Artifact({ artifact }: { artifact: NonNullable<ItemView['artifact']> }) {
+  const lines = dataDiff(artifact.previous?.data, artifact.data, artifact.previous !== null);
+  const sign = { added: '+', removed: '−', same: ' ' } as const;
+  return (
+    <section aria-labelledby="artifact-title">
+      <h2 id="artifact-title">
+        Artifact {artifact.artifactId} ({artifact.kind}), version {artifact.version}
+        {artifact.previous ? ` against version ${artifact.previous.version}` : ''}
+      </h2>
+      <pre class="diff" data-testid="artifact-diff">
+        {lines.map((line, i) => (
+          <span key={i} class={`line ${line.kind}`}>
+            <span class="sign" aria-hidden="true">
+              {sign[line.kind]}
+            </span>
+            {line.kind !== 'same' && <span class="sr-only">{line.kind}: </span>}
+            {line.text}
+            {'\n'}
+          </span>
+        ))}
+      </pre>
+    </section>
+  );
+}
+
+function Ratings({ ratings }: { ratings: ItemView['ratings'] }) {
+  return (
+    <section aria-labelledby="ratings-title">
+      <h2 id="ratings-title">Users' ratings</h2>
+      {ratings.length === 0 ? (
+        <p class="quiet">No ratings.</p>
+      ) : (
+        <ul class="feedback">
+          {ratings.map((rating, i) => (
+            <li key={i}>
+              <span class="who">{rating.rater}</span>{' '}
+              <span class="type">{rating.feedbackType}</span>{' '}
+              <span class="value">{formatValue(rating.value)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Verdicts({ verdicts }: { verdicts: ItemView['automatedVerdicts'] }) {
+  return (
+    <section aria-labelledby="verdicts-title">
+      <h2 id="verdicts-title">Evaluators' verdicts</h2>
+      {verdicts.length === 0 ? (
+        <p class="quiet">No verdicts.</p>
+      ) : (
+        <table class="verdicts">
+          <thead>
+            <tr>
+              <th scope="col">Evaluator version</th>
+              <th scope="col">Verdict</th>
+              <th scope="col">Confidence</th>
+            </tr>
+          </thead>
+          <tbody>
+            {verdicts.map((verdict, i) => (
+              <tr key={i}>
+                <td>{verdict.evaluator}</td>
+                <td>{formatValue(verdict.value)}</td>
+                <td>
+                  {typeof verdict.confidence === 'number'
+                    ? `${Math.round(verdict.confidence * 100)} %`
+                    : '–'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function OtherReviews({ view }: { view: ItemView }) {
+  if (view.queue.reviewersPerItem < 2) return null;
+  return (
+    <section aria-labelledby="others-title">
+      <h2 id="others-title">Other reviewers</h2>
+      {view.queue.blind && view.myReview === null ? (
+        <p class="quiet">Blind review: other reviewers' verdicts show once you have given yours.</p>
+      ) : view.otherReviews.length === 0 ? (
+        <p class="quiet">No other verdicts yet.</p>
+      ) : (
+        <ul class="feedback">
+          {view.otherReviews.map((review, i) => (
+            <li key={i}>
+              <span class="who">{review.rater}</span>{' '}
+              <span class="value">{formatValue(review.value)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { KeyAction } from './keyboard.js';
+import type { QueueSummary } from './queue-types.js';
+import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+
+// The queues this reviewer may work on, each with its progress. ↑ and ↓ move between rows;
+// Enter opens the row's queue.
+
+export interface QueueListProps {
+  load(): Promise<QueueSummary[]>;
+  onOpen(queueId: string): void;
+  onMyReviews(queueId: string): void;
+  onSignInRefused(message: string): void;
+  setKeys(handler: ((action: KeyAction) => boolean) | null): void;
+}
+
+export function QueueList(props: QueueListProps) {
+  const { load, onSignInRefused, setKeys } = props;
+  const [queues, setQueues] = useState<QueueSummary[] | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const table = useRef<HTMLTableElement>(null);
+
+  useEffect(() => {
+    load().then(setQueues, (error: unknown) => {
+      if (isSignInRefused(error)) onSignInRefused(refusalOf(error).message);
+      else setRefusal(refusalOf(error));
+    });
+  }, [load, onSignInRefused]);
+
+  useEffect(() => {
+    if (queues && queues.length > 0) table.current?.querySelector<HTMLElement>('button')?.focus();
+  }, [queues]);
+
+  useEffect(() => {
+    setKeys((action) => {
+      if (action.type !== 'next' && action.type !== 'previous') return false;
+      const rows = [...(table.current?.querySelectorAll('tbody tr') ?? [])];
+      const at = rows.findIndex((row) => row.contains(document.activeElement));
+      const next =
+        rows[Math.max(0, Math.min(rows.length - 1, at + (action.type === 'next' ? 1 : -1)))];
+      next?.querySelector<HTMLElement>('button')?.focus();
+      return next !== undefined;
+    });
+    return () => setKeys(null);
+  }, [setKeys]);
+
+  return (
+    <main aria-labelledby="queues-title">
+      <h1 id="queues-title">Review queues</h1>
+      {refusal && (
+        <div role="alert" class="refusal">
+          <p>The queues could not be read: {refusal.message}</p>
+        </div>
+      )}
+      {queues === null && !refusal && <p role="status">Reading the queues…</p>}
+      {queues?.length === 0 && <p>There are no review queues in this workspace yet.</p>}
+      {queues && queues.length > 0 && (
+        <table ref={table} class="queues" data-testid="queues">
+          <caption class="sr-only">Each queue with its progress, in verdicts</caption>
+          <thead>
+            <tr>
+              <th scope="col">Queue</th>
+              <th scope="col">Feedback</th>
+              <th scope="col">Pending</th>
+              <th scope="col">Leased</th>
+              <th scope="col">Done</th>
+              <th scope="col">Skipped</th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {queues.map((queue) => (
+              <tr key={queue.queueId} data-queue-id={queue.queueId}>
+                <th scope="row">{queue.queueId}</th>
+                <td>{queue.feedbackType}</td>
+                <td>{queue.progress.pending}</td>
+                <td>{queue.progress.leased}</td>
+                <td>
+                  <Progress queue={queue} />
+                </td>
+                <td>{queue.progress.skipped}</td>
+                <td class="row-actions">
+                  <button
+                    type="button"
+                    class="primary"
+                    onClick={() => props.onOpen(queue.queueId)}
+                    aria-label={`Review queue ${queue.queueId}`}
+                  >
+                    Review
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() => props.onMyReviews(queue.queueId)}
+                    aria-label={`My reviews in queue ${queue.queueId}`}
+                  >
+                    My reviews
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </main>
+  );
+}
+
+function Progress({ queue }: { queue: QueueSummary }) {
+  const { pending, leased, done } = queue.progress;
+  const total = pending + leased + done;
+  return (
+    <span class="progress">
+      <progress
+        max={Math.max(total, 1)}
+        value={done}
+        aria-label={`${done} of ${total} verdicts done in ${queue.queueId}`}
+      />
+      <span>{done}</span>
+    </span>
+  );
+}

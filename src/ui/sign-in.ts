@@ -1,0 +1,51 @@
+// Sign-in without a long-lived secret: the link a reviewer is given (`evalflow reviewers link`)
+// carries a short-lived token in its fragment (`/ui/#token=…`), which browsers never send to a
+// server. The page takes it from there, keeps it in this tab's session storage only, and removes
+// it from the address bar, so it is neither in the history nor in a copied URL.
+
+const KEY = 'evalflow.reviewer-token';
+
+/** The token a fragment carries (`#token=…`, among other parameters), or null. */
+export function tokenFromFragment(hash: string): string | null {
+  const params = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
+  const token = params.get('token')?.trim();
+  return token ? token : null;
+}
+
+/** The fragment without its token (other parameters stay), `''` when nothing is left. */
+export function fragmentWithoutToken(hash: string): string {
+  const params = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
+  params.delete('token');
+  const rest = params.toString();
+  return rest === '' ? '' : `#${rest}`;
+}
+
+/** Where a tab keeps its token: the browser's session storage, or memory in a test. */
+export interface TokenStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/**
+ * The token this tab signs in with: a link's (kept, and removed from the address through
+ * `replaceFragment`), else the one kept earlier in this tab, else null.
+ */
+export function takeToken(
+  hash: string,
+  storage: TokenStorage,
+  replaceFragment: (fragment: string) => void,
+): string | null {
+  const fromLink = tokenFromFragment(hash);
+  if (fromLink !== null) {
+    storage.setItem(KEY, fromLink);
+    replaceFragment(fragmentWithoutToken(hash));
+    return fromLink;
+  }
+  return storage.getItem(KEY);
+}
+
+/** Forgets the tab's token (signing out, or after the API refused it). */
+export function forgetToken(storage: TokenStorage): void {
+  storage.removeItem(KEY);
+}

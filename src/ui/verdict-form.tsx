@@ -1,0 +1,184 @@
+import type { Ref } from 'preact';
+import { type Draft, type FormField, pick, pickedIndex } from './review-form.js';
+
+// The form generated from the HUMAN type's score configs: a group of options for a CATEGORICAL
+// or BOOLEAN field (keys 1–9 pick them), a one-line field for a NUMERIC one with its bounds, a
+// text area for TEXT. Every control has its label; a field's problem is tied to it.
+
+export interface VerdictFormProps {
+  fields: readonly FormField[];
+  draft: Draft;
+  errors: Record<string, string>;
+  /** The API's own refusal of the last attempt, shown as it said it. */
+  refusal: { message: string; details: string[] } | null;
+  busy: boolean;
+  submitLabel: string;
+  /** A change to the draft, applied to the latest one. */
+  onDraft(change: (draft: Draft) => Draft): void;
+  onSubmit(): void;
+  formRef?: Ref<HTMLFormElement>;
+  children?: preact.ComponentChildren;
+}
+
+export function VerdictForm(props: VerdictFormProps) {
+  const { fields, draft, errors, refusal, busy } = props;
+  return (
+    <form
+      ref={props.formRef}
+      class="verdict-form"
+      aria-labelledby="verdict-title"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      <h2 id="verdict-title">Your verdict</h2>
+      {fields.map((field, index) => (
+        <Field
+          key={field.name}
+          field={field}
+          index={index}
+          draft={draft}
+          error={errors[field.name]}
+          onDraft={props.onDraft}
+        />
+      ))}
+      {refusal && (
+        <div role="alert" class="refusal" data-testid="refusal">
+          <p>The API refused this verdict: {refusal.message}</p>
+          {refusal.details.length > 0 && (
+            <ul>
+              {refusal.details.map((detail) => (
+                <li key={detail}>{detail}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy} aria-keyshortcuts="Control+Enter">
+          {props.submitLabel} <kbd>Ctrl+Enter</kbd>
+        </button>
+        {props.children}
+      </div>
+    </form>
+  );
+}
+
+function Field(props: {
+  field: FormField;
+  index: number;
+  draft: Draft;
+  error: string | undefined;
+  onDraft(change: (draft: Draft) => Draft): void;
+}) {
+  const { field, draft, error } = props;
+  const id = `field-${field.name}`;
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const described = [field.description ? hintId : null, error ? errorId : null]
+    .filter(Boolean)
+    .join(' ');
+  const hint = field.description && (
+    <p id={hintId} class="hint">
+      {field.description}
+    </p>
+  );
+  const problem = error && (
+    <p id={errorId} class="error">
+      {error}
+    </p>
+  );
+  if (field.options.length > 0) {
+    const picked = pickedIndex(draft, field);
+    return (
+      <fieldset
+        class={`field${error ? ' invalid' : ''}`}
+        data-field={field.name}
+        aria-describedby={described || undefined}
+      >
+        <legend>{field.name}</legend>
+        {hint}
+        <div class="options">
+          {field.options.map((option, i) => (
+            <label key={option} class={i === picked ? 'option picked' : 'option'}>
+              <input
+                type="radio"
+                name={id}
+                value={option}
+                checked={i === picked}
+                aria-invalid={error ? 'true' : undefined}
+                onChange={() => props.onDraft((latest) => pick(latest, field, i))}
+              />
+              {i < 9 && <kbd>{i + 1}</kbd>}
+              <span>{option}</span>
+            </label>
+          ))}
+        </div>
+        {problem}
+      </fieldset>
+    );
+  }
+  const entered = draft[field.name];
+  const text = typeof entered === 'string' ? entered : '';
+  const bounds =
+    field.kind === 'NUMERIC' && (field.min !== null || field.max !== null)
+      ? ` (${field.min ?? '…'} to ${field.max ?? '…'})`
+      : '';
+  return (
+    <div class={`field${error ? ' invalid' : ''}`} data-field={field.name}>
+      <label for={id}>
+        {field.name}
+        {bounds}
+      </label>
+      {hint}
+      {field.kind === 'TEXT' ? (
+        <textarea
+          id={id}
+          rows={3}
+          value={text}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={described || undefined}
+          onInput={(event) => {
+            const text = event.currentTarget.value;
+            props.onDraft((latest) => ({ ...latest, [field.name]: text }));
+          }}
+        />
+      ) : (
+        <input
+          id={id}
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          value={text}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={described || undefined}
+          onInput={(event) => {
+            const text = event.currentTarget.value;
+            props.onDraft((latest) => ({ ...latest, [field.name]: text }));
+          }}
+        />
+      )}
+      {problem}
+    </div>
+  );
+}
+
+/** Moves the focus to field `index` of the form: its picked option, or its first control. */
+export function focusField(form: HTMLFormElement | null, index: number): boolean {
+  const fields = form ? [...form.querySelectorAll<HTMLElement>('[data-field]')] : [];
+  const field = fields[Math.max(0, Math.min(fields.length - 1, index))];
+  if (!field) return false;
+  const control =
+    field.querySelector<HTMLElement>('input:checked') ??
+    field.querySelector<HTMLElement>('input, textarea');
+  control?.focus();
+  return control !== null;
+}
+
+/** The index of the field holding the focus, or -1. */
+export function focusedField(form: HTMLFormElement | null): number {
+  const fields = form ? [...form.querySelectorAll<HTMLElement>('[data-field]')] : [];
+  return fields.findIndex((field) => field.contains(document.activeElement));
+}

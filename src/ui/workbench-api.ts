@@ -1,0 +1,66 @@
+import { EvalflowClient } from '../client/index.js';
+import type { MyReviewsApi } from './my-reviews.js';
+import type { QueueSummary } from './queue-types.js';
+import type { QueueApi } from './review-session.js';
+
+// The page's one way to the API: the HTTP SDK with the tab's token as its Bearer key. Writes
+// carry Idempotency-Keys the page makes itself (crypto.randomUUID exists only on secure
+// origins, and the API may be served on plain http inside a network), the same on each retry.
+
+export interface WorkbenchApi extends QueueApi, MyReviewsApi {
+  queues(): Promise<QueueSummary[]>;
+}
+
+export function workbenchApi(origin: string, token: string): WorkbenchApi {
+  const client = new EvalflowClient({
+    baseUrl: origin,
+    apiKey: token,
+    // The window's own fetch, called as a function: a fetch taken off `window` and called as
+    // a method of another object is refused by browsers ("Illegal invocation"). A verdict and a
+    // lease given back are `keepalive`, so they still reach the API as the tab closes.
+    fetch: (input, init) =>
+      globalThis.fetch(
+        input,
+        /\/(submit|release)$/.test(String(input)) ? { ...init, keepalive: true } : init,
+      ),
+    retry: { maxAttempts: 3, initialDelayMs: 200 },
+    timeoutMs: 15_000,
+  });
+  const once = () => ({ idempotencyKey: randomKey() });
+  const queues = client.reviewQueues;
+  return {
+    queues: async () => (await queues.list()).queues,
+    claim: async (queueId) => (await queues.claim(queueId, once())).item,
+    item: (queueId, itemId) => queues.item(queueId, itemId),
+    heartbeat: (queueId, itemId) => queues.heartbeat(queueId, itemId, once()),
+    release: (queueId, itemId) => queues.release(queueId, itemId, once()),
+    skip: (queueId, itemId) => queues.skip(queueId, itemId, once()),
+    // One key per attempt (the transport keeps it across its own retries); the server derives
+    // the review's request id from (queue, item, reviewer), so a submit sent twice records once.
+    submit: (queueId, itemId, verdict) => queues.submit(queueId, itemId, verdict, once()),
+    myReviews: async (queueId) => {
+      const [{ queue }, { reviews }] = await Promise.all([
+        queues.get(queueId),
+        queues.myReviews(queueId),
+      ]);
+      // The config a verdict names is in an item's view (the queue's definition names its type).
+      const first = reviews[0];
+      const configId = first ? (await queues.item(queueId, first.itemId)).queue.configId : '';
+      return { feedbackType: queue.feedbackType, configId, reviews };
+    },
+    scoreConfigs: async () => (await client.scoreConfigs.list()).configs,
+    revise: (mine, review, value) =>
+      client.reviews.revise(
+        { target: review.target, feedbackType: mine.feedbackType, value, configId: mine.configId },
+        once(),
+      ),
+    withdraw: (mine, review) =>
+      client.reviews.withdraw({ target: review.target, feedbackType: mine.feedbackType }, once()),
+  };
+}
+
+/** 128 random bits as hex, from the browser's generator (on any origin). */
+function randomKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
