@@ -85,6 +85,14 @@ describe('threads over HTTP', () => {
       entity: 'thread',
       id: 'nope',
     });
+    // The list says which threads their hosts ended, as GET /v1/threads/{threadId} does.
+    const listed = await h.call('GET', '/v1/threads', { key: system });
+    expect(listed.body.threads).toContainEqual({
+      threadId: 'e1',
+      title: null,
+      createdAt: expect.any(String),
+      endedAt: expect.any(String),
+    });
   });
 
   it('reads a thread with every generation it was judged in, oldest first, and the ledger by thread', async () => {

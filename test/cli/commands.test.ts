@@ -481,7 +481,13 @@ describe('runs and threads', () => {
       /^workspace +run +thread +status +started +updated +recorded +sampled_out +failed +skipped$/,
     );
     expect(await json('threads', 'list', '--json')).toEqual([
-      { workspace: 'acme', threadId: 't1', title: null, createdAt: expect.any(String) },
+      {
+        workspace: 'acme',
+        threadId: 't1',
+        title: null,
+        createdAt: expect.any(String),
+        endedAt: null,
+      },
     ]);
   });
 
