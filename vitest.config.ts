@@ -61,6 +61,9 @@ export default defineConfig({
           include: [temporalFiles],
           globalSetup: ['test/support/temporal-global-setup.ts'],
           fileParallelism: false,
+          // What a test polls for crosses the API, the store and a Temporal worker: on a loaded
+          // two-core machine that takes longer than expect.poll's default second.
+          expect: { poll: { timeout: 15_000 } },
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

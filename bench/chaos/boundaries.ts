@@ -21,6 +21,11 @@ const userRoutes = new Set([
   'GET /v1/threads/{threadId}/conversation',
 ]);
 const evaluatorRoutes = new Set(['POST /v1/feedback']);
+// Routes whose path names a principal of the caller's own workspace, not a stored entity of this
+// one: a reviewer's sign-in token is issued for the workspace of the key that asks, so another
+// workspace's key may have one for a reviewer of the same name, good there only.
+const namesOwnPrincipal = new Set(['POST /v1/reviewers/{reviewerId}/sign-in']);
+const routeName = (route: Route) => `${route.method} ${route.path}`;
 
 // Text only the workspace's own stored entities carry: an answer to a stranger that holds it leaks.
 const SECRET = 'boundary-secret-7c1f';
@@ -175,7 +180,8 @@ export async function tryEveryBoundary(deployment: Deployment): Promise<Boundary
   // Another workspace's system key works in its own workspace; here it must find nothing. The
   // routes naming an entity go first, before its own writes could make one of the same id there.
   const head = await deployment.store.head('ws');
-  const namesAnEntity = (route: Route) => route.path.includes('{') && route.method !== 'PUT';
+  const namesAnEntity = (route: Route) =>
+    route.path.includes('{') && route.method !== 'PUT' && !namesOwnPrincipal.has(routeName(route));
   const entitiesFirst = [...routes].sort(
     (a, b) => Number(namesAnEntity(b)) - Number(namesAnEntity(a)),
   );

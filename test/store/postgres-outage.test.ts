@@ -124,11 +124,11 @@ describe('the Postgres store through an outage', () => {
     ).catch((e: unknown) => e);
     const elapsed = Date.now() - started;
     expect(error).toBeInstanceOf(StoreOpenError);
-    expect(error).toMatchObject({
-      retryable: false,
-      database: server(url),
-      message: `Postgres at ${server(url)} did not answer within 1.5 s (connect ECONNREFUSED)`,
-    });
+    expect(error).toMatchObject({ retryable: false, database: server(url) });
+    // The reason is the last attempt's: refused, or (on a loaded machine) cut off by the deadline.
+    expect((error as Error).message).toMatch(
+      new RegExp(`^Postgres at ${server(url)} did not answer within 1\\.5 s \\(.+\\)$`),
+    );
     const { waitedMs, attempts } = error as StoreOpenError;
     expect(waitedMs).toBeGreaterThanOrEqual(1_500);
     expect(attempts).toBeGreaterThan(3);
