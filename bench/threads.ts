@@ -8,13 +8,15 @@
 //    waits (`threads_10k_rss_growth_mb`, goal < 100), and each thread's history events
 //    (`thread_history_events_max`, goal < 50). Baseline, in the same process: BENCH_PAUSED
 //    (1,000) paused runs, each a waiting `evaluateRun`, as `npm run bench:paused` measures them.
-// 2. Judging: BENCH_QUIET (200) conversations reported through the store at BENCH_RATE (10) a
+// 2. Judging: BENCH_QUIET (200) conversations reported through the store at BENCH_RATE (2) a
 //    second and relayed by a trigger relay, each a run with a question and an answer, judged by
 //    a thread evaluator once quiet for 2 s and by a turn evaluator when the run ends, both
 //    awaiting BENCH_JUDGE_MS (100 ms) of I/O. `thread_verdict_delay_p99_ms` (goal ≤ 2,000) is the
 //    time from the thread having been quiet for its idleFor (its run's end + 2 s) to its verdict
 //    recorded, less the judge's own time; the baseline is the same for the run's verdict, from
-//    its end (`run_verdict_delay_p99_ms`).
+//    its end (`run_verdict_delay_p99_ms`). The rate is one two shared cores keep up with: a
+//    delay measures evalflow only while nothing queues (at 10 a second, ten runs and ten
+//    threads each second, such a machine falls behind, and run verdicts trail as far).
 // Sized for 2 cores (a few minutes). Not part of `npm test`. The last line is one JSON object.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,7 +42,7 @@ import { evaluators, feedbackTypes, JUDGE_MS } from './threads-app.js';
 const THREADS = Number(process.env.BENCH_THREADS ?? 10_000);
 const PAUSED = Number(process.env.BENCH_PAUSED ?? 1_000);
 const QUIET = Number(process.env.BENCH_QUIET ?? 200);
-const RATE = Number(process.env.BENCH_RATE ?? 10);
+const RATE = Number(process.env.BENCH_RATE ?? 2);
 const IDLE_MS = 2000;
 const WARM = 50;
 const taskQueue = 'bench-threads';
