@@ -41,18 +41,55 @@ export const politeness = defineEvaluator({
   }),
 });
 
+/**
+ * An evaluator of whole conversations: was the customer's question answered? A thread is
+ * judged once it has been quiet for its rule's idleFor, at once when the host ends it, and again
+ * each time it resumes; its conversation arrives a page at a time, so a long one is never whole.
+ */
+export const resolution = defineEvaluator({
+  name: 'resolution',
+  version: '1',
+  feedbackType: defineFeedbackType({
+    name: 'resolution',
+    targets: ['thread'],
+    schema: z.object({ answered: z.boolean(), messages: z.int() }),
+  }),
+  targets: ['thread'],
+  source: 'JUDGE',
+  async evaluate(subject) {
+    let messages = 0;
+    let last = '';
+    if (subject.kind === 'thread') {
+      for await (const page of subject.pages()) {
+        for (const entry of page) {
+          if (entry.kind !== 'message') continue;
+          messages += 1;
+          last = entry.message.role;
+        }
+      }
+    }
+    return { answered: last === 'assistant', messages };
+  },
+});
+
 export default defineConfig({
   feedbackTypes: [helpfulness, reviewVerdict],
   // Every version still needed: @2 is deployed, but no rule makes it judge new runs yet, and
   // json_validity@1 judges only what a re-evaluation hands it (artifact versions, say).
   evaluators: [
     politeness,
+    resolution,
     answerLengthEvaluator(),
     answerLengthEvaluator({ version: '2', maxCharacters: 80 }),
     jsonValidityEvaluator(),
   ],
   scoreConfigs: { review_verdict: { source: 'HUMAN' } },
-  rules: [{ evaluator: 'politeness@1' }, { evaluator: 'answer_length@1', targets: ['message'] }],
+  rules: [
+    { evaluator: 'politeness@1' },
+    { evaluator: 'answer_length@1', targets: ['message'] },
+    // A conversation quiet for 30 minutes (no run open, no message) is judged.
+    { evaluator: 'resolution@1', idleFor: '30m' },
+  ],
   // What reviewers work through: a tenth of completed runs (sampled by run), one reviewer each.
   reviewQueues: [
     {

@@ -5,6 +5,7 @@ import {
   Actor,
   Command,
   CommandId,
+  Duration,
   EvaluationRuleSchema,
   EvaluatorId,
   evaluationStates,
@@ -47,6 +48,7 @@ const names: Names = new Map<unknown, string>([
   [Json, '[JSON](limits.md#text-and-json-values)'],
   [Target, '[target](#targets)'],
   [EvaluatorId, '`name@version`'],
+  [Duration, '[duration](limits.md#durations)'],
   [RuleFilter, '[rule filter](#rules)'],
   [RoutingRule, '[routing rule](#review-queues)'],
 ]);

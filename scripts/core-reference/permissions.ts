@@ -96,6 +96,7 @@ function fixture(): WorkspaceState {
 /** Each row: a command, in Markdown, in one or more forms (any recorded one allows the actor). */
 export const rows: { label: string; forms: object[] }[] = [
   { label: '`create_thread`', forms: [{ type: 'create_thread', thread_id: 't3' }] },
+  { label: '`end_thread`', forms: [{ type: 'end_thread', thread_id: 't1' }] },
   { label: '`start_run`', forms: [{ type: 'start_run', run_id: 'r2', thread_id: 't1' }] },
   { label: '`pause_run`', forms: [{ type: 'pause_run', run_id: 'r1' }] },
   { label: '`end_run`', forms: [{ type: 'end_run', run_id: 'r1', status: 'completed' }] },

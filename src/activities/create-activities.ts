@@ -7,6 +7,7 @@ import { heartbeating } from './activity-context.js';
 import { evaluationActivities } from './evaluation.js';
 import { mirrorActivities } from './mirror.js';
 import { reviewActivities } from './review.js';
+import { threadProgressActivities } from './thread-progress.js';
 import type { EvalflowActivities } from './types.js';
 
 /** What the activities work with: the ports, built by the worker (tests hand in their own). */
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps): EvalflowActivities {
   const activities: EvalflowActivities = {
     ...evaluationActivities({ ...deps, observer: deps.observers?.evaluations }),
     ...reviewActivities(deps),
+    ...threadProgressActivities(deps),
     ...mirrorActivities({
       store: deps.store,
       feedbackTypes: deps.feedbackTypes,

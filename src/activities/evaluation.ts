@@ -153,7 +153,12 @@ export function evaluationActivities(deps: EvaluationDeps) {
         await settle(input, 'sampled_out', `outside the sample rate ${rate}`);
         return { outcome: 'sampled_out' };
       }
-      const subject = await loadSubject(deps.store, input.workspaceId, input.target);
+      const subject = await loadSubject(
+        deps.store,
+        input.workspaceId,
+        input.target,
+        input.throughSeq,
+      );
       const skipped = skipReason(input, subject, followed);
       if (skipped !== null || subject === null) {
         const reason = skipped ?? `the ${input.target.kind} does not exist`;

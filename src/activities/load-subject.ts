@@ -1,15 +1,42 @@
-import type { Message } from '../core/index.js';
-import type { Subject, SubjectMessage } from '../evaluators/index.js';
+import type { Subject } from '../evaluators/index.js';
 import type { Store } from '../store/index.js';
+import { subjectMessage, threadPages } from './thread-pages.js';
 import type { EvaluationTarget } from './types.js';
 
-/** The snapshot an evaluator judges, or null when the target does not exist (any more). */
+/**
+ * The snapshot an evaluator judges, or null when the target does not exist (any more). A
+ * thread's is the conversation up to `throughSeq` (default: the log's head), read page by page.
+ */
 export async function loadSubject(
   store: Store,
   workspaceId: string,
   target: EvaluationTarget,
+  throughSeq?: number,
 ): Promise<Subject | null> {
   switch (target.kind) {
+    case 'thread': {
+      const thread = await store.thread(workspaceId, target.thread_id);
+      if (thread === null) return null;
+      const through = throughSeq ?? (await store.head(workspaceId));
+      const runs = await store.threadRuns(workspaceId, thread.thread_id);
+      return {
+        kind: 'thread',
+        thread: {
+          thread_id: thread.thread_id,
+          title: thread.title,
+          created_at: thread.created_at,
+          ended_at: thread.ended_at ?? null,
+        },
+        through_seq: through,
+        runs: runs.map(({ run_id, status, trace_ids, started_at }) => ({
+          run_id,
+          status,
+          trace_ids,
+          started_at,
+        })),
+        pages: () => threadPages(store, workspaceId, thread.thread_id, through),
+      };
+    }
     case 'turn': {
       const run = await store.run(workspaceId, target.run_id);
       if (run === null) return null;
@@ -37,11 +64,3 @@ export async function loadSubject(
     }
   }
 }
-
-const subjectMessage = (m: Message): SubjectMessage => ({
-  message_id: m.message_id,
-  thread_id: m.thread_id,
-  run_id: m.run_id,
-  role: m.role,
-  content: m.content,
-});

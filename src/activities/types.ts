@@ -15,7 +15,10 @@ export interface EvaluationKey {
   workspaceId: string;
   evaluator: EvaluatorRef;
   target: EvaluationTarget;
-  /** `run` for a run's own evaluation; a batch id for a re-evaluation. */
+  /**
+   * `run` for a run's own evaluation; a batch id for a re-evaluation; for a thread,
+   * `thread:{seq}`, the last seq of the log its generation covers.
+   */
   generation: string;
 }
 
@@ -28,6 +31,8 @@ export interface EvaluateInput extends EvaluationKey {
    * two-step path on replay.
    */
   record?: boolean;
+  /** A thread's generation: its subject is the conversation up to this seq. */
+  throughSeq?: number;
 }
 
 export type EvaluateResult =
@@ -95,6 +100,19 @@ export interface ReconcileResult {
   failed: string[];
 }
 
+export interface ThreadRef {
+  workspaceId: string;
+  threadId: string;
+}
+
+/** Where a thread's workflow left off, for one that starts after an earlier one closed. */
+export interface ThreadProgress {
+  /** The last seq an earlier workflow of the thread applied: events up to it are repeats. */
+  appliedThrough: number;
+  /** Its runs still open (running or paused) now, which keep the thread from being quiet. */
+  openRuns: { run_id: string; paused: boolean }[];
+}
+
 export type ReviewAction = 'submit' | 'revise' | 'withdraw';
 
 export interface ApplyReviewInput {
@@ -130,4 +148,6 @@ export interface EvalflowActivities {
   mirrorScores(input: MirrorScoresInput): Promise<MirrorResult>;
   reconcileScores(input: ReconcileInput): Promise<ReconcileResult>;
   reconcileDeletes(input: ReconcileInput): Promise<ReconcileResult>;
+  loadThreadProgress(input: ThreadRef): Promise<ThreadProgress>;
+  saveThreadProgress(input: ThreadRef & { appliedThrough: number }): Promise<void>;
 }

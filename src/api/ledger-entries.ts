@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type EvaluationTarget, evaluationStates } from '../core/index.js';
+import { type EvaluationTarget, evaluationStates, threadGenerationSeq } from '../core/index.js';
 import type { EvaluationEntry } from '../store/index.js';
 import { WireTarget, wireTarget } from './wire.js';
 
@@ -26,6 +26,18 @@ export const ledgerEntry = (entry: EvaluationEntry): LedgerEntry => ({
   eventId: entry.envelope_id,
   settledAt: entry.settled_at,
 });
+
+/**
+ * Entries in the order their generations were judged: a thread's (`thread:{seq}`) by the seq
+ * each covers, which the ledger's own order (by text) does not keep.
+ */
+export const byGeneration = (entries: readonly EvaluationEntry[]): EvaluationEntry[] =>
+  [...entries].sort(
+    (a, b) =>
+      generationSeq(a) - generationSeq(b) ||
+      (a.participant < b.participant ? -1 : a.participant > b.participant ? 1 : 0),
+  );
+const generationSeq = (entry: EvaluationEntry) => threadGenerationSeq(entry.generation) ?? 0;
 
 /** A ledger target's run: a turn's, a message's, or none for an artifact version. */
 export const runOfTarget = (target: EvaluationTarget): string | null =>

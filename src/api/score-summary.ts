@@ -8,6 +8,7 @@ import { SourceName, sourceName } from './wire.js';
 // (docs/specification.md#score-sources): grouped by source, so end-user sentiment, reviewer
 // assessment and automated measurements never merge;
 // JUDGE and HARNESS groups are per evaluator version, and a `sourceLabel` is a group of its own.
+// A thread judged again counts once per evaluator: its latest generation's verdict.
 // `GET /v1/scores/summary` and `evalflow scores summary` both answer with this.
 
 export const ScoreSummaryGroup = z.object({
@@ -51,7 +52,7 @@ export async function summarizeScores(
   filter: ScoreSummaryFilter = {},
 ): Promise<ScoreSummaryGroup[]> {
   const { source, name, from, to, includeShadow = false, per } = filter;
-  const records = await store.feedback(workspaceId, source ? { source } : {});
+  const records = current(await store.feedback(workspaceId, source ? { source } : {}));
   const groups = new Map<string, Group>();
   for (const record of records) {
     if (from !== undefined && record.updated_at < new Date(from).toISOString()) continue;
@@ -90,6 +91,24 @@ export async function summarizeScores(
     }
   }
   return [...groups.values()].map(summarize);
+}
+
+/**
+ * The feedback that counts: all of it, except that a thread judged again keeps only each
+ * evaluator's latest verdict on it, its current one. Earlier generations stay in the log, the
+ * ledger and the score backend (docs/specification.md#threads).
+ */
+function current(records: readonly FeedbackRecord[]): FeedbackRecord[] {
+  const latest = new Map<string, FeedbackRecord>();
+  const key = (r: FeedbackRecord) => JSON.stringify([r.participant, r.feedback_type, r.target_key]);
+  for (const record of records) {
+    if (record.target.kind !== 'thread' || record.actor.kind !== 'evaluator') continue;
+    const held = latest.get(key(record));
+    if (held === undefined || held.seq < record.seq) latest.set(key(record), record);
+  }
+  return records.filter(
+    (r) => r.target.kind !== 'thread' || r.actor.kind !== 'evaluator' || latest.get(key(r)) === r,
+  );
 }
 
 const isAutomated = (source: ScoreSource) => source === 'JUDGE' || source === 'HARNESS';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  DEFAULT_IDLE_FOR,
   type Envelope,
   EvaluatedKindSchema,
   type EvaluationRule,
@@ -13,6 +14,7 @@ import {
   RunStatus,
   ScoreSource,
   type Target,
+  type Thread,
 } from '../core/index.js';
 
 // The HTTP API's JSON, docs/specification.md#wire-names: camelCase and enum names (ROLE_ASSISTANT,
@@ -164,6 +166,20 @@ export const wireMessage = (message: Message, feedback?: readonly FeedbackRecord
   ...(feedback ? { feedback: feedback.map(wireFeedback) } : {}),
 });
 
+export const WireThread = z.object({
+  threadId: z.string(),
+  title: z.string().nullable(),
+  createdAt: z.string(),
+  /** When its host ended it; null while open (a new run or message reopens an ended thread). */
+  endedAt: z.string().nullable(),
+});
+export const wireThread = (thread: Thread) => ({
+  threadId: thread.thread_id,
+  title: thread.title,
+  createdAt: thread.created_at,
+  endedAt: thread.ended_at ?? null,
+});
+
 export const WireRun = z.object({
   runId: z.string(),
   threadId: z.string(),
@@ -194,6 +210,8 @@ export const WireRule = z.object({
   enabled: z.boolean(),
   /** `live`, or `shadow`: judging beside the live versions, never the current verdict. */
   mode: RuleModeSchema,
+  /** How long a thread is quiet before this rule's evaluator judges it; null without threads. */
+  idleFor: z.string().nullable(),
   /** Where it comes from: the app's config file, or this workspace's own rule. */
   origin: z.enum(['config', 'workspace']),
   setBy: z.string().nullable(),
@@ -212,6 +230,7 @@ export const wireRule = (
   },
   enabled: rule.enabled,
   mode: modeOf(rule),
+  idleFor: rule.targets.includes('thread') ? (rule.idle_for ?? DEFAULT_IDLE_FOR) : null,
   origin,
   setBy: rule.set_by ?? null,
   setAt: rule.set_at ?? null,

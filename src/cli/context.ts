@@ -8,7 +8,7 @@ import {
   loadConfig,
   temporalConnection,
 } from '../config/index.js';
-import { idProblem } from '../core/index.js';
+import { durationProblem, idProblem } from '../core/index.js';
 import { evaluatorTaskQueues } from '../evaluators/index.js';
 import { openStore, type Store, type StoreIdentity } from '../store/index.js';
 import { ReevaluationClient } from '../workflow-clients/index.js';
@@ -149,6 +149,13 @@ export function sampleRate(value: string): number {
     throw new InvalidArgumentError(`a sample rate is a number from 0 to 1, not ${value}`);
   }
   return n;
+}
+
+/** A duration (`--idle-for 30m`), by the core's one rule for them. */
+export function duration(value: string): string {
+  const problem = durationProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(problem);
+  return value;
 }
 
 /** `a,b,c` as a list, without empty entries. */

@@ -63,6 +63,7 @@ import type {
   SubmitReviewItemResult,
   ThreadsPage,
   ThreadsQuery,
+  ThreadWithEvaluations,
   UserToken,
   WithdrawReviewRequest,
   WriteResult,
@@ -139,6 +140,14 @@ export class EvalflowClient {
 
   createThread(request: CreateThreadRequest, options?: CallOptions): Promise<CreateThreadResult> {
     return this.send({ method: 'POST', path: '/v1/threads', body: request, options });
+  }
+
+  /**
+   * Ends a thread: its thread evaluators judge it now instead of once it has gone quiet. A
+   * later run or message reopens it, to be judged again as a new generation.
+   */
+  endThread(threadId: string, options?: CallOptions): Promise<WriteResult> {
+    return this.send({ method: 'POST', path: `/v1/threads/${at(threadId)}/end`, options });
   }
 
   /** Starts a run, or resumes a paused one (`resumed: true`), appending its trace id. */
@@ -403,6 +412,11 @@ export class EvalflowClient {
   /** A run, with each (target, evaluator version)'s ledger state and reason. */
   run(runId: string, options?: CallOptions): Promise<RunWithEvaluations> {
     return this.send({ method: 'GET', path: `/v1/runs/${at(runId)}`, options });
+  }
+
+  /** A thread, with each generation's ledger state and reason (its evaluators' verdicts). */
+  thread(threadId: string, options?: CallOptions): Promise<ThreadWithEvaluations> {
+    return this.send({ method: 'GET', path: `/v1/threads/${at(threadId)}`, options });
   }
 
   /** One page of the evaluation ledger; pass its `nextCursor` as `cursor` for the next. */

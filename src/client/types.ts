@@ -63,6 +63,7 @@ export type ScoresSummaryQuery = z.input<typeof reading.ScoresSummaryQuery>;
 export type ScoresSummary = z.output<typeof reading.ScoresSummaryReply>;
 
 export type RunWithEvaluations = z.output<typeof reading.RunReply>;
+export type ThreadWithEvaluations = z.output<typeof reading.ThreadReply>;
 export type LedgerEntry = z.output<typeof reading.LedgerEntry>;
 /** A page's filters; `limit` (1 to 1000, default 100) and `cursor` page through them. */
 export type LedgerQuery = Partial<z.output<typeof reading.LedgerQuery>>;
@@ -70,7 +71,7 @@ export type LedgerPage = z.output<typeof reading.LedgerReply>;
 /** `limit` (1 to 1000, default 100) and `cursor` page through them. */
 export type ThreadsQuery = Partial<z.output<typeof lists.ThreadsQuery>>;
 export type ThreadsPage = z.output<typeof lists.ThreadsReply>;
-export type WireThread = z.output<typeof lists.WireThread>;
+export type WireThread = z.output<typeof wire.WireThread>;
 /** A page's filters (they combine); `limit` and `cursor` page through them. */
 export type RunsQuery = Partial<z.output<typeof lists.RunsQuery>>;
 export type RunsPage = z.output<typeof lists.RunsReply>;

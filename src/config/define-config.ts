@@ -7,6 +7,7 @@ import {
   type FeedbackType,
   type FeedbackTypeRegistry,
   Id,
+  idleForProblem,
   type ReviewQueue,
   type RuleMode,
   reviewQueueProblem,
@@ -51,6 +52,11 @@ export interface RuleInput {
    * the current verdict, until promoted (default `live`).
    */
   mode?: RuleMode;
+  /**
+   * For a rule that targets threads: how long a thread is quiet (no run open, no message posted)
+   * before it is judged, such as `'30m'` or `'1h30m'` (default `'30m'`).
+   */
+  idleFor?: string;
 }
 
 /** A review queue as the config file writes it; a workspace's queue of the same id overrides it. */
@@ -364,7 +370,10 @@ function checkedRule(
       `rules[${index}]: ${rule.evaluator} judges ${judges.join(', ')}, not ${unjudged.join(', ')}`,
     );
   }
-  return { evaluator: rule.evaluator, ...ruleSettingsOf({ ...rule, targets }) };
+  const settings = ruleSettingsOf({ ...rule, targets });
+  const idleFor = idleForProblem(settings);
+  if (idleFor !== null) throw new InvalidConfigError(`rules[${index}]: ${idleFor}`);
+  return { evaluator: rule.evaluator, ...settings };
 }
 
 /** Without rules every evaluator is live, which only makes sense with one version of each. */

@@ -16,6 +16,8 @@ export const RuleSettingsInput = z.strictObject({
   enabled: RuleSettings.enabled,
   /** `shadow`: judge beside the live versions of the feedback type, never as its current verdict. */
   mode: RuleSettings.mode,
+  /** How long a thread is quiet before it is judged (`'30m'`); rules that target threads only. */
+  idleFor: RuleSettings.idle_for,
 });
 export type RuleSettingsInput = z.output<typeof RuleSettingsInput>;
 
@@ -32,5 +34,6 @@ export function ruleSettingsOf(input: RuleSettingsInput): Omit<EvaluationRule, '
     enabled: input.enabled,
     // Live is the default, so only a shadow rule says its mode.
     ...(input.mode === 'shadow' ? { mode: input.mode } : {}),
+    ...(input.idleFor === undefined ? {} : { idle_for: input.idleFor }),
   };
 }

@@ -20,6 +20,16 @@ export const CreateThread = z.strictObject({
   ...commandId,
 });
 
+/**
+ * The host says a conversation is over: its thread evaluators judge it at once instead of
+ * waiting for it to go quiet. A later run or message reopens it (docs/specification.md#threads).
+ */
+export const EndThread = z.strictObject({
+  type: z.literal('end_thread'),
+  thread_id: id,
+  ...commandId,
+});
+
 /** Starts a run, or resumes a paused run of the same thread (appending the trace id). */
 export const StartRun = z.strictObject({
   type: z.literal('start_run'),
@@ -199,6 +209,7 @@ export const SetReviewQueue = z.strictObject({
 
 export const Command = z.discriminatedUnion('type', [
   CreateThread,
+  EndThread,
   StartRun,
   PauseRun,
   EndRun,

@@ -20,6 +20,27 @@ export function createThread(state: WorkspaceState, command: CommandOf<'create_t
   return recorded([{ type: 'thread_created', thread_id: command.thread_id, title: command.title }]);
 }
 
+/**
+ * The host ends a conversation: its thread evaluators judge it at once. Runs still open stay as
+ * they are (their own evaluation waits for their end); a later run or message reopens it.
+ */
+export function endThread(
+  state: WorkspaceState,
+  actor: Actor,
+  command: CommandOf<'end_thread'>,
+): Decision {
+  const { thread_id } = command;
+  if (!mayRecordFor(actor, thread_id)) {
+    return forbidden(`only thread ${thread_id}'s agent or the system may end it`);
+  }
+  const thread = state.threads.get(thread_id);
+  if (thread === undefined) return notFound('thread', thread_id);
+  if ((thread.ended_at ?? null) !== null) {
+    return invalidState(`thread ${thread_id} has ended already; a new run or message reopens it`);
+  }
+  return recorded([{ type: 'thread_ended', thread_id }]);
+}
+
 export function startRun(
   state: WorkspaceState,
   actor: Actor,

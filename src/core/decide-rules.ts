@@ -2,6 +2,7 @@ import type { Actor } from './actors.js';
 import type { CommandOf } from './commands.js';
 import { type DecideContext, type Decision, recorded } from './decision.js';
 import { forbidden, notFound, validationFailed } from './rejections.js';
+import { idleForProblem } from './rules.js';
 
 /**
  * Only the system sets rules. The rule must name a deployed evaluator version and only target
@@ -21,7 +22,9 @@ export function setEvaluationRule(
       `${command.evaluator} judges ${judges.join(', ')}, not ${unjudged.join(', ')}`,
     );
   }
-  const { evaluator, targets, sample_rate, filter, enabled, mode } = command;
+  const idleFor = idleForProblem(command);
+  if (idleFor !== null) return validationFailed(`${command.evaluator}: ${idleFor}`);
+  const { evaluator, targets, sample_rate, filter, enabled, mode, idle_for } = command;
   return recorded([
     {
       type: 'evaluation_rule_set',
@@ -32,6 +35,8 @@ export function setEvaluationRule(
       enabled,
       // Live is the default, so only a shadow rule records its mode.
       ...(mode === 'shadow' ? { mode } : {}),
+      // Left out when not set, so rules recorded before threads were judged read the same.
+      ...(idle_for === undefined ? {} : { idle_for }),
     },
   ]);
 }

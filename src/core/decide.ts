@@ -6,6 +6,7 @@ import {
   archiveArtifact,
   createThread,
   endRun,
+  endThread,
   pauseRun,
   postMessage,
   putArtifact,
@@ -72,6 +73,8 @@ export function decideCommand(
   switch (command.type) {
     case 'create_thread':
       return createThread(state, command);
+    case 'end_thread':
+      return endThread(state, actor, command);
     case 'start_run':
       return startRun(state, actor, command);
     case 'pause_run':

@@ -10,3 +10,8 @@ export class InvalidFeedbackTypeError extends Error {
 export class InvalidLimitsError extends Error {
   override readonly name = 'InvalidLimitsError';
 }
+
+/** Thrown when a duration (a rule's `idleFor`) is not one: `durationMs('30x')`. */
+export class InvalidDurationError extends Error {
+  override readonly name = 'InvalidDurationError';
+}

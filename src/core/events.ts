@@ -17,6 +17,11 @@ export interface ThreadCreated {
   thread_id: string;
   title: string | null;
 }
+/** The host ended the conversation; a later run or message reopens it. */
+export interface ThreadEnded {
+  type: 'thread_ended';
+  thread_id: string;
+}
 /** A new run, or a paused one resumed (`resumed: true`); `trace_id` is appended to its traces. */
 export interface RunStarted {
   type: 'run_started';
@@ -160,6 +165,7 @@ export interface ReviewQueueSet extends ReviewQueue {
 
 export type Event =
   | ThreadCreated
+  | ThreadEnded
   | RunStarted
   | RunPaused
   | RunEnded
@@ -191,6 +197,7 @@ export interface Envelope<E extends Event = Event> {
 export function scopeOf(event: Event): { thread_id: string | null; run_id: string | null } {
   switch (event.type) {
     case 'thread_created':
+    case 'thread_ended':
       return { thread_id: event.thread_id, run_id: null };
     case 'run_started':
     case 'run_paused':

@@ -35,6 +35,10 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
           created_at: ts,
         }),
       ];
+    case 'thread_ended': {
+      const thread = state.threads.get(event.thread_id);
+      return thread ? [put('threads', thread.thread_id, { ...thread, ended_at: ts })] : [];
+    }
     case 'run_started': {
       const run = state.runs.get(event.run_id);
       const trace_ids = [
@@ -51,6 +55,7 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
           started_at: run?.started_at ?? ts,
           updated_at: ts,
         }),
+        ...reopened(state, event.thread_id),
       ];
     }
     case 'run_paused':
@@ -80,6 +85,7 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
           seq,
           posted_at: ts,
         }),
+        ...reopened(state, thread_id),
       ];
     }
     case 'artifact_put': {
@@ -104,6 +110,7 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
           author: participantOf(actor),
           thread_id: event.thread_id,
           created_at: ts,
+          seq,
         }),
       ];
     }
@@ -163,6 +170,13 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
       ];
     }
   }
+}
+
+/** A new run or message reopens a thread its host ended (docs/specification.md#threads). */
+function reopened(state: WorkspaceState, thread_id: string): ViewChange[] {
+  const thread = state.threads.get(thread_id);
+  if (thread === undefined || (thread.ended_at ?? null) === null) return [];
+  return [put('threads', thread_id, { ...thread, ended_at: null })];
 }
 
 export function applyChanges(

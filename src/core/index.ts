@@ -21,6 +21,7 @@ export {
   CreateThread,
   DeleteRating,
   EndRun,
+  EndThread,
   GiveFeedback,
   MessageRole,
   PauseRun,
@@ -48,7 +49,8 @@ export type {
   ScoreConfigDirectory,
   ScoreConfigStatus,
 } from './decision.js';
-export { InvalidFeedbackTypeError, InvalidLimitsError } from './errors.js';
+export { Duration, durationMs, durationProblem, MAX_DURATION_MS } from './durations.js';
+export { InvalidDurationError, InvalidFeedbackTypeError, InvalidLimitsError } from './errors.js';
 export type {
   ArtifactArchived,
   ArtifactPut,
@@ -68,6 +70,7 @@ export type {
   ScoreIdentity,
   ScoreRecorded,
   ThreadCreated,
+  ThreadEnded,
 } from './events.js';
 export { scopeOf } from './events.js';
 export type { ViewChange } from './evolve.js';
@@ -91,7 +94,7 @@ export {
 } from './ids.js';
 export { JSON_MAX_DEPTH, Json, type JsonValue, jsonProblem } from './json-values.js';
 // The keys live in a module without zod, which workflow code imports (see `keys.ts`).
-export { targetKey } from './keys.js';
+export { targetKey, threadGeneration, threadGenerationSeq } from './keys.js';
 export {
   type EvaluationState,
   evaluationStates,
@@ -149,11 +152,13 @@ export {
 } from './review-queues.js';
 export { ruleEventTypes, rulesSetBy } from './rule-events.js';
 export {
+  DEFAULT_IDLE_FOR,
   EVALUATOR_ID_PART,
   EvaluatedKindSchema,
   type EvaluationRule,
   EvaluationRuleSchema,
   EvaluatorId,
+  idleForProblem,
   isLive,
   modeOf,
   parseEvaluatorId,

@@ -36,3 +36,15 @@ export const evaluatorId = ({ name, version }: { name: string; version: string }
 /** An evaluator version's participant id, `evaluator:{name}@{version}`: the one builder of it. */
 export const evaluatorParticipant = (ref: { name: string; version: string }): string =>
   `evaluator:${evaluatorId(ref)}`;
+
+/**
+ * A thread's generation: judged once it went quiet (or ended), named by the last seq of the log
+ * it covers, so every generation of a thread has a name of its own and they order by it.
+ */
+export const threadGeneration = (throughSeq: number): string => `thread:${throughSeq}`;
+
+/** The seq a thread's generation covers through; null for any other generation. */
+export function threadGenerationSeq(generation: string): number | null {
+  const match = /^thread:(\d+)$/.exec(generation);
+  return match ? Number(match[1]) : null;
+}

@@ -40,6 +40,7 @@ export function needsOf(
   };
   switch (command.type) {
     case 'create_thread':
+    case 'end_thread':
       needs.threads.push(command.thread_id);
       break;
     case 'start_run':

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Duration } from './durations.js';
 import { ID_MAX_LENGTH, Id } from './ids.js';
 import { type EvaluatedKind, evaluatedKinds } from './targets.js';
 
@@ -48,6 +49,11 @@ export const RuleSettings = {
   enabled: z.boolean().default(true),
   /** `shadow` judges beside the live versions without counting as the current verdict; absent: live. */
   mode: RuleModeSchema.optional(),
+  /**
+   * How long a thread must be quiet (no run open, no message posted) before it is judged, such
+   * as `'30m'`; only for rules that target threads (default `'30m'`, `DEFAULT_IDLE_FOR`).
+   */
+  idle_for: Duration.optional(),
 };
 
 export const EvaluationRuleSchema = z.strictObject({ evaluator: EvaluatorId, ...RuleSettings });
@@ -56,6 +62,17 @@ export type EvaluationRule = z.output<typeof EvaluationRuleSchema>;
 
 /** A rule's mode; a rule recorded before modes existed, or without one, is live. */
 export const modeOf = (rule: Pick<EvaluationRule, 'mode'>): RuleMode => rule.mode ?? 'live';
+/** How long a thread is quiet before it is judged, when its rule does not say. */
+export const DEFAULT_IDLE_FOR = '30m';
+
+/** Why a rule's `idle_for` does not fit its targets (it applies to threads alone), or null. */
+export function idleForProblem(rule: {
+  targets: readonly EvaluatedKind[];
+  idle_for?: string | undefined;
+}): string | null {
+  if (rule.idle_for === undefined || rule.targets.includes('thread')) return null;
+  return `idle_for (idleFor) applies only to rules that target thread, not to ${rule.targets.join(', ')}`;
+}
 
 /** A rule as a workspace's view holds it: who set it and when. */
 export interface StoredEvaluationRule extends EvaluationRule {

@@ -15,6 +15,11 @@ export interface Thread {
   thread_id: string;
   title: string | null;
   created_at: string;
+  /**
+   * When its host ended it (`end_thread`), until a run starts or a message is posted in it again.
+   * Absent on threads recorded before threads could end: read it as null.
+   */
+  ended_at?: string | null;
 }
 
 export interface Run {
@@ -50,6 +55,8 @@ export interface ArtifactVersion {
   /** The thread it was produced in: its run's, else the author's when that was an agent. */
   thread_id: string | null;
   created_at: string;
+  /** The seq of its `artifact_put`, which orders it among its thread's messages. */
+  seq: number;
 }
 
 export interface Message {

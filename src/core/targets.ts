@@ -37,9 +37,10 @@ export const targetKinds: readonly TargetKind[] = Target.options
   .map((option) => option.shape.kind.value)
   .sort();
 
-/** What evaluators judge: a run (turn), a message or an artifact version; never a thread. */
-export type EvaluatedKind = Exclude<TargetKind, 'thread'>;
-export const evaluatedKinds: readonly EvaluatedKind[] = targetKinds.filter(
-  (kind): kind is EvaluatedKind => kind !== 'thread',
-);
+/**
+ * What evaluators judge: every kind of target. A run (turn), a message or an artifact version
+ * when its run ends; a thread when it goes quiet or its host ends it, again each time it resumes.
+ */
+export type EvaluatedKind = TargetKind;
+export const evaluatedKinds: readonly EvaluatedKind[] = targetKinds;
 export type EvaluationTarget = Extract<Target, { kind: EvaluatedKind }>;

@@ -11,15 +11,24 @@ export type {
 } from './define.js';
 export { defineEvaluator } from './define.js';
 export { InvalidEvaluatorError, JudgeRequestError } from './errors.js';
-export { type EvaluationPlan, everyTargetRules, planOf } from './plans.js';
-export type { EvaluatorRef, EvaluatorRegistry, FollowedRef } from './registry.js';
+export { type EvaluationPlan, everyTargetRules, planOf, type RunPlan } from './plans.js';
+export type {
+  EvaluatorRef,
+  EvaluatorRegistry,
+  FollowedRef,
+  ThreadEvaluatorRef,
+} from './registry.js';
 export { createEvaluatorRegistry } from './registry.js';
 export { isSampled } from './sampling.js';
 export type {
   ArtifactSubject,
+  ConversationEntry,
   MessageSubject,
   Subject,
+  SubjectArtifact,
   SubjectMessage,
+  ThreadRun,
+  ThreadSubject,
   TurnSubject,
 } from './subjects.js';
 export {

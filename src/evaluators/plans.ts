@@ -1,4 +1,6 @@
 import {
+  DEFAULT_IDLE_FOR,
+  durationMs,
   type EvaluatedKind,
   type EvaluationRule,
   type EvaluatorCatalog,
@@ -7,14 +9,20 @@ import {
   parseEvaluatorId,
 } from '../core/index.js';
 import type { Evaluator } from './define.js';
-import type { EvaluatorRef, FollowedRef } from './registry.js';
+import type { EvaluatorRef, FollowedRef, ThreadEvaluatorRef } from './registry.js';
 
 /**
  * Evaluation plan: which evaluator versions judge which target kinds. A run's plan is the rules
  * in force when its workflow starts, pinned and carried with it, so a rule changed later (or a
  * new version deployed) changes only later runs.
  */
-export type EvaluationPlan = Record<EvaluatedKind, EvaluatorRef[]>;
+export type EvaluationPlan = RunPlan & { thread: ThreadEvaluatorRef[] };
+
+/**
+ * What a run's workflow pins: the plan less its thread evaluators, which the run's thread's own
+ * workflow pins for each generation it judges.
+ */
+export type RunPlan = Record<Exclude<EvaluatedKind, 'thread'>, EvaluatorRef[]>;
 
 /**
  * The plan of the rules live in a workspace. An evaluator named in `taskQueues` (those with
@@ -27,7 +35,7 @@ export function planOf(
   taskQueues: Readonly<Record<string, string>> = {},
   evaluators?: EvaluatorCatalog,
 ): EvaluationPlan {
-  const plan: EvaluationPlan = { artifact: [], message: [], turn: [] };
+  const plan: EvaluationPlan = { artifact: [], message: [], thread: [], turn: [] };
   const shadows = new Set<string>();
   for (const rule of rules) {
     if (!isLive(rule, workspaceId)) continue;
@@ -40,7 +48,12 @@ export function planOf(
       ...(rule.filter.artifact_kinds ? { artifactKinds: [...rule.filter.artifact_kinds] } : {}),
       ...(taskQueue !== undefined ? { taskQueue } : {}),
     };
-    for (const kind of rule.targets) plan[kind].push(ref);
+    for (const kind of rule.targets) {
+      // A thread evaluator judges once its thread has been quiet this long.
+      if (kind === 'thread') {
+        plan.thread.push({ ...ref, idleForMs: durationMs(rule.idle_for ?? DEFAULT_IDLE_FOR) });
+      } else plan[kind].push(ref);
+    }
   }
   if (shadows.size > 0) followLiveVersions(plan, shadows, evaluators);
   return plan;
@@ -55,9 +68,9 @@ function followLiveVersions(
   evaluators: EvaluatorCatalog | undefined,
 ): void {
   const typeOf = (ref: FollowedRef) => evaluators?.feedbackTypeOf?.(idOf(ref));
-  for (const kind of Object.keys(plan) as EvaluatedKind[]) {
-    const live = plan[kind].filter((ref) => !shadows.has(idOf(ref)));
-    plan[kind] = plan[kind].map((ref) => {
+  const follow = <Ref extends EvaluatorRef>(refs: Ref[]): Ref[] => {
+    const live = refs.filter((ref) => !shadows.has(idOf(ref)));
+    return refs.map((ref) => {
       if (!shadows.has(idOf(ref))) return ref;
       const type = typeOf(ref);
       const shadowOf = live
@@ -70,7 +83,10 @@ function followLiveVersions(
         }));
       return { ...ref, shadowOf };
     });
-  }
+  };
+  const { thread, ...runKinds } = plan;
+  for (const kind of Object.keys(runKinds) as (keyof RunPlan)[]) plan[kind] = follow(plan[kind]);
+  plan.thread = follow(thread);
 }
 
 /** A rule for each evaluator that makes it live on everything it judges, every time. */

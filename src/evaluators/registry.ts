@@ -23,6 +23,12 @@ export interface EvaluatorRef {
 /** A live version a shadow version follows, with what decides which targets it judges. */
 export type FollowedRef = Pick<EvaluatorRef, 'name' | 'version' | 'sampleRate' | 'artifactKinds'>;
 
+/** A thread evaluator as a plan pins it: it judges once its thread has been quiet this long. */
+export interface ThreadEvaluatorRef extends EvaluatorRef {
+  /** No run open, no message posted, for this long (the rule's `idle_for`). */
+  idleForMs: number;
+}
+
 /** The evaluator versions a deployment runs, by id (`name@version`). */
 export interface EvaluatorRegistry extends EvaluatorCatalog {
   get(ref: { name: string; version: string }): Evaluator | undefined;

@@ -1,4 +1,8 @@
-import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import {
+  type Client,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
 import {
   type Envelope,
   type EvaluationRule,
@@ -7,7 +11,7 @@ import {
   rulesSetBy,
   type StoredEvaluationRule,
 } from '../core/index.js';
-import { type EvaluationPlan, planOf } from '../evaluators/index.js';
+import { type EvaluationPlan, planOf, type RunPlan } from '../evaluators/index.js';
 import type { RelayObserver } from '../metrics/observers.js';
 import type { Store, Subscription, UndeliveredEntry } from '../store/index.js';
 import type { evaluateRun } from '../workflows/evaluate-run.js';
@@ -16,6 +20,12 @@ import {
   type RunEvent,
   runEventSignal,
 } from '../workflows/evaluate-run-messages.js';
+import type { evaluateThread } from '../workflows/evaluate-thread.js';
+import {
+  evaluateThreadWorkflowId,
+  type ThreadEvent,
+  threadEventSignal,
+} from '../workflows/evaluate-thread-messages.js';
 import { feedbackAppendedSignal, mirrorWorkflowId } from '../workflows/mirror-messages.js';
 import { mapConcurrently } from './concurrently.js';
 import { drainPages, followPages, type LogPosition } from './log-pages.js';
@@ -60,7 +70,14 @@ interface RunDelivery {
   workflowId: string;
   runId: string;
   threadId: string;
-  items: { envelope: Envelope; event: RunEvent; plan: EvaluationPlan }[];
+  items: { envelope: Envelope; event: RunEvent; plan: RunPlan }[];
+}
+
+/** A thread's events in one page, for its workflow, in seq order. */
+interface ThreadDelivery {
+  workflowId: string;
+  threadId: string;
+  events: ThreadEvent[];
 }
 
 type Undelivered = Omit<UndeliveredEntry, 'recorded_at'>;
@@ -85,6 +102,8 @@ export class TriggerRelay {
   private workspaceRules: Map<string, StoredEvaluationRule> | null = null;
   /** The plan of those rules, until the next rule event. */
   private plan: EvaluationPlan | null = null;
+  /** Whether any of those rules targets threads (enabled or not), until the next rule event. */
+  private threadRules: boolean | null = null;
 
   constructor(private readonly options: RelayOptions) {
     this.cursor = options.cursor ?? RELAY_CURSOR;
@@ -109,8 +128,9 @@ export class TriggerRelay {
     const last = page[page.length - 1];
     if (last === undefined) return;
     const { store, workspaceId, concurrency = 16, observer } = this.options;
-    const { runs, mirrorSeq } = await this.sortOut(page);
+    const { runs, threads, mirrorSeq } = await this.sortOut(page);
     const deliveries: (() => Promise<Undelivered[]>)[] = runs.map((run) => () => this.toRun(run));
+    for (const thread of threads) deliveries.push(() => this.toThread(thread).then(() => []));
     if (mirrorSeq !== null) deliveries.push(() => this.toMirror(mirrorSeq).then(() => []));
     const undelivered = (await mapConcurrently(deliveries, concurrency, (send) => send())).flat();
     if (undelivered.length > 0) {
@@ -139,6 +159,7 @@ export class TriggerRelay {
   private async sortOut(page: readonly Envelope[]) {
     const { store, workspaceId } = this.options;
     const runs = new Map<string, RunDelivery>();
+    const threads = new Map<string, ThreadDelivery>();
     let mirrorSeq: number | null = null;
     for (const envelope of page) {
       const { event, seq } = envelope;
@@ -146,9 +167,24 @@ export class TriggerRelay {
         const workflowId = evaluateRunWorkflowId(store.id, workspaceId, runId);
         const delivery = runs.get(workflowId) ?? { workflowId, runId, threadId, items: [] };
         runs.set(workflowId, delivery);
-        delivery.items.push({ envelope, event: runEvent, plan: await this.planAt(seq) });
+        const { thread: _thread, ...plan } = await this.planAt(seq);
+        delivery.items.push({ envelope, event: runEvent, plan });
       };
+      // A thread's events go to its workflow only while some rule targets threads: an app that
+      // judges no thread pays nothing for them.
+      const toThread = async (threadId: string, threadEvent: ThreadEvent) => {
+        await this.planAt(seq);
+        if (!this.threadRules) return;
+        const workflowId = evaluateThreadWorkflowId(store.id, workspaceId, threadId);
+        const delivery = threads.get(workflowId) ?? { workflowId, threadId, events: [] };
+        threads.set(workflowId, delivery);
+        delivery.events.push(threadEvent);
+      };
+      const threadPlan = async () => (await this.planAt(seq)).thread;
       switch (event.type) {
+        case 'thread_ended':
+          await toThread(event.thread_id, { seq, type: 'ended' });
+          break;
         case 'evaluation_rule_set':
         case 'evaluator_promoted': {
           for (const rule of rulesSetBy(event)) {
@@ -160,6 +196,7 @@ export class TriggerRelay {
             });
           }
           this.plan = null;
+          this.threadRules = null;
           break;
         }
         case 'run_started':
@@ -167,14 +204,23 @@ export class TriggerRelay {
             seq,
             type: event.resumed ? 'resumed' : 'started',
           });
+          await toThread(event.thread_id, {
+            seq,
+            type: 'run_started',
+            run_id: event.run_id,
+            plan: await threadPlan(),
+          });
           break;
         case 'run_paused':
           await toRun(event.run_id, event.thread_id, { seq, type: 'paused' });
+          await toThread(event.thread_id, { seq, type: 'run_paused', run_id: event.run_id });
           break;
         case 'run_ended':
           await toRun(event.run_id, event.thread_id, { seq, type: 'ended', status: event.status });
+          await toThread(event.thread_id, { seq, type: 'run_ended', run_id: event.run_id });
           break;
         case 'message_posted':
+          await toThread(event.thread_id, { seq, type: 'message', plan: await threadPlan() });
           if (event.run_id === null) break;
           await toRun(event.run_id, event.thread_id, {
             seq,
@@ -202,7 +248,7 @@ export class TriggerRelay {
           break;
       }
     }
-    return { runs: [...runs.values()], mirrorSeq };
+    return { runs: [...runs.values()], threads: [...threads.values()], mirrorSeq };
   }
 
   /** The plan of the rules in force at `seq`. */
@@ -212,12 +258,11 @@ export class TriggerRelay {
       const loaded = await store.rulesAt(workspaceId, seq);
       this.workspaceRules = new Map(loaded.map((rule) => [rule.evaluator, rule]));
     }
-    this.plan ??= planOf(
-      rulesInForce(rules, this.workspaceRules.values()),
-      workspaceId,
-      evaluatorTaskQueues,
-      evaluators,
-    );
+    if (this.plan === null || this.threadRules === null) {
+      const inForce = rulesInForce(rules, this.workspaceRules.values());
+      this.plan = planOf(inForce, workspaceId, evaluatorTaskQueues, evaluators);
+      this.threadRules = inForce.some((rule) => rule.targets.includes('thread'));
+    }
     return this.plan;
   }
 
@@ -230,6 +275,37 @@ export class TriggerRelay {
       signal: feedbackAppendedSignal,
       signalArgs: [{ seq }],
     });
+  }
+
+  /**
+   * Signals a thread's events one after another. Activity with thread evaluators live starts its
+   * workflow when none runs (the last one closed once it had judged all it was given); anything
+   * else only reaches a running one, since with none running no generation waits for it.
+   */
+  private async toThread(thread: ThreadDelivery): Promise<void> {
+    const { client, taskQueue, workspaceId, abandonAfterMs } = this.options;
+    for (const event of thread.events) {
+      const opens =
+        (event.type === 'run_started' || event.type === 'message') && event.plan.length > 0;
+      if (opens) {
+        await client.workflow.signalWithStart<typeof evaluateThread, [ThreadEvent]>(
+          'evaluateThread',
+          {
+            workflowId: thread.workflowId,
+            taskQueue,
+            args: [{ workspaceId, threadId: thread.threadId, abandonAfterMs }],
+            signal: threadEventSignal,
+            signalArgs: [event],
+          },
+        );
+        continue;
+      }
+      try {
+        await client.workflow.getHandle(thread.workflowId).signal(threadEventSignal, event);
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
+    }
   }
 
   /** Signals a run's events one after another; returns those its closed workflow refused. */

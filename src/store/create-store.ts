@@ -31,6 +31,8 @@ import {
   readRulesAt,
   readRun,
   readThread,
+  readThreadPage,
+  readThreadRuns,
   readViews,
   writeCursor,
 } from './reads/reads.js';
@@ -144,6 +146,12 @@ export function createStore(
     conversation: (workspace_id, thread_id) =>
       lookup([workspace_id, thread_id], null, (sql) =>
         readConversation(sql, workspace_id, thread_id),
+      ),
+    threadRuns: (workspace_id, thread_id) =>
+      lookup([workspace_id, thread_id], [], (sql) => readThreadRuns(sql, workspace_id, thread_id)),
+    threadPage: (workspace_id, thread_id, range) =>
+      lookup([workspace_id, thread_id], [], (sql) =>
+        readThreadPage(sql, workspace_id, thread_id, range),
       ),
     feedback: (workspace_id, filter) =>
       lookup([workspace_id], [], (sql) => readFeedback(sql, workspace_id, filter)),

@@ -53,6 +53,8 @@ export type {
   StoreIdentity,
   SubscribeOptions,
   Subscription,
+  ThreadEntry,
+  ThreadPageRange,
 } from './port.js';
 export type { PostgresOptions } from './postgres/backend.js';
 export { DEFAULT_OPEN_TIMEOUT_MS } from './postgres/backend.js';

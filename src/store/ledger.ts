@@ -59,6 +59,8 @@ export interface EvaluationFilter {
   generation?: string;
   participant?: string;
   state?: EvaluationState;
+  /** One target's entries, by its target key (a thread's generations, say). */
+  target_key?: string;
 }
 
 export interface Ledger {
@@ -163,7 +165,7 @@ export function createLedger(backend: Backend, now: () => Date): Ledger {
     async evaluations(workspace_id, filter = {}) {
       const where = ['workspace_id = ?'];
       const params: unknown[] = [workspace_id];
-      for (const column of ['generation', 'participant', 'state'] as const) {
+      for (const column of ['generation', 'participant', 'state', 'target_key'] as const) {
         if (filter[column] === undefined) continue;
         where.push(`${column} = ?`);
         params.push(filter[column]);

@@ -115,6 +115,18 @@ export interface ConversationMessage extends Message {
   feedback?: Partial<Record<ScoreSource, FeedbackRecord[]>>;
 }
 
+/** An entry of a thread's conversation, with the seq that orders it in the log. */
+export type ThreadEntry =
+  | { kind: 'message'; seq: number; message: Message }
+  | { kind: 'artifact'; seq: number; artifact: ArtifactVersion };
+
+/** Which page of a thread's conversation: seq after `after`, at most `through`, `limit` entries. */
+export interface ThreadPageRange {
+  after: number;
+  through: number;
+  limit: number;
+}
+
 export interface FeedbackFilter {
   target?: Target;
   source?: ScoreSource;
@@ -174,6 +186,17 @@ export interface Store {
   runs(workspace_id: string, options: RunListOptions): Promise<Run[]>;
   /** The thread's messages in order, each assistant message with its feedback; null without the thread. */
   conversation(workspace_id: string, thread_id: string): Promise<ConversationMessage[] | null>;
+  /** A thread's runs, in the order they started (none for a thread that does not exist). */
+  threadRuns(workspace_id: string, thread_id: string): Promise<Run[]>;
+  /**
+   * A page of a thread's conversation in log order: its messages and the artifact versions put
+   * in it (by its runs, or by its agent), as `range` says. What judging a whole thread reads.
+   */
+  threadPage(
+    workspace_id: string,
+    thread_id: string,
+    range: ThreadPageRange,
+  ): Promise<ThreadEntry[]>;
   /** Current feedback matching every given filter, in seq order. */
   feedback(workspace_id: string, filter?: FeedbackFilter): Promise<FeedbackRecord[]>;
   /** The workspace's own evaluation rules (the app's defaults are not stored), by evaluator. */

@@ -3,7 +3,7 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { EvaluationState, EvaluationTarget } from '../activities/types.js';
 import type { MessageRole, RunEndStatus } from '../core/commands.js';
 import type { RunStatus } from '../core/events.js';
-import type { EvaluationPlan } from '../evaluators/plans.js';
+import type { RunPlan } from '../evaluators/plans.js';
 import type { EvaluatorRef } from '../evaluators/registry.js';
 
 export interface EvaluateRunInput {
@@ -11,7 +11,7 @@ export interface EvaluateRunInput {
   runId: string;
   threadId: string;
   /** The evaluator versions pinned for this run when its workflow started. */
-  plan: EvaluationPlan;
+  plan: RunPlan;
   /** Evaluate each assistant message as it is posted instead of when the run ends. */
   online?: boolean;
   /** A run paused longer than this is evaluated as it stands and marked abandoned (30 days). */

@@ -198,6 +198,14 @@ describe('rules', () => {
         workspace: null,
         evaluator: 'politeness@1',
         sampleRate: 1,
+        idleFor: null,
+        origin: 'config',
+      }),
+      expect.objectContaining({
+        workspace: null,
+        evaluator: 'resolution@1',
+        targets: ['thread'],
+        idleFor: '30m',
         origin: 'config',
       }),
     ]);
@@ -263,19 +271,22 @@ describe('rules', () => {
       ['answer_length@1', 'workspace', false],
       ['answer_length@2', 'workspace', true],
       ['politeness@1', 'config', true],
+      ['resolution@1', 'config', true],
     ]);
 
     const table = await cli('rules', 'list', '--config', config);
     expect(table.code).toBe(0);
     const lines = table.out.trim().split('\n');
     expect(lines[0]).toMatch(
-      /^workspace\s+evaluator\s+targets\s+rate\s+enabled\s+mode\s+origin\s+set by\s+set at$/,
+      /^workspace\s+evaluator\s+targets\s+rate\s+idle for\s+enabled\s+mode\s+origin\s+set by\s+set at$/,
     );
-    expect(lines.slice(2).map((line) => line.split(/\s+/).slice(0, 7).join(' '))).toEqual([
-      '(default) answer_length@1 message 1 yes live config',
-      '(default) politeness@1 message 1 yes live config',
-      'acme answer_length@1 message 1 no live workspace',
-      'acme answer_length@2 message 0.5 yes live workspace',
+    // A rule without threads has no idle time: its cell is a dash.
+    expect(lines.slice(2).map((line) => line.split(/\s+/).slice(0, 8).join(' '))).toEqual([
+      '(default) answer_length@1 message 1 - yes live config',
+      '(default) politeness@1 message 1 - yes live config',
+      '(default) resolution@1 thread 1 30m yes live config',
+      'acme answer_length@1 message 1 - no live workspace',
+      'acme answer_length@2 message 0.5 - yes live workspace',
     ]);
 
     // Without --workspace: every workspace the store holds.
@@ -291,6 +302,71 @@ describe('rules', () => {
     expect(everywhere.out).toMatch(
       /^set politeness@1 in acme: message at 0\.25, enabled \(seq \d+\)\n$/,
     );
+  }, 120_000);
+
+  it("sets a thread rule's idle time, keeps it while the rule judges threads, and refuses a bad one", async () => {
+    const set = (...flags: string[]) =>
+      json(
+        'rules',
+        'set',
+        'resolution@1',
+        '--workspace',
+        'acme',
+        '--config',
+        config,
+        '--json',
+        ...flags,
+      );
+    const [longer] = await set('--idle-for', '2h');
+    expect(longer.rule).toMatchObject({ targets: ['thread'], idleFor: '2h', origin: 'workspace' });
+    // Flags not given keep the rule in force, its idle time too.
+    const [rated] = await set('--sample-rate', '0.5');
+    expect(rated.rule).toMatchObject({ sampleRate: 0.5, idleFor: '2h' });
+    const text = await cli(
+      'rules',
+      'set',
+      'resolution@1',
+      '--workspace',
+      'acme',
+      '--config',
+      config,
+    );
+    expect(text.out).toMatch(
+      /^set resolution@1 in acme: thread at 0\.5, threads quiet for 2h, enabled \(seq \d+\)\n$/,
+    );
+    const bad = await cli(
+      'rules',
+      'set',
+      'resolution@1',
+      '--idle-for',
+      '2 hours',
+      '--config',
+      config,
+    );
+    expect([bad.code, bad.errLines]).toEqual([
+      1,
+      [
+        "evalflow: option '--idle-for <duration>' argument '2 hours' is invalid. a duration is whole numbers with units (ms, s, m, h, d), such as '30m' or '1h30m', not '2 hours' (see evalflow rules set --help)",
+      ],
+    ]);
+    const notThreads = await cli(
+      'rules',
+      'set',
+      'politeness@1',
+      '--idle-for',
+      '2h',
+      '--workspace',
+      'acme',
+      '--config',
+      config,
+    );
+    expect([notThreads.code, notThreads.errLines]).toEqual([
+      1,
+      [
+        'evalflow: acme: politeness@1: idle_for (idleFor) applies only to rules that target thread, not to message',
+      ],
+    ]);
+    await set('--idle-for', '30m', '--sample-rate', '1');
   }, 120_000);
 
   it('refuses to set a rule in every workspace of a store that has none', async () => {
@@ -349,6 +425,43 @@ describe('ledger', () => {
   });
 });
 
+describe('ledger of a thread', () => {
+  it("lists a thread's generations in the order they were judged", async () => {
+    const store = await openStore({ ...app, sqlitePath: join(home, '.evalflow', 'evalflow.db') });
+    try {
+      for (const generation of ['thread:12', 'thread:4']) {
+        await store.ledger.settleEvaluation({
+          workspace_id: 'acme',
+          generation,
+          participant: 'evaluator:resolution@1',
+          target_key: targetKey({ kind: 'thread', thread_id: 't1' }),
+          target: { kind: 'thread', thread_id: 't1' },
+          state: 'recorded',
+          reason: null,
+          envelope_id: null,
+        });
+      }
+    } finally {
+      await store.close();
+    }
+    const entries = await json('ledger', '--thread', 't1', '--json');
+    expect(
+      entries.map((e: { generation: string; target: unknown }) => [e.generation, e.target]),
+    ).toEqual([
+      ['thread:4', { kind: 'thread', threadId: 't1' }],
+      ['thread:12', { kind: 'thread', threadId: 't1' }],
+    ]);
+    const { out } = await cli('ledger', '--thread', 't1');
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .slice(2)
+        .map((line) => line.split(/\s+/).slice(0, 5).join(' ')),
+    ).toEqual(['acme thread:4 resolution@1 thread t1', 'acme thread:12 resolution@1 thread t1']);
+  });
+});
+
 describe('runs and threads', () => {
   it('lists runs as the API does, with the summary of their own evaluation, filtered', async () => {
     const [all, paused] = await Promise.all([
@@ -368,7 +481,13 @@ describe('runs and threads', () => {
       /^workspace +run +thread +status +started +updated +recorded +sampled_out +failed +skipped$/,
     );
     expect(await json('threads', 'list', '--json')).toEqual([
-      { workspace: 'acme', threadId: 't1', title: null, createdAt: expect.any(String) },
+      {
+        workspace: 'acme',
+        threadId: 't1',
+        title: null,
+        createdAt: expect.any(String),
+        endedAt: null,
+      },
     ]);
   });
 

@@ -131,6 +131,39 @@ describe('EvalflowClient', () => {
     expect(all).toEqual(whole.entries);
   });
 
+  it('ends a thread, reads it back with each generation judged, and sets a thread rule', async () => {
+    await reported('t-end', 'r-end');
+    const ended = await agent.endThread('t-end');
+    expect(ended).toEqual({ seq: expect.any(Number), eventIds: [expect.any(String)] });
+    const read = await eventually(
+      () => system.thread('t-end'),
+      (reply) => reply.evaluations.length === 1,
+    );
+    expect(read.thread).toMatchObject({ threadId: 't-end', endedAt: expect.any(String) });
+    expect(read.evaluations[0]).toMatchObject({
+      generation: `thread:${ended.seq}`,
+      evaluator: 'resolution@1',
+      target: { kind: 'thread', threadId: 't-end' },
+      state: 'recorded',
+    });
+    const ofThread = await system.ledger({ threadId: 't-end' });
+    expect(ofThread.entries).toEqual(read.evaluations);
+    expect((await refusal(agent.endThread('t-end'))).status).toBe(409);
+
+    const admin = await as('admin');
+    await admin.evaluationRules.set('resolution@1', { targets: ['thread'], idleFor: '1h' });
+    const rules = (await admin.evaluationRules.list()).rules;
+    expect(rules.find((r) => r.evaluator === 'resolution@1')).toMatchObject({ idleFor: '1h' });
+    expect(
+      (
+        await refusal(
+          admin.evaluationRules.set('resolution@1', { targets: ['thread'], idleFor: 'soon' }),
+        )
+      ).status,
+    ).toBe(422);
+    await admin.evaluationRules.set('resolution@1', { targets: ['thread'], idleFor: '30m' });
+  });
+
   it('rates as a user through a minted token, replaces the rating and deletes it', async () => {
     await reported('t-rate', 'r-rate');
     const minted = await system.userTokens.create({ userId: 'ada', name: 'Ada', ttlSeconds: 600 });
@@ -233,6 +266,7 @@ describe('EvalflowClient', () => {
     expect((await admin.evaluationRules.list()).rules.map((r) => [r.evaluator, r.origin])).toEqual([
       ['answer_length@1', 'config'],
       ['artifact_schema@1', 'config'],
+      ['resolution@1', 'config'],
     ]);
     expect(
       (

@@ -53,6 +53,7 @@ describe('defineConfig', () => {
     expect(planOf(app.rules, 'ws')).toEqual({
       artifact: [],
       message: [{ name: 'tone', version: '1' }],
+      thread: [],
       turn: [{ name: 'tone', version: '1' }],
     });
   });
@@ -97,6 +98,7 @@ describe('defineConfig', () => {
     expect(planOf(app.rules, 'team-a')).toEqual({
       artifact: [],
       message: [{ name: 'answer_length', version: '2', sampleRate: 0.5 }],
+      thread: [],
       turn: [{ name: 'tone', version: '1' }],
     });
     expect(planOf(app.rules, 'team-b').turn).toEqual([]);

@@ -61,9 +61,8 @@ describe('rule settings', () => {
       { filter: { workspaces: [] } },
       { filter: { artifact_kinds: [] } },
       { filter: { workspaces: [''] } },
-      // Evaluators judge turns, messages and artifact versions, never a thread.
-      { targets: ['thread'] },
-      { targets: ['turn', 'thread'] },
+      { targets: ['conversation'] },
+      { targets: ['thread'], idle_for: '30x' },
     ]) {
       const parsed = EvaluationRuleSchema.safeParse({
         evaluator: 'tone@1',
@@ -168,6 +167,42 @@ describe('set_evaluation_rule', () => {
         wide,
       ),
     ).toMatchObject({ message: 'tone@1 judges turn, not artifact, message' });
+  });
+
+  const threads: DecideContext = {
+    ...context,
+    evaluators: { targetsOf: (id) => (id === 'resolution@1' ? ['thread', 'turn'] : undefined) },
+  };
+  const setThreadRule = (settings: Record<string, unknown>) =>
+    decide(
+      emptyState(),
+      system,
+      { type: 'set_evaluation_rule', evaluator: 'resolution@1', ...settings },
+      threads,
+    );
+
+  it("records a thread rule's idle time as written, and leaves it out when none is given", () => {
+    expect(setThreadRule({ targets: ['thread'], idle_for: '1h30m' })).toMatchObject({
+      type: 'recorded',
+      events: [{ targets: ['thread'], idle_for: '1h30m' }],
+    });
+    const plain = setThreadRule({ targets: ['thread'] });
+    expect(plain.type === 'recorded' && 'idle_for' in (plain.events[0] ?? {})).toBe(false);
+  });
+
+  it('refuses an idle time that is no duration, and one on a rule that targets no thread', () => {
+    expect(setThreadRule({ targets: ['thread'], idle_for: '30 minutes' })).toMatchObject({
+      type: 'validation_failed',
+      message: expect.stringContaining(
+        "a duration is whole numbers with units (ms, s, m, h, d), such as '30m' or '1h30m', not '30 minutes'",
+      ),
+    });
+    expect(setThreadRule({ targets: ['turn'], idle_for: '30m' })).toEqual({
+      type: 'validation_failed',
+      message:
+        'resolution@1: idle_for (idleFor) applies only to rules that target thread, not to turn',
+      errors: [],
+    });
   });
 });
 

@@ -131,3 +131,53 @@ describe('feedback in the views', () => {
     expect(state.feedback.get('e2')?.source_label).toBeNull();
   });
 });
+
+describe('threads in the views', () => {
+  const created: Event = { type: 'thread_created', thread_id: 't1', title: null };
+  const ended: Event = { type: 'thread_ended', thread_id: 't1' };
+
+  it('keep when their host ended them, until a new run or message reopens them', () => {
+    expect(replay(log([system, created])).threads.get('t1')).not.toHaveProperty('ended_at');
+    expect(replay(log([system, created], [system, ended])).threads.get('t1')).toMatchObject({
+      ended_at: '2026-01-01T00:00:01.000Z',
+    });
+    const message: Event = {
+      type: 'message_posted',
+      message_id: 'm1',
+      thread_id: 't1',
+      run_id: null,
+      role: 'user',
+      content: 'again',
+    };
+    const run: Event = {
+      type: 'run_started',
+      run_id: 'r1',
+      thread_id: 't1',
+      trace_id: null,
+      resumed: false,
+    };
+    for (const reopening of [message, run]) {
+      const state = replay(log([system, created], [system, ended], [system, reopening]));
+      expect(state.threads.get('t1')).toMatchObject({ ended_at: null });
+    }
+  });
+
+  it("stay as they are for a run's pause or end after the thread ended", () => {
+    const state = replay(
+      log(
+        [system, created],
+        [
+          system,
+          { type: 'run_started', run_id: 'r1', thread_id: 't1', trace_id: null, resumed: false },
+        ],
+        [system, ended],
+        [system, { type: 'run_ended', run_id: 'r1', thread_id: 't1', status: 'completed' }],
+      ),
+    );
+    expect(state.threads.get('t1')?.ended_at).toBe('2026-01-01T00:00:02.000Z');
+  });
+
+  it('change nothing when a thread they do not hold ends', () => {
+    expect(replay(log([system, ended])).threads.size).toBe(0);
+  });
+});

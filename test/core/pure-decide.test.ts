@@ -112,6 +112,7 @@ describe('the pure core', () => {
     expect(state.artifacts.size).toBeGreaterThan(0);
     expect([...state.feedback.values()].some((record) => record.rating)).toBe(true);
     expect(state.messages.size).toBeGreaterThan(0);
+    expect([...state.threads.values()].some((thread) => thread.ended_at)).toBe(true);
     expect(reviews.replaced).toBeGreaterThan(0);
     expect(reviews.withdrawn).toBeGreaterThan(0);
     expect([...state.artifactVersions.values()].some((version) => version.run_id !== null)).toBe(

@@ -27,6 +27,8 @@ describe('evaluation plans', () => {
           filter: { artifact_kinds: ['doc'] },
         }),
         rule('turn_outcome@1', { targets: ['turn'] }),
+        rule('resolution@1', { targets: ['thread', 'turn'], idle_for: '1h30m' }),
+        rule('tone@2', { targets: ['thread'], sample_rate: 0.5 }),
       ],
       'ws',
     );
@@ -36,7 +38,15 @@ describe('evaluation plans', () => {
         { name: 'answer_length', version: '1', sampleRate: 0.25 },
         { name: 'json_validity', version: '1', artifactKinds: ['doc'] },
       ],
-      turn: [{ name: 'turn_outcome', version: '1' }],
+      // A thread evaluator carries its rule's idle time, 30 minutes when the rule names none.
+      thread: [
+        { name: 'resolution', version: '1', idleForMs: 90 * 60_000 },
+        { name: 'tone', version: '2', sampleRate: 0.5, idleForMs: 30 * 60_000 },
+      ],
+      turn: [
+        { name: 'turn_outcome', version: '1' },
+        { name: 'resolution', version: '1' },
+      ],
     });
   });
 
@@ -65,6 +75,7 @@ describe('evaluation plans', () => {
         { name: 'answer_length', version: '1' },
         { name: 'json_validity', version: '1' },
       ],
+      thread: [],
       turn: [{ name: 'turn_outcome', version: '1' }],
     });
   });

@@ -50,6 +50,31 @@ export function ledgerContract(adapter: string, open: OpenStore) {
       expect(await store.ledger.evaluations(ws, { state: 'sampled_out' })).toHaveLength(1);
     });
 
+    it("lists one target's entries, every generation of it, by its target key", async () => {
+      const ws = freshWorkspace();
+      const thread = { kind: 'thread', thread_id: 't/1' };
+      for (const [generation, target_key, target] of [
+        ['thread:12', 'thread:t%2F1', thread],
+        ['thread:4', 'thread:t%2F1', thread],
+        ['thread:4', 'thread:t2', { kind: 'thread', thread_id: 't2' }],
+        ['run', 'turn:r1', { kind: 'turn', run_id: 'r1' }],
+      ] as const) {
+        await store.ledger.settleEvaluation({
+          workspace_id: ws,
+          generation,
+          participant: 'evaluator:tone@1',
+          target_key,
+          target,
+          state: 'recorded',
+          reason: null,
+          envelope_id: null,
+        });
+      }
+      const entries = await store.ledger.evaluations(ws, { target_key: 'thread:t%2F1' });
+      expect(entries.map((e) => e.generation)).toEqual(['thread:12', 'thread:4']);
+      expect(entries[0]?.target).toEqual(thread);
+    });
+
     it('expects scores, lets a later event replace them, and settles each once', async () => {
       const ws = freshWorkspace();
       const score = (value: number) => ({ id: 's1', name: 'q.rating', value });

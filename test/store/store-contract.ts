@@ -1151,6 +1151,132 @@ export function storeContract(adapter: string, open: OpenStore) {
       recorded(await run(ws, agent('t1'), { type: 'end_run', run_id: 'r1', status: 'failed' }));
       expect(await store.views(ws)).toEqual(replay(await store.events({ workspace_id: ws })));
     });
+
+    it('ends a thread, and reopens it at its next run or message, as a replay of the log does', async () => {
+      const ws = await conversationWorkspace();
+      clock += 1000;
+      const ended = recorded(await run(ws, agent('t1'), { type: 'end_thread', thread_id: 't1' }));
+      expect(ended.events[0]).toMatchObject({ thread_id: 't1', run_id: null });
+      expect(await store.thread(ws, 't1')).toMatchObject({ ended_at: ended.events[0]?.ts });
+      expect(await run(ws, system, { type: 'end_thread', thread_id: 't1' })).toMatchObject({
+        type: 'invalid_state',
+      });
+      recorded(
+        await run(ws, user('u1'), {
+          type: 'post_message',
+          thread_id: 't1',
+          message_id: 'm9',
+          role: 'user',
+          content: 'one more thing',
+        }),
+      );
+      expect(await store.thread(ws, 't1')).toMatchObject({ ended_at: null });
+      recorded(await run(ws, system, { type: 'end_thread', thread_id: 't1' }));
+      recorded(await run(ws, agent('t1'), { type: 'start_run', run_id: 'r2', thread_id: 't1' }));
+      expect((await store.thread(ws, 't1'))?.ended_at).toBeNull();
+      expect(await store.views(ws)).toEqual(replay(await store.events({ workspace_id: ws })));
+    });
+
+    it("lists a thread's runs in the order they started, and none of another thread's", async () => {
+      const ws = await conversationWorkspace();
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));
+      for (const [run_id, thread_id] of [
+        ['r3', 't1'],
+        ['r0', 't2'],
+        ['r2', 't1'],
+      ]) {
+        clock += 1000;
+        recorded(await run(ws, system, { type: 'start_run', run_id, thread_id }));
+      }
+      recorded(await run(ws, system, { type: 'end_run', run_id: 'r3', status: 'completed' }));
+      const runs = await store.threadRuns(ws, 't1');
+      expect(runs.map((r) => [r.run_id, r.status])).toEqual([
+        ['r1', 'running'],
+        ['r3', 'completed'],
+        ['r2', 'running'],
+      ]);
+      expect(await store.threadRuns(ws, 't9')).toEqual([]);
+      expect(await store.threadRuns(ws, 't\u0000')).toEqual([]);
+    });
+
+    it("reads a thread's conversation a page at a time, in log order, up to a seq", async () => {
+      const ws = await conversationWorkspace();
+      // m0 (seq 3) and m1 (seq 4) are the thread's; then an artifact of its run, another
+      // thread's message and an artifact no thread owns, and two more of the thread's.
+      const put = (artifact_id: string, actor: unknown, run_id: string | null) =>
+        run(ws, actor, {
+          type: 'put_artifact',
+          artifact_id,
+          kind: 'report',
+          data: { artifact_id },
+          run_id,
+        });
+      recorded(await put('a1', agent('t1'), 'r1'));
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));
+      recorded(
+        await run(ws, user('u1'), {
+          type: 'post_message',
+          thread_id: 't2',
+          message_id: 'x',
+          role: 'user',
+          content: 'elsewhere',
+        }),
+      );
+      recorded(await put('b1', system, null));
+      recorded(await put('a1', agent('t1'), 'r1'));
+      recorded(
+        await run(ws, agent('t1'), {
+          type: 'post_message',
+          thread_id: 't1',
+          message_id: 'm2',
+          role: 'assistant',
+          content: 'done',
+          run_id: 'r1',
+        }),
+      );
+      const page = (after: number, through: number, limit: number) =>
+        store.threadPage(ws, 't1', { after, through, limit });
+      const entry = (e: Awaited<ReturnType<typeof page>>[number]) =>
+        e.kind === 'message'
+          ? [e.seq, 'message', e.message.message_id]
+          : [
+              e.seq,
+              'artifact',
+              `${e.artifact.artifact_id}@${e.artifact.version}`,
+              e.artifact.run_id,
+            ];
+      expect((await page(0, 100, 100)).map(entry)).toEqual([
+        [3, 'message', 'm0'],
+        [4, 'message', 'm1'],
+        [5, 'artifact', 'a1@1', 'r1'],
+        [9, 'artifact', 'a1@2', 'r1'],
+        [10, 'message', 'm2'],
+      ]);
+      expect((await page(0, 100, 2)).map(entry)).toEqual([
+        [3, 'message', 'm0'],
+        [4, 'message', 'm1'],
+      ]);
+      expect((await page(4, 100, 2)).map(entry)).toEqual([
+        [5, 'artifact', 'a1@1', 'r1'],
+        [9, 'artifact', 'a1@2', 'r1'],
+      ]);
+      expect((await page(4, 9, 100)).map(entry)).toEqual([
+        [5, 'artifact', 'a1@1', 'r1'],
+        [9, 'artifact', 'a1@2', 'r1'],
+      ]);
+      expect(await page(10, 100, 100)).toEqual([]);
+      expect(await store.threadPage(ws, 't9', { after: 0, through: 100, limit: 10 })).toEqual([]);
+      // The artifact entry is the version as the views keep it, seq included.
+      const [first] = await page(4, 5, 1);
+      expect(first?.kind === 'artifact' && first.artifact).toMatchObject({
+        artifact_id: 'a1',
+        version: 1,
+        thread_id: 't1',
+        seq: 5,
+        data: { artifact_id: 'a1' },
+      });
+      expect(await store.views(ws)).toEqual(replay(await store.events({ workspace_id: ws })));
+    });
   });
 }
 

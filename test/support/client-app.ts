@@ -1,10 +1,34 @@
 import { z } from 'zod';
 import { defineConfig } from '../../src/config/index.js';
 import { defineFeedbackType } from '../../src/core/index.js';
-import { answerLengthEvaluator, artifactSchemaEvaluator } from '../../src/evaluators/index.js';
+import {
+  answerLengthEvaluator,
+  artifactSchemaEvaluator,
+  defineEvaluator,
+} from '../../src/evaluators/index.js';
 
 // The app the HTTP client's tests run the API with: a user rating, a reviewer's verdict (a HUMAN
-// score config), and two evaluators, one on messages and one on report artifacts.
+// score config), and three evaluators, one on messages, one on report artifacts and one on whole
+// threads (which judges a thread once it has been quiet for 30 minutes, or at once when ended).
+
+const resolution = defineEvaluator({
+  name: 'resolution',
+  version: '1',
+  feedbackType: defineFeedbackType({
+    name: 'resolution',
+    targets: ['thread'],
+    schema: z.object({ messages: z.int() }),
+  }),
+  targets: ['thread'],
+  source: 'JUDGE',
+  async evaluate(subject) {
+    let messages = 0;
+    if (subject.kind === 'thread') {
+      for await (const page of subject.pages()) messages += page.length;
+    }
+    return { messages };
+  },
+});
 
 const helpfulness = defineFeedbackType({
   name: 'helpfulness',
@@ -24,6 +48,12 @@ export const clientTestApp = defineConfig({
   evaluators: [
     answerLengthEvaluator(),
     artifactSchemaEvaluator({ schemas: { report: z.object({ title: z.string() }) } }),
+    resolution,
   ],
   scoreConfigs: { review_verdict: { source: 'HUMAN' } },
+  rules: [
+    { evaluator: 'answer_length@1' },
+    { evaluator: 'artifact_schema@1' },
+    { evaluator: 'resolution@1', idleFor: '30m' },
+  ],
 });

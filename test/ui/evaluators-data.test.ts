@@ -23,6 +23,7 @@ const rule = (evaluator: string, mode: 'live' | 'shadow'): Rule => ({
   sampleRate: 1,
   filter: {},
   enabled: true,
+  idleFor: null,
   mode,
   origin: 'config',
   setBy: null,

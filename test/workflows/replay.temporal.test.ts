@@ -15,6 +15,7 @@ describe('replaying recorded histories', () => {
   it('has a history for every workflow', () => {
     expect([...new Set(histories.map((file) => file.split('.')[0]))].sort()).toEqual([
       'evaluateRun',
+      'evaluateThread',
       'mirror',
       'reevaluate',
       'review',

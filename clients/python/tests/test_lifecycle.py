@@ -12,6 +12,7 @@ from evalflow_client import (
     InvalidStateError,
     MessageTarget,
     NotFoundError,
+    ThreadTarget,
     TooLargeError,
     ValidationFailedError,
 )
@@ -50,6 +51,32 @@ def test_a_run_is_reported_paused_resumed_and_ended_and_each_write_says_what_it_
     assert read.run.status == "stopped"
     assert read.run.trace_ids == [TRACE, "cd" * 16]
     assert read.run.pause_reason is None
+
+
+def test_an_ended_thread_is_judged_at_once_and_reads_back_with_each_generation(connect, unique):
+    agent, system = connect("agent"), connect("system")
+    thread, run = f"t-{unique}", f"r-{unique}"
+    report(agent, thread, run)
+    ended = agent.end_thread(thread)
+    assert ended.seq is not None and len(ended.event_ids) == 1
+    read = eventually(lambda: system.thread(thread), lambda r: len(r.evaluations) == 1)
+    assert read.thread.thread_id == thread and read.thread.ended_at is not None
+    [entry] = read.evaluations
+    assert (entry.generation, entry.evaluator, entry.state) == (
+        f"thread:{ended.seq}",
+        "resolution@1",
+        "recorded",
+    )
+    assert entry.target == ThreadTarget(thread_id=thread)
+    assert list(system.ledger(thread_id=thread)) == read.evaluations
+    try:
+        agent.end_thread(thread)
+        raise AssertionError("ending an ended thread is refused")
+    except InvalidStateError as refused:
+        assert "has ended already" in str(refused)
+    # A new message reopens it.
+    agent.post_message(thread, "ROLE_USER", "It has not arrived.")
+    assert system.thread(thread).thread.ended_at is None
 
 
 def test_the_api_refusals_arrive_as_typed_errors_with_their_body(connect, unique):

@@ -67,7 +67,7 @@ def test_a_server_fault_is_retried_after_its_retry_after_and_each_read_sends_no_
     )
     proxy.plan("/v1/evaluation-rules", answer(500, b"oops"))
     rules = system.rules()
-    assert [r.evaluator for r in rules] == ["answer_length@1", "artifact_schema@1"]
+    assert [r.evaluator for r in rules] == ["answer_length@1", "artifact_schema@1", "resolution@1"]
     tries = proxy.requests("/v1/evaluation-rules")
     assert len(tries) == 3
     assert tries[1].at - tries[0].at >= 1.0  # Retry-After: 1

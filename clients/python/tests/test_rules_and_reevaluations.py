@@ -19,9 +19,10 @@ def test_the_rules_in_force_come_from_the_config_until_an_admin_sets_the_workspa
 ):
     workspace = f"rules-{unique}"
     system, admin = connect("system", workspace), connect("admin", workspace)
-    assert [(r.evaluator, r.origin, r.set_by) for r in system.rules()] == [
-        ("answer_length@1", "config", None),
-        ("artifact_schema@1", "config", None),
+    assert [(r.evaluator, r.origin, r.set_by, r.idle_for) for r in system.rules()] == [
+        ("answer_length@1", "config", None, None),
+        ("artifact_schema@1", "config", None, None),
+        ("resolution@1", "config", None, "30m"),
     ]
     with pytest.raises(ForbiddenError):
         system.set_rule("answer_length@1", ["message"], sample_rate=0.5)
@@ -39,6 +40,18 @@ def test_the_rules_in_force_come_from_the_config_until_an_admin_sets_the_workspa
     assert rule.filter.artifact_kinds == ["report"] and rule.set_at is not None
     with pytest.raises(NotFoundError):
         admin.set_rule("nope@1", ["message"])
+
+
+def test_a_thread_rule_takes_an_idle_time_and_refuses_one_that_is_no_duration(connect, unique):
+    admin = connect("admin", f"rules-{unique}")
+    admin.set_rule("resolution@1", ["thread"], idle_for="2h")
+    rule = next(r for r in admin.rules() if r.evaluator == "resolution@1")
+    assert (rule.targets, rule.idle_for, rule.origin) == (["thread"], "2h", "workspace")
+    with pytest.raises(ValidationFailedError) as refused:
+        admin.set_rule("resolution@1", ["thread"], idle_for="two hours")
+    assert "not 'two hours'" in str(refused.value)
+    with pytest.raises(ValidationFailedError):
+        admin.set_rule("answer_length@1", ["message"], idle_for="2h")
 
 
 def test_a_reevaluation_judges_the_selected_versions_and_refuses_control_once_finished(

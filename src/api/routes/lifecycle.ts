@@ -81,6 +81,25 @@ export const registerLifecycle: Register = (api, deps) => {
     },
   });
 
+  api.post('/v1/threads/:threadId/end', {
+    config: { allow: reporters },
+    schema: {
+      tags,
+      summary: 'End a thread: its thread evaluators judge it now, not once it has gone quiet',
+      description: 'A later run or message reopens it; it is judged again as a new generation.',
+      params: z.object({ threadId: id }),
+      response: { 200: Written, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { threadId } = request.params;
+      const outcome = await execute(deps, request, actorFor(request, threadId), {
+        type: 'end_thread',
+        thread_id: threadId,
+      });
+      return written(outcome.events);
+    },
+  });
+
   api.post('/v1/threads/:threadId/runs', {
     config: { allow: reporters },
     schema: {

@@ -3,7 +3,7 @@ import { evaluationStates } from '../../core/index.js';
 import type { RunListKey } from '../../store/index.js';
 import { httpOnly, refusalResponses } from '../errors.js';
 import { evaluationSummary, evaluationsOfRuns } from '../run-evaluations.js';
-import { WireRun, wireRun } from '../wire.js';
+import { WireRun, WireThread, wireRun, wireThread } from '../wire.js';
 import { callerOf, type Register } from './context.js';
 
 // Lists of what the host reported: threads by id, runs newest first with each one's evaluation
@@ -15,11 +15,6 @@ const instant = z.iso.datetime({ offset: true });
 const limit = z.coerce.number().int().min(1).max(1000).default(100);
 const cursor = z.string().min(1).optional();
 
-export const WireThread = z.object({
-  threadId: z.string(),
-  title: z.string().nullable(),
-  createdAt: z.string(),
-});
 export const ThreadsQuery = z.object({ cursor, limit });
 export const ThreadsReply = z.object({
   threads: z.array(WireThread),
@@ -87,11 +82,7 @@ export const registerLists: Register = (api, deps) => {
       const page = threads.slice(0, limit);
       const last = page.at(-1);
       return {
-        threads: page.map((t) => ({
-          threadId: t.thread_id,
-          title: t.title,
-          createdAt: t.created_at,
-        })),
+        threads: page.map(wireThread),
         nextCursor: threads.length > limit && last ? encode(last.thread_id) : null,
       };
     },

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { type EvaluationTarget, evaluationStates, notFound } from '../../core/index.js';
+import { type EvaluationTarget, evaluationStates, notFound, targetKey } from '../../core/index.js';
 import { refusalResponses, refuse } from '../errors.js';
-import { LedgerEntry, ledgerEntry, runOfTarget } from '../ledger-entries.js';
+import { byGeneration, LedgerEntry, ledgerEntry, runOfTarget } from '../ledger-entries.js';
 import { evaluationsOfRuns } from '../run-evaluations.js';
 import { ScoreSummaryGroup, summarizeScores } from '../score-summary.js';
-import { SourceName, sourceOf, WireRun, wireRun } from '../wire.js';
+import { SourceName, sourceOf, WireRun, WireThread, wireRun, wireThread } from '../wire.js';
 import { callerOf, type Register } from './context.js';
 
 // Reading back: a run with its evaluation ledger, the ledger in pages, and a summary of scores
@@ -15,8 +15,11 @@ const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
 // Each route's query and answer, named so that the HTTP client's types are these very schemas.
 export { LedgerEntry };
 export const RunReply = z.object({ run: WireRun, evaluations: z.array(LedgerEntry) });
+export const ThreadReply = z.object({ thread: WireThread, evaluations: z.array(LedgerEntry) });
 export const LedgerQuery = z.object({
   runId: z.string().min(1).optional(),
+  /** Only the thread's own evaluations: its generations, each evaluator's verdict on the whole. */
+  threadId: z.string().min(1).optional(),
   state: z.enum(evaluationStates).optional(),
   cursor: z.string().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -59,6 +62,30 @@ export const registerReading: Register = (api, deps) => {
     },
   });
 
+  api.get('/v1/threads/:threadId', {
+    config: { allow: readers },
+    schema: {
+      tags: ['reading'],
+      summary: "A thread and its evaluation: each generation's ledger state, oldest first",
+      description:
+        'A thread is judged each time it goes quiet (or its host ends it); every generation ' +
+        "is kept, and each evaluator's last one is the thread's current verdict.",
+      params: z.object({ threadId: z.string().min(1) }),
+      response: { 200: ThreadReply, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { workspaceId } = callerOf(request);
+      const thread = await deps.store.thread(workspaceId, request.params.threadId);
+      if (thread === null) {
+        throw refuse(notFound('thread', request.params.threadId));
+      }
+      const entries = await deps.store.ledger.evaluations(workspaceId, {
+        target_key: targetKey({ kind: 'thread', thread_id: thread.thread_id }),
+      });
+      return { thread: wireThread(thread), evaluations: byGeneration(entries).map(ledgerEntry) };
+    },
+  });
+
   api.get('/v1/ledger', {
     config: { allow: readers },
     schema: {
@@ -68,9 +95,12 @@ export const registerReading: Register = (api, deps) => {
       response: { 200: LedgerReply, ...refusalResponses },
     },
     handler: async (request) => {
-      const { runId, state, cursor, limit } = request.query;
+      const { runId, threadId, state, cursor, limit } = request.query;
       const all = (
-        await deps.store.ledger.evaluations(callerOf(request).workspaceId, state ? { state } : {})
+        await deps.store.ledger.evaluations(callerOf(request).workspaceId, {
+          ...(state ? { state } : {}),
+          ...(threadId ? { target_key: targetKey({ kind: 'thread', thread_id: threadId }) } : {}),
+        })
       )
         .filter(
           (entry) => runId === undefined || runOfTarget(entry.target as EvaluationTarget) === runId,

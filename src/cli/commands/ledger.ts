@@ -1,8 +1,18 @@
 import { type Command, Option } from 'commander';
-import { type LedgerEntry, ledgerEntry, runOfTarget } from '../../api/ledger-entries.js';
+import {
+  byGeneration,
+  type LedgerEntry,
+  ledgerEntry,
+  runOfTarget,
+} from '../../api/ledger-entries.js';
 import type { WireTarget } from '../../api/wire.js';
 import { loadConfig } from '../../config/index.js';
-import { type EvaluationState, type EvaluationTarget, evaluationStates } from '../../core/index.js';
+import {
+  type EvaluationState,
+  type EvaluationTarget,
+  evaluationStates,
+  targetKey,
+} from '../../core/index.js';
 import type { EvaluationEntry, Store } from '../../store/index.js';
 import { identifier, print, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
@@ -26,17 +36,27 @@ export function registerLedger(program: Command): void {
         "only a run's own evaluation: its turn, its messages, the artifact versions it produced",
         identifier,
       )
+      .option(
+        '--thread <id>',
+        "only a thread's own evaluation: each generation its evaluators judged",
+        identifier,
+      )
       .addOption(
         new Option('--state <state>', 'only entries in this state').choices(evaluationStates),
       )
-      .option('--generation <id>', "only one generation: `run`, or a re-evaluation's batch id")
+      .option(
+        '--generation <id>',
+        "only one generation: `run`, a re-evaluation's batch id, or a thread's `thread:{seq}`",
+      )
       .option('--json', 'print one JSON array of entries (the API’s shape, with `workspace`)'),
     'evalflow ledger --workspace acme --state failed',
     'evalflow ledger --run run-1 --json',
+    'evalflow ledger --thread thread-1',
   ).action(
     async (options: {
       workspace?: string;
       run?: string;
+      thread?: string;
       state?: EvaluationState;
       generation?: string;
       json?: boolean;
@@ -62,14 +82,25 @@ export function registerLedger(program: Command): void {
 
 export async function readLedger(
   store: Store,
-  options: { workspace?: string; run?: string; state?: EvaluationState; generation?: string },
+  options: {
+    workspace?: string;
+    run?: string;
+    thread?: string;
+    state?: EvaluationState;
+    generation?: string;
+  },
 ): Promise<Listed[]> {
   const listed: Listed[] = [];
   for (const workspace of await workspacesOf(store, options.workspace)) {
-    const entries = await store.ledger.evaluations(workspace, {
+    const found = await store.ledger.evaluations(workspace, {
       ...(options.state ? { state: options.state } : {}),
       ...(options.generation ? { generation: options.generation } : {}),
+      ...(options.thread
+        ? { target_key: targetKey({ kind: 'thread', thread_id: options.thread }) }
+        : {}),
     });
+    // A thread's generations in the order they were judged.
+    const entries = options.thread ? byGeneration(found) : found;
     for (const entry of entries) {
       if (options.run !== undefined && (await runOf(store, workspace, entry)) !== options.run)
         continue;

@@ -19,6 +19,7 @@ import {
   appOf,
   CLI_ACTOR,
   commaList,
+  duration,
   identifier,
   type Print,
   print,
@@ -92,6 +93,11 @@ export function registerRules(program: Command): void {
         'judge only artifact versions of these kinds, comma-separated',
         commaList,
       )
+      .option(
+        '--idle-for <duration>',
+        'for thread targets: how long a thread is quiet before it is judged, such as 30m or 1h30m (default: the rule in force, else 30m)',
+        duration,
+      )
       .option('--disable', 'keep the settings but judge nothing new')
       .option(
         '--mode <mode>',
@@ -108,6 +114,7 @@ export function registerRules(program: Command): void {
     'evalflow rules set answer_length@2 --targets message --sample-rate 0.5 --workspace acme',
     'evalflow rules set answer_length@1 --disable --workspace acme',
     'evalflow rules set politeness@2 --mode shadow --workspace acme',
+    'evalflow rules set resolution@1 --targets thread --idle-for 2h --workspace acme',
   ).action(async (evaluator: string, options: SetOptions) => {
     if (!EvaluatorId.safeParse(evaluator).success) {
       usage(`an evaluator version is written name@version, not ${evaluator}`);
@@ -143,6 +150,7 @@ export function registerRules(program: Command): void {
     for (const { workspace, seq, rule } of results) {
       print(
         `set ${rule.evaluator} in ${workspace}: ${rule.targets.join(',')} at ${rule.sampleRate}, ` +
+          `${rule.idleFor === null ? '' : `threads quiet for ${rule.idleFor}, `}` +
           `${rule.enabled ? 'enabled' : 'disabled'} (seq ${seq})`,
       );
     }
@@ -166,6 +174,7 @@ interface SetOptions {
   targets?: EvaluatedKind[];
   sampleRate?: number;
   artifactKinds?: string[];
+  idleFor?: string;
   disable?: boolean;
   mode?: RuleMode;
   workspace?: string;
@@ -214,13 +223,16 @@ async function setRule(
   );
   const judges = app.evaluators.targetsOf(evaluator) ?? [];
   const artifactKinds = options.artifactKinds ?? current?.filter.artifact_kinds;
+  const targets = [...(options.targets ?? current?.targets ?? judges)];
+  // Kept from the rule in force only while the rule still judges threads.
+  const idleFor = options.idleFor ?? (targets.includes('thread') ? current?.idle_for : undefined);
   const outcome = await store.execute({
     workspace_id: workspace,
     actor: CLI_ACTOR,
     command: {
       type: 'set_evaluation_rule',
       evaluator,
-      targets: [...(options.targets ?? current?.targets ?? judges)],
+      targets,
       sample_rate: options.sampleRate ?? current?.sample_rate ?? 1,
       filter: {
         ...(current?.filter.workspaces ? { workspaces: current.filter.workspaces } : {}),
@@ -228,6 +240,7 @@ async function setRule(
       },
       enabled: !options.disable,
       mode: options.mode ?? (current ? modeOf(current) : 'live'),
+      ...(idleFor === undefined ? {} : { idle_for: idleFor }),
     },
   });
   if (outcome.type !== 'recorded') usage(`${workspace}: ${outcome.message}`);
@@ -243,12 +256,24 @@ function printRules(rules: readonly ListedRule[], out: Print): void {
     return;
   }
   const lines = renderTable(
-    ['workspace', 'evaluator', 'targets', 'rate', 'enabled', 'mode', 'origin', 'set by', 'set at'],
+    [
+      'workspace',
+      'evaluator',
+      'targets',
+      'rate',
+      'idle for',
+      'enabled',
+      'mode',
+      'origin',
+      'set by',
+      'set at',
+    ],
     rules.map((rule) => [
       rule.workspace ?? '(default)',
       rule.evaluator,
       rule.targets.join(','),
       rule.sampleRate,
+      rule.idleFor,
       rule.enabled ? 'yes' : 'no',
       rule.mode,
       rule.origin,

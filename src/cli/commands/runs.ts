@@ -88,7 +88,7 @@ export function registerRuns(program: Command): void {
         wholeNumber,
         100,
       )
-      .option('--json', 'print one JSON array of {workspace, threadId, title, createdAt}'),
+      .option('--json', 'print one JSON array of {workspace, threadId, title, createdAt, endedAt}'),
     'evalflow threads list --workspace acme',
   ).action(async (options: { workspace?: string; limit: number; json?: boolean }) => {
     const listed = await withStore(loadConfig(), async (store) => {
@@ -100,6 +100,8 @@ export function registerRuns(program: Command): void {
             threadId: thread.thread_id,
             title: thread.title,
             createdAt: thread.created_at,
+            // When its host ended it (end_thread); null while open.
+            endedAt: thread.ended_at ?? null,
           });
         }
       }
@@ -108,8 +110,8 @@ export function registerRuns(program: Command): void {
     if (options.json) return print(JSON.stringify(listed));
     if (listed.length === 0) return print('no threads');
     const table = renderTable(
-      ['workspace', 'thread', 'title', 'created'],
-      listed.map((t) => [t.workspace, t.threadId, t.title, t.createdAt]),
+      ['workspace', 'thread', 'title', 'created', 'ended'],
+      listed.map((t) => [t.workspace, t.threadId, t.title, t.createdAt, t.endedAt]),
     );
     for (const line of table) print(line);
   });

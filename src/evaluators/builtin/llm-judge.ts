@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineFeedbackType } from '../../core/index.js';
+import { defineFeedbackType, type EvaluatedKind } from '../../core/index.js';
 import { defineEvaluator, type EvaluationContext } from '../define.js';
 import { JudgeRequestError } from '../errors.js';
 import type { Subject } from '../subjects.js';
 
 export const judgeVerdictFeedback = defineFeedbackType({
   name: 'judge_verdict',
-  targets: ['turn', 'message', 'artifact'],
+  targets: ['turn', 'message', 'artifact', 'thread'],
   schema: z.object({
     score: z.number().min(0).max(1).describe("The judge's score, from 0 to 1"),
     passed: z.boolean().describe('The judge accepts the answer'),
@@ -22,6 +22,8 @@ export interface LlmJudgeOptions {
   version?: string;
   rubric?: string;
   timeoutMs?: number;
+  /** What it judges (default turns, messages and artifact versions; add `thread` for conversations). */
+  targets?: readonly EvaluatedKind[];
 }
 
 const defaultRubric =
@@ -33,7 +35,7 @@ export function llmJudgeEvaluator(options: LlmJudgeOptions) {
     name: 'llm_judge',
     version: options.version ?? '1',
     feedbackType: judgeVerdictFeedback,
-    targets: ['turn', 'message', 'artifact'],
+    targets: options.targets ?? ['turn', 'message', 'artifact'],
     source: 'JUDGE',
     evaluate: (subject, context) => judge(options, subject, context),
   });
@@ -63,7 +65,7 @@ async function judge(options: LlmJudgeOptions, subject: Subject, context: Evalua
             role: 'system',
             content: `${options.rubric ?? defaultRubric}\nReply with a JSON object {"score": number from 0 to 1, "passed": boolean, "reasoning": string}.`,
           },
-          { role: 'user', content: describe(subject) },
+          { role: 'user', content: await describe(subject) },
         ],
       }),
     });
@@ -103,8 +105,21 @@ function retryAfterMs(header: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(at - Date.now(), 0);
 }
 
-function describe(subject: Subject): string {
+async function describe(subject: Subject): Promise<string> {
   switch (subject.kind) {
+    case 'thread': {
+      const lines: string[] = [];
+      for await (const page of subject.pages()) {
+        for (const entry of page) {
+          lines.push(
+            entry.kind === 'message'
+              ? `${entry.message.role}: ${entry.message.content}`
+              : `(artifact ${entry.artifact.kind} ${entry.artifact.artifact_id} v${entry.artifact.version}: ${JSON.stringify(entry.artifact.data)})`,
+          );
+        }
+      }
+      return lines.join('\n');
+    }
     case 'message':
       return `Answer:\n${subject.message.content}`;
     case 'turn':

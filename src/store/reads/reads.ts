@@ -1,5 +1,6 @@
 import {
   type Artifact,
+  type ArtifactVersion,
   artifactVersionKey,
   type Envelope,
   emptyState,
@@ -24,6 +25,8 @@ import type {
   CursorBacklog,
   FeedbackFilter,
   ReadEventsOptions,
+  ThreadEntry,
+  ThreadPageRange,
 } from '../port.js';
 import { viewTables } from '../schema/view-tables.js';
 
@@ -172,6 +175,64 @@ export async function readConversation(
     }
     return { ...message, feedback: grouped };
   });
+}
+
+/** A thread's runs, in the order they started (ties by id). */
+export async function readThreadRuns(
+  sql: Sql,
+  workspace_id: string,
+  thread_id: string,
+): Promise<Run[]> {
+  const rows = await sql.all('SELECT body FROM runs WHERE workspace_id = ? AND thread_id = ?', [
+    workspace_id,
+    thread_id,
+  ]);
+  return rows
+    .map((row) => parseJson<Run>(row.body))
+    .sort((a, b) =>
+      a.started_at === b.started_at
+        ? a.run_id < b.run_id
+          ? -1
+          : 1
+        : a.started_at < b.started_at
+          ? -1
+          : 1,
+    );
+}
+
+/**
+ * A page of a thread's conversation in log order: its messages and its artifact versions with a
+ * seq after `after` and at most `through`, the first `limit` of them. Each table is read by its
+ * (workspace, thread, seq) index, so a page costs the same at any depth.
+ */
+export async function readThreadPage(
+  sql: Sql,
+  workspace_id: string,
+  thread_id: string,
+  { after, through, limit }: ThreadPageRange,
+): Promise<ThreadEntry[]> {
+  const range = [workspace_id, thread_id, after, through, limit];
+  const messages = await sql.all(
+    `SELECT body FROM messages WHERE workspace_id = ? AND thread_id = ? AND seq > ? AND seq <= ?
+     ORDER BY seq LIMIT ?`,
+    range,
+  );
+  const artifacts = await sql.all(
+    `SELECT body, seq FROM artifact_versions WHERE workspace_id = ? AND thread_id = ?
+       AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
+    range,
+  );
+  const entries: ThreadEntry[] = [
+    ...messages.map((row): ThreadEntry => {
+      const message = parseJson<Message>(row.body);
+      return { kind: 'message', seq: message.seq, message };
+    }),
+    ...artifacts.map((row): ThreadEntry => {
+      const artifact = parseJson<ArtifactVersion>(row.body);
+      return { kind: 'artifact', seq: asNumber(row.seq), artifact };
+    }),
+  ];
+  return entries.sort((a, b) => a.seq - b.seq).slice(0, limit);
 }
 
 export async function readViews(sql: Sql, workspace_id: string): Promise<WorkspaceState> {

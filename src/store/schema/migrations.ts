@@ -254,6 +254,45 @@ const verdictReadMigration: Migration = {
   ],
 };
 
+/**
+ * Migration 10: what judging a whole thread reads besides its runs (migration 7 indexes those by
+ * thread): its artifact versions by thread in log order (`seq`), filled in for the versions put
+ * before from their bodies and their `artifact_put` events; the bodies gain `seq` too, so the view
+ * stays a replay of the log. (9 is the agreement's, landing before it.)
+ */
+const threadsMigration: Migration = {
+  version: 10,
+  name: 'artifact versions by thread, in log order',
+  statements: [
+    'ALTER TABLE artifact_versions ADD COLUMN thread_id TEXT',
+    'ALTER TABLE artifact_versions ADD COLUMN seq BIGINT',
+    {
+      sqlite: `UPDATE artifact_versions SET thread_id = artifact_versions.body ->> '$.thread_id',
+          seq = put.seq
+        FROM (SELECT workspace_id, seq, event ->> '$.artifact_id' AS artifact_id,
+            event ->> '$.version' AS version FROM events WHERE type = 'artifact_put') AS put
+        WHERE put.workspace_id = artifact_versions.workspace_id
+          AND put.artifact_id = artifact_versions.artifact_id
+          AND put.version = artifact_versions.version`,
+      postgres: `UPDATE artifact_versions SET thread_id = artifact_versions.body::json ->> 'thread_id',
+          seq = put.seq
+        FROM (SELECT workspace_id, seq, event::json ->> 'artifact_id' AS artifact_id,
+            (event::json ->> 'version')::bigint AS version FROM events
+            WHERE type = 'artifact_put') AS put
+        WHERE put.workspace_id = artifact_versions.workspace_id
+          AND put.artifact_id = artifact_versions.artifact_id
+          AND put.version = artifact_versions.version`,
+    },
+    {
+      sqlite: `UPDATE artifact_versions SET body = json_set(body, '$.seq', seq)
+        WHERE seq IS NOT NULL`,
+      postgres: `UPDATE artifact_versions SET body = (body::jsonb || jsonb_build_object('seq', seq))::text
+        WHERE seq IS NOT NULL`,
+    },
+    'CREATE INDEX artifact_versions_by_thread ON artifact_versions (workspace_id, thread_id, seq)',
+  ],
+};
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -316,4 +355,5 @@ export const migrations: readonly Migration[] = [
   runListMigration,
   reviewQueuesMigration,
   verdictReadMigration,
+  threadsMigration,
 ];

@@ -29,6 +29,8 @@ export const viewTables: { [V in ViewName]: ViewTable<V> } = {
       version: version.version,
       kind: version.kind,
       created_at: version.created_at,
+      thread_id: version.thread_id,
+      seq: version.seq,
     }),
   },
   messages: {

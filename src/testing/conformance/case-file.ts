@@ -4,7 +4,12 @@ import { Actor, Target } from '../../core/index.js';
 // The conformance case file: the core's rules as data. docs/conformance.md documents every field
 // here; keep the two in step.
 
-const GivenThread = z.looseObject({ id: z.string(), title: z.string().optional() });
+const GivenThread = z.looseObject({
+  id: z.string(),
+  title: z.string().optional(),
+  /** Ended by its host (`end_thread`), after everything else of the lifecycle is given. */
+  ended: z.boolean().default(false),
+});
 
 const GivenRun = z.looseObject({
   id: z.string(),

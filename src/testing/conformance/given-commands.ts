@@ -61,6 +61,8 @@ export function givenCommands(given: Given): GivenStep[] {
       system({ type: 'end_run', run_id: run.id, status: run.status });
     }
   }
+  // Threads end last of the lifecycle: a run or message given after would reopen them.
+  for (const t of given.threads) if (t.ended) system({ type: 'end_thread', thread_id: t.id });
   for (const rating of given.ratings) {
     const { rater, thread_id, message_id, feedback_type, value } = rating;
     steps.push({

@@ -95,6 +95,7 @@ from .models import (
     Thread,
     ThreadCreated,
     ThreadFilter,
+    ThreadReport,
     ThreadsPage,
     ThreadTarget,
     TurnFilter,
@@ -171,6 +172,7 @@ __all__ = [
     "ScoreRecorded",
     "ScoreSummary",
     "ThreadCreated",
+    "ThreadReport",
     "UserToken",
     "Written",
     # Review queues.

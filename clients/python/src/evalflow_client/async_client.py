@@ -134,6 +134,10 @@ class AsyncEvalflowClient:
     ) -> m.Written:
         return await self._send(routes.pause_run(run_id, reason), idempotency_key)
 
+    async def end_thread(self, thread_id: str, *, idempotency_key: str | None = None) -> m.Written:
+        """End a thread: its thread evaluators judge it now; a later run or message reopens it."""
+        return await self._send(routes.end_thread(thread_id), idempotency_key)
+
     async def end_run(
         self,
         run_id: str,
@@ -302,20 +306,26 @@ class AsyncEvalflowClient:
         """A run and each of its evaluations' ledger state with its reason."""
         return await self._send(routes.run(run_id))
 
+    async def thread(self, thread_id: str) -> m.ThreadReport:
+        """A thread and each generation of it its evaluators judged, oldest first."""
+        return await self._send(routes.thread(thread_id))
+
     async def ledger_page(
         self,
         *,
         run_id: str | None = None,
+        thread_id: str | None = None,
         state: m.EvaluationState | None = None,
         cursor: str | None = None,
         limit: int | None = None,
     ) -> m.LedgerPage:
-        return await self._send(routes.ledger(run_id, state, cursor, limit))
+        return await self._send(routes.ledger(run_id, state, cursor, limit, thread_id))
 
     async def ledger(
         self,
         *,
         run_id: str | None = None,
+        thread_id: str | None = None,
         state: m.EvaluationState | None = None,
         page_size: int | None = None,
     ) -> AsyncIterator[m.LedgerEntry]:
@@ -323,7 +333,7 @@ class AsyncEvalflowClient:
         cursor: str | None = None
         while True:
             page = await self.ledger_page(
-                run_id=run_id, state=state, cursor=cursor, limit=page_size
+                run_id=run_id, thread_id=thread_id, state=state, cursor=cursor, limit=page_size
             )
             for entry in page.entries:
                 yield entry
@@ -509,10 +519,17 @@ class AsyncEvalflowClient:
         workspaces: Sequence[str] | None = None,
         artifact_kinds: Sequence[str] | None = None,
         enabled: bool | None = None,
+        idle_for: str | None = None,
         idempotency_key: str | None = None,
     ) -> m.Written:
-        """Set this workspace's rule for one evaluator version (an admin key); later runs follow."""
-        call = routes.set_rule(evaluator, targets, sample_rate, workspaces, artifact_kinds, enabled)
+        """Set this workspace's rule for one evaluator version (an admin key); later runs follow.
+
+        ``idle_for`` (``"30m"``, ``"1h30m"``) is how long a thread is quiet before a rule that
+        targets threads judges it.
+        """
+        call = routes.set_rule(
+            evaluator, targets, sample_rate, workspaces, artifact_kinds, enabled, idle_for
+        )
         return await self._send(call, idempotency_key)
 
     async def start_reevaluation(

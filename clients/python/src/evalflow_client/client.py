@@ -134,6 +134,10 @@ class EvalflowClient:
     ) -> m.Written:
         return self._send(routes.pause_run(run_id, reason), idempotency_key)
 
+    def end_thread(self, thread_id: str, *, idempotency_key: str | None = None) -> m.Written:
+        """End a thread: its thread evaluators judge it now; a later run or message reopens it."""
+        return self._send(routes.end_thread(thread_id), idempotency_key)
+
     def end_run(
         self,
         run_id: str,
@@ -302,27 +306,35 @@ class EvalflowClient:
         """A run and each of its evaluations' ledger state with its reason."""
         return self._send(routes.run(run_id))
 
+    def thread(self, thread_id: str) -> m.ThreadReport:
+        """A thread and each generation of it its evaluators judged, oldest first."""
+        return self._send(routes.thread(thread_id))
+
     def ledger_page(
         self,
         *,
         run_id: str | None = None,
+        thread_id: str | None = None,
         state: m.EvaluationState | None = None,
         cursor: str | None = None,
         limit: int | None = None,
     ) -> m.LedgerPage:
-        return self._send(routes.ledger(run_id, state, cursor, limit))
+        return self._send(routes.ledger(run_id, state, cursor, limit, thread_id))
 
     def ledger(
         self,
         *,
         run_id: str | None = None,
+        thread_id: str | None = None,
         state: m.EvaluationState | None = None,
         page_size: int | None = None,
     ) -> Iterator[m.LedgerEntry]:
         """Every ledger entry, oldest key first, fetching page after page as you iterate."""
         cursor: str | None = None
         while True:
-            page = self.ledger_page(run_id=run_id, state=state, cursor=cursor, limit=page_size)
+            page = self.ledger_page(
+                run_id=run_id, thread_id=thread_id, state=state, cursor=cursor, limit=page_size
+            )
             yield from page.entries
             if page.next_cursor is None:
                 return
@@ -502,10 +514,17 @@ class EvalflowClient:
         workspaces: Sequence[str] | None = None,
         artifact_kinds: Sequence[str] | None = None,
         enabled: bool | None = None,
+        idle_for: str | None = None,
         idempotency_key: str | None = None,
     ) -> m.Written:
-        """Set this workspace's rule for one evaluator version (an admin key); later runs follow."""
-        call = routes.set_rule(evaluator, targets, sample_rate, workspaces, artifact_kinds, enabled)
+        """Set this workspace's rule for one evaluator version (an admin key); later runs follow.
+
+        ``idle_for`` (``"30m"``, ``"1h30m"``) is how long a thread is quiet before a rule that
+        targets threads judges it.
+        """
+        call = routes.set_rule(
+            evaluator, targets, sample_rate, workspaces, artifact_kinds, enabled, idle_for
+        )
         return self._send(call, idempotency_key)
 
     def start_reevaluation(

@@ -27,7 +27,7 @@ ScoreSource = Literal[
     "SCORE_SOURCE_EVAL",
 ]
 EvaluationState = Literal["recorded", "sampled_out", "failed", "skipped"]
-EvaluatedKind = Literal["artifact", "message", "turn"]
+EvaluatedKind = Literal["artifact", "message", "thread", "turn"]
 ScoreDataType = Literal["NUMERIC", "BOOLEAN", "CATEGORICAL", "TEXT"]
 ReviewAction = Literal["submit", "revise", "withdraw"]
 
@@ -206,6 +206,14 @@ class Run(WireModel):
     updated_at: datetime
 
 
+class Thread(WireModel):
+    thread_id: str
+    title: str | None
+    created_at: datetime
+    #: When its host ended it; None while it is open (a new run or message reopens it).
+    ended_at: datetime | None
+
+
 class LedgerEntry(WireModel):
     """The one final state of a (target, evaluator version, generation), with its reason."""
 
@@ -225,15 +233,16 @@ class RunReport(WireModel):
     evaluations: list[LedgerEntry]
 
 
+class ThreadReport(WireModel):
+    """A thread and its evaluation: each generation it was judged in, oldest first."""
+
+    thread: Thread
+    evaluations: list[LedgerEntry]
+
+
 class LedgerPage(WireModel):
     entries: list[LedgerEntry]
     next_cursor: str | None
-
-
-class Thread(WireModel):
-    thread_id: str
-    title: str | None
-    created_at: datetime
 
 
 class ThreadsPage(WireModel):
@@ -317,6 +326,8 @@ class Rule(WireModel):
     enabled: bool
     #: ``shadow``: judging what the live versions judge, never the current verdict.
     mode: Literal["live", "shadow"]
+    #: How long a thread is quiet before the rule's evaluator judges it; None without threads.
+    idle_for: str | None
     #: ``config`` for the app's own rule, ``workspace`` for one this workspace set.
     origin: Literal["config", "workspace"]
     set_by: str | None

@@ -94,6 +94,7 @@ OPENAPI: Route[dict[str, Any]] = Route("GET", "/openapi.json", None)
 
 # Lifecycle: what the host reports.
 CREATE_THREAD = Route("POST", "/v1/threads", m.ThreadCreated)
+END_THREAD = Route("POST", "/v1/threads/{threadId}/end", m.Written)
 START_RUN = Route("POST", "/v1/threads/{threadId}/runs", m.RunStarted)
 PAUSE_RUN = Route("POST", "/v1/runs/{runId}/pause", m.Written)
 END_RUN = Route("POST", "/v1/runs/{runId}/end", m.Written)
@@ -118,6 +119,7 @@ ARCHIVE_SCORE_CONFIG = Route("PATCH", "/v1/score-configs/{configId}", m.ScoreCon
 
 # Reading back.
 RUN = Route("GET", "/v1/runs/{runId}", m.RunReport)
+THREAD = Route("GET", "/v1/threads/{threadId}", m.ThreadReport)
 LEDGER = Route("GET", "/v1/ledger", m.LedgerPage)
 THREADS = Route("GET", "/v1/threads", m.ThreadsPage)
 RUNS = Route("GET", "/v1/runs", m.RunsPage)
@@ -167,6 +169,10 @@ ALL: tuple[Route[Any], ...] = tuple(v for v in list(globals().values()) if isins
 
 def create_thread(thread_id: str, title: str | None) -> Call[m.ThreadCreated]:
     return CREATE_THREAD.call(body={"threadId": thread_id, "title": title})
+
+
+def end_thread(thread_id: str) -> Call[m.Written]:
+    return END_THREAD.call({"threadId": thread_id})
 
 
 def start_run(thread_id: str, run_id: str, trace_id: str | None) -> Call[m.RunStarted]:
@@ -312,10 +318,26 @@ def run(run_id: str) -> Call[m.RunReport]:
     return RUN.call({"runId": run_id})
 
 
+def thread(thread_id: str) -> Call[m.ThreadReport]:
+    return THREAD.call({"threadId": thread_id})
+
+
 def ledger(
-    run_id: str | None, state: m.EvaluationState | None, cursor: str | None, limit: int | None
+    run_id: str | None,
+    state: m.EvaluationState | None,
+    cursor: str | None,
+    limit: int | None,
+    thread_id: str | None = None,
 ) -> Call[m.LedgerPage]:
-    return LEDGER.call(query={"runId": run_id, "state": state, "cursor": cursor, "limit": limit})
+    return LEDGER.call(
+        query={
+            "runId": run_id,
+            "threadId": thread_id,
+            "state": state,
+            "cursor": cursor,
+            "limit": limit,
+        }
+    )
 
 
 def threads(cursor: str | None, limit: int | None) -> Call[m.ThreadsPage]:
@@ -452,6 +474,7 @@ def set_rule(
     workspaces: Sequence[str] | None,
     artifact_kinds: Sequence[str] | None,
     enabled: bool | None,
+    idle_for: str | None = None,
 ) -> Call[m.Written]:
     return SET_RULE.call(
         {"evaluator": evaluator},
@@ -460,6 +483,7 @@ def set_rule(
             "sampleRate": sample_rate,
             "filter": _present({"workspaces": workspaces, "artifactKinds": artifact_kinds}),
             "enabled": enabled,
+            "idleFor": idle_for,
         },
     )
 

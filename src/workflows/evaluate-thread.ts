@@ -1,0 +1,179 @@
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { EvalflowActivities } from '../activities/types.js';
+import { evaluatorId, threadGeneration } from '../core/keys.js';
+import type { ThreadEvaluatorRef } from '../evaluators/registry.js';
+import { forEachBounded } from './bounded.js';
+import { DEFAULT_ABANDON_AFTER_MS } from './evaluate-run-messages.js';
+import { evaluateTarget } from './evaluate-target.js';
+import {
+  DEFAULT_THREAD_HISTORY_BUDGET,
+  type EvaluateThreadInput,
+  type EvaluateThreadState,
+  type OpenGeneration,
+  type ThreadEvent,
+  threadEventSignal,
+  threadStateQuery,
+} from './evaluate-thread-messages.js';
+import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
+
+const progress = proxyActivities<
+  Pick<EvalflowActivities, 'loadThreadProgress' | 'saveThreadProgress'>
+>({
+  startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/**
+ * One thread's evaluation (docs/architecture.md#how-a-thread-is-evaluated). Activity (a run
+ * started or resumed, a message posted) opens a generation for each thread evaluator live at
+ * its seq; each is judged once the thread has been quiet for its rule's `idleFor` (no run open,
+ * no message posted), or at once when the host ends the thread. Waiting is one durable timer,
+ * which activity only pushes later: a message while it waits adds a signal, not a new timer.
+ * Once nothing is open the workflow saves how far it got and closes; the thread's next activity
+ * starts a new one, which reads that first, so a thread idle for months costs nothing.
+ */
+export async function evaluateThread(input: EvaluateThreadInput): Promise<EvaluateThreadState> {
+  const state: EvaluateThreadState = input.carried ?? {
+    threadId: input.threadId,
+    appliedThrough: null,
+    lastSeq: 0,
+    inbox: [],
+    runs: {},
+    lastActivityAt: Date.now(),
+    ended: false,
+    open: {},
+    latest: {},
+  };
+  const abandonAfterMs = input.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
+  const thread = { workspaceId: input.workspaceId, threadId: input.threadId };
+  const openCount = () => Object.keys(state.open).length;
+
+  const opened = (plan: readonly ThreadEvaluatorRef[], seq: number) => {
+    for (const evaluator of plan)
+      state.open[evaluatorId(evaluator)] ??= { evaluator, openedSeq: seq };
+  };
+  /** Applies one event; false for an end that must be judged before anything after it. */
+  const apply = (event: ThreadEvent): boolean => {
+    // The relay delivers each log event at least once and in seq order: a seq at or below the
+    // last applied is a repeat.
+    if (event.seq <= state.lastSeq) return true;
+    state.lastSeq = event.seq;
+    switch (event.type) {
+      case 'run_started':
+        state.runs[event.run_id] = { pausedAt: null };
+        opened(event.plan, event.seq);
+        break;
+      case 'run_paused':
+        if (state.runs[event.run_id] !== undefined)
+          state.runs[event.run_id] = { pausedAt: Date.now() };
+        break;
+      case 'run_ended':
+        delete state.runs[event.run_id];
+        break;
+      case 'message':
+        opened(event.plan, event.seq);
+        break;
+      case 'ended':
+        if (openCount() === 0) return true;
+        state.ended = true;
+        return false;
+    }
+    state.lastActivityAt = Date.now();
+    return true;
+  };
+  const drainInbox = () => {
+    while (state.inbox.length > 0 && !state.ended) apply(state.inbox.shift() as ThreadEvent);
+  };
+  // Applied at once, unless the progress is not read yet or an end waits to be judged: then in
+  // order, by the main loop.
+  setHandler(threadEventSignal, (event) => {
+    if (state.appliedThrough === null || state.ended || state.inbox.length > 0) {
+      state.inbox.push(event);
+    } else {
+      apply(event);
+    }
+  });
+  setHandler(threadStateQuery, () => state);
+
+  /** When a generation is due: quiet for its idleFor, and no run open (a paused one abandoned). */
+  const deadline = ({ evaluator }: OpenGeneration): number => {
+    let at = state.lastActivityAt + evaluator.idleForMs;
+    for (const run of Object.values(state.runs)) {
+      if (run.pausedAt === null) return Number.POSITIVE_INFINITY;
+      at = Math.max(at, run.pausedAt + abandonAfterMs);
+    }
+    return at;
+  };
+  const earliest = () =>
+    state.ended ? Number.NEGATIVE_INFINITY : Math.min(...Object.values(state.open).map(deadline));
+
+  const judge = async (due: OpenGeneration[]) => {
+    const through = state.lastSeq;
+    const generation = threadGeneration(through);
+    // Out of `open` first: activity while they are judged opens their next generation.
+    for (const { evaluator } of due) delete state.open[evaluatorId(evaluator)];
+    state.ended = false;
+    await forEachBounded(due, input.concurrency ?? 4, async ({ evaluator }) => {
+      const outcome = await evaluateTarget({
+        workspaceId: input.workspaceId,
+        workflowId: workflowInfo().workflowId,
+        evaluator,
+        target: { kind: 'thread', thread_id: input.threadId },
+        generation,
+        throughSeq: through,
+      });
+      state.latest[evaluatorId(evaluator)] = { generation, throughSeq: through, ...outcome };
+    });
+  };
+
+  const budget = input.historyBudget ?? DEFAULT_THREAD_HISTORY_BUDGET;
+  const suggested = () => workflowInfo().continueAsNewSuggested;
+
+  if (state.appliedThrough === null) {
+    const { appliedThrough, openRuns } = await progress.loadThreadProgress(thread);
+    state.lastSeq = Math.max(state.lastSeq, appliedThrough);
+    for (const run of openRuns) {
+      state.runs[run.run_id] ??= { pausedAt: run.paused ? Date.now() : null };
+    }
+    state.appliedThrough = appliedThrough;
+  }
+
+  for (;;) {
+    drainInbox();
+    const now = Date.now();
+    const due = Object.values(state.open).filter((g) => state.ended || deadline(g) <= now);
+    if (due.length > 0) {
+      await judge(due);
+      continue;
+    }
+    if (openCount() === 0 && state.inbox.length === 0) {
+      if (state.lastSeq > (state.appliedThrough ?? 0)) {
+        await progress.saveThreadProgress({ ...thread, appliedThrough: state.lastSeq });
+        state.appliedThrough = state.lastSeq;
+      }
+      // A signal that came while saving keeps the workflow going; one that comes as it
+      // completes makes Temporal refuse the completion and run this loop again with it.
+      if (state.inbox.length === 0 && openCount() === 0) return state;
+      continue;
+    }
+    if (workflowInfo().historyLength > budget || suggested()) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof evaluateThread>({ ...input, carried: state });
+    }
+    // One timer until the earliest generation could be due. Activity only pushes deadlines
+    // later, so it does not wake the workflow; it wakes on an end, on a deadline brought
+    // nearer (a run ending, a generation with a shorter idleFor), or when the timer fires.
+    const next = earliest();
+    const wake = () => state.ended || state.inbox.length > 0 || earliest() < next || suggested();
+    if (next === Number.POSITIVE_INFINITY) await condition(wake);
+    else await condition(wake, Math.max(next - now, 1));
+  }
+}
