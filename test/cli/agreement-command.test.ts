@@ -129,10 +129,12 @@ describe('evalflow agreement', () => {
       'politeness@2:polite',
       'reviewers',
       '--target-kind',
-      'thread',
+      'session',
     );
     expect(kind.code).toBe(1);
-    expect(kind.err).toContain('a target kind is one of artifact, message, turn, not thread');
+    expect(kind.err).toContain(
+      'a target kind is one of artifact, message, thread, turn, not session',
+    );
   }, 60_000);
 });
 

@@ -207,5 +207,5 @@ export const commandStep = fc.record({
 });
 
 /** A fixed, reproducible sample of steps. */
-export const sampleSteps = (count: number, seed = 4039) =>
+export const sampleSteps = (count: number, seed = 4040) =>
   fc.sample(commandStep, { numRuns: count, seed });
