@@ -149,6 +149,12 @@ export class ReviewSession {
     if (this.stopped) return null;
     const claimed = await this.api.claim(this.queueId);
     if (claimed === null) return null;
+    // Left while the claim was on its way (a read ahead, say): its lease goes back at once,
+    // or the item would stay leased to nobody until it expired.
+    if (this.stopped) {
+      await this.api.release(this.queueId, claimed.itemId).catch(() => {});
+      return null;
+    }
     this.startBeating(claimed);
     try {
       return await this.api.item(this.queueId, claimed.itemId);

@@ -164,6 +164,7 @@ describe('threads over HTTP', () => {
         source: 'SCORE_SOURCE_JUDGE',
         producer: 'resolution@1',
         sourceLabel: null,
+        shadow: false,
         name: 'resolution.resolved',
         count: 1,
         mean: 0,

@@ -31,9 +31,11 @@ it('keeps the WAL bounded while appends go on, with the writer’s own checkpoin
       });
       expect(outcome.type).toBe('recorded');
     }
-    // 6,000 appends of several pages each are well over 50 MB of WAL frames: reused from the
-    // start after each checkpoint, the file stays a few megabytes.
-    expect(statSync(`${path}-wal`).size).toBeLessThan(16 * 1024 * 1024);
+    // 6,000 appends of about four pages each are some 96 MB of WAL frames. Reused from the start
+    // after each checkpoint, the file stays far smaller: a few megabytes while the thread keeps
+    // up, and at most the 2,000 commits (about 32 MB) the writer lets it fall behind by when
+    // appends come too fast for it to find the database idle, as on a quick, quiet machine.
+    expect(statSync(`${path}-wal`).size).toBeLessThan(40 * 1024 * 1024);
   } finally {
     await store.close();
   }

@@ -235,7 +235,8 @@ describe('the evaluators page', () => {
       .getByRole('button', { name: 'the turn of run r' })
       .click();
     await view.waitFor();
-    expect(await view.locator('li.message.is-target').count()).toBe(12);
+    // The view fills in as the run's messages arrive: wait for them, not for the frame alone.
+    await expect.poll(() => view.locator('li.message.is-target').count()).toBe(12);
     await page.keyboard.press('Escape');
     await card(page, 'politeness@2:polite').waitFor();
     await page.screenshot({ path: join(shots, 'evaluators.png'), fullPage: true });
@@ -254,9 +255,10 @@ describe('the evaluators page', () => {
     expect(await refused.textContent()).toContain((api as Error).message);
     await page.locator('input[name="first"]').fill('2026-06-01');
     await page.getByRole('button', { name: 'Show' }).click();
-    expect(await page.locator('main [role="alert"]').first().textContent()).toContain(
-      'The last day comes before the first.',
-    );
+    // The refusal of the side before is on screen until the new window is read.
+    await expect
+      .poll(() => page.locator('main [role="alert"]').first().textContent())
+      .toContain('The last day comes before the first.');
     await page.context().close();
   });
 
