@@ -183,6 +183,12 @@ describe("the reviewers' page", () => {
     await expect.poll(() => mine.locator('> li').count()).toBe(3);
     await page.keyboard.press('Enter');
     await page.locator('.my-reviews form').waitFor();
+    // The form takes the focus on the frame after it opens: keys pressed before then go nowhere.
+    await expect
+      .poll(() =>
+        evaluate<boolean>(page, "document.activeElement?.closest('.my-reviews form') != null"),
+      )
+      .toBe(true);
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => page.getByTestId('announcement').textContent()).toContain('revised');

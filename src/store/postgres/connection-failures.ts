@@ -18,8 +18,9 @@ const SOCKET_CODES = new Set([
 // and crash (57P01, 57P02), starting up or recovering (57P03), too many connections (53300).
 const SERVER_CODES = /^(08...|57P0[123]|53300)$/;
 
-// pg's own messages for a socket that ended, timed out while connecting, or broke earlier.
-const PG_MESSAGES = /Connection terminated|connection timeout|not queryable/i;
+// pg's own messages for a socket that ended, timed out while connecting (the client's
+// `timeout expired`, the pool's `connection timeout`), or broke earlier.
+const PG_MESSAGES = /Connection terminated|connection timeout|timeout expired|not queryable/i;
 
 /** Whether `error` says the connection failed or dropped, rather than that a statement did. */
 export function isConnectionFailure(error: unknown): boolean {
