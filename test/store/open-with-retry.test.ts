@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { openWithRetry } from '../../src/store/postgres/open-with-retry.js';
 import { StoreOpenError } from '../../src/store/index.js';
+import { openWithRetry } from '../../src/store/postgres/open-with-retry.js';
 
 // What opening a Postgres store waits through. A connect attempt bounded by the time left ends
 // in pg's own `timeout expired` when the server does not answer in time (seen on a loaded CI
