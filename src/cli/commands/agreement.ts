@@ -83,28 +83,38 @@ function count(value: string): number {
   return n;
 }
 
+/** The options agreement and promotion both slice the verdicts by, in this order. */
+export function withSlices(command: Command): Command {
+  return command
+    .option(
+      '--map <from=to>',
+      'rename a label on both sides (repeatable): --map pass=true',
+      mapEntry,
+    )
+    .option('--from <instant>', 'only verdicts last given at or after this instant', instant)
+    .option('--to <instant>', 'only verdicts last given before this instant', instant)
+    .option(
+      '--target-kind <kind>',
+      `only targets of one kind: ${evaluatedKinds.join(', ')}`,
+      evaluatedKind,
+    );
+}
+
 export function registerAgreement(program: Command): void {
   withExamples(
-    program
-      .command('agreement')
-      .description(
-        'how two populations of stored verdicts agree on the same targets: Cohen’s κ with its 95 % interval, the confusion matrix, base rates, per-label figures (Pearson, Spearman, MAE and RMSE for numbers), and the disagreements',
-      )
-      .argument('<a>', `side A: ${SIDES_HELP}`)
-      .argument('<b>', 'side B, written the same way; a population without a field takes side A’s')
-      .option('--workspace <id>', 'the workspace (default: the store’s only one)', identifier)
-      .option(
-        '--map <from=to>',
-        'rename a label on both sides (repeatable): --map pass=true',
-        mapEntry,
-      )
-      .option('--from <instant>', 'only verdicts last given at or after this instant', instant)
-      .option('--to <instant>', 'only verdicts last given before this instant', instant)
-      .option(
-        '--target-kind <kind>',
-        `only targets of one kind: ${evaluatedKinds.join(', ')}`,
-        evaluatedKind,
-      )
+    withSlices(
+      program
+        .command('agreement')
+        .description(
+          'how two populations of stored verdicts agree on the same targets: Cohen’s κ with its 95 % interval, the confusion matrix, base rates, per-label figures (Pearson, Spearman, MAE and RMSE for numbers), and the disagreements',
+        )
+        .argument('<a>', `side A: ${SIDES_HELP}`)
+        .argument(
+          '<b>',
+          'side B, written the same way; a population without a field takes side A’s',
+        )
+        .option('--workspace <id>', 'the workspace (default: the store’s only one)', identifier),
+    )
       .option(
         '--limit <n>',
         'disagreements listed (default 20 in the table, 100 with --json as the API; all are counted)',

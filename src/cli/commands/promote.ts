@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import {
   EvaluatorId,
-  evaluatedKinds,
   evidenceLine,
   type TargetKind,
   type VersionAgreement,
@@ -12,14 +11,13 @@ import {
   appOf,
   CLI_ACTOR,
   identifier,
-  instant,
   type Print,
   print,
   usage,
   withStore,
 } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
-import { asUsage, evaluatedKind, mapEntry, oneWorkspace, SIDES_HELP } from './agreement.js';
+import { asUsage, oneWorkspace, SIDES_HELP, withSlices } from './agreement.js';
 
 // `evalflow rules promote`: measures a version's agreement now and promotes it on that evidence,
 // as POST /v1/evaluation-rules/{evaluator}/promote does, recorded as system:cli: one
@@ -65,40 +63,30 @@ function matched(value: string): number {
 
 export function registerPromote(rules: Command): void {
   withExamples(
-    rules
-      .command('promote')
-      .description(
-        'promote an evaluator version on its agreement measured now: it goes live with the replaced version’s settings and that one is disabled, in one event that keeps the evidence (recorded as system:cli); refused with the figures when they are short of the thresholds',
-      )
-      .argument('<evaluator>', 'the version to promote, name@version')
-      .option(
-        '--replacing <evaluator>',
-        'the version it replaces, of the same feedback type',
-        evaluatorId,
-      )
-      .requiredOption('--against <side>', `what its verdicts are checked against: ${SIDES_HELP}`)
-      .option(
-        '--field <field>',
-        'the promoted version’s field (default: its type’s only comparable one)',
-      )
-      .requiredOption('--min-kappa <kappa>', 'the least Cohen’s κ the evidence must show', kappa)
-      .requiredOption(
-        '--min-matched <n>',
-        'the fewest matched targets the evidence must count',
-        matched,
-      )
-      .option(
-        '--map <from=to>',
-        'rename a label on both sides (repeatable): --map pass=true',
-        mapEntry,
-      )
-      .option('--from <instant>', 'only verdicts last given at or after this instant', instant)
-      .option('--to <instant>', 'only verdicts last given before this instant', instant)
-      .option(
-        '--target-kind <kind>',
-        `only targets of one kind: ${evaluatedKinds.join(', ')}`,
-        evaluatedKind,
-      )
+    withSlices(
+      rules
+        .command('promote')
+        .description(
+          'promote an evaluator version on its agreement measured now: it goes live with the replaced version’s settings and that one is disabled, in one event that keeps the evidence (recorded as system:cli); refused with the figures when they are short of the thresholds',
+        )
+        .argument('<evaluator>', 'the version to promote, name@version')
+        .option(
+          '--replacing <evaluator>',
+          'the version it replaces, of the same feedback type',
+          evaluatorId,
+        )
+        .requiredOption('--against <side>', `what its verdicts are checked against: ${SIDES_HELP}`)
+        .option(
+          '--field <field>',
+          'the promoted version’s field (default: its type’s only comparable one)',
+        )
+        .requiredOption('--min-kappa <kappa>', 'the least Cohen’s κ the evidence must show', kappa)
+        .requiredOption(
+          '--min-matched <n>',
+          'the fewest matched targets the evidence must count',
+          matched,
+        ),
+    )
       .option('--force', 'promote even on short evidence; the event records it as forced')
       .option('--workspace <id>', 'the workspace (default: the store’s only one)', identifier)
       .option(...APP_OPTION)
