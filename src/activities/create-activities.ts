@@ -1,4 +1,4 @@
-import type { FeedbackTypeRegistry } from '../core/index.js';
+import type { FeedbackTypeRegistry, Pricing } from '../core/index.js';
 import type { EvaluatorRegistry } from '../evaluators/index.js';
 import type { ActivityObservers } from '../metrics/observers.js';
 import type { ScoreReader, ScoreSink } from '../scores/index.js';
@@ -14,6 +14,8 @@ import type { EvalflowActivities } from './types.js';
 export interface ActivityDeps {
   store: Store;
   evaluators: EvaluatorRegistry;
+  /** Prices by model, for evaluators' usage reported without a cost. */
+  pricing?: Readonly<Pricing>;
   feedbackTypes: FeedbackTypeRegistry;
   scoreSink: ScoreSink;
   scoreReader: ScoreReader | null;

@@ -1,5 +1,12 @@
 import { Context } from '@temporalio/activity';
-import { evaluatorParticipant, summaryOf, targetKey } from '../core/index.js';
+import {
+  costNanos,
+  evaluatorParticipant,
+  type Pricing,
+  summaryOf,
+  targetKey,
+  UsageReport,
+} from '../core/index.js';
 import {
   type EvaluatorRegistry,
   type FollowedRef,
@@ -21,6 +28,8 @@ import type {
 export interface EvaluationDeps {
   store: Store;
   evaluators: EvaluatorRegistry;
+  /** Prices by model, for usage reported without a cost. */
+  pricing?: Readonly<Pricing>;
   observer?: EvaluationObserver | undefined;
 }
 
@@ -166,18 +175,53 @@ export function evaluationActivities(deps: EvaluationDeps) {
         return { outcome: 'skipped', reason };
       }
       const context = Context.current();
+      const attempt = context.info.attempt;
+      const usageKey = { workspace_id: input.workspaceId, ...ledgerKey(input) };
+      let reports = 0;
+      const reportUsage = async (usage: UsageReport) => {
+        const report = UsageReport.safeParse(usage);
+        if (!report.success) {
+          throw terminal(
+            `${evaluator.participant} reported invalid usage: ${summaryOf(report.error, Number.POSITIVE_INFINITY, '(usage)')}`,
+            FailureType.invalidUsage,
+          );
+        }
+        const { model, inputTokens, outputTokens } = report.data;
+        const cost_nanos = costNanos(report.data, deps.pricing ?? {});
+        await deps.store.usage.recordUsage({
+          ...usageKey,
+          attempt,
+          report: reports++,
+          model,
+          input_tokens: inputTokens,
+          output_tokens: outputTokens,
+          cost_nanos,
+        });
+        deps.observer?.used?.(evaluator, report.data, cost_nanos);
+      };
       let verdict: unknown;
       const judging = performance.now();
+      // The attempt is recorded after the call, thrown or not; its usage was recorded as reported.
+      const recordAttempt = (failed: boolean) =>
+        deps.store.usage.recordAttempt({
+          ...usageKey,
+          attempt,
+          duration_ms: performance.now() - judging,
+          failed,
+        });
       try {
         verdict = await evaluator.evaluate(subject, {
           participant: evaluator.participant,
-          attempt: context.info.attempt,
+          attempt,
           signal: context.cancellationSignal,
+          reportUsage,
         });
       } catch (error) {
         deps.observer?.judged(evaluator, (performance.now() - judging) / 1000, true);
+        await recordAttempt(true);
         throw asActivityFailure(error);
       }
+      await recordAttempt(false);
       deps.observer?.judged(evaluator, (performance.now() - judging) / 1000, false);
       const parsed = evaluator.feedbackType.schema.safeParse(verdict);
       if (!parsed.success) {

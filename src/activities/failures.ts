@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 export const FailureType = {
   evaluatorNotDeployed: 'EvaluatorNotDeployed',
   invalidVerdict: 'InvalidVerdict',
+  invalidUsage: 'InvalidUsage',
   feedbackRejected: 'FeedbackRejected',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];

@@ -8,6 +8,8 @@ import {
   type FeedbackTypeRegistry,
   Id,
   idleForProblem,
+  type ModelPrice,
+  Pricing,
   type ReviewQueue,
   type RuleMode,
   reviewQueueProblem,
@@ -111,6 +113,11 @@ export interface AppConfigInput {
    * API) override them by id.
    */
   reviewQueues?: readonly ReviewQueueInput[];
+  /**
+   * Prices by model name, in USD per million input and output tokens: what turns an evaluator's
+   * reported tokens into money where it reports no cost of its own.
+   */
+  pricing?: Readonly<Record<string, ModelPrice>>;
 }
 
 const APP = Symbol.for('evalflow.app');
@@ -127,6 +134,8 @@ export interface AppDefinition {
   readonly evaluatorLimits: Readonly<Record<string, Readonly<EvaluatorLimit>>>;
   /** The default review queues; a workspace's own queues override them by id. */
   readonly reviewQueues: readonly ReviewQueue[];
+  /** Prices by model name (see `AppConfigInput.pricing`). */
+  readonly pricing: Readonly<Pricing>;
   /** The sink's score configs: one per scorable field of every type; retired types' archived. */
   readonly scoreConfigSync: { configs: readonly ScoreConfig[]; retired: readonly string[] };
   /** The field configs a HUMAN config name stands for (its type's); empty for an unknown name. */
@@ -197,6 +206,7 @@ const Input = z.strictObject({
       }),
     )
     .default([]),
+  pricing: Pricing.default({}),
 });
 
 /** Checks an app's definition whole; a mistake throws `InvalidConfigError` naming it. */
@@ -246,6 +256,7 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
     rules: Object.freeze(rules),
     evaluatorLimits,
     reviewQueues: Object.freeze(reviewQueues),
+    pricing: Object.freeze(parsed.data.pricing),
     scoreConfigFields: (configName: string) =>
       configs.filter(({ type }) => type.configName === configName).map(({ config }) => config.name),
     scoreConfigSync: Object.freeze({

@@ -37,6 +37,7 @@ export {
   StartRun,
   WithdrawFeedback,
 } from './commands.js';
+export { costNanos, ModelPrice, nanosOf, Pricing, UsageReport, usdOf } from './costs.js';
 export type { Admitted } from './decide.js';
 export { admit, decide, decideCommand } from './decide.js';
 export type {

@@ -7,6 +7,7 @@ import {
   evaluatorParticipant,
   type FeedbackType,
   idProblem,
+  type UsageReport,
 } from '../core/index.js';
 import { InvalidEvaluatorError } from './errors.js';
 import type { Subject } from './subjects.js';
@@ -20,6 +21,12 @@ export interface EvaluationContext {
   attempt: number;
   /** Aborted when the activity is cancelled or times out. */
   signal: AbortSignal;
+  /**
+   * Records what a call of a model used, at once and durably, with this attempt: call it after
+   * every response, also when the attempt fails afterwards (money spent on it is spent). Without
+   * `costUsd`, the config's price for the model turns the tokens into money.
+   */
+  reportUsage(usage: UsageReport): Promise<void>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { evaluationStates } from '../core/index.js';
+import { evaluationStates, usdOf } from '../core/index.js';
 import type {
   EvaluationObserver,
   EvaluatorVersion,
@@ -61,11 +61,25 @@ export function engineMetrics(registry: Registry, options: EngineMetricsOptions)
     labelNames: evaluatorLabels,
     registers,
   });
+  const tokens = new Counter({
+    name: 'evalflow_evaluation_tokens_total',
+    help: 'Tokens evaluators reported using, by evaluator version and direction (input, output)',
+    labelNames: [...evaluatorLabels, 'direction'],
+    registers,
+  });
+  const cost = new Counter({
+    name: 'evalflow_evaluation_cost_usd_total',
+    help: 'What evaluators reported spending (or their tokens at the configured price), in USD',
+    labelNames: evaluatorLabels,
+    registers,
+  });
   for (const { name, version } of options.evaluators) {
     const labels = { evaluator: name, version };
     for (const state of evaluationStates) evaluations.inc({ ...labels, state }, 0);
     judgeSeconds.zero(labels);
     judgeErrors.inc(labels, 0);
+    for (const direction of ['input', 'output']) tokens.inc({ ...labels, direction }, 0);
+    cost.inc(labels, 0);
   }
 
   const sink = { sink: options.sink };
@@ -150,6 +164,12 @@ export function engineMetrics(registry: Registry, options: EngineMetricsOptions)
       judged: ({ name, version }, seconds, threw) => {
         judgeSeconds.observe({ evaluator: name, version }, seconds);
         if (threw) judgeErrors.inc({ evaluator: name, version });
+      },
+      used: ({ name, version }, usage, costNanos) => {
+        const labels = { evaluator: name, version };
+        tokens.inc({ ...labels, direction: 'input' }, usage.inputTokens);
+        tokens.inc({ ...labels, direction: 'output' }, usage.outputTokens);
+        if (costNanos !== null) cost.inc(labels, usdOf(costNanos));
       },
     },
     mirror: {

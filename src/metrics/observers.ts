@@ -1,4 +1,4 @@
-import type { EvaluationState } from '../core/index.js';
+import type { EvaluationState, UsageReport } from '../core/index.js';
 
 // What the engine's and the API's parts tell as they work, for the metrics: ports of plain
 // methods, so the activities, the relay and the API's routes know nothing of Prometheus. Each is
@@ -20,6 +20,8 @@ export interface EvaluationObserver {
   settled(evaluator: EvaluatorVersion, state: EvaluationState): void;
   /** The evaluator judged a target in `seconds`; `failed` when it threw (to be retried, or not). */
   judged(evaluator: EvaluatorVersion, seconds: number, failed: boolean): void;
+  /** The evaluator reported a model call's usage, costing `costNanos` (null: no price known). */
+  used?(evaluator: EvaluatorVersion, usage: UsageReport, costNanos: number | null): void;
 }
 
 /** The mirror's activities, for the one score sink the engine writes to. */

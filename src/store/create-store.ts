@@ -39,6 +39,7 @@ import {
 import { follow, followPages, Wakeups } from './reads/subscription.js';
 import { createReviewQueueStore } from './review-queues/review-queue-store.js';
 import { staticScoreConfigs } from './score-configs.js';
+import { createUsageLedger } from './usage.js';
 
 export interface StoreOptions {
   feedbackTypes: FeedbackTypeRegistry;
@@ -176,6 +177,7 @@ export function createStore(
     },
     backlog: (cursor) => read((sql) => readBacklog(sql, cursor)),
     ledger: createLedger(backend, deps.now),
+    usage: createUsageLedger(backend, deps.now),
     apiKeys: createApiKeys(backend, deps.now),
     idempotency: createIdempotencyRecords(backend, deps.now),
     artifactVersions: {

@@ -83,3 +83,15 @@ export {
   holdSqliteEngineLock,
   type SqliteEngineLock,
 } from './sqlite/engine-lock.js';
+export {
+  type AttemptRecord,
+  type EvaluationKeyColumns,
+  type EvaluationUsage,
+  type MeasuredCost,
+  type SpendDimension,
+  type SpendFilter,
+  type SpendRow,
+  spendDimensions,
+  type UsageLedger,
+  type UsageRecord,
+} from './usage.js';

@@ -22,6 +22,7 @@ import type { Ledger } from './ledger.js';
 import type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
 import type { RunListOptions, ThreadListOptions } from './reads/lists.js';
 import type { ReviewQueueStore } from './review-queues/port.js';
+import type { UsageLedger } from './usage.js';
 
 /**
  * A command to execute in a workspace, in the log's wire shape (snake_case, as the core's
@@ -226,6 +227,8 @@ export interface Store {
 
   /** The evaluation and score ledger, kept beside the log. */
   readonly ledger: Ledger;
+  /** What each evaluation's attempts used and cost. */
+  readonly usage: UsageLedger;
   /** Keyset pages of artifact versions, for batch re-evaluation. */
   readonly artifactVersions: ArtifactVersionIndex;
   /** The HTTP API's keys and user tokens. */

@@ -72,6 +72,7 @@ async function openHeld(
     activities: createActivities({
       store,
       evaluators: app.evaluators,
+      pricing: app.pricing,
       feedbackTypes: app.feedbackTypes,
       scoreSink: sink,
       scoreReader: reader,

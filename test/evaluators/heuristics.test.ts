@@ -14,6 +14,7 @@ const context: EvaluationContext = {
   participant: 'evaluator:test@1',
   attempt: 1,
   signal: new AbortController().signal,
+  reportUsage: async () => {},
 };
 const message = (content: string): Subject => ({
   kind: 'message',

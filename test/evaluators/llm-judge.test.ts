@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { asActivityFailure } from '../../src/activities/failures.js';
+import type { UsageReport } from '../../src/core/index.js';
 import {
   type EvaluationContext,
   JudgeRequestError,
@@ -14,7 +15,13 @@ import {
 let server: Server;
 let baseUrl: string;
 let requests: { path: string; authorization?: string; body: Record<string, unknown> }[];
-let reply: { status: number; content?: string; headers?: Record<string, string> };
+let reply: {
+  status: number;
+  content?: string;
+  headers?: Record<string, string>;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+};
+let reported: UsageReport[];
 
 const readBody = async (request: IncomingMessage) => {
   let text = '';
@@ -31,7 +38,10 @@ beforeAll(async () => {
     });
     response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
     response.end(
-      JSON.stringify({ choices: [{ message: { role: 'assistant', content: reply.content } }] }),
+      JSON.stringify({
+        choices: [{ message: { role: 'assistant', content: reply.content } }],
+        ...(reply.usage ? { usage: reply.usage } : {}),
+      }),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -40,6 +50,7 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 beforeEach(() => {
   requests = [];
+  reported = [];
   reply = { status: 200, content: '{"score": 0.8, "passed": true, "reasoning": "fine"}' };
 });
 
@@ -47,6 +58,9 @@ const context: EvaluationContext = {
   participant: 'evaluator:llm_judge@1',
   attempt: 1,
   signal: new AbortController().signal,
+  reportUsage: async (usage) => {
+    reported.push(usage);
+  },
 };
 const subject: Subject = {
   kind: 'message',
@@ -88,6 +102,34 @@ describe('the LLM judge', () => {
     reply = { status: 200, content: 'I think it is fine' };
     const judge = llmJudgeEvaluator({ baseUrl, model: 'grader' });
     await expect(judge.evaluate(subject, context)).rejects.toMatchObject({ retryable: false });
+  });
+
+  it("reports every response's usage as the configured model's, a reply it then refuses too", async () => {
+    const judge = llmJudgeEvaluator({ baseUrl, model: 'grader' });
+    reply = {
+      status: 200,
+      content: 'not json',
+      usage: { prompt_tokens: 120, completion_tokens: 7 },
+    };
+    await expect(judge.evaluate(subject, context)).rejects.toMatchObject({ retryable: false });
+    reply = {
+      status: 200,
+      content: '{"score": 1, "passed": true}',
+      usage: { prompt_tokens: 80, completion_tokens: 5 },
+    };
+    await judge.evaluate(subject, context);
+    expect(reported).toEqual([
+      { model: 'grader', inputTokens: 120, outputTokens: 7 },
+      { model: 'grader', inputTokens: 80, outputTokens: 5 },
+    ]);
+  });
+
+  it('reports nothing for a response without usage, or a refusal', async () => {
+    const judge = llmJudgeEvaluator({ baseUrl, model: 'grader' });
+    await judge.evaluate(subject, context);
+    reply = { status: 503 };
+    await Promise.resolve(judge.evaluate(subject, context)).catch(() => undefined);
+    expect(reported).toEqual([]);
   });
 
   it("turns a 429's Retry-After into the wait before the next try", async () => {

@@ -7,6 +7,7 @@ import { givenTwoRatings } from './feedback-history.js';
 import { ledgerContract } from './ledger-contract.js';
 import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
+import { usageContract } from './usage-contract.js';
 
 const schema = freshSchemaName();
 afterAll(() => dropSchema(databaseUrl(), schema));
@@ -20,6 +21,10 @@ ledgerContract('Postgres', (options) =>
 );
 
 reviewQueuesContract('Postgres', (options) =>
+  openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
+);
+
+usageContract('Postgres', (options) =>
   openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
 );
 

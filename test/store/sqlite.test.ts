@@ -9,6 +9,7 @@ import { givenTwoRatings } from './feedback-history.js';
 import { ledgerContract } from './ledger-contract.js';
 import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
+import { usageContract } from './usage-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,6 +21,8 @@ ledgerContract('SQLite', async (options) => openSqliteStore(join(dir, 'ledger.db
 reviewQueuesContract('SQLite', async (options) =>
   openSqliteStore(join(dir, 'review-queues.db'), options),
 );
+
+usageContract('SQLite', async (options) => openSqliteStore(join(dir, 'usage.db'), options));
 
 describe('the SQLite store on disk', () => {
   it('opens the default file under .evalflow/, creating the folder', async () => {

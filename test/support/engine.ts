@@ -8,6 +8,7 @@ import {
   createFeedbackTypeRegistry,
   defineFeedbackType,
   type FeedbackType,
+  type Pricing,
 } from '../../src/core/index.js';
 import {
   createEvaluatorRegistry,
@@ -84,6 +85,7 @@ export function testEngine(options: {
   reader?: ScoreReader | null;
   feedbackTypes?: FeedbackType[];
   observers?: ActivityObservers;
+  pricing?: Pricing;
 }): TestEngine {
   const dir = mkdtempSync(join(tmpdir(), 'evalflow-engine-'));
   const storePath = join(dir, 'evalflow.db');
@@ -97,6 +99,7 @@ export function testEngine(options: {
     feedbackTypes,
     scoreSink: sink,
     scoreReader: reader,
+    ...(options.pricing ? { pricing: options.pricing } : {}),
     ...(options.observers ? { observers: options.observers } : {}),
   });
   return {

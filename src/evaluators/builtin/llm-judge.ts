@@ -84,7 +84,15 @@ async function judge(options: LlmJudgeOptions, subject: Subject, context: Evalua
       retryAfterMs(response.headers.get('retry-after')),
     );
   }
-  const body = (await response.json()) as { choices?: { message?: { content?: string } }[] };
+  const body = (await response.json()) as JudgeResponse;
+  // Reported before the reply is read: an attempt that fails on it has still spent the tokens.
+  if (body.usage !== undefined) {
+    await context.reportUsage({
+      model: options.model,
+      inputTokens: body.usage.prompt_tokens ?? 0,
+      outputTokens: body.usage.completion_tokens ?? 0,
+    });
+  }
   const content = body.choices?.[0]?.message?.content;
   try {
     return JSON.parse(content ?? '');
@@ -94,6 +102,12 @@ async function judge(options: LlmJudgeOptions, subject: Subject, context: Evalua
       false,
     );
   }
+}
+
+/** What the judge reads of an OpenAI-compatible chat completion. */
+interface JudgeResponse {
+  choices?: { message?: { content?: string } }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
 /** A Retry-After header (seconds, or an HTTP date) as milliseconds from now. */

@@ -293,6 +293,48 @@ const threadsMigration: Migration = {
   ],
 };
 
+/**
+ * Migration 11: what judging costs. One row per judged attempt of an evaluation (its duration,
+ * whether it threw) and one per usage report within an attempt, each keyed so an activity run
+ * again writes nothing twice; money in whole nano-dollars. Spend is read by day, so the day is a
+ * column and the usage is indexed by it.
+ */
+const usageMigration: Migration = {
+  version: 11,
+  name: 'evaluation attempts and usage',
+  statements: [
+    keyedTable(`CREATE TABLE evaluation_attempts (
+      workspace_id TEXT NOT NULL,
+      generation TEXT NOT NULL,
+      participant TEXT NOT NULL,
+      target_key TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      duration_ms BIGINT NOT NULL,
+      failed INTEGER NOT NULL,
+      day TEXT NOT NULL,
+      recorded_at TEXT NOT NULL,
+      PRIMARY KEY (workspace_id, generation, participant, target_key, attempt)
+    )`),
+    'CREATE INDEX evaluation_attempts_by_participant ON evaluation_attempts (participant, day)',
+    keyedTable(`CREATE TABLE evaluation_usage (
+      workspace_id TEXT NOT NULL,
+      generation TEXT NOT NULL,
+      participant TEXT NOT NULL,
+      target_key TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      report INTEGER NOT NULL,
+      model TEXT NOT NULL,
+      input_tokens BIGINT NOT NULL,
+      output_tokens BIGINT NOT NULL,
+      cost_nanos BIGINT,
+      day TEXT NOT NULL,
+      recorded_at TEXT NOT NULL,
+      PRIMARY KEY (workspace_id, generation, participant, target_key, attempt, report)
+    )`),
+    'CREATE INDEX evaluation_usage_by_day ON evaluation_usage (day, participant)',
+  ],
+};
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -356,4 +398,5 @@ export const migrations: readonly Migration[] = [
   reviewQueuesMigration,
   verdictReadMigration,
   threadsMigration,
+  usageMigration,
 ];
