@@ -42,6 +42,11 @@ export interface Evaluator<Schema extends z.ZodObject = z.ZodObject> {
   readonly feedbackType: FeedbackType<Schema>;
   readonly targets: readonly EvaluatedKind[];
   readonly source: EvaluatorSource;
+  /**
+   * What one evaluation is expected to cost, in USD, until the version has measured costs of its
+   * own: what budgets reserve and backfill previews estimate with.
+   */
+  readonly estimatedCostUsd?: number;
   /** Returns the verdict: a value of the feedback type, checked against its schema. */
   evaluate(
     subject: Subject,
@@ -55,6 +60,7 @@ export interface EvaluatorDefinition<Schema extends z.ZodObject> {
   feedbackType: FeedbackType<Schema>;
   targets: readonly EvaluatedKind[];
   source: EvaluatorSource;
+  estimatedCostUsd?: number;
   evaluate: Evaluator<Schema>['evaluate'];
 }
 
@@ -86,6 +92,12 @@ export function defineEvaluator<Schema extends z.ZodObject>(
   if (source !== 'JUDGE' && source !== 'HARNESS') {
     throw new InvalidEvaluatorError(`${label}'s source is JUDGE or HARNESS, not ${String(source)}`);
   }
+  const estimate = definition.estimatedCostUsd;
+  if (estimate !== undefined && !(Number.isFinite(estimate) && estimate >= 0)) {
+    throw new InvalidEvaluatorError(
+      `${label}'s estimatedCostUsd is a number of dollars, 0 or more: got ${String(estimate)}`,
+    );
+  }
   return Object.freeze({
     name,
     version,
@@ -94,6 +106,7 @@ export function defineEvaluator<Schema extends z.ZodObject>(
     feedbackType,
     targets: Object.freeze([...new Set(targets)].sort()),
     source,
+    ...(estimate !== undefined ? { estimatedCostUsd: estimate } : {}),
     evaluate: definition.evaluate,
   });
 }

@@ -3,6 +3,7 @@
 
 export * from './builtin/heuristics.js';
 export * from './builtin/llm-judge.js';
+export { type CostHistory, estimatedCostNanos } from './cost-estimate.js';
 export type {
   EvaluationContext,
   Evaluator,

@@ -5,6 +5,7 @@ import {
   answerLengthEvaluator,
   createEvaluatorRegistry,
   defineEvaluator,
+  estimatedCostNanos,
   InvalidEvaluatorError,
   jsonValidityEvaluator,
 } from '../../src/evaluators/index.js';
@@ -51,6 +52,29 @@ describe('defineEvaluator', () => {
       "quality@3's source is JUDGE or HARNESS, not USER",
     );
     expect(() => defineEvaluator({ ...base, targets: [] })).toThrow(InvalidEvaluatorError);
+  });
+
+  it('keeps a declared cost estimate, refusing one that is not dollars', () => {
+    expect(defineEvaluator({ ...base, estimatedCostUsd: 0.002 }).estimatedCostUsd).toBe(0.002);
+    expect(defineEvaluator(base)).not.toHaveProperty('estimatedCostUsd');
+    for (const estimatedCostUsd of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => defineEvaluator({ ...base, estimatedCostUsd })).toThrow(
+        "quality@3's estimatedCostUsd is a number of dollars, 0 or more",
+      );
+    }
+  });
+});
+
+describe('a cost estimate', () => {
+  const declared = defineEvaluator({ ...base, estimatedCostUsd: 0.002 });
+  it('is the measured mean once there is one, else the declared estimate, else unknown', () => {
+    expect(estimatedCostNanos(declared, { evaluations: 4, mean_cost_nanos: 1_234 })).toBe(1_234);
+    expect(estimatedCostNanos(declared, { evaluations: 0, mean_cost_nanos: null })).toBe(2_000_000);
+    // Measured but with unpriced usage: the declared estimate stands in.
+    expect(estimatedCostNanos(declared, { evaluations: 3, mean_cost_nanos: null })).toBe(2_000_000);
+    expect(
+      estimatedCostNanos(defineEvaluator(base), { evaluations: 0, mean_cost_nanos: null }),
+    ).toBe(null);
   });
 });
 

@@ -24,6 +24,8 @@ export interface LlmJudgeOptions {
   timeoutMs?: number;
   /** What it judges (default turns, messages and artifact versions; add `thread` for conversations). */
   targets?: readonly EvaluatedKind[];
+  /** What one evaluation is expected to cost in USD, until measured (see `Evaluator`). */
+  estimatedCostUsd?: number;
 }
 
 const defaultRubric =
@@ -37,6 +39,9 @@ export function llmJudgeEvaluator(options: LlmJudgeOptions) {
     feedbackType: judgeVerdictFeedback,
     targets: options.targets ?? ['turn', 'message', 'artifact'],
     source: 'JUDGE',
+    ...(options.estimatedCostUsd !== undefined
+      ? { estimatedCostUsd: options.estimatedCostUsd }
+      : {}),
     evaluate: (subject, context) => judge(options, subject, context),
   });
 }
