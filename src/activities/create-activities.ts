@@ -1,4 +1,4 @@
-import type { FeedbackTypeRegistry, Pricing } from '../core/index.js';
+import type { Budget, FeedbackTypeRegistry, Pricing } from '../core/index.js';
 import type { EvaluatorRegistry } from '../evaluators/index.js';
 import type { ActivityObservers } from '../metrics/observers.js';
 import type { ScoreReader, ScoreSink } from '../scores/index.js';
@@ -16,6 +16,10 @@ export interface ActivityDeps {
   evaluators: EvaluatorRegistry;
   /** Prices by model, for evaluators' usage reported without a cost. */
   pricing?: Readonly<Pricing>;
+  /** The config's budgets; a workspace's own are read from the store. */
+  budgets?: readonly Budget[];
+  /** Where budget warnings are written (the engine's log). */
+  warn?: (line: string) => void;
   feedbackTypes: FeedbackTypeRegistry;
   scoreSink: ScoreSink;
   scoreReader: ScoreReader | null;

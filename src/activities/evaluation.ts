@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import {
+  type Budget,
   costNanos,
   evaluatorParticipant,
   type Pricing,
@@ -9,12 +10,14 @@ import {
 } from '../core/index.js';
 import {
   type EvaluatorRegistry,
+  estimatedCostNanos,
   type FollowedRef,
   isSampled,
   type Subject,
 } from '../evaluators/index.js';
 import type { EvaluationObserver } from '../metrics/observers.js';
 import { commandIdOf, type Store } from '../store/index.js';
+import { budgetGuard } from './budget-guard.js';
 import { asActivityFailure, FailureType, terminal } from './failures.js';
 import { loadSubject } from './load-subject.js';
 import type {
@@ -30,6 +33,12 @@ export interface EvaluationDeps {
   evaluators: EvaluatorRegistry;
   /** Prices by model, for usage reported without a cost. */
   pricing?: Readonly<Pricing>;
+  /** The config's budgets (a workspace's own are read from the store). */
+  budgets?: readonly Budget[];
+  /** The clock budgets' periods are read by (default the system's). */
+  now?: () => number;
+  /** Where a budget's 80 % warning is written (default `console.warn`). */
+  warn?: (line: string) => void;
   observer?: EvaluationObserver | undefined;
 }
 
@@ -77,6 +86,12 @@ function skipReason(
 
 /** The `evaluate`, `giveFeedback` and `settleEvaluation` activities. */
 export function evaluationActivities(deps: EvaluationDeps) {
+  const budgets = budgetGuard({
+    store: deps.store,
+    budgets: deps.budgets ?? [],
+    now: deps.now ?? Date.now,
+    warn: deps.warn ?? ((line) => console.warn(line)),
+  });
   const settle = async (
     input: EvaluationKey,
     state: SettleInput['state'] | 'recorded',
@@ -178,6 +193,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
       const attempt = context.info.attempt;
       const usageKey = { workspace_id: input.workspaceId, ...ledgerKey(input) };
       let reports = 0;
+      let spentNanos = 0;
       const reportUsage = async (usage: UsageReport) => {
         const report = UsageReport.safeParse(usage);
         if (!report.success) {
@@ -197,8 +213,21 @@ export function evaluationActivities(deps: EvaluationDeps) {
           output_tokens: outputTokens,
           cost_nanos,
         });
+        spentNanos += cost_nanos ?? 0;
         deps.observer?.used?.(evaluator, report.data, cost_nanos);
       };
+      const attemptKey = { ...usageKey, attempt };
+      const estimate = async () =>
+        estimatedCostNanos(evaluator, await deps.store.usage.measuredCost(evaluator.participant)) ??
+        0;
+      const { admission, held } = await budgets.admit(attemptKey, evaluator, await estimate());
+      if (!admission.admitted) {
+        if (admission.action === 'defer') {
+          return { outcome: 'deferred', reason: admission.reason, untilMs: admission.untilMs };
+        }
+        await settle(input, 'skipped', admission.reason);
+        return { outcome: 'skipped', reason: admission.reason };
+      }
       let verdict: unknown;
       const judging = performance.now();
       // The attempt is recorded after the call, thrown or not; its usage was recorded as reported.
@@ -219,9 +248,11 @@ export function evaluationActivities(deps: EvaluationDeps) {
       } catch (error) {
         deps.observer?.judged(evaluator, (performance.now() - judging) / 1000, true);
         await recordAttempt(true);
+        await budgets.settle(attemptKey, spentNanos, held);
         throw asActivityFailure(error);
       }
       await recordAttempt(false);
+      await budgets.settle(attemptKey, spentNanos, held);
       deps.observer?.judged(evaluator, (performance.now() - judging) / 1000, false);
       const parsed = evaluator.feedbackType.schema.safeParse(verdict);
       if (!parsed.success) {

@@ -42,7 +42,9 @@ export type EvaluateResult =
   /** Already settled in the ledger by an earlier attempt or run of this generation. */
   | { outcome: 'settled'; state: EvaluationState }
   | { outcome: 'sampled_out' }
-  | { outcome: 'skipped'; reason: string };
+  | { outcome: 'skipped'; reason: string }
+  /** A budget in force is spent and says `defer`: judge again once `untilMs` (its next period) comes. */
+  | { outcome: 'deferred'; reason: string; untilMs: number };
 
 export interface GiveFeedbackInput extends EvaluateInput {
   value: Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  Budget,
   createFeedbackTypeRegistry,
   type EvaluatedKind,
   type EvaluationRule,
@@ -118,6 +119,13 @@ export interface AppConfigInput {
    * reported tokens into money where it reports no cost of its own.
    */
   pricing?: Readonly<Record<string, ModelPrice>>;
+  /**
+   * Limits in USD per evaluator (by name, or one version `name@version`) and UTC period (a week
+   * starts on Monday), in one workspace or over all of them, and what an evaluation does once the
+   * period's limit is spent: `skip` (settled as skipped, `budget_exhausted`) or `defer` (it waits
+   * durably for the next period). A budget stored through the API overrides one of the same id.
+   */
+  budgets?: readonly Budget[];
 }
 
 const APP = Symbol.for('evalflow.app');
@@ -136,6 +144,8 @@ export interface AppDefinition {
   readonly reviewQueues: readonly ReviewQueue[];
   /** Prices by model name (see `AppConfigInput.pricing`). */
   readonly pricing: Readonly<Pricing>;
+  /** The config's budgets (see `AppConfigInput.budgets`). */
+  readonly budgets: readonly Budget[];
   /** The sink's score configs: one per scorable field of every type; retired types' archived. */
   readonly scoreConfigSync: { configs: readonly ScoreConfig[]; retired: readonly string[] };
   /** The field configs a HUMAN config name stands for (its type's); empty for an unknown name. */
@@ -207,6 +217,7 @@ const Input = z.strictObject({
     )
     .default([]),
   pricing: Pricing.default({}),
+  budgets: z.array(Budget).default([]),
 });
 
 /** Checks an app's definition whole; a mistake throws `InvalidConfigError` naming it. */
@@ -228,6 +239,7 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
     : rulesForAll(evaluators);
 
   const reviewQueues = checkedQueues(feedbackTypes, evaluators, parsed.data.reviewQueues);
+  const budgets = checkedBudgets(evaluators, parsed.data.budgets);
 
   const statuses = new Map<string, ScoreConfigStatus>(
     Object.entries(human).map(([name, { archived }]) => [name, { archived }]),
@@ -257,12 +269,35 @@ export function defineConfig(input: AppConfigInput = {}): AppDefinition {
     evaluatorLimits,
     reviewQueues: Object.freeze(reviewQueues),
     pricing: Object.freeze(parsed.data.pricing),
+    budgets: Object.freeze(budgets),
     scoreConfigFields: (configName: string) =>
       configs.filter(({ type }) => type.configName === configName).map(({ config }) => config.name),
     scoreConfigSync: Object.freeze({
       configs: configs.filter(({ type }) => !retired(type)).map(({ config }) => config),
       retired: configs.filter(({ type }) => retired(type)).map(({ config }) => config.name),
     }),
+  });
+}
+
+/** Each budget id once, each naming an evaluator (or version) the app declares. */
+function checkedBudgets(evaluators: EvaluatorRegistry, budgets: readonly Budget[]): Budget[] {
+  const seen = new Set<string>();
+  return budgets.map((budget, index) => {
+    if (seen.has(budget.budgetId)) {
+      throw new InvalidConfigError(
+        `budgets[${index}]: budget ${budget.budgetId} is declared twice`,
+      );
+    }
+    seen.add(budget.budgetId);
+    const named = evaluators
+      .list()
+      .some((e) => e.name === budget.evaluator || e.id === budget.evaluator);
+    if (!named) {
+      throw new InvalidConfigError(
+        `budgets[${index}].evaluator: ${budget.evaluator} is no evaluator (or version) of the app`,
+      );
+    }
+    return Object.freeze({ ...budget });
   });
 }
 

@@ -14,6 +14,20 @@ export {
   systemActor,
   UserActor,
 } from './actors.js';
+export type { BudgetPeriod, ExhaustedAction } from './budgets.js';
+export {
+  BUDGET_EXHAUSTED,
+  BUDGET_WARNING_SHARE,
+  Budget,
+  BudgetSettings,
+  budgetApplies,
+  budgetPeriods,
+  exhaustedActions,
+  limitNanosOf,
+  nextPeriodStartMs,
+  periodKey,
+  periodStartMs,
+} from './budgets.js';
 export type { CommandInput, CommandOf, CommandType } from './commands.js';
 export {
   ArchiveArtifact,

@@ -10,6 +10,7 @@ import {
 import { createApiKeys } from './api-records/api-keys.js';
 import { createIdempotencyRecords } from './api-records/idempotency.js';
 import type { Backend, Sql } from './backend.js';
+import { createBudgetStore } from './budgets.js';
 import { execute } from './commands/execute.js';
 import { WarmWorkspaces } from './commands/warm-workspaces.js';
 import { WorkspaceTurns } from './commands/workspace-turns.js';
@@ -178,6 +179,7 @@ export function createStore(
     backlog: (cursor) => read((sql) => readBacklog(sql, cursor)),
     ledger: createLedger(backend, deps.now),
     usage: createUsageLedger(backend, deps.now),
+    budgets: createBudgetStore(backend, deps.now),
     apiKeys: createApiKeys(backend, deps.now),
     idempotency: createIdempotencyRecords(backend, deps.now),
     artifactVersions: {

@@ -8,6 +8,16 @@ export type {
 } from './api-records/api-keys.js';
 export type { IdempotencyRecords, RememberedResponse } from './api-records/idempotency.js';
 export type { Backend, Row, Sql } from './backend.js';
+export {
+  type BudgetChange,
+  type BudgetPeriodRef,
+  type BudgetStore,
+  GLOBAL_SCOPE,
+  type PeriodSpend,
+  type ReserveOutcome,
+  type SettledReservation,
+  type StoredBudget,
+} from './budgets.js';
 export { commandIdOf } from './commands/command-ids.js';
 export { envelopeIdFor } from './commands/envelope-ids.js';
 export type { StoreOptions } from './create-store.js';

@@ -18,6 +18,7 @@ import type {
 } from '../core/index.js';
 import type { ApiKeys } from './api-records/api-keys.js';
 import type { IdempotencyRecords } from './api-records/idempotency.js';
+import type { BudgetStore } from './budgets.js';
 import type { Ledger } from './ledger.js';
 import type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
 import type { RunListOptions, ThreadListOptions } from './reads/lists.js';
@@ -229,6 +230,8 @@ export interface Store {
   readonly ledger: Ledger;
   /** What each evaluation's attempts used and cost. */
   readonly usage: UsageLedger;
+  /** Workspaces' own budgets, and every budget's spend and reservations per period. */
+  readonly budgets: BudgetStore;
   /** Keyset pages of artifact versions, for batch re-evaluation. */
   readonly artifactVersions: ArtifactVersionIndex;
   /** The HTTP API's keys and user tokens. */

@@ -73,6 +73,8 @@ async function openHeld(
       store,
       evaluators: app.evaluators,
       pricing: app.pricing,
+      budgets: app.budgets,
+      warn: log,
       feedbackTypes: app.feedbackTypes,
       scoreSink: sink,
       scoreReader: reader,

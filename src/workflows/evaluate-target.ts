@@ -4,6 +4,7 @@ import {
   ApplicationFailure,
   patched,
   proxyActivities,
+  sleep,
 } from '@temporalio/workflow';
 import type { EvalflowActivities, EvaluateInput, EvaluationState } from '../activities/types.js';
 import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
@@ -40,6 +41,9 @@ const recording = proxyActivities<Pick<EvalflowActivities, 'giveFeedback' | 'set
   },
 });
 
+/** The shortest wait between two tries of a deferred evaluation. */
+const DEFERRAL_FLOOR_MS = 1000;
+
 /** The patch id of judging and recording in one `evaluate` activity. */
 export const RECORD_IN_EVALUATE = 'evaluate-records-verdict';
 
@@ -57,9 +61,15 @@ export async function evaluateTarget(input: EvaluateInput): Promise<EvaluationOu
     // One activity judges and records: half the activities and history of the two-step path,
     // which workflows started before this patch keep on replay.
     const record = patched(RECORD_IN_EVALUATE);
-    const result = await judgingOn(input.evaluator.taskQueue).evaluate(
-      record ? { ...input, record } : input,
-    );
+    const judge = () =>
+      judgingOn(input.evaluator.taskQueue).evaluate(record ? { ...input, record } : input);
+    let result = await judge();
+    // A spent budget that defers: wait durably for its next period, then try again (at least a
+    // second between tries, so a worker's clock behind the workflow's never spins).
+    while (result.outcome === 'deferred') {
+      await sleep(Math.max(result.untilMs - Date.now(), DEFERRAL_FLOOR_MS));
+      result = await judge();
+    }
     switch (result.outcome) {
       case 'recorded':
         return { state: 'recorded', reason: null };

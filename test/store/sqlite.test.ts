@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore, openStore } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
+import { budgetsContract } from './budgets-contract.js';
 import { givenTwoRatings } from './feedback-history.js';
 import { ledgerContract } from './ledger-contract.js';
 import { reviewQueuesContract } from './review-queues-contract.js';
@@ -23,6 +24,8 @@ reviewQueuesContract('SQLite', async (options) =>
 );
 
 usageContract('SQLite', async (options) => openSqliteStore(join(dir, 'usage.db'), options));
+
+budgetsContract('SQLite', async (options) => openSqliteStore(join(dir, 'budgets.db'), options));
 
 describe('the SQLite store on disk', () => {
   it('opens the default file under .evalflow/, creating the folder', async () => {

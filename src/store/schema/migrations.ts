@@ -335,6 +335,58 @@ const usageMigration: Migration = {
   ],
 };
 
+/**
+ * Migration 12: budgets. A workspace's budgets set through the API, each change kept in an
+ * append-only audit; each budget's spend and reservations per period, keyed by its scope (a
+ * workspace, or `*` for a global budget of the config); and each attempt's reservation, keyed by
+ * the attempt so an activity run again reserves once.
+ */
+const budgetsMigration: Migration = {
+  version: 12,
+  name: 'budgets, their audit, periods and reservations',
+  statements: [
+    keyedTable(`CREATE TABLE budgets (
+      workspace_id TEXT NOT NULL,
+      budget_id TEXT NOT NULL,
+      settings TEXT NOT NULL,
+      changed_by TEXT NOT NULL,
+      changed_at TEXT NOT NULL,
+      PRIMARY KEY (workspace_id, budget_id)
+    )`),
+    keyedTable(`CREATE TABLE budget_changes (
+      workspace_id TEXT NOT NULL,
+      budget_id TEXT NOT NULL,
+      change INTEGER NOT NULL,
+      settings TEXT,
+      changed_by TEXT NOT NULL,
+      changed_at TEXT NOT NULL,
+      PRIMARY KEY (workspace_id, budget_id, change)
+    )`),
+    keyedTable(`CREATE TABLE budget_periods (
+      scope TEXT NOT NULL,
+      budget_id TEXT NOT NULL,
+      period_key TEXT NOT NULL,
+      spent_nanos BIGINT NOT NULL,
+      reserved_nanos BIGINT NOT NULL,
+      warned INTEGER NOT NULL,
+      PRIMARY KEY (scope, budget_id, period_key)
+    )`),
+    keyedTable(`CREATE TABLE budget_reservations (
+      workspace_id TEXT NOT NULL,
+      generation TEXT NOT NULL,
+      participant TEXT NOT NULL,
+      target_key TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      scope TEXT NOT NULL,
+      budget_id TEXT NOT NULL,
+      period_key TEXT NOT NULL,
+      estimate_nanos BIGINT NOT NULL,
+      actual_nanos BIGINT,
+      PRIMARY KEY (workspace_id, generation, participant, target_key, attempt, scope, budget_id)
+    )`),
+  ],
+};
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -399,4 +451,5 @@ export const migrations: readonly Migration[] = [
   verdictReadMigration,
   threadsMigration,
   usageMigration,
+  budgetsMigration,
 ];

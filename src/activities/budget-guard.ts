@@ -1,0 +1,127 @@
+import {
+  BUDGET_EXHAUSTED,
+  type Budget,
+  budgetApplies,
+  type ExhaustedAction,
+  limitNanosOf,
+  nextPeriodStartMs,
+  periodKey,
+  usdOf,
+} from '../core/index.js';
+import type { EvaluatorVersion } from '../metrics/observers.js';
+import {
+  type BudgetPeriodRef,
+  type EvaluationKeyColumns,
+  GLOBAL_SCOPE,
+  type Store,
+} from '../store/index.js';
+
+// The budgets around one judged attempt: which are in force, the reservation of its estimate in
+// each before the evaluator is called, and the settlement of its actual cost after.
+
+export interface BudgetGuardDeps {
+  store: Store;
+  /** The config's budgets; a workspace's own (stored) budget of the same id overrides its own. */
+  budgets: readonly Budget[];
+  now: () => number;
+  /** Where a budget's 80 % warning goes. */
+  warn: (line: string) => void;
+}
+
+type AttemptKey = EvaluationKeyColumns & { attempt: number };
+
+export type Admission =
+  | { admitted: true }
+  | {
+      admitted: false;
+      action: ExhaustedAction;
+      /** `budget_exhausted: …`, for the ledger. */
+      reason: string;
+      /** When the exhausted budget's next period starts. */
+      untilMs: number;
+    };
+
+interface InForce {
+  scope: string;
+  budget: Budget;
+}
+
+export function budgetGuard(deps: BudgetGuardDeps) {
+  const inForce = async (ref: EvaluatorVersion, workspaceId: string): Promise<InForce[]> => {
+    const stored = await deps.store.budgets.list(workspaceId);
+    const own = new Set(stored.map((b) => b.budget_id));
+    const fromConfig = deps.budgets
+      .filter((b) => !(b.workspace === workspaceId && own.has(b.budgetId)))
+      .map((budget) => ({ scope: budget.workspace ?? GLOBAL_SCOPE, budget }));
+    const fromStore = stored.map((b) => ({
+      scope: workspaceId,
+      budget: { ...b.settings, budgetId: b.budget_id, workspace: workspaceId },
+    }));
+    return [...fromConfig, ...fromStore].filter(({ budget }) =>
+      budgetApplies(budget, ref, workspaceId),
+    );
+  };
+  const periodRef = ({ scope, budget }: InForce, atMs: number): BudgetPeriodRef => ({
+    scope,
+    budget_id: budget.budgetId,
+    period_key: periodKey(budget.period, atMs),
+    limit_nanos: limitNanosOf(budget),
+  });
+
+  const settle = async (key: AttemptKey, actualNanos: number, held: readonly InForce[]) => {
+    const limits = new Map(
+      held.map((b) => [`${b.scope}|${b.budget.budgetId}`, limitNanosOf(b.budget)]),
+    );
+    const settled = await deps.store.budgets.settle(
+      key,
+      actualNanos,
+      (ref) => limits.get(`${ref.scope}|${ref.budget_id}`) ?? null,
+    );
+    for (const period of settled) {
+      if (!period.warn) continue;
+      deps.warn(
+        `budget ${period.budget_id} (${period.scope === GLOBAL_SCOPE ? 'every workspace' : `workspace ${period.scope}`}, period from ${period.period_key}) has spent $${usdOf(period.spent_nanos).toFixed(4)} of $${usdOf(period.limit_nanos).toFixed(4)}: past 80 %`,
+      );
+    }
+  };
+
+  return {
+    /**
+     * Reserves `estimateNanos` in every budget in force, or none: the first budget whose period is
+     * spent refuses, and what the others had reserved is given back.
+     */
+    async admit(
+      key: AttemptKey,
+      evaluator: EvaluatorVersion,
+      estimateNanos: number,
+    ): Promise<{ admission: Admission; held: InForce[] }> {
+      const budgets = await inForce(evaluator, key.workspace_id);
+      if (budgets.length === 0) return { admission: { admitted: true }, held: [] };
+      // An earlier attempt killed between its call and its settlement left its reservation open:
+      // what it spent is in its usage rows, so it is settled from them, never leaked.
+      for (const attempt of await deps.store.budgets.openAttemptsBefore(key, key.attempt)) {
+        const earlier = { ...key, attempt };
+        await settle(earlier, await deps.store.budgets.attemptCost(earlier), budgets);
+      }
+      const at = deps.now();
+      for (const budget of budgets) {
+        const outcome = await deps.store.budgets.reserve(key, periodRef(budget, at), estimateNanos);
+        if (outcome.admitted) continue;
+        await settle(key, 0, budgets);
+        const { budgetId, limitUsd, period, onExhausted } = budget.budget;
+        return {
+          admission: {
+            admitted: false,
+            action: onExhausted,
+            reason: `${BUDGET_EXHAUSTED}: budget ${budgetId} spent $${usdOf(outcome.spent_nanos).toFixed(4)} of $${limitUsd} this ${period}`,
+            untilMs: nextPeriodStartMs(period, at),
+          },
+          held: [],
+        };
+      }
+      return { admission: { admitted: true }, held: budgets };
+    },
+    /** Settles the attempt's reservations with what it cost. */
+    settle,
+  };
+}
