@@ -20,6 +20,8 @@ export interface ActivityDeps {
   budgets?: readonly Budget[];
   /** Where budget warnings are written (the engine's log). */
   warn?: (line: string) => void;
+  /** The clock budgets' periods are read by (default the system's). */
+  now?: () => number;
   feedbackTypes: FeedbackTypeRegistry;
   scoreSink: ScoreSink;
   scoreReader: ScoreReader | null;

@@ -5,6 +5,7 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { createActivities } from '../../src/activities/create-activities.js';
 import {
+  type Budget,
   createFeedbackTypeRegistry,
   defineFeedbackType,
   type FeedbackType,
@@ -86,6 +87,9 @@ export function testEngine(options: {
   feedbackTypes?: FeedbackType[];
   observers?: ActivityObservers;
   pricing?: Pricing;
+  budgets?: Budget[];
+  now?: () => number;
+  warn?: (line: string) => void;
 }): TestEngine {
   const dir = mkdtempSync(join(tmpdir(), 'evalflow-engine-'));
   const storePath = join(dir, 'evalflow.db');
@@ -100,6 +104,9 @@ export function testEngine(options: {
     scoreSink: sink,
     scoreReader: reader,
     ...(options.pricing ? { pricing: options.pricing } : {}),
+    ...(options.budgets ? { budgets: options.budgets } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.warn ? { warn: options.warn } : {}),
     ...(options.observers ? { observers: options.observers } : {}),
   });
   return {
