@@ -5,8 +5,9 @@ import type { EvaluationKeyColumns } from './usage.js';
 // Budgets in the store: a workspace's own budgets (set through the API, every change kept in an
 // audit), and what every budget has spent and holds reserved per period. An evaluation reserves
 // its estimate before it calls its evaluator and settles the actual cost after; the reserve is
-// one transaction that admits it only while the period's spent + reserved is below the limit, so
-// every worker process on one store shares the cap. Money is in nano-dollars.
+// one transaction that admits it only while the period's spent + reserved + its estimate stays
+// within the limit, so every worker process on one store shares the cap, and spend passes it by
+// no more than what calls in flight cost beyond their estimates. Money is in nano-dollars.
 
 /** Where a budget counts: one workspace, or every workspace together (a global budget). */
 export const GLOBAL_SCOPE = '*';
@@ -42,7 +43,7 @@ export interface PeriodSpend {
 
 export type ReserveOutcome =
   | ({ admitted: true } & PeriodSpend)
-  /** The period's spent + reserved had reached the limit: nothing reserved. */
+  /** The estimate did not fit in what the period has left: nothing reserved. */
   | ({ admitted: false } & PeriodSpend);
 
 export interface SettledReservation extends BudgetPeriodRef, PeriodSpend {
@@ -66,7 +67,8 @@ export interface BudgetStore {
   spend(ref: Omit<BudgetPeriodRef, 'limit_nanos'>): Promise<PeriodSpend>;
   /**
    * Reserves `estimate_nanos` for one attempt of an evaluation, if the period's spent + reserved
-   * is below the limit. An attempt already holding a reservation is admitted again unchanged.
+   * + the estimate stays within the limit (and spent + reserved is below it, for an unknown, 0,
+   * estimate). An attempt already holding a reservation is admitted again unchanged.
    */
   reserve(
     key: EvaluationKeyColumns & { attempt: number },
@@ -206,9 +208,9 @@ export function createBudgetStore(backend: Backend, now: () => Date): BudgetStor
         const [admitted] = await sql.all(
           `UPDATE budget_periods SET reserved_nanos = reserved_nanos + ?
              WHERE scope = ? AND budget_id = ? AND period_key = ?
-               AND spent_nanos + reserved_nanos < ?
+               AND spent_nanos + reserved_nanos + ? <= ? AND spent_nanos + reserved_nanos < ?
            RETURNING spent_nanos, reserved_nanos`,
-          [estimate_nanos, ...period, ref.limit_nanos],
+          [estimate_nanos, ...period, estimate_nanos, ref.limit_nanos, ref.limit_nanos],
         );
         if (admitted !== undefined) return { admitted: true, ...spendOf(admitted) };
         await sql.run(

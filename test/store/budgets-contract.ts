@@ -61,7 +61,7 @@ export function budgetsContract(adapter: string, open: OpenStore) {
       ]);
     });
 
-    it('admits reservations while spent + reserved is below the limit, across two stores at once', async () => {
+    it('admits reservations while spent + reserved + the estimate fits the limit, across two stores at once', async () => {
       const ws = fresh('w');
       const ref = { scope: ws, budget_id: 'cap', period_key: '2026-03-01', limit_nanos: 1_000 };
       // 20 attempts of 100 each against a limit of 1,000, from two connections at once.
@@ -100,13 +100,18 @@ export function budgetsContract(adapter: string, open: OpenStore) {
         spent_nanos: 950,
         warn: false,
       });
-      // Spent past the limit's reach: the next attempt is refused, and reserves nothing.
-      await store.budgets.reserve(keyOf(ws, 'd'), ref, 100);
-      await store.budgets.settle(keyOf(ws, 'd'), 60, limitOf);
-      expect(await store.budgets.reserve(keyOf(ws, 'e'), ref, 100)).toEqual({
+      // 50 left: an estimate of 100 does not fit, one of 50 does, and spent + reserved at the
+      // limit admits nothing more, not even an unknown (0) estimate.
+      expect(await store.budgets.reserve(keyOf(ws, 'd'), ref, 100)).toEqual({
         admitted: false,
-        spent_nanos: 1_010,
+        spent_nanos: 950,
         reserved_nanos: 0,
+      });
+      expect(await store.budgets.reserve(keyOf(ws, 'e'), ref, 50)).toMatchObject({
+        admitted: true,
+      });
+      expect(await store.budgets.reserve(keyOf(ws, 'f'), ref, 0)).toMatchObject({
+        admitted: false,
       });
     });
 
