@@ -4,6 +4,13 @@
 // sees it (`InvalidRequestError`).
 export { InvalidRequestError } from './errors.js';
 export {
+  type PreviewDeps,
+  type PreviewRequest,
+  previewReevaluation,
+  type ReevaluationPreview,
+  type VersionPreview,
+} from './reevaluation-preview.js';
+export {
   ReevaluationClient,
   type ReevaluationRequest,
 } from './reevaluations.js';
