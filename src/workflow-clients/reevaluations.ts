@@ -33,6 +33,8 @@ export interface ReevaluationRequest {
   batchId?: string;
   /** Evaluations in flight at once (default 8). */
   concurrency?: number;
+  /** Targets per page, each page one run of the workflow (default 100). */
+  pageSize?: number;
 }
 
 /** A batch re-evaluation of artifact versions: started, watched, paused, resumed, cancelled. */
@@ -84,6 +86,7 @@ export class ReevaluationClient {
             : {}),
           evaluators,
           concurrency,
+          ...(request.pageSize !== undefined ? { pageSize: request.pageSize } : {}),
         },
       ],
     });
@@ -149,9 +152,9 @@ export class ReevaluationClient {
    * Sets the batch's budget (a batch started without one keeps none); a batch paused by its
    * budget resumes when the new one is above its spend.
    */
-  setBudget(workspaceId: string, batchId: string, maxCostUsd: number): Promise<void> {
+  async setBudget(workspaceId: string, batchId: string, maxCostUsd: number): Promise<void> {
     checkBudget(maxCostUsd);
-    return this.handle(workspaceId, batchId).signal(setBatchBudgetSignal, nanosOf(maxCostUsd));
+    await this.handle(workspaceId, batchId).signal(setBatchBudgetSignal, nanosOf(maxCostUsd));
   }
   /** Stops scheduling; evaluations in flight finish, and the batch completes with its progress. */
   cancel(workspaceId: string, batchId: string): Promise<void> {
