@@ -178,6 +178,10 @@ describe('backfills on the dev server', () => {
 
       await batches.setBudget(ws, 'capped', 1);
       const done = await batches.watch(ws, 'capped', () => {}, 100);
+      await recordHistory(
+        env.client.workflow.getHandle(reevaluateWorkflowId(engine.store.id, ws, 'capped')),
+        'reevaluate.budget',
+      );
       expect(done).toMatchObject({
         total: 6,
         done: 6,
