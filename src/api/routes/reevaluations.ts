@@ -4,11 +4,12 @@ import { EvaluatorId, notFound, RunStatus, usdOf } from '../../core/index.js';
 import { evaluatorTaskQueues } from '../../evaluators/index.js';
 import { backfillKinds } from '../../store/index.js';
 import {
+  batchPauseReasons,
   InvalidRequestError,
   previewReevaluation,
+  type ReevaluateProgress,
   ReevaluationClient,
 } from '../../workflow-clients/index.js';
-import { batchPauseReasons, type ReevaluateProgress } from '../../workflows/reevaluate-messages.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { callerOf, type Register } from './context.js';
 
