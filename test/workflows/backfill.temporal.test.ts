@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nanosOf } from '../../src/core/index.js';
+import { z } from 'zod';
+import { defineFeedbackType, nanosOf } from '../../src/core/index.js';
 import {
   answerLengthEvaluator,
   defineEvaluator,
@@ -35,11 +36,29 @@ const priced = defineEvaluator({
   },
 });
 
+/** A judge of whole threads: how many runs it had. */
+const threadLength = defineFeedbackType({
+  name: 'thread_length',
+  targets: ['thread'],
+  schema: z.object({ runs: z.int() }),
+});
+const threadJudge = defineEvaluator({
+  name: 'thread_length',
+  version: '1',
+  feedbackType: threadLength,
+  targets: ['thread'],
+  source: 'HARNESS',
+  evaluate: (subject) => ({ runs: subject.kind === 'thread' ? subject.runs.length : -1 }),
+});
+
 let env: TestWorkflowEnvironment;
 let engine: TestEngine;
 beforeAll(async () => {
   env = await devServerEnvironment();
-  engine = testEngine({ evaluators: [turnOutcomeEvaluator(), answerLengthEvaluator(), priced] });
+  engine = testEngine({
+    evaluators: [turnOutcomeEvaluator(), answerLengthEvaluator(), priced, threadJudge],
+    feedbackTypes: [threadLength],
+  });
 });
 afterAll(async () => {
   await engine?.close();
@@ -98,6 +117,21 @@ describe('backfills on the dev server', () => {
         done: 6,
         recorded: 6,
       });
+      await batches.start(ws, {
+        batchId: 'threads',
+        selection: { kind: 'thread', statuses: ['failed'], threadIds: ['t0', 't2'] },
+        evaluators: ['thread_length@1'],
+      });
+      expect(await batches.watch(ws, 'threads', () => {}, 100)).toMatchObject({
+        total: 2,
+        recorded: 2,
+      });
+      const threads = await engine.store.feedback(ws, { feedback_type: 'thread_length' });
+      expect(threads.map((f) => [f.target, f.value.runs])).toEqual([
+        [{ kind: 'thread', thread_id: 't0' }, 4],
+        [{ kind: 'thread', thread_id: 't2' }, 4],
+      ]);
+
       const judged = await engine.store.ledger.evaluations(ws, { generation: 'messages' });
       expect(judged.map((entry) => entry.target_key).sort()).toEqual(
         ['t1', 't2'].flatMap((t) => [1, 2, 3].map((r) => `message:${t}/m-${t}-r${r}`)),
