@@ -4,6 +4,7 @@ import type { ActivityObservers } from '../metrics/observers.js';
 import type { ScoreReader, ScoreSink } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 import { heartbeating } from './activity-context.js';
+import { backfillActivities } from './backfill.js';
 import { evaluationActivities } from './evaluation.js';
 import { mirrorActivities } from './mirror.js';
 import { reviewActivities } from './review.js';
@@ -49,6 +50,7 @@ export function createActivities(deps: ActivityDeps): EvalflowActivities {
       deps.store.artifactVersions.count(workspaceId, selector),
     listArtifactVersions: ({ workspaceId, selector, after, limit }) =>
       deps.store.artifactVersions.list(workspaceId, selector, after, limit),
+    ...backfillActivities(deps),
   };
   return Object.fromEntries(
     Object.entries(activities).map(([name, activity]) => [name, heartbeating(activity)]),

@@ -8,8 +8,32 @@ import type {
   ArtifactVersionKey,
   ArtifactVersionSelector,
 } from '../store/reads/artifact-versions.js';
+import type {
+  BackfillCountInput,
+  BackfillCounts,
+  BackfillPage,
+  BackfillPageInput,
+  BackfillSelection,
+} from '../store/reads/backfill-selection.js';
+import type { BackfillCursor } from '../store/reads/backfill-targets.js';
 
-export type { ArtifactVersionKey, ArtifactVersionSelector, EvaluationState, EvaluationTarget };
+export type {
+  ArtifactVersionKey,
+  ArtifactVersionSelector,
+  BackfillCountInput,
+  BackfillCounts,
+  BackfillCursor,
+  BackfillPage,
+  BackfillPageInput,
+  BackfillSelection,
+  EvaluationState,
+  EvaluationTarget,
+};
+
+export interface BatchSpendInput {
+  workspaceId: string;
+  batchId: string;
+}
 
 export interface EvaluationKey {
   workspaceId: string;
@@ -146,6 +170,10 @@ export interface EvalflowActivities {
   settleEvaluation(input: SettleInput): Promise<void>;
   countArtifactVersions(input: Omit<ListVersionsInput, 'after' | 'limit'>): Promise<number>;
   listArtifactVersions(input: ListVersionsInput): Promise<ArtifactVersionKey[]>;
+  countBackfillTargets(input: BackfillCountInput): Promise<BackfillCounts>;
+  listBackfillTargets(input: BackfillPageInput): Promise<BackfillPage>;
+  /** Nano-dollars recorded under the batch's generation. */
+  batchSpend(input: BatchSpendInput): Promise<number>;
   applyReview(input: ApplyReviewInput): Promise<ReviewOutcome>;
   mirrorScores(input: MirrorScoresInput): Promise<MirrorResult>;
   reconcileScores(input: ReconcileInput): Promise<ReconcileResult>;

@@ -151,6 +151,24 @@ export function sampleRate(value: string): number {
   return n;
 }
 
+/** A share of targets above 0 and at most 1 (`--sample 0.1`). */
+export function fraction(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1) {
+    throw new InvalidArgumentError(`a fraction is above 0 and at most 1, not ${value}`);
+  }
+  return n;
+}
+
+/** An amount of USD above 0 (`--max-cost-usd 12.5`). */
+export function usdAmount(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new InvalidArgumentError(`an amount of USD above 0, not ${value}`);
+  }
+  return n;
+}
+
 /** A duration (`--idle-for 30m`), by the core's one rule for them. */
 export function duration(value: string): string {
   const problem = durationProblem(value);

@@ -26,6 +26,7 @@ import type {
   PauseRunRequest,
   PostMessageRequest,
   PostMessageResult,
+  PreviewReevaluationRequest,
   PromoteRequest,
   PromoteResult,
   PutArtifactRequest,
@@ -36,6 +37,7 @@ import type {
   RateMessageResult,
   RecordScoreRequest,
   RecordScoreResult,
+  ReevaluationPreview,
   ReevaluationProgress,
   ReleaseResult,
   ReviewActionRequest,
@@ -452,8 +454,17 @@ export class EvalflowClient {
 
   // Re-evaluation.
 
-  /** Batch re-evaluation of artifact versions with pinned evaluator versions. */
+  /**
+   * Batch re-evaluation with pinned evaluator versions: of artifact versions, or a backfill of
+   * runs (turns), messages or threads, with a preview and a budget.
+   */
   readonly reevaluations = {
+    /** What a batch would judge, cost and take, without starting it (null: not known). */
+    preview: (
+      request: PreviewReevaluationRequest,
+      options?: CallOptions,
+    ): Promise<ReevaluationPreview> =>
+      this.send({ method: 'POST', path: '/v1/reevaluations/preview', body: request, options }),
     /** Starts a batch; a retry of the same call (its Idempotency-Key) names the same batch. */
     start: (
       request: StartReevaluationRequest,
@@ -466,6 +477,18 @@ export class EvalflowClient {
       this.batchSignal(id, 'pause', options),
     resume: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
       this.batchSignal(id, 'resume', options),
+    /** Sets a budgeted batch's budget; paused by its budget, it resumes when above its spend. */
+    setBudget: (
+      id: string,
+      maxCostUsd: number,
+      options?: CallOptions,
+    ): Promise<ReevaluationProgress> =>
+      this.send({
+        method: 'POST',
+        path: `/v1/reevaluations/${at(id)}/budget`,
+        body: { maxCostUsd },
+        options,
+      }),
     /** Stops scheduling; evaluations in flight finish, then the batch is `finished`. */
     cancel: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
       this.batchSignal(id, 'cancel', options),

@@ -80,6 +80,8 @@ export type EvaluationSummary = z.output<typeof lists.EvaluationSummary>;
 export type StartReevaluationRequest = z.input<typeof reevaluations.StartReevaluationBody>;
 export type StartReevaluationResult = z.output<typeof reevaluations.StartReevaluationReply>;
 export type ReevaluationProgress = z.output<typeof reevaluations.ReevaluationProgress>;
+export type PreviewReevaluationRequest = z.input<typeof reevaluations.PreviewReevaluationBody>;
+export type ReevaluationPreview = z.output<typeof reevaluations.ReevaluationPreview>;
 
 export type EvaluationRules = z.output<typeof rules.RulesReply>;
 export type SetRuleRequest = z.input<typeof rules.SetRuleBody>;

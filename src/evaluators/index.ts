@@ -20,7 +20,7 @@ export type {
   ThreadEvaluatorRef,
 } from './registry.js';
 export { createEvaluatorRegistry } from './registry.js';
-export { isSampled } from './sampling.js';
+export { isInBackfillSample, isSampled } from './sampling.js';
 export type {
   ArtifactSubject,
   ConversationEntry,

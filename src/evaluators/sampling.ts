@@ -26,3 +26,13 @@ export function unitHash(text: string): number {
   hash ^= hash >>> 16;
   return (hash >>> 0) / 2 ** 32;
 }
+
+/**
+ * The seed of a backfill's sample: the same fraction picks the same targets in a preview and in
+ * its batch, whatever the batch's id, and a smaller fraction's targets lie inside a larger one's.
+ */
+export const backfillSampleSeed = 'backfill';
+
+/** Whether a backfill with this sample fraction judges the target (by its key). */
+export const isInBackfillSample = (targetKey: string, fraction: number): boolean =>
+  isSampled(backfillSampleSeed, targetKey, fraction);

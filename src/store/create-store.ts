@@ -18,6 +18,11 @@ import { type Coordination, inProcessCoordination } from './coordination.js';
 import { createLedger } from './ledger.js';
 import type { ScoreConfigDirectory, Store, Subscription } from './port.js';
 import { countArtifactVersions, listArtifactVersions } from './reads/artifact-versions.js';
+import {
+  countBackfillTargets,
+  listBackfillTargets,
+  recordedTargets,
+} from './reads/backfill-targets.js';
 import { readRunList, readThreadList } from './reads/lists.js';
 import {
   readArtifact,
@@ -186,6 +191,13 @@ export function createStore(
       count: (workspace_id, selector) => countArtifactVersions(backend, workspace_id, selector),
       list: (workspace_id, selector, after, limit) =>
         listArtifactVersions(backend, workspace_id, selector, after, limit),
+    },
+    backfillTargets: {
+      count: (workspace_id, selector) => countBackfillTargets(backend, workspace_id, selector),
+      list: (workspace_id, selector, after, limit) =>
+        listBackfillTargets(backend, workspace_id, selector, after, limit),
+      recorded: (workspace_id, participants, targets) =>
+        recordedTargets(backend, workspace_id, participants, targets),
     },
     leases: coordination.leases,
     reviewQueues: createReviewQueueStore(backend),

@@ -69,6 +69,23 @@ export type {
 export type { PostgresOptions } from './postgres/backend.js';
 export { DEFAULT_OPEN_TIMEOUT_MS } from './postgres/backend.js';
 export type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
+export {
+  type BackfillCountInput,
+  type BackfillCounts,
+  type BackfillPage,
+  type BackfillPageInput,
+  type BackfillSelection,
+  backfillPage,
+  countBackfill,
+  type Sample,
+} from './reads/backfill-selection.js';
+export {
+  type BackfillCursor,
+  type BackfillKind,
+  type BackfillRow,
+  type BackfillSelector,
+  backfillKinds,
+} from './reads/backfill-targets.js';
 export type { RunListKey, RunListOptions, ThreadListOptions } from './reads/lists.js';
 export type {
   ClaimedItem,
@@ -98,6 +115,7 @@ export {
   type EvaluationKeyColumns,
   type EvaluationUsage,
   type MeasuredCost,
+  type MeasuredDuration,
   type SpendDimension,
   type SpendFilter,
   type SpendRow,

@@ -3,6 +3,7 @@ import type {
   ArtifactVersion,
   CommandInput,
   Envelope,
+  EvaluationTarget,
   FeedbackRecord,
   Message,
   Recorded,
@@ -21,6 +22,7 @@ import type { IdempotencyRecords } from './api-records/idempotency.js';
 import type { BudgetStore } from './budgets.js';
 import type { Ledger } from './ledger.js';
 import type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
+import type { BackfillCursor, BackfillRow, BackfillSelector } from './reads/backfill-targets.js';
 import type { RunListOptions, ThreadListOptions } from './reads/lists.js';
 import type { ReviewQueueStore } from './review-queues/port.js';
 import type { UsageLedger } from './usage.js';
@@ -234,6 +236,8 @@ export interface Store {
   readonly budgets: BudgetStore;
   /** Keyset pages of artifact versions, for batch re-evaluation. */
   readonly artifactVersions: ArtifactVersionIndex;
+  /** Keyset pages of runs (turns), messages and threads, for backfills. */
+  readonly backfillTargets: BackfillTargetIndex;
   /** The HTTP API's keys and user tokens. */
   readonly apiKeys: ApiKeys;
   /** The HTTP API's first response to each idempotency key. */
@@ -258,6 +262,23 @@ export interface ArtifactVersionIndex {
     after: ArtifactVersionKey | null,
     limit: number,
   ): Promise<ArtifactVersionKey[]>;
+}
+
+export interface BackfillTargetIndex {
+  count(workspace_id: string, selector: BackfillSelector): Promise<number>;
+  /** Targets in their kind's keyset order (`BackfillCursor`), after `after`, at most `limit`. */
+  list(
+    workspace_id: string,
+    selector: BackfillSelector,
+    after: BackfillCursor | null,
+    limit: number,
+  ): Promise<BackfillRow[]>;
+  /** `{participant}|{target key}` of the pairs recorded in any generation. */
+  recorded(
+    workspace_id: string,
+    participants: readonly string[],
+    targets: readonly EvaluationTarget[],
+  ): Promise<Set<string>>;
 }
 
 export type { ScoreConfigDirectory };

@@ -50,6 +50,8 @@ export interface SpendFilter {
   participant?: string;
   /** Every version of one evaluator, by name. */
   evaluator_name?: string;
+  /** One generation's (a batch's id is its verdicts' generation). */
+  generation?: string;
   /** First and last UTC day included, `YYYY-MM-DD`. */
   from_day?: string;
   to_day?: string;
@@ -89,6 +91,15 @@ export interface UsageLedger {
   spend(filter: SpendFilter, by: readonly SpendDimension[]): Promise<SpendRow[]>;
   /** A version's mean cost per judged evaluation, in a workspace or everywhere. */
   measuredCost(participant: string, workspace_id?: string): Promise<MeasuredCost>;
+  /** A version's mean duration of one judged attempt, in a workspace or everywhere. */
+  measuredDuration(participant: string, workspace_id?: string): Promise<MeasuredDuration>;
+}
+
+/** An evaluator version's measured attempt duration, for estimates. */
+export interface MeasuredDuration {
+  attempts: number;
+  /** Null with no attempts recorded. */
+  mean_attempt_ms: number | null;
 }
 
 const columnOf: Record<SpendDimension, string> = {
@@ -193,6 +204,7 @@ export function createUsageLedger(backend: Backend, now: () => Date): UsageLedge
         add('participant >= ?', `evaluator:${filter.evaluator_name}@`);
         add('participant < ?', `evaluator:${filter.evaluator_name}A`);
       }
+      if (filter.generation !== undefined) add('generation = ?', filter.generation);
       if (filter.from_day !== undefined) add('day >= ?', filter.from_day);
       if (filter.to_day !== undefined) add('day <= ?', filter.to_day);
       const groups = [...new Set(by)].map((dimension) => columnOf[dimension]);
@@ -248,6 +260,23 @@ export function createUsageLedger(backend: Backend, now: () => Date): UsageLedge
       return {
         evaluations,
         mean_cost_nanos: known ? Math.round(asNumber(u.cost_nanos) / evaluations) : null,
+      };
+    },
+    async measuredDuration(participant, workspace_id) {
+      const scope = workspace_id === undefined ? '' : ' AND workspace_id = ?';
+      const params = workspace_id === undefined ? [participant] : [participant, workspace_id];
+      const rows = await backend.read((sql) =>
+        sql.all(
+          `SELECT COUNT(*) AS attempts, COALESCE(SUM(duration_ms), 0) AS duration_ms
+             FROM evaluation_attempts WHERE participant = ?${scope}`,
+          params,
+        ),
+      );
+      const row = rows[0] as Row;
+      const attempts = asNumber(row.attempts);
+      return {
+        attempts,
+        mean_attempt_ms: attempts > 0 ? asNumber(row.duration_ms) / attempts : null,
       };
     },
   };

@@ -2,7 +2,19 @@
 // CLI and hosts that hold a Temporal client: reviewers' actions (one review workflow per target),
 // batch re-evaluation, and a run's evaluation state. Each checks a request whole before Temporal
 // sees it (`InvalidRequestError`).
+export {
+  type BatchPauseReason,
+  batchPauseReasons,
+  type ReevaluateProgress,
+} from '../workflows/reevaluate-messages.js';
 export { InvalidRequestError } from './errors.js';
+export {
+  type PreviewDeps,
+  type PreviewRequest,
+  previewReevaluation,
+  type ReevaluationPreview,
+  type VersionPreview,
+} from './reevaluation-preview.js';
 export {
   ReevaluationClient,
   type ReevaluationRequest,

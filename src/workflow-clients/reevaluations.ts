@@ -1,7 +1,13 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { v7 as uuidv7 } from 'uuid';
-import { type EvaluatorCatalog, EvaluatorId, idProblem, parseEvaluatorId } from '../core/index.js';
-import type { ArtifactVersionSelector, StoreIdentity } from '../store/index.js';
+import {
+  type EvaluatorCatalog,
+  EvaluatorId,
+  idProblem,
+  nanosOf,
+  parseEvaluatorId,
+} from '../core/index.js';
+import type { ArtifactVersionSelector, BackfillSelection, StoreIdentity } from '../store/index.js';
 import type { reevaluate } from '../workflows/reevaluate.js';
 import {
   batchProgressQuery,
@@ -10,18 +16,25 @@ import {
   type ReevaluateProgress,
   reevaluateWorkflowId,
   resumeBatchSignal,
+  setBatchBudgetSignal,
 } from '../workflows/reevaluate-messages.js';
 import { InvalidRequestError } from './errors.js';
 
 export interface ReevaluationRequest {
-  /** The artifact versions to judge again. */
-  selector: ArtifactVersionSelector;
+  /** The artifact versions to judge again (a request names this or `selection`). */
+  selector?: ArtifactVersionSelector;
+  /** A backfill: the runs (turns), messages or threads to judge. */
+  selection?: BackfillSelection;
+  /** The batch's budget: it pauses when its spend reaches this. */
+  maxCostUsd?: number;
   /** The evaluator versions to judge them with, as `name@version`. */
   evaluators: readonly string[];
   /** The batch's id and its verdicts' generation (default: a new UUIDv7). Reusing one skips what it settled. */
   batchId?: string;
   /** Evaluations in flight at once (default 8). */
   concurrency?: number;
+  /** Targets per page, each page one run of the workflow (default 100). */
+  pageSize?: number;
 }
 
 /** A batch re-evaluation of artifact versions: started, watched, paused, resumed, cancelled. */
@@ -51,10 +64,31 @@ export class ReevaluationClient {
     if (badBatch !== null) throw new InvalidRequestError(`batchId: ${badBatch}`);
     const badWorkspace = idProblem(workspaceId);
     if (badWorkspace !== null) throw new InvalidRequestError(`workspaceId: ${badWorkspace}`);
+    if ((request.selector === undefined) === (request.selection === undefined)) {
+      throw new InvalidRequestError('name artifact versions (selector) or a backfill (selection)');
+    }
+    const fraction = request.selection?.sampleFraction;
+    if (fraction !== undefined && !(fraction > 0 && fraction <= 1)) {
+      throw new InvalidRequestError(`sampleFraction is above 0 and at most 1, not ${fraction}`);
+    }
+    checkBudget(request.maxCostUsd);
     await this.client.workflow.start<typeof reevaluate>('reevaluate', {
       workflowId: reevaluateWorkflowId(this.store.id, workspaceId, batchId),
       taskQueue: this.taskQueue,
-      args: [{ workspaceId, batchId, selector: request.selector, evaluators, concurrency }],
+      args: [
+        {
+          workspaceId,
+          batchId,
+          ...(request.selector !== undefined ? { selector: request.selector } : {}),
+          ...(request.selection !== undefined ? { selection: request.selection } : {}),
+          ...(request.maxCostUsd !== undefined
+            ? { maxCostNanos: nanosOf(request.maxCostUsd) }
+            : {}),
+          evaluators,
+          concurrency,
+          ...(request.pageSize !== undefined ? { pageSize: request.pageSize } : {}),
+        },
+      ],
     });
     return { batchId };
   }
@@ -114,6 +148,14 @@ export class ReevaluationClient {
   resume(workspaceId: string, batchId: string): Promise<void> {
     return this.handle(workspaceId, batchId).signal(resumeBatchSignal);
   }
+  /**
+   * Sets the batch's budget (a batch started without one keeps none); a batch paused by its
+   * budget resumes when the new one is above its spend.
+   */
+  async setBudget(workspaceId: string, batchId: string, maxCostUsd: number): Promise<void> {
+    checkBudget(maxCostUsd);
+    await this.handle(workspaceId, batchId).signal(setBatchBudgetSignal, nanosOf(maxCostUsd));
+  }
   /** Stops scheduling; evaluations in flight finish, and the batch completes with its progress. */
   cancel(workspaceId: string, batchId: string): Promise<void> {
     return this.handle(workspaceId, batchId).signal(cancelBatchSignal);
@@ -135,5 +177,11 @@ export class ReevaluationClient {
     const ref = parseEvaluatorId(id);
     const taskQueue = this.evaluatorTaskQueues[ref.name];
     return taskQueue === undefined ? ref : { ...ref, taskQueue };
+  }
+}
+
+function checkBudget(maxCostUsd: number | undefined) {
+  if (maxCostUsd !== undefined && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0)) {
+    throw new InvalidRequestError(`maxCostUsd is a positive amount, not ${maxCostUsd}`);
   }
 }

@@ -2,11 +2,18 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { EvalflowActivities, EvaluationTarget } from '../activities/types.js';
+import type {
+  ArtifactVersionKey,
+  BackfillCursor,
+  EvalflowActivities,
+  EvaluationTarget,
+} from '../activities/types.js';
+import type { EvaluatorRef } from '../evaluators/registry.js';
 import { forEachBounded } from './bounded.js';
 import { evaluateTarget } from './evaluate-target.js';
 import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
@@ -17,20 +24,44 @@ import {
   type ReevaluateInput,
   type ReevaluateProgress,
   resumeBatchSignal,
+  setBatchBudgetSignal,
 } from './reevaluate-messages.js';
 
 const paging = proxyActivities<
-  Pick<EvalflowActivities, 'countArtifactVersions' | 'listArtifactVersions'>
+  Pick<
+    EvalflowActivities,
+    | 'countArtifactVersions'
+    | 'listArtifactVersions'
+    | 'countBackfillTargets'
+    | 'listBackfillTargets'
+    | 'batchSpend'
+  >
 >({
   startToCloseTimeout: '1 minute',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { maximumInterval: '1 minute' },
 });
 
+interface Pair {
+  evaluator: EvaluatorRef;
+  target: EvaluationTarget;
+}
+
+/** One page of pairs, where the next starts, and whether this was the last. */
+interface Page {
+  pairs: Pair[];
+  after: NonNullable<ReevaluateInput['carried']>['after'];
+  last: boolean;
+  selected: number;
+}
+
 /**
- * Re-evaluates a selection of artifact versions with pinned evaluator versions: keyset pages,
- * a bounded window of evaluations, continue-as-new after each page. The batch id is the
- * verdicts' generation, so a batch run again (after a cancel, say) skips what it settled.
+ * Re-evaluates a selection (artifact versions, or a backfill of runs, messages or threads) with
+ * pinned evaluator versions: keyset pages, a bounded window of evaluations, continue-as-new after
+ * each page. The batch id is the verdicts' generation, so a batch run again (after a cancel, say)
+ * skips what it settled. With a budget, the spend is read after every evaluation settles and no
+ * evaluation starts once it has reached the budget: the batch overshoots by at most what the
+ * evaluations in flight then (at most `concurrency`) cost.
  */
 export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProgress> {
   const progress: ReevaluateProgress = input.carried?.progress ?? {
@@ -47,39 +78,109 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
   progress.paused = input.carried?.paused ?? false;
   // Nothing is in flight when a page starts (a progress carried from before this field has none).
   progress.inFlight = 0;
+  const budgeted = input.maxCostNanos !== undefined && patched('reevaluate-budget');
+  if (budgeted) {
+    progress.maxCostNanos = progress.maxCostNanos ?? input.maxCostNanos ?? null;
+    progress.spentNanos = progress.spentNanos ?? 0;
+    progress.pausedBy = progress.paused ? (progress.pausedBy ?? 'request') : null;
+  }
+  const overBudget = () =>
+    budgeted &&
+    progress.maxCostNanos != null &&
+    (progress.spentNanos ?? 0) >= progress.maxCostNanos;
   setHandler(pauseBatchSignal, () => {
     progress.paused = true;
+    if (budgeted) progress.pausedBy = 'request';
   });
   setHandler(resumeBatchSignal, () => {
+    // A budget's pause is lifted by raising the budget, not by asking.
+    if (overBudget()) {
+      progress.pausedBy = 'budget';
+      return;
+    }
     progress.paused = false;
+    if (budgeted) progress.pausedBy = null;
+  });
+  setHandler(setBatchBudgetSignal, (maxCostNanos) => {
+    if (!budgeted) return;
+    progress.maxCostNanos = maxCostNanos;
+    if (progress.pausedBy === 'budget' && !overBudget()) {
+      progress.paused = false;
+      progress.pausedBy = null;
+    }
   });
   setHandler(cancelBatchSignal, () => {
     progress.cancelled = true;
   });
   setHandler(batchProgressQuery, () => progress);
-  if (input.carried === undefined) {
-    const versions = await paging.countArtifactVersions({
+
+  const backfill = input.selection !== undefined && patched('reevaluate-backfill');
+  const pageSize = input.pageSize ?? 100;
+  let page: Page;
+  if (backfill && input.selection !== undefined) {
+    const selection = input.selection;
+    if (input.carried === undefined) {
+      const counts = await paging.countBackfillTargets({
+        workspaceId: input.workspaceId,
+        selection,
+        evaluators: input.evaluators,
+      });
+      progress.total = Object.values(counts.pairs).reduce((sum, pairs) => sum + pairs, 0);
+    }
+    const selected = input.carried?.selected ?? 0;
+    const room = (selection.limit ?? Number.POSITIVE_INFINITY) - selected;
+    const read = await paging.listBackfillTargets({
       workspaceId: input.workspaceId,
-      selector: input.selector,
+      selection,
+      evaluators: input.evaluators,
+      after: (input.carried?.after ?? null) as BackfillCursor | null,
+      limit: pageSize,
     });
-    progress.total = versions * input.evaluators.length;
+    const taken = read.targets.slice(0, Math.max(0, room));
+    page = {
+      pairs: taken.flatMap(({ target, judgedBy }) =>
+        input.evaluators
+          .filter((ref) => !judgedBy.includes(`${ref.name}@${ref.version}`))
+          .map((evaluator) => ({ evaluator, target })),
+      ),
+      after: read.after,
+      last: read.exhausted || taken.length >= room,
+      selected: selected + taken.length,
+    };
+  } else {
+    const selector = input.selector ?? {};
+    if (input.carried === undefined) {
+      const versions = await paging.countArtifactVersions({
+        workspaceId: input.workspaceId,
+        selector,
+      });
+      progress.total = versions * input.evaluators.length;
+    }
+    const versions = await paging.listArtifactVersions({
+      workspaceId: input.workspaceId,
+      selector,
+      after: (input.carried?.after ?? null) as ArtifactVersionKey | null,
+      limit: pageSize,
+    });
+    page = {
+      pairs: versions.flatMap((version) =>
+        input.evaluators.map((evaluator) => ({
+          evaluator,
+          target: { kind: 'artifact', ...version } satisfies EvaluationTarget,
+        })),
+      ),
+      after: versions.at(-1) ?? null,
+      last: versions.length < pageSize,
+      selected: 0,
+    };
   }
 
-  const pageSize = input.pageSize ?? 100;
-  const page = await paging.listArtifactVersions({
-    workspaceId: input.workspaceId,
-    selector: input.selector,
-    after: input.carried?.after ?? null,
-    limit: pageSize,
-  });
-  const pairs = page.flatMap((version) =>
-    input.evaluators.map((evaluator) => ({
-      evaluator,
-      target: { kind: 'artifact', ...version } satisfies EvaluationTarget,
-    })),
-  );
-  await forEachBounded(pairs, input.concurrency ?? 8, async ({ evaluator, target }) => {
-    await condition(() => !progress.paused || progress.cancelled);
+  await forEachBounded(page.pairs, input.concurrency ?? 8, async ({ evaluator, target }) => {
+    if (overBudget()) {
+      progress.paused = true;
+      progress.pausedBy = 'budget';
+    }
+    await condition(() => (!progress.paused && !overBudget()) || progress.cancelled);
     if (progress.cancelled) return;
     progress.inFlight += 1;
     const { state } = await evaluateTarget({
@@ -96,13 +197,23 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
     else if (state === 'sampled_out') progress.sampledOut += 1;
     else if (state === 'failed') progress.failed += 1;
     else progress.skipped += 1;
+    if (budgeted) {
+      progress.spentNanos = await paging.batchSpend({
+        workspaceId: input.workspaceId,
+        batchId: input.batchId,
+      });
+    }
   });
 
-  const last = page.at(-1);
-  if (progress.cancelled || last === undefined || page.length < pageSize) return progress;
+  if (progress.cancelled || page.last || page.after === null) return progress;
   await condition(allHandlersFinished);
   return continueAsNew<typeof reevaluate>({
     ...input,
-    carried: { after: last, progress, paused: progress.paused },
+    carried: {
+      after: page.after,
+      progress,
+      paused: progress.paused,
+      ...(backfill ? { selected: page.selected } : {}),
+    },
   });
 }

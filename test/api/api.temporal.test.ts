@@ -658,4 +658,84 @@ describe('the HTTP API', () => {
     expect(unknown.status).toBe(422);
     expect((await h.call('GET', '/v1/reevaluations/never', { key })).status).toBe(404);
   });
+
+  it('previews and starts a backfill of messages with a budget, refusing bad selections', async () => {
+    const ws = 'ws-backfill';
+    const [key, agentKey] = [await h.key('system', ws), await h.key('agent', ws)];
+    await h.call('POST', '/v1/threads', { key: agentKey, body: { threadId: 'bf' } });
+    await h.call('POST', '/v1/threads/bf/runs', { key: agentKey, body: { runId: 'bf-1' } });
+    for (const messageId of ['bf-q', 'bf-a']) {
+      const posted = await h.call('POST', '/v1/threads/bf/messages', {
+        key: agentKey,
+        body: { messageId, role: 'ROLE_ASSISTANT', content: 'hello', runId: 'bf-1' },
+      });
+      expect(posted.status).toBe(201);
+    }
+    const selection = { kind: 'message', threadIds: ['bf'] };
+    const preview = await h.call('POST', '/v1/reevaluations/preview', {
+      key,
+      body: { selection, evaluators: ['answer_length@1'] },
+    });
+    expect(preview.status).toBe(200);
+    // Never judged here, and no declared estimate: the cost and duration are unknown, not 0.
+    expect(preview.body).toEqual({
+      targets: 2,
+      costUsd: null,
+      durationMs: null,
+      versions: [
+        {
+          evaluator: 'answer_length@1',
+          targets: 2,
+          costPerEvaluationUsd: null,
+          costUsd: null,
+          meanAttemptMs: null,
+          durationMs: null,
+        },
+      ],
+    });
+    for (const body of [
+      { evaluators: ['answer_length@1'] },
+      { selection, selector: {}, evaluators: ['answer_length@1'] },
+      { selection: { kind: 'run' }, evaluators: ['answer_length@1'] },
+      { selection: { ...selection, sampleFraction: 0 }, evaluators: ['answer_length@1'] },
+      { selection, evaluators: ['answer_length@1'], maxCostUsd: 0 },
+    ]) {
+      const refused = await h.call('POST', '/v1/reevaluations', { key, body });
+      expect(refused.status, JSON.stringify(body)).toBe(422);
+      expect(refused.body.type).toBe('validation_failed');
+    }
+    const started = await h.call('POST', '/v1/reevaluations', {
+      key,
+      body: { selection, evaluators: ['answer_length@1'], maxCostUsd: 5 },
+    });
+    expect(started.status).toBe(201);
+    const done = await eventually(
+      () => h.call('GET', `/v1/reevaluations/${started.body.id}`, { key }),
+      (reply) => reply.body.finished === true,
+    );
+    expect(done.body).toMatchObject({
+      total: 2,
+      done: 2,
+      recorded: 2,
+      spentUsd: 0,
+      maxCostUsd: 5,
+      pausedBy: null,
+    });
+    const raised = await h.call('POST', `/v1/reevaluations/${started.body.id}/budget`, {
+      key,
+      body: { maxCostUsd: 10 },
+    });
+    expect(raised.status).toBe(409);
+    // Judged now: measured at no cost, and "unjudged" leaves both out.
+    const again = await h.call('POST', '/v1/reevaluations/preview', {
+      key,
+      body: { selection: { ...selection, unjudgedOnly: true }, evaluators: ['answer_length@1'] },
+    });
+    expect(again.body).toMatchObject({ targets: 2, costUsd: 0, versions: [{ targets: 0 }] });
+    const bad = await h.call('POST', '/v1/reevaluations/preview', {
+      key,
+      body: { selection, evaluators: ['nope@1'] },
+    });
+    expect(bad.status).toBe(422);
+  });
 });

@@ -156,6 +156,110 @@ describe('an error', () => {
         /^evalflow: select the artifact versions: --kind, --artifact, --latest-only, --created-from or --created-to, or --all for every one$/,
       ],
       [
+        [
+          'reevaluate',
+          'start',
+          '--workspace',
+          'acme',
+          '--evaluator',
+          'answer_length@1',
+          '--target',
+          'run',
+        ],
+        /^evalflow: option '--target <kind>' argument 'run' is invalid\. a target is one of artifact, turn, message, thread, not run \(see evalflow reevaluate (start|budget) --help\)$/,
+      ],
+      [
+        [
+          'reevaluate',
+          'start',
+          '--workspace',
+          'acme',
+          '--evaluator',
+          'answer_length@1',
+          '--target',
+          'message',
+        ],
+        /^evalflow: select the targets: --thread, --ended-from, --ended-to, --status, --sample, --limit or --unjudged, or --all for every one$/,
+      ],
+      [
+        [
+          'reevaluate',
+          'start',
+          '--workspace',
+          'acme',
+          '--evaluator',
+          'answer_length@1',
+          '--target',
+          'message',
+          '--kind',
+          'memo',
+        ],
+        /^evalflow: --kind, --artifact, --latest-only, --created-from and --created-to select artifacts$/,
+      ],
+      [
+        [
+          'reevaluate',
+          'start',
+          '--workspace',
+          'acme',
+          '--evaluator',
+          'answer_length@1',
+          '--kind',
+          'memo',
+          '--unjudged',
+        ],
+        /^evalflow: --unjudged: for --target turn, message or thread$/,
+      ],
+      [
+        [
+          'reevaluate',
+          'start',
+          '--workspace',
+          'acme',
+          '--evaluator',
+          'answer_length@1',
+          '--target',
+          'turn',
+          '--sample',
+          '0',
+        ],
+        /^evalflow: option '--sample <fraction>' argument '0' is invalid\. a fraction is above 0 and at most 1, not 0 \(see evalflow reevaluate (start|budget) --help\)$/,
+      ],
+      [
+        [
+          'reevaluate',
+          'start',
+          '--workspace',
+          'acme',
+          '--evaluator',
+          'answer_length@1',
+          '--target',
+          'turn',
+          '--status',
+          'done',
+          '--all',
+        ],
+        /^evalflow: a run status is one of running, paused, completed, stopped, failed, not done$/,
+      ],
+      [
+        [
+          'reevaluate',
+          'start',
+          '--workspace',
+          'acme',
+          '--evaluator',
+          'answer_length@1',
+          '--all',
+          '--dry-run',
+          '--watch',
+        ],
+        /^evalflow: --dry-run starts nothing: drop --watch, --batch and --max-cost-usd$/,
+      ],
+      [
+        ['reevaluate', 'budget', 'b1', '--workspace', 'acme', '--max-cost-usd', '-3'],
+        /^evalflow: option '--max-cost-usd <usd>' argument '-3' is invalid\. an amount of USD above 0, not -3 \(see evalflow reevaluate (start|budget) --help\)$/,
+      ],
+      [
         ['reevaluate', 'pause', 'b1'],
         /^evalflow: required option '--workspace <id>' not specified \(see evalflow reevaluate pause --help\)$/,
       ],
@@ -168,6 +272,37 @@ describe('an error', () => {
       expect(result.errLines, args.join(' ')).toHaveLength(1);
       expect(result.errLines[0]).toMatch(pattern);
       expect(result.out).toBe('');
+    });
+
+    // A preview reads the store alone: no Temporal needed. Nothing judged yet, no estimate.
+    const preview = await cli(
+      'reevaluate',
+      'start',
+      '--workspace',
+      'quiet',
+      '--evaluator',
+      'answer_length@1',
+      '--target',
+      'message',
+      '--all',
+      '--dry-run',
+      '--json',
+    );
+    expect(preview.code, preview.err).toBe(0);
+    expect(JSON.parse(preview.out)).toEqual({
+      targets: 0,
+      costUsd: null,
+      durationMs: null,
+      versions: [
+        {
+          evaluator: 'answer_length@1',
+          targets: 0,
+          costPerEvaluationUsd: null,
+          costUsd: null,
+          meanAttemptMs: null,
+          durationMs: null,
+        },
+      ],
     });
 
     const unreachable = await finished(

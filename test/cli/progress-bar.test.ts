@@ -101,3 +101,18 @@ describe('the progress bar elsewhere (a pipe, a file)', () => {
 it('writes durations as seconds, minutes and hours', () => {
   expect([duration(4.4), duration(65), duration(7_800)]).toEqual(['4s', '1m05s', '2h10m']);
 });
+
+describe('a budgeted batch', () => {
+  it("shows a budgeted batch's spend beside done and failed, and a pause by its budget", () => {
+    const out = stream(false);
+    const line = new ProgressReporter(out, 'b1', clock().now);
+    const budgeted = { spentUsd: 0.0123, maxCostUsd: 0.02 };
+    line.update(progress(3, budgeted));
+    line.update(progress(3, budgeted));
+    line.update(progress(4, { ...budgeted, spentUsd: 0.02, paused: true, pausedBy: 'budget' }));
+    expect(out.chunks).toEqual([
+      'b1: 3/100 done, 8 in flight, 0 failed, $0.0123 spent of $0.02, –/s, time left unknown\n',
+      'b1: 4/100 done, 8 in flight, 0 failed, $0.0200 spent of $0.02, –/s, paused: budget reached\n',
+    ]);
+  });
+});

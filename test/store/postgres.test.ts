@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, openStore, type Store } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
+import { backfillContract } from './backfill-contract.js';
 import { budgetsContract } from './budgets-contract.js';
 import { givenTwoRatings } from './feedback-history.js';
 import { ledgerContract } from './ledger-contract.js';
@@ -30,6 +31,10 @@ usageContract('Postgres', (options) =>
 );
 
 budgetsContract('Postgres', (options) =>
+  openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
+);
+
+backfillContract('Postgres', (options) =>
   openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
 );
 

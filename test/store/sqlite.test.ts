@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore, openStore } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
+import { backfillContract } from './backfill-contract.js';
 import { budgetsContract } from './budgets-contract.js';
 import { givenTwoRatings } from './feedback-history.js';
 import { ledgerContract } from './ledger-contract.js';
@@ -26,6 +27,7 @@ reviewQueuesContract('SQLite', async (options) =>
 usageContract('SQLite', async (options) => openSqliteStore(join(dir, 'usage.db'), options));
 
 budgetsContract('SQLite', async (options) => openSqliteStore(join(dir, 'budgets.db'), options));
+backfillContract('SQLite', async (options) => openSqliteStore(join(dir, 'backfill.db'), options));
 
 describe('the SQLite store on disk', () => {
   it('opens the default file under .evalflow/, creating the folder', async () => {
@@ -58,9 +60,10 @@ describe('the SQLite store on disk', () => {
       });
     }
     await first.close();
-    // The schema as migration 6 left it: no run list columns, no indexes on them.
+    // The schema as migration 6 left it: no run list columns, no indexes on them (migration
+    // 13's too, which SQLite will not drop with the column).
     const db = new Database(path);
-    db.exec(`DROP INDEX runs_by_start; DROP INDEX runs_by_thread;
+    db.exec(`DROP INDEX runs_by_start; DROP INDEX runs_by_thread; DROP INDEX runs_by_update;
       ALTER TABLE runs DROP COLUMN status; ALTER TABLE runs DROP COLUMN started_at;
       ALTER TABLE runs DROP COLUMN updated_at; DELETE FROM schema_migrations WHERE version = 7`);
     db.close();

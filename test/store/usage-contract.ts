@@ -128,5 +128,39 @@ export function usageContract(adapter: string, open: OpenStore) {
       await store.usage.recordUsage(usage(free, 1, 0, null));
       expect((await store.usage.measuredCost(participant, ws)).mean_cost_nanos).toBeNull();
     });
+
+    it("measures a version's mean attempt duration, failed attempts included", async () => {
+      const ws = freshWorkspace();
+      const participant = `evaluator:slow${counter}@1`;
+      expect(await store.usage.measuredDuration(participant, ws)).toEqual({
+        attempts: 0,
+        mean_attempt_ms: null,
+      });
+      const key = keyOf(ws, participant, 'turn:1');
+      await store.usage.recordAttempt({ ...key, attempt: 1, duration_ms: 100, failed: true });
+      await store.usage.recordAttempt({ ...key, attempt: 2, duration_ms: 200, failed: false });
+      await store.usage.recordAttempt({
+        ...keyOf(ws, participant, 'turn:2'),
+        attempt: 1,
+        duration_ms: 600,
+        failed: false,
+      });
+      expect(await store.usage.measuredDuration(participant, ws)).toEqual({
+        attempts: 3,
+        mean_attempt_ms: 300,
+      });
+      expect((await store.usage.measuredDuration(participant, freshWorkspace())).attempts).toBe(0);
+    });
+
+    it("sums one generation's spend: a batch's", async () => {
+      const ws = freshWorkspace();
+      const batch = { ...keyOf(ws, 'evaluator:judge@1', 'turn:1'), generation: 'batch-1' };
+      await store.usage.recordUsage(usage(batch, 1, 0, 700));
+      await store.usage.recordUsage(usage({ ...batch, target_key: 'turn:2' }, 1, 0, 300));
+      await store.usage.recordUsage(usage({ ...batch, generation: 'run' }, 1, 0, 5_000));
+      const [row] = await store.usage.spend({ workspace_id: ws, generation: 'batch-1' }, []);
+      expect(row).toMatchObject({ evaluations: 2, cost_nanos: 1_000 });
+      expect(await store.usage.spend({ workspace_id: ws, generation: 'none' }, [])).toEqual([]);
+    });
   });
 }

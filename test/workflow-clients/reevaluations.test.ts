@@ -23,3 +23,26 @@ describe('a batch re-evaluation', () => {
     );
   });
 });
+
+describe('a backfill or a budget', () => {
+  it('is refused before Temporal with neither or both selections, a bad sample or budget', async () => {
+    await expect(reevaluations.start('ws', { evaluators: ['tone@1'] })).rejects.toThrow(
+      new InvalidRequestError('name artifact versions (selector) or a backfill (selection)'),
+    );
+    await expect(
+      reevaluations.start('ws', { ...request, selection: { kind: 'turn' } }),
+    ).rejects.toThrow(InvalidRequestError);
+    await expect(
+      reevaluations.start('ws', {
+        evaluators: ['tone@1'],
+        selection: { kind: 'message', sampleFraction: 0 },
+      }),
+    ).rejects.toThrow(new InvalidRequestError('sampleFraction is above 0 and at most 1, not 0'));
+    await expect(reevaluations.start('ws', { ...request, maxCostUsd: -1 })).rejects.toThrow(
+      new InvalidRequestError('maxCostUsd is a positive amount, not -1'),
+    );
+    await expect(reevaluations.setBudget('ws', 'b', Number.NaN)).rejects.toThrow(
+      new InvalidRequestError('maxCostUsd is a positive amount, not NaN'),
+    );
+  });
+});

@@ -1,4 +1,4 @@
-"""Evaluation rules, and re-evaluations of artifact versions started, watched and controlled."""
+"""Evaluation rules, re-evaluations and backfills: started, watched and controlled."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from conftest import eventually
 
 from evalflow_client import (
     ArtifactSelector,
+    BackfillSelection,
     ForbiddenError,
     InvalidStateError,
     NotFoundError,
@@ -98,3 +99,32 @@ def test_a_reevaluation_is_paused_resumed_and_cancelled_and_its_retry_names_the_
     other = system.start_reevaluation(["artifact_schema@1"], concurrency=1)
     assert system.pause_reevaluation(other.id).paused is True
     assert system.cancel_reevaluation(other.id).cancelled is True
+
+
+def test_a_backfill_of_messages_is_previewed_then_judged_within_its_budget(connect, unique):
+    agent = connect("agent", f"backfill-{unique}")
+    system = connect("system", f"backfill-{unique}")
+    agent.create_thread("t")
+    agent.start_run("t", "r")
+    for message_id in ("q", "a"):
+        agent.post_message("t", "ROLE_ASSISTANT", "hello", message_id=message_id, run_id="r")
+    selection = BackfillSelection(kind="message", thread_ids=["t"])
+    preview = system.preview_reevaluation(["answer_length@1"], selection=selection)
+    # Never judged in this workspace and no declared estimate: unknown, not zero.
+    assert (preview.targets, preview.cost_usd, preview.duration_ms) == (2, None, None)
+    assert preview.versions[0].evaluator == "answer_length@1"
+    started = system.start_reevaluation(["answer_length@1"], selection=selection, max_cost_usd=5)
+    done = eventually(lambda: system.reevaluation(started.id), lambda p: p.finished)
+    assert (done.total, done.recorded, done.spent_usd, done.max_cost_usd, done.paused_by) == (
+        2,
+        2,
+        0,
+        5,
+        None,
+    )
+    with pytest.raises(InvalidStateError):
+        system.set_reevaluation_budget(started.id, 10)
+    with pytest.raises(ValidationFailedError):
+        system.start_reevaluation(
+            ["answer_length@1"], selection=BackfillSelection(kind="turn", sample_fraction=0)
+        )

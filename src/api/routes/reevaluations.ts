@@ -1,24 +1,79 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
-import { EvaluatorId, notFound } from '../../core/index.js';
+import { EvaluatorId, notFound, RunStatus, usdOf } from '../../core/index.js';
 import { evaluatorTaskQueues } from '../../evaluators/index.js';
-import { InvalidRequestError, ReevaluationClient } from '../../workflow-clients/index.js';
+import { backfillKinds } from '../../store/index.js';
+import {
+  batchPauseReasons,
+  InvalidRequestError,
+  previewReevaluation,
+  type ReevaluateProgress,
+  ReevaluationClient,
+} from '../../workflow-clients/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { callerOf, type Register } from './context.js';
 
-// Batch re-evaluation of artifact versions with pinned evaluator versions.
+// Batch re-evaluation with pinned evaluator versions: of artifact versions, or a backfill of
+// runs (turns), messages or threads; its preview (count, cost, duration) and its budget.
 
 // The bodies and answers, named so that the HTTP client's types are these very schemas.
-export const StartReevaluationBody = z.strictObject({
-  selector: z.strictObject({
-    artifactIds: z.array(z.string().min(1)).optional(),
-    kind: z.string().min(1).optional(),
-    createdFrom: z.iso.datetime({ offset: true }).optional(),
-    createdTo: z.iso.datetime({ offset: true }).optional(),
-    latestOnly: z.boolean().optional(),
-  }),
+const ArtifactSelector = z.strictObject({
+  artifactIds: z.array(z.string().min(1)).optional(),
+  kind: z.string().min(1).optional(),
+  createdFrom: z.iso.datetime({ offset: true }).optional(),
+  createdTo: z.iso.datetime({ offset: true }).optional(),
+  latestOnly: z.boolean().optional(),
+});
+export const BackfillSelection = z.strictObject({
+  kind: z.enum(backfillKinds),
+  threadIds: z.array(z.string().min(1)).optional(),
+  /** The run ended at or after `endedFrom` and before `endedTo` (a thread: any of its runs). */
+  endedFrom: z.iso.datetime({ offset: true }).optional(),
+  endedTo: z.iso.datetime({ offset: true }).optional(),
+  statuses: z.array(RunStatus).optional(),
+  /** The share judged, deterministic: the same targets in the preview and the batch. */
+  sampleFraction: z.number().gt(0).max(1).optional(),
+  limit: z.int().min(1).optional(),
+  /** Leave out the pairs each version has recorded a verdict on, in any generation. */
+  unjudgedOnly: z.boolean().optional(),
+});
+const Selection = {
+  /** Artifact versions (a body names this or `selection`). */
+  selector: ArtifactSelector.optional(),
+  selection: BackfillSelection.optional(),
   evaluators: z.array(EvaluatorId).min(1),
   concurrency: z.int().min(1).max(64).optional(),
+};
+const oneSelection = (body: { selector?: unknown; selection?: unknown }) =>
+  (body.selector === undefined) !== (body.selection === undefined);
+const oneSelectionError = {
+  message: 'name artifact versions (selector) or a backfill (selection), one of them',
+};
+export const StartReevaluationBody = z
+  .strictObject({ ...Selection, maxCostUsd: z.number().positive().finite().optional() })
+  .refine(oneSelection, oneSelectionError);
+export const PreviewReevaluationBody = z
+  .strictObject(Selection)
+  .refine(oneSelection, oneSelectionError);
+const Usd = z.number().nullable();
+export const ReevaluationPreview = z.object({
+  targets: z.int(),
+  /** Null: not known (no measured mean and no declared estimate), never a made-up figure. */
+  costUsd: Usd,
+  durationMs: z.number().nullable(),
+  versions: z.array(
+    z.object({
+      evaluator: z.string(),
+      targets: z.int(),
+      costPerEvaluationUsd: Usd,
+      costUsd: Usd,
+      meanAttemptMs: z.number().nullable(),
+      durationMs: z.number().nullable(),
+    }),
+  ),
+});
+export const SetReevaluationBudgetBody = z.strictObject({
+  maxCostUsd: z.number().positive().finite(),
 });
 export const StartReevaluationReply = z.object({ id: z.string() });
 export const ReevaluationProgress = z.object({
@@ -29,6 +84,11 @@ export const ReevaluationProgress = z.object({
   failed: z.int(),
   skipped: z.int(),
   paused: z.boolean(),
+  /** Why it is paused (null while it runs). */
+  pausedBy: z.enum(batchPauseReasons).nullable(),
+  /** Recorded under the batch's generation, as last read (0 for a batch without a budget). */
+  spentUsd: z.number(),
+  maxCostUsd: z.number().nullable(),
   cancelled: z.boolean(),
   /** The batch has completed: every pair settled, or cancelled and its last evaluations done. */
   finished: z.boolean(),
@@ -52,33 +112,80 @@ export const registerReevaluations: Register = (api, deps) => {
     const finished = await batches.finished(workspaceId, id);
     if (finished === null) return null;
     const progress = await batches.progress(workspaceId, id);
-    return progress === null ? null : { ...progress, finished };
+    return progress === null ? null : { ...wireOf(progress), finished };
   };
+  const invalid = (error: unknown) => {
+    if (error instanceof InvalidRequestError) {
+      return refuse({ type: 'validation_failed', message: error.message, errors: [] });
+    }
+    return error;
+  };
+
+  api.post('/v1/reevaluations/preview', {
+    config: { allow: control },
+    schema: {
+      tags: ['reevaluations'],
+      summary: 'What a re-evaluation would judge, cost and take, without starting it',
+      body: PreviewReevaluationBody,
+      response: { 200: ReevaluationPreview, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { selector, selection, evaluators, concurrency } = request.body;
+      try {
+        const preview = await previewReevaluation(
+          { store: deps.store, evaluators: deps.app.evaluators, limits: deps.app.evaluatorLimits },
+          callerOf(request).workspaceId,
+          {
+            evaluators,
+            ...(selector ? { selector } : {}),
+            ...(selection ? { selection } : {}),
+            ...(concurrency ? { concurrency } : {}),
+          },
+        );
+        const usd = (nanos: number | null) => (nanos === null ? null : usdOf(nanos));
+        return {
+          targets: preview.targets,
+          costUsd: usd(preview.costNanos),
+          durationMs: preview.durationMs,
+          versions: preview.versions.map((version) => ({
+            evaluator: version.evaluator,
+            targets: version.targets,
+            costPerEvaluationUsd: usd(version.costPerEvaluationNanos),
+            costUsd: usd(version.costNanos),
+            meanAttemptMs: version.meanAttemptMs,
+            durationMs: version.durationMs,
+          })),
+        };
+      } catch (error) {
+        throw invalid(error);
+      }
+    },
+  });
 
   api.post('/v1/reevaluations', {
     config: { allow: control },
     schema: {
       tags: ['reevaluations'],
-      summary: 'Judge a selection of artifact versions again, as a new generation of verdicts',
+      summary:
+        'Judge a selection of artifact versions, runs, messages or threads again, as a new generation of verdicts',
       body: StartReevaluationBody,
       response: { 201: StartReevaluationReply, ...refusalResponses },
     },
     handler: async (request, reply) => {
-      const { selector, evaluators, concurrency } = request.body;
+      const { selector, selection, evaluators, concurrency, maxCostUsd } = request.body;
       try {
         const { batchId } = await batches.start(callerOf(request).workspaceId, {
-          selector,
+          ...(selector ? { selector } : {}),
+          ...(selection ? { selection } : {}),
           evaluators,
           ...(concurrency ? { concurrency } : {}),
+          ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
           // A retried request with the same Idempotency-Key names the same batch.
           ...(request.commandId ? { batchId: request.commandId.replaceAll(':', '-') } : {}),
         });
         return reply.code(201).send({ id: batchId });
       } catch (error) {
-        if (error instanceof InvalidRequestError) {
-          throw refuse({ type: 'validation_failed', message: error.message, errors: [] });
-        }
-        throw error;
+        throw invalid(error);
       }
     },
   });
@@ -95,6 +202,42 @@ export const registerReevaluations: Register = (api, deps) => {
       const progress = await progressOf(callerOf(request).workspaceId, request.params.id);
       if (progress === null) throw missing(request.params.id);
       return progress;
+    },
+  });
+
+  api.post('/v1/reevaluations/:id/budget', {
+    config: { allow: control },
+    schema: {
+      tags: ['reevaluations'],
+      summary:
+        "Set a re-evaluation's budget; one paused by its budget resumes when it is above the spend",
+      params: z.object({ id: z.string().min(1) }),
+      body: SetReevaluationBudgetBody,
+      response: { 200: ReevaluationProgress, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { workspaceId } = callerOf(request);
+      const progress = await batches.progress(workspaceId, request.params.id);
+      if (progress === null) throw missing(request.params.id);
+      if (progress.maxCostNanos == null) {
+        throw refuse({
+          type: 'invalid_state',
+          message: `reevaluation ${request.params.id} was started without a budget`,
+        });
+      }
+      try {
+        await batches.setBudget(workspaceId, request.params.id, request.body.maxCostUsd);
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw invalid(error);
+        throw refuse({
+          type: 'invalid_state',
+          message: `reevaluation ${request.params.id} has finished`,
+        });
+      }
+      return (
+        (await progressOf(workspaceId, request.params.id)) ??
+        Promise.reject(missing(request.params.id))
+      );
     },
   });
 
@@ -129,3 +272,14 @@ export const registerReevaluations: Register = (api, deps) => {
     });
   }
 };
+
+/** The workflow's progress on the wire: money in USD, the fields of older batches filled in. */
+function wireOf(progress: ReevaluateProgress) {
+  const { spentNanos, maxCostNanos, pausedBy, inFlight: _inFlight, ...counts } = progress;
+  return {
+    ...counts,
+    pausedBy: pausedBy ?? (progress.paused ? 'request' : null),
+    spentUsd: usdOf(spentNanos ?? 0),
+    maxCostUsd: maxCostNanos == null ? null : usdOf(maxCostNanos),
+  };
+}

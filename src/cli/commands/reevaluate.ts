@@ -1,31 +1,62 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { Command } from 'commander';
-import type { ArtifactVersionSelector } from '../../store/index.js';
-import { InvalidRequestError, type ReevaluationClient } from '../../workflow-clients/index.js';
+import { type Command, InvalidArgumentError } from 'commander';
+import { RunStatus, usdOf } from '../../core/index.js';
+import {
+  type ArtifactVersionSelector,
+  type BackfillKind,
+  type BackfillSelection,
+  backfillKinds,
+} from '../../store/index.js';
+import {
+  InvalidRequestError,
+  previewReevaluation,
+  type ReevaluationClient,
+  type ReevaluationPreview,
+} from '../../workflow-clients/index.js';
 import type { ReevaluateProgress } from '../../workflows/reevaluate-messages.js';
 import {
   APP_OPTION,
   appOf,
   connectTemporal,
+  fraction,
   identifier,
   identifiers,
   instant,
   print,
   reevaluationsOf,
   usage,
+  usdAmount,
   wholeNumber,
   withStore,
 } from '../context.js';
 import { UsageError } from '../errors.js';
 import { withExamples } from '../presentation/examples.js';
-import { ProgressReporter, type ProgressStream } from '../presentation/progress-bar.js';
+import {
+  type BatchProgress,
+  duration as durationText,
+  ProgressReporter,
+  type ProgressStream,
+} from '../presentation/progress-bar.js';
 
-// `evalflow reevaluate start|status|pause|resume|cancel`: batch re-evaluation of artifact
-// versions over Temporal (TEMPORAL_ADDRESS, default 127.0.0.1:7233), with a live progress line.
+// `evalflow reevaluate start|status|pause|resume|budget|cancel`: batch re-evaluation of artifact
+// versions, or a backfill of runs (turns), messages or threads, over Temporal (TEMPORAL_ADDRESS,
+// default 127.0.0.1:7233), with a preview (`--dry-run`), a budget and a live progress line.
+
+const targetKinds = ['artifact', ...backfillKinds] as const;
 
 interface StartOptions {
   workspace: string;
   evaluator: string[];
+  target: (typeof targetKinds)[number];
+  thread?: string[];
+  endedFrom?: string;
+  endedTo?: string;
+  status?: string[];
+  sample?: number;
+  limit?: number;
+  unjudged?: boolean;
+  maxCostUsd?: number;
+  dryRun?: boolean;
   kind?: string;
   artifact?: string[];
   latestOnly?: boolean;
@@ -53,13 +84,15 @@ export function registerReevaluate(program: Command): void {
   const reevaluate = program
     .command('reevaluate')
     .description(
-      'judge artifact versions again with pinned evaluator versions, as a new generation of verdicts',
+      'judge artifact versions, runs, messages or threads again with pinned evaluator versions, as a new generation of verdicts',
     );
 
   withExamples(
     reevaluate
       .command('start')
-      .description('start a batch and print its id; --watch follows it to the end')
+      .description(
+        'start a batch and print its id; --watch follows it to the end, --dry-run previews it',
+      )
       .requiredOption(...WORKSPACE, identifier)
       .requiredOption(
         '--evaluator <name@version...>',
@@ -70,7 +103,25 @@ export function registerReevaluate(program: Command): void {
       .option('--latest-only', "only each artifact's latest version")
       .option('--created-from <instant>', 'only versions put at or after this instant', instant)
       .option('--created-to <instant>', 'only versions put before this instant', instant)
-      .option('--all', 'every artifact version in the workspace (when no other selector is given)')
+      .option(
+        '--all',
+        'every target of its kind in the workspace (when no other selector is given)',
+      )
+      .option(
+        '--target <kind>',
+        `what to judge: ${targetKinds.join(', ')} (default artifact; turn is a run)`,
+        targetKind,
+        'artifact',
+      )
+      .option('--thread <id...>', 'runs, messages or threads of these threads only', identifiers)
+      .option('--ended-from <instant>', 'only targets whose run ended at or after this', instant)
+      .option('--ended-to <instant>', 'only targets whose run ended before this', instant)
+      .option('--status <status...>', `only runs in these states (${RunStatus.options.join(', ')})`)
+      .option('--sample <fraction>', 'judge this share of the selection (deterministic)', fraction)
+      .option('--limit <n>', 'at most this many targets', wholeNumber)
+      .option('--unjudged', 'leave out what each version has recorded a verdict on already')
+      .option('--max-cost-usd <usd>', 'pause the batch when its spend reaches this', usdAmount)
+      .option('--dry-run', 'print the targets, estimated cost and duration; start nothing')
       .option(
         '--batch <id>',
         'the batch id (default: a new UUIDv7); the same id skips what it settled',
@@ -85,14 +136,23 @@ export function registerReevaluate(program: Command): void {
       ),
     'evalflow reevaluate start --workspace acme --evaluator artifact_schema@2 --kind invoice --watch',
     'evalflow reevaluate start --workspace acme --evaluator json_validity@1 --artifact report-1 report-2',
+    'evalflow reevaluate start --workspace acme --evaluator helpful@3 --target turn --ended-from 2026-11-01T00:00:00Z --unjudged --dry-run',
+    'evalflow reevaluate start --workspace acme --evaluator helpful@3 --target message --sample 0.1 --max-cost-usd 20 --watch',
   ).action(async (options: StartOptions) => {
-    const selector = selectorOf(options);
+    const chosen = selectionOf(options);
+    if (options.dryRun) {
+      if (options.watch || options.batch || options.maxCostUsd !== undefined) {
+        usage('--dry-run starts nothing: drop --watch, --batch and --max-cost-usd');
+      }
+      return preview(options, chosen);
+    }
     await withBatches(options, async (batches) => {
       let batchId: string;
       try {
         ({ batchId } = await batches.start(options.workspace, {
-          selector,
+          ...chosen,
           evaluators: options.evaluator,
+          ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
           ...(options.batch ? { batchId: options.batch } : {}),
           ...(options.concurrency ? { concurrency: options.concurrency } : {}),
         }));
@@ -135,6 +195,34 @@ export function registerReevaluate(program: Command): void {
     });
   });
 
+  withExamples(
+    reevaluate
+      .command('budget')
+      .description(
+        "set a budgeted batch's budget; a batch paused by its budget resumes when it is above the spend",
+      )
+      .argument('<batch>', 'the batch id')
+      .requiredOption(...WORKSPACE, identifier)
+      .requiredOption('--max-cost-usd <usd>', 'the new budget', usdAmount)
+      .option(...APP_OPTION)
+      .option('--json', 'print one JSON object {batchId, progress}: the progress after the change'),
+    'evalflow reevaluate budget 0193f1c2-a8e0-7b3c-9d2e-4f5a6b7c8d9e --workspace acme --max-cost-usd 40',
+  ).action(async (batchId: string, options: BatchOptions & { maxCostUsd: number }) => {
+    await withBatches(options, async (batches) => {
+      const before = await progressOf(batches, options.workspace, batchId);
+      if (before.maxCostNanos == null) usage(`batch ${batchId} was started without a budget`);
+      try {
+        await batches.setBudget(options.workspace, batchId, options.maxCostUsd);
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) usage(`batch ${batchId} has finished`);
+        throw error;
+      }
+      const progress = await progressOf(batches, options.workspace, batchId);
+      if (options.json) return print(JSON.stringify({ batchId, progress }));
+      print(`budget set: ${plainProgress(batchId, progress)}`);
+    });
+  });
+
   for (const [action, description] of [
     ['pause', 'pause a batch: evaluations in flight finish, no new ones start'],
     ['resume', 'resume a paused batch'],
@@ -168,6 +256,123 @@ export function registerReevaluate(program: Command): void {
       });
     });
   }
+}
+
+function targetKind(value: string): StartOptions['target'] {
+  const kind = targetKinds.find((known) => known === value);
+  if (kind === undefined) {
+    throw new InvalidArgumentError(`a target is one of ${targetKinds.join(', ')}, not ${value}`);
+  }
+  return kind;
+}
+
+/** The artifact versions (`selector`) or the backfill (`selection`) the flags name. */
+function selectionOf(
+  options: StartOptions,
+): { selector: ArtifactVersionSelector } | { selection: BackfillSelection } {
+  const backfillFlags = {
+    '--thread': options.thread,
+    '--ended-from': options.endedFrom,
+    '--ended-to': options.endedTo,
+    '--status': options.status,
+    '--sample': options.sample,
+    '--limit': options.limit,
+    '--unjudged': options.unjudged,
+  };
+  if (options.target === 'artifact') {
+    const given = Object.entries(backfillFlags).filter(([, value]) => value !== undefined);
+    if (given.length > 0) {
+      usage(`${given.map(([flag]) => flag).join(', ')}: for --target turn, message or thread`);
+    }
+    return { selector: selectorOf(options) };
+  }
+  const artifactFlags = [options.kind, options.artifact, options.latestOnly, options.createdFrom];
+  if ([...artifactFlags, options.createdTo].some((value) => value !== undefined)) {
+    usage('--kind, --artifact, --latest-only, --created-from and --created-to select artifacts');
+  }
+  const statuses = (options.status ?? []).map((status) => {
+    const parsed = RunStatus.safeParse(status);
+    if (!parsed.success) {
+      usage(`a run status is one of ${RunStatus.options.join(', ')}, not ${status}`);
+    }
+    return parsed.data;
+  });
+  const selection: BackfillSelection = {
+    kind: options.target satisfies BackfillKind,
+    ...(options.thread ? { threadIds: options.thread } : {}),
+    ...(options.endedFrom ? { endedFrom: options.endedFrom } : {}),
+    ...(options.endedTo ? { endedTo: options.endedTo } : {}),
+    ...(options.status ? { statuses } : {}),
+    ...(options.sample !== undefined ? { sampleFraction: options.sample } : {}),
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.unjudged ? { unjudgedOnly: true } : {}),
+  };
+  const narrowed = Object.keys(selection).length > 1;
+  if (narrowed && options.all) usage('--all selects every target: give it alone, or drop it');
+  if (!narrowed && !options.all) {
+    usage(
+      'select the targets: --thread, --ended-from, --ended-to, --status, --sample, --limit or --unjudged, or --all for every one',
+    );
+  }
+  return { selection };
+}
+
+/** `--dry-run`: what the batch would judge, cost and take, read from the store. */
+async function preview(
+  options: StartOptions,
+  chosen: ReturnType<typeof selectionOf>,
+): Promise<void> {
+  const { config, app } = await appOf(options);
+  const result = await withStore(config, async (store) => {
+    try {
+      return await previewReevaluation(
+        { store, evaluators: app.evaluators, limits: app.evaluatorLimits },
+        options.workspace,
+        {
+          ...chosen,
+          evaluators: options.evaluator,
+          ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+        },
+      );
+    } catch (error) {
+      if (error instanceof InvalidRequestError) usage(error.message);
+      throw error;
+    }
+  });
+  if (options.json) return print(JSON.stringify(previewJson(result)));
+  for (const line of previewLines(result)) print(line);
+}
+
+const usd = (nanos: number | null) => (nanos === null ? null : usdOf(nanos));
+const money = (nanos: number | null) =>
+  nanos === null ? 'unknown' : `$${usdOf(nanos).toFixed(usdOf(nanos) < 1 ? 4 : 2)}`;
+const took = (ms: number | null) => (ms === null ? 'unknown' : durationText(ms / 1000));
+
+function previewJson(preview: ReevaluationPreview) {
+  return {
+    targets: preview.targets,
+    costUsd: usd(preview.costNanos),
+    durationMs: preview.durationMs,
+    versions: preview.versions.map((version) => ({
+      evaluator: version.evaluator,
+      targets: version.targets,
+      costPerEvaluationUsd: usd(version.costPerEvaluationNanos),
+      costUsd: usd(version.costNanos),
+      meanAttemptMs: version.meanAttemptMs,
+      durationMs: version.durationMs,
+    })),
+  };
+}
+
+function previewLines(preview: ReevaluationPreview): string[] {
+  return [
+    `${preview.targets} targets`,
+    ...preview.versions.map(
+      (version) =>
+        `${version.evaluator}: ${version.targets} evaluations × ${money(version.costPerEvaluationNanos)} = ${money(version.costNanos)}, about ${took(version.durationMs)}`,
+    ),
+    `estimated cost ${money(preview.costNanos)}, duration ${took(preview.durationMs)}`,
+  ];
 }
 
 function selectorOf(options: StartOptions): ArtifactVersionSelector {
@@ -231,19 +436,35 @@ async function follow(
     workspace,
     batchId,
     (progress) => {
-      if (show) reporter.update(progress);
+      if (show) reporter.update(shown(progress));
     },
     WATCH_INTERVAL_MS,
   );
-  if (show) reporter.finish(result);
+  if (show) reporter.finish(shown(result));
   return result;
 }
 
+/** The workflow's progress as a line shows it: spend in USD, for a batch with a budget. */
+function shown(progress: ReevaluateProgress): BatchProgress {
+  return {
+    ...progress,
+    ...(progress.maxCostNanos != null
+      ? { spentUsd: usdOf(progress.spentNanos ?? 0), maxCostUsd: usdOf(progress.maxCostNanos) }
+      : {}),
+    pausedBy: progress.pausedBy ?? null,
+  };
+}
+
 function plainProgress(batchId: string, progress: ReevaluateProgress): string {
-  const state = progress.cancelled ? 'cancelled' : progress.paused ? 'paused' : 'running';
+  const paused = progress.pausedBy === 'budget' ? 'paused by its budget' : 'paused';
+  const state = progress.cancelled ? 'cancelled' : progress.paused ? paused : 'running';
+  const spend =
+    progress.maxCostNanos == null
+      ? ''
+      : `spent ${money(progress.spentNanos ?? 0)} of ${money(progress.maxCostNanos)}, `;
   return (
     `${batchId}: ${progress.done}/${progress.total} done, ${progress.inFlight} in flight, ` +
-    `${progress.failed} failed, ${finished(progress) && !progress.cancelled ? 'complete' : state}`
+    `${progress.failed} failed, ${spend}${finished(progress) && !progress.cancelled ? 'complete' : state}`
   );
 }
 

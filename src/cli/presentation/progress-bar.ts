@@ -9,6 +9,11 @@ export interface BatchProgress {
   failed: number;
   inFlight?: number;
   paused: boolean;
+  /** Why it is paused: asked to, or its spend reached its budget. */
+  pausedBy?: 'request' | 'budget' | null;
+  /** A budgeted batch's spend and budget, shown beside done and failed. */
+  spentUsd?: number;
+  maxCostUsd?: number | null;
   cancelled: boolean;
 }
 
@@ -47,8 +52,8 @@ export class ProgressReporter {
       return;
     }
     // The rate and time left change with every poll; only the counts and the state make a new line.
-    const { total, done, failed, inFlight, paused, cancelled } = progress;
-    const key = JSON.stringify([total, done, failed, inFlight, paused, cancelled, final]);
+    const { total, done, failed, inFlight, paused, cancelled, spentUsd } = progress;
+    const key = JSON.stringify([total, done, failed, inFlight, paused, cancelled, spentUsd, final]);
     if (key === this.lastKey) return;
     this.lastKey = key;
     this.stream.write(`${this.plainLine(progress, at, final)}\n`);
@@ -75,12 +80,18 @@ export class ProgressReporter {
     const parts = [`${progress.done}/${progress.total} done`];
     if (progress.inFlight !== undefined) parts.push(`${progress.inFlight} in flight`);
     parts.push(`${progress.failed} failed`);
+    if (progress.spentUsd !== undefined) {
+      const of = progress.maxCostUsd == null ? '' : ` of $${progress.maxCostUsd.toFixed(2)}`;
+      parts.push(`$${progress.spentUsd.toFixed(4)} spent${of}`);
+    }
     const rate = this.rate(progress, at);
     parts.push(rate === null ? '–/s' : `${rate.toFixed(1)}/s`);
     const left = progress.total - progress.done;
     if (progress.cancelled) parts.push(final ? 'cancelled' : 'cancelling');
     else if (final) parts.push('complete');
-    else if (progress.paused) parts.push('paused');
+    else if (progress.paused) {
+      parts.push(progress.pausedBy === 'budget' ? 'paused: budget reached' : 'paused');
+    }
     // The batch counts its versions first: until then there is nothing to measure against.
     else if (progress.total === 0) parts.push('counting versions');
     else parts.push(rate ? `${duration(left / rate)} left` : 'time left unknown');

@@ -387,6 +387,27 @@ const budgetsMigration: Migration = {
   ],
 };
 
+/**
+ * Migration 13: what backfills of runs, messages and threads read. Turns page by (updated_at,
+ * run id), an ended run's updated_at being when it ended, so the "ended between" range and the
+ * keyset are one index scan; a message is selected through its run, so it gains its run's id as
+ * a column (filled from its body); "not yet judged by this version" looks the ledger up by
+ * participant and target in any generation, which its key (generation first) does not serve.
+ */
+const backfillMigration: Migration = {
+  version: 13,
+  name: 'backfill selections: runs by end, messages by run, verdicts by target',
+  statements: [
+    'CREATE INDEX runs_by_update ON runs (workspace_id, updated_at, key)',
+    'ALTER TABLE messages ADD COLUMN run_id TEXT',
+    {
+      sqlite: `UPDATE messages SET run_id = json_extract(body, '$.run_id')`,
+      postgres: `UPDATE messages SET run_id = body::jsonb ->> 'run_id'`,
+    },
+    'CREATE INDEX evaluation_ledger_by_target ON evaluation_ledger (workspace_id, participant, target_key)',
+  ],
+};
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -452,4 +473,5 @@ export const migrations: readonly Migration[] = [
   threadsMigration,
   usageMigration,
   budgetsMigration,
+  backfillMigration,
 ];

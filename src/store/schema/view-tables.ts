@@ -35,7 +35,11 @@ export const viewTables: { [V in ViewName]: ViewTable<V> } = {
   },
   messages: {
     table: 'messages',
-    columns: (message) => ({ thread_id: message.thread_id, seq: message.seq }),
+    columns: (message) => ({
+      thread_id: message.thread_id,
+      seq: message.seq,
+      run_id: message.run_id,
+    }),
   },
   feedback: {
     table: 'feedback',

@@ -532,11 +532,34 @@ class EvalflowClient:
         evaluators: Sequence[str],
         selector: m.ArtifactSelector | None = None,
         *,
+        selection: m.BackfillSelection | None = None,
         concurrency: int | None = None,
+        max_cost_usd: float | None = None,
         idempotency_key: str | None = None,
     ) -> m.ReevaluationStarted:
-        """Judge the selected artifact versions again with pinned evaluator versions."""
-        call = routes.start_reevaluation(evaluators, selector, concurrency)
+        """Judge the selected artifact versions (or a backfill's runs, messages or threads) again
+        with pinned evaluator versions; with ``max_cost_usd`` it pauses when its spend reaches it.
+        """
+        call = routes.start_reevaluation(evaluators, selector, concurrency, selection, max_cost_usd)
+        return self._send(call, idempotency_key)
+
+    def preview_reevaluation(
+        self,
+        evaluators: Sequence[str],
+        selector: m.ArtifactSelector | None = None,
+        *,
+        selection: m.BackfillSelection | None = None,
+        concurrency: int | None = None,
+    ) -> m.ReevaluationPreview:
+        """What the batch would judge, cost and take (None: not known), without starting it."""
+        call = routes.preview_reevaluation(evaluators, selector, selection, concurrency)
+        return self._send(call)
+
+    def set_reevaluation_budget(
+        self, batch_id: str, max_cost_usd: float, *, idempotency_key: str | None = None
+    ) -> m.ReevaluationProgress:
+        """A budgeted batch's new budget: paused by its budget, it resumes when above its spend."""
+        call = routes.set_reevaluation_budget(batch_id, max_cost_usd)
         return self._send(call, idempotency_key)
 
     def reevaluation(self, batch_id: str) -> m.ReevaluationProgress:

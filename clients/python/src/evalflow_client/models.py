@@ -533,8 +533,44 @@ class ArtifactSelector(WireModel):
     latest_only: bool | None = None
 
 
+class BackfillSelection(WireModel):
+    """Which runs (``turn``), messages or threads a backfill judges; each field narrows it."""
+
+    kind: Literal["turn", "message", "thread"]
+    thread_ids: list[str] | None = None
+    # The run ended in [ended_from, ended_to): a message through its run, a thread through any.
+    ended_from: datetime | None = None
+    ended_to: datetime | None = None
+    statuses: list[Literal["running", "paused", "completed", "stopped", "failed"]] | None = None
+    # A deterministic share: the preview and the batch take the same targets.
+    sample_fraction: float | None = None
+    limit: int | None = None
+    # Leave out the pairs each version has recorded a verdict on, in any generation.
+    unjudged_only: bool | None = None
+
+
 class ReevaluationStarted(WireModel):
     id: str
+
+
+class VersionPreview(WireModel):
+    evaluator: str
+    # The pairs this version would judge.
+    targets: int
+    # None: not known (no measured mean and no declared estimate), never a made-up figure.
+    cost_per_evaluation_usd: float | None
+    cost_usd: float | None
+    mean_attempt_ms: float | None
+    duration_ms: float | None
+
+
+class ReevaluationPreview(WireModel):
+    """What a batch would judge, cost and take, before it starts."""
+
+    targets: int
+    cost_usd: float | None
+    duration_ms: float | None
+    versions: list[VersionPreview]
 
 
 class ReevaluationProgress(WireModel):
@@ -545,6 +581,11 @@ class ReevaluationProgress(WireModel):
     failed: int
     skipped: int
     paused: bool
+    # Why it is paused: "request" (asked to) or "budget" (its spend reached it); None while it runs.
+    paused_by: Literal["request", "budget"] | None = None
+    # Recorded under the batch's generation, and its budget (None: none).
+    spent_usd: float = 0
+    max_cost_usd: float | None = None
     cancelled: bool
     # The batch's workflow has completed (done, or cancelled and drained).
     finished: bool

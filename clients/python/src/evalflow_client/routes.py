@@ -133,6 +133,8 @@ REEVALUATION = Route("GET", "/v1/reevaluations/{id}", m.ReevaluationProgress)
 PAUSE_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/pause", m.ReevaluationProgress)
 RESUME_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/resume", m.ReevaluationProgress)
 CANCEL_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/cancel", m.ReevaluationProgress)
+PREVIEW_REEVALUATION = Route("POST", "/v1/reevaluations/preview", m.ReevaluationPreview)
+SET_REEVALUATION_BUDGET = Route("POST", "/v1/reevaluations/{id}/budget", m.ReevaluationProgress)
 
 # Agreement over stored verdicts, its disagreements sent to a queue, promotions on its evidence.
 AGREEMENT = Route("GET", "/v1/agreement", m.Agreement)
@@ -488,16 +490,49 @@ def set_rule(
     )
 
 
+def _selection(
+    selector: m.ArtifactSelector | None, selection: m.BackfillSelection | None
+) -> dict[str, Any]:
+    """Artifact versions (``selector``, every one when neither is given) or a backfill."""
+    if selection is not None:
+        return {"selector": selector, "selection": selection}
+    return {"selector": selector or m.ArtifactSelector()}
+
+
 def start_reevaluation(
-    evaluators: Sequence[str], selector: m.ArtifactSelector | None, concurrency: int | None
+    evaluators: Sequence[str],
+    selector: m.ArtifactSelector | None,
+    concurrency: int | None,
+    selection: m.BackfillSelection | None = None,
+    max_cost_usd: float | None = None,
 ) -> Call[m.ReevaluationStarted]:
     return START_REEVALUATION.call(
         body={
-            "selector": selector or m.ArtifactSelector(),
+            **_selection(selector, selection),
+            "evaluators": list(evaluators),
+            "concurrency": concurrency,
+            "maxCostUsd": max_cost_usd,
+        }
+    )
+
+
+def preview_reevaluation(
+    evaluators: Sequence[str],
+    selector: m.ArtifactSelector | None,
+    selection: m.BackfillSelection | None,
+    concurrency: int | None,
+) -> Call[m.ReevaluationPreview]:
+    return PREVIEW_REEVALUATION.call(
+        body={
+            **_selection(selector, selection),
             "evaluators": list(evaluators),
             "concurrency": concurrency,
         }
     )
+
+
+def set_reevaluation_budget(batch_id: str, max_cost_usd: float) -> Call[m.ReevaluationProgress]:
+    return SET_REEVALUATION_BUDGET.call({"id": batch_id}, body={"maxCostUsd": max_cost_usd})
 
 
 def reevaluation(batch_id: str) -> Call[m.ReevaluationProgress]:

@@ -1,0 +1,214 @@
+import type { RunStatus } from '../../core/events.js';
+import { targetKey } from '../../core/keys.js';
+import type { EvaluationTarget } from '../../core/targets.js';
+import { asNumber, type Backend, parseJson } from '../backend.js';
+
+// Keyset pages of the runs (turns), messages and threads a backfill judges. Each kind reads in
+// the order of an index that also serves its filters, so a page costs the same at any depth:
+// turns by (updated_at, run id) (`runs_by_update`, migration 13: an ended run's updated_at is
+// when it ended), messages by (thread id, seq) (`messages_by_thread`), threads by id (the key).
+// A message or a thread is selected through its runs: a message's own run, any of a thread's.
+
+export const backfillKinds = ['turn', 'message', 'thread'] as const;
+export type BackfillKind = (typeof backfillKinds)[number];
+
+export interface BackfillSelector {
+  kind: BackfillKind;
+  threadIds?: readonly string[];
+  /** ISO-8601 instants: the run ended at or after `endedFrom` and before `endedTo`. */
+  endedFrom?: string;
+  endedTo?: string;
+  /** The run's status is one of these. */
+  statuses?: readonly RunStatus[];
+}
+
+/** Where a page ends: the sort columns of its last row. */
+export type BackfillCursor = readonly [string, string | number];
+
+export interface BackfillRow {
+  target: EvaluationTarget;
+  cursor: BackfillCursor;
+}
+
+const endedStatuses = ['completed', 'stopped', 'failed'];
+
+/** The run filters, on a `runs` row aliased `r`. */
+function runFilters(selector: BackfillSelector) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const statuses =
+    selector.endedFrom !== undefined || selector.endedTo !== undefined
+      ? (selector.statuses ?? endedStatuses).filter((status) => endedStatuses.includes(status))
+      : selector.statuses;
+  if (statuses !== undefined) {
+    where.push(statuses.length === 0 ? '1 = 0' : `r.status IN (${statuses.map(() => '?')})`);
+    params.push(...statuses);
+  }
+  // Stored times are `toISOString()` strings, which order as the instants they name.
+  if (selector.endedFrom !== undefined) {
+    where.push('r.updated_at >= ?');
+    params.push(new Date(selector.endedFrom).toISOString());
+  }
+  if (selector.endedTo !== undefined) {
+    where.push('r.updated_at < ?');
+    params.push(new Date(selector.endedTo).toISOString());
+  }
+  return { where, params };
+}
+
+function threadFilter(column: string, selector: BackfillSelector) {
+  if (selector.threadIds === undefined) return { where: [], params: [] };
+  if (selector.threadIds.length === 0) return { where: ['1 = 0'], params: [] };
+  return {
+    where: [`${column} IN (${selector.threadIds.map(() => '?')})`],
+    params: [...selector.threadIds],
+  };
+}
+
+interface Query {
+  from: string;
+  where: string[];
+  params: unknown[];
+  columns: string;
+  order: [string, string];
+}
+
+function queryOf(workspace_id: string, selector: BackfillSelector): Query {
+  const runs = runFilters(selector);
+  switch (selector.kind) {
+    case 'turn': {
+      const threads = threadFilter('r.thread_id', selector);
+      return {
+        from: 'runs r',
+        where: ['r.workspace_id = ?', ...threads.where, ...runs.where],
+        params: [workspace_id, ...threads.params, ...runs.params],
+        columns: 'r.key AS id, r.thread_id, r.updated_at',
+        order: ['r.updated_at', 'r.key'],
+      };
+    }
+    case 'message': {
+      const threads = threadFilter('m.thread_id', selector);
+      const through =
+        runs.where.length === 0
+          ? []
+          : [
+              `EXISTS (SELECT 1 FROM runs r WHERE r.workspace_id = m.workspace_id
+                 AND r.key = m.run_id AND ${runs.where.join(' AND ')})`,
+            ];
+      return {
+        from: 'messages m',
+        where: ['m.workspace_id = ?', ...threads.where, ...through],
+        params: [workspace_id, ...threads.params, ...runs.params],
+        columns: 'm.body, m.thread_id, m.seq',
+        order: ['m.thread_id', 'm.seq'],
+      };
+    }
+    case 'thread': {
+      const threads = threadFilter('t.key', selector);
+      const through =
+        runs.where.length === 0
+          ? []
+          : [
+              `EXISTS (SELECT 1 FROM runs r WHERE r.workspace_id = t.workspace_id
+                 AND r.thread_id = t.key AND ${runs.where.join(' AND ')})`,
+            ];
+      return {
+        from: 'threads t',
+        where: ['t.workspace_id = ?', ...threads.where, ...through],
+        params: [workspace_id, ...threads.params, ...runs.params],
+        columns: 't.key AS id',
+        order: ['t.key', 't.key'],
+      };
+    }
+  }
+}
+
+export async function countBackfillTargets(
+  backend: Backend,
+  workspace_id: string,
+  selector: BackfillSelector,
+): Promise<number> {
+  const { from, where, params } = queryOf(workspace_id, selector);
+  const rows = await backend.read((sql) =>
+    sql.all(`SELECT COUNT(*) AS n FROM ${from} WHERE ${where.join(' AND ')}`, params),
+  );
+  return asNumber(rows[0]?.n ?? 0);
+}
+
+export async function listBackfillTargets(
+  backend: Backend,
+  workspace_id: string,
+  selector: BackfillSelector,
+  after: BackfillCursor | null,
+  limit: number,
+): Promise<BackfillRow[]> {
+  const { from, where, params, columns, order } = queryOf(workspace_id, selector);
+  const [first, second] = order;
+  if (after !== null) {
+    if (first === second) {
+      where.push(`${first} > ?`);
+      params.push(after[0]);
+    } else {
+      where.push(`(${first} > ? OR (${first} = ? AND ${second} > ?))`);
+      params.push(after[0], after[0], after[1]);
+    }
+  }
+  const orderBy = first === second ? first : `${first}, ${second}`;
+  const rows = await backend.read((sql) =>
+    sql.all(
+      `SELECT ${columns} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} LIMIT ?`,
+      [...params, limit],
+    ),
+  );
+  return rows.map((row): BackfillRow => {
+    switch (selector.kind) {
+      case 'turn':
+        return {
+          target: { kind: 'turn', run_id: String(row.id) },
+          cursor: [String(row.updated_at), String(row.id)],
+        };
+      case 'message': {
+        const message = parseJson<{ message_id: string; thread_id: string; run_id: string | null }>(
+          row.body,
+        );
+        return {
+          target: {
+            kind: 'message',
+            message_id: message.message_id,
+            thread_id: message.thread_id,
+            run_id: message.run_id ?? null,
+          },
+          cursor: [String(row.thread_id), asNumber(row.seq)],
+        };
+      }
+      default:
+        return {
+          target: { kind: 'thread', thread_id: String(row.id) },
+          cursor: [String(row.id), String(row.id)],
+        };
+    }
+  });
+}
+
+/**
+ * Which of `participants` has recorded a verdict on which of `targets`, in any generation, as
+ * `{participant}|{target key}` (`evaluation_ledger_by_target`, migration 13, serves the lookup).
+ */
+export async function recordedTargets(
+  backend: Backend,
+  workspace_id: string,
+  participants: readonly string[],
+  targets: readonly EvaluationTarget[],
+): Promise<Set<string>> {
+  if (participants.length === 0 || targets.length === 0) return new Set();
+  const keys = targets.map((target) => targetKey(target));
+  const rows = await backend.read((sql) =>
+    sql.all(
+      `SELECT DISTINCT participant, target_key FROM evaluation_ledger WHERE workspace_id = ?
+         AND participant IN (${participants.map(() => '?')})
+         AND target_key IN (${keys.map(() => '?')}) AND state = 'recorded'`,
+      [workspace_id, ...participants, ...keys],
+    ),
+  );
+  return new Set(rows.map((row) => `${String(row.participant)}|${String(row.target_key)}`));
+}
