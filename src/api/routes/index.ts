@@ -1,5 +1,6 @@
 import type { Api } from '../options.js';
 import { registerAgreement } from './agreement.js';
+import { registerBudgets } from './budgets.js';
 import type { RouteDeps } from './context.js';
 import { registerEvents } from './events.js';
 import { registerFeedback } from './feedback.js';
@@ -35,6 +36,7 @@ export function registerRoutes(api: Api, deps: RouteDeps): void {
     registerReviewQueues,
     registerReviewWork,
     registerReviewerSignIn,
+    registerBudgets,
   ]) {
     register(api, deps);
   }

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import {
+  type Budget,
+  BudgetSettings,
+  Id,
+  notFound,
+  participantOf,
+  periodKey,
+  usdOf,
+} from '../../core/index.js';
+import { GLOBAL_SCOPE } from '../../store/index.js';
+import { refusalResponses, refuse } from '../errors.js';
+import { actorOf } from '../principals.js';
+import { callerOf, type Register, type RouteDeps } from './context.js';
+
+// Budgets (docs/api.md#budgets): the ones in force in this workspace (the config's global and
+// workspace budgets, and the workspace's own), each with its current period's spend, and the
+// workspace's own set and removed by its admins and the system, every change kept with who made
+// it. A workspace's own budget overrides the config's budget of the same id for that workspace;
+// a global budget is the config's alone, so no workspace can lift it.
+
+const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
+const owners = ['system', 'admin'] as const;
+
+export const BudgetParams = z.object({ budgetId: Id });
+/** A workspace's own budget: its settings, the workspace being the caller's. */
+export const SetBudgetBody = BudgetSettings.omit({ workspace: true });
+export const WireBudget = BudgetSettings.extend({
+  budgetId: Id,
+  source: z.enum(['config', 'workspace']),
+  /** The current period's first UTC day, what it spent and what calls in flight hold. */
+  periodStart: z.string(),
+  spentUsd: z.number(),
+  reservedUsd: z.number(),
+});
+export const BudgetsReply = z.object({ budgets: z.array(WireBudget) });
+export const BudgetChangesReply = z.object({
+  changes: z.array(
+    z.object({
+      change: z.int(),
+      /** Null: removed. */
+      settings: SetBudgetBody.nullable(),
+      changedBy: z.string(),
+      changedAt: z.string(),
+    }),
+  ),
+});
+
+/** Budgets in force in a workspace, with where each comes from and its scope. */
+async function inForce(deps: RouteDeps, workspaceId: string) {
+  const own = await deps.store.budgets.list(workspaceId);
+  const ids = new Set(own.map((b) => b.budget_id));
+  return [
+    ...deps.app.budgets
+      .filter((b) => b.workspace === undefined || b.workspace === workspaceId)
+      .filter((b) => !(b.workspace === workspaceId && ids.has(b.budgetId)))
+      .map((budget) => ({
+        budget,
+        source: 'config' as const,
+        scope: budget.workspace ?? GLOBAL_SCOPE,
+      })),
+    ...own.map((b) => ({
+      budget: { ...b.settings, budgetId: b.budget_id, workspace: workspaceId } satisfies Budget,
+      source: 'workspace' as const,
+      scope: workspaceId,
+    })),
+  ];
+}
+
+async function wireBudgets(deps: RouteDeps, workspaceId: string) {
+  const now = Date.now();
+  const budgets = [];
+  for (const { budget, source, scope } of await inForce(deps, workspaceId)) {
+    const period_key = periodKey(budget.period, now);
+    const spend = await deps.store.budgets.spend({ scope, budget_id: budget.budgetId, period_key });
+    budgets.push({
+      ...budget,
+      source,
+      periodStart: period_key,
+      spentUsd: usdOf(spend.spent_nanos),
+      reservedUsd: usdOf(spend.reserved_nanos),
+    });
+  }
+  return budgets;
+}
+
+export const registerBudgets: Register = (api, deps) => {
+  api.get('/v1/budgets', {
+    config: { allow: readers },
+    schema: {
+      tags: ['budgets'],
+      summary: "The budgets in force in this workspace, with their current period's spend",
+      response: { 200: BudgetsReply, ...refusalResponses },
+    },
+    handler: async (request) => ({
+      budgets: await wireBudgets(deps, callerOf(request).workspaceId),
+    }),
+  });
+
+  api.put('/v1/budgets/:budgetId', {
+    config: { allow: owners },
+    schema: {
+      tags: ['budgets'],
+      summary: "Set one of this workspace's own budgets; every change is kept with who made it",
+      params: BudgetParams,
+      body: SetBudgetBody,
+      response: { 200: BudgetsReply, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { workspaceId, principal } = callerOf(request);
+      const { evaluator } = request.body;
+      const known = deps.app.evaluators
+        .list()
+        .some((e) => e.name === evaluator || e.id === evaluator);
+      if (!known) throw refuse(notFound('evaluator', evaluator));
+      await deps.store.budgets.set(
+        workspaceId,
+        request.params.budgetId,
+        request.body,
+        participantOf(actorOf(principal)),
+      );
+      return { budgets: await wireBudgets(deps, workspaceId) };
+    },
+  });
+
+  api.delete('/v1/budgets/:budgetId', {
+    config: { allow: owners },
+    schema: {
+      tags: ['budgets'],
+      summary: "Remove one of this workspace's own budgets (the config's stay in force)",
+      params: BudgetParams,
+      response: { 200: BudgetsReply, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const { workspaceId, principal } = callerOf(request);
+      const own = await deps.store.budgets.list(workspaceId);
+      if (!own.some((b) => b.budget_id === request.params.budgetId)) {
+        throw refuse(notFound('budget', request.params.budgetId));
+      }
+      await deps.store.budgets.set(
+        workspaceId,
+        request.params.budgetId,
+        null,
+        participantOf(actorOf(principal)),
+      );
+      return { budgets: await wireBudgets(deps, workspaceId) };
+    },
+  });
+
+  api.get('/v1/budgets/:budgetId/changes', {
+    config: { allow: owners },
+    schema: {
+      tags: ['budgets'],
+      summary: "Every change of one of this workspace's own budgets, oldest first",
+      params: BudgetParams,
+      response: { 200: BudgetChangesReply, ...refusalResponses },
+    },
+    handler: async (request) => {
+      const changes = await deps.store.budgets.changes(
+        callerOf(request).workspaceId,
+        request.params.budgetId,
+      );
+      return {
+        changes: changes.map((c) => ({
+          change: c.change,
+          settings: c.settings === null ? null : SetBudgetBody.parse(c.settings),
+          changedBy: c.changed_by,
+          changedAt: c.changed_at,
+        })),
+      };
+    },
+  });
+};
