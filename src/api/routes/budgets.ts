@@ -6,6 +6,7 @@ import {
   notFound,
   participantOf,
   periodKey,
+  periodStartMs,
   usdOf,
 } from '../../core/index.js';
 import { GLOBAL_SCOPE } from '../../store/index.js';
@@ -28,8 +29,8 @@ export const SetBudgetBody = BudgetSettings.omit({ workspace: true });
 export const WireBudget = BudgetSettings.extend({
   budgetId: Id,
   source: z.enum(['config', 'workspace']),
-  /** The current period's first UTC day, what it spent and what calls in flight hold. */
-  periodStart: z.string(),
+  /** When the current period started (UTC), what it spent and what calls in flight hold. */
+  periodStart: z.iso.datetime(),
   spentUsd: z.number(),
   reservedUsd: z.number(),
 });
@@ -76,7 +77,7 @@ async function wireBudgets(deps: RouteDeps, workspaceId: string) {
     budgets.push({
       ...budget,
       source,
-      periodStart: period_key,
+      periodStart: new Date(periodStartMs(budget.period, now)).toISOString(),
       spentUsd: usdOf(spend.spent_nanos),
       reservedUsd: usdOf(spend.reserved_nanos),
     });
