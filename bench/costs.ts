@@ -3,9 +3,12 @@
 // In one process: a worker with the real activities over a SQLite store, and a local stand-in
 // for an OpenAI-compatible endpoint (the real one is not reachable from here) that answers at
 // once and counts the tokens it bills. It measures
-// - runs evaluated per second by 3 LLM judges whose replies carry usage, priced by the config,
-//   against the same runs by judges whose replies carry none: what the accounting costs when
-//   the judge itself costs nothing (the worst case; a real judge's latency hides it);
+// - runs evaluated per second by 3 LLM judges whose replies carry usage, priced by the config and
+//   under a budget each, against the same runs by judges whose replies carry none and no budget:
+//   what the accounting costs when the judge itself costs nothing (the worst case; a real judge's
+//   latency hides it);
+// - a tight budget under 40 evaluations at once: what is spent beyond its limit;
+// - a backfill's preview of its cost against what the same batch then spends.
 // The last line is one JSON object. Not part of `npm test`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,7 +22,7 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/
 import { createActivities } from '../src/activities/create-activities.js';
 import { ensureTemporalBinaries } from '../src/cli/supervision/setup.js';
 import { executableOption } from '../src/cli/supervision/temporal-binaries.js';
-import { createFeedbackTypeRegistry, type Pricing } from '../src/core/index.js';
+import { type Budget, createFeedbackTypeRegistry, type Pricing } from '../src/core/index.js';
 import {
   createEvaluatorRegistry,
   type EvaluatorRef,
@@ -27,7 +30,9 @@ import {
 } from '../src/evaluators/index.js';
 import { openSqliteStore } from '../src/store/index.js';
 import { InMemoryScoreSink } from '../src/testing/index.js';
+import { previewReevaluation } from '../src/workflow-clients/reevaluation-preview.js';
 import { evaluateRunWorkflowId, runEventSignal } from '../src/workflows/evaluate-run-messages.js';
+import { reevaluateWorkflowId } from '../src/workflows/reevaluate-messages.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const ROUNDS = 3;
@@ -63,23 +68,47 @@ const endpoint = createServer((request, response) => {
 await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
 const root = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`;
 
-const judgesOf = (kind: 'usage' | 'plain', model: string) =>
-  ['a', 'b', 'c'].map((name) =>
+const judgesOf = (kind: 'usage' | 'plain', model: string, names = ['a', 'b', 'c']) =>
+  names.map((name) =>
     llmJudgeEvaluator({
       baseUrl: `${root}/${kind}/v1`,
       model,
       version: `${kind}-${name}`,
       targets: ['turn'],
+      // What one call costs: 812 tokens in at $2.50 and 64 out at $10 per million.
+      estimatedCostUsd: 0.00267,
     }),
   );
 const accounted = judgesOf('usage', 'bench-model');
 const plain = judgesOf('plain', 'bench-model');
+const [tightJudge] = judgesOf('usage', 'bench-model', ['tight']);
+const [backfillJudge] = judgesOf('usage', 'bench-model', ['backfill']);
+if (tightJudge === undefined || backfillJudge === undefined) throw new Error('no judges');
+const CALL_NANOS = Math.round(INPUT_TOKENS * 2.5 * 1000 + OUTPUT_TOKENS * 10 * 1000);
+const TIGHT_CALLS = 10;
+const TIGHT_LIMIT_USD = (TIGHT_CALLS * CALL_NANOS + CALL_NANOS / 2) / 1e9;
+const budgets: Budget[] = [
+  ...accounted.map((judge) => ({
+    budgetId: `ample-${judge.version}`,
+    evaluator: judge.id,
+    period: 'month' as const,
+    limitUsd: 1_000,
+    onExhausted: 'skip' as const,
+  })),
+  {
+    budgetId: 'tight',
+    evaluator: tightJudge.id,
+    period: 'month',
+    limitUsd: TIGHT_LIMIT_USD,
+    onExhausted: 'skip',
+  },
+];
 const pricing: Pricing = { 'bench-model': { inputPerMillionUsd: 2.5, outputPerMillionUsd: 10 } };
 const refsOf = (judges: typeof accounted): EvaluatorRef[] =>
   judges.map(({ name, version }) => ({ name, version }));
 
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-bench-costs-'));
-const registry = createEvaluatorRegistry([...accounted, ...plain]);
+const registry = createEvaluatorRegistry([...accounted, ...plain, tightJudge, backfillJudge]);
 const feedbackTypes = createFeedbackTypeRegistry(
   [accounted[0]?.feedbackType].flatMap((t) => (t ? [t] : [])),
 );
@@ -89,6 +118,7 @@ const activities = createActivities({
   store,
   evaluators: registry,
   pricing,
+  budgets,
   feedbackTypes,
   scoreSink: sink,
   scoreReader: sink,
@@ -175,11 +205,58 @@ try {
   );
   if ((spent?.cost_nanos ?? 0) !== expectedNanos)
     throw new Error('the ledger does not match the bill');
+
+  // 40 evaluations at once under a budget of ten and a half calls.
+  await evaluatedRuns(40, 'tight', refsOf([tightJudge]));
+  const [tightSpent] = await store.usage.spend({ participant: tightJudge.participant }, []);
+  const tightNanos = tightSpent?.cost_nanos ?? 0;
+  const overshootUsd = Math.max(0, tightNanos / 1e9 - TIGHT_LIMIT_USD);
+  const skipped = (
+    await store.ledger.evaluations(ws, { participant: tightJudge.participant, state: 'skipped' })
+  ).length;
+  console.log(
+    `budget: 40 evaluations at once under $${TIGHT_LIMIT_USD.toFixed(5)}: ${tightSpent?.evaluations ?? 0} judged, ${skipped} skipped, ` +
+      `spent $${(tightNanos / 1e9).toFixed(5)} (beyond the limit: $${overshootUsd.toFixed(5)})`,
+  );
+
+  // The backfill judge gets a history, then a backfill of every run is previewed and run.
+  await evaluatedRuns(RUNS, 'history', refsOf([backfillJudge]));
+  const selection = { kind: 'turn' as const };
+  const preview = await previewReevaluation({ store, evaluators: registry, limits: {} }, ws, {
+    selection,
+    evaluators: [backfillJudge.id],
+  });
+  const batchId = 'bench-backfill';
+  const batchStart = performance.now();
+  await client.workflow.execute('reevaluate', {
+    workflowId: reevaluateWorkflowId(store.id, ws, batchId),
+    taskQueue,
+    args: [
+      { workspaceId: ws, batchId, selection, evaluators: refsOf([backfillJudge]), concurrency: 8 },
+    ],
+  });
+  const batchMs = performance.now() - batchStart;
+  const [batchSpent] = await store.usage.spend({ generation: batchId }, []);
+  const actualNanos = batchSpent?.cost_nanos ?? 0;
+  const previewErrorPct =
+    preview.costNanos === null
+      ? null
+      : (Math.abs(preview.costNanos - actualNanos) / actualNanos) * 100;
+  console.log(
+    `backfill: ${preview.targets} runs previewed at $${((preview.costNanos ?? 0) / 1e9).toFixed(4)} in ${((preview.durationMs ?? 0) / 1000).toFixed(1)} s; ` +
+      `spent $${(actualNanos / 1e9).toFixed(4)} in ${(batchMs / 1000).toFixed(1)} s (cost off by ${previewErrorPct?.toFixed(1)} %)`,
+  );
   console.log(
     JSON.stringify({
       bench: 'costs',
       accounting_runs_vs_plain: Number(accountingVsPlain.toFixed(2)),
       ledger_matches_bill: true,
+      budget_overshoot_usd: Number(overshootUsd.toFixed(6)),
+      preview_error_pct: previewErrorPct === null ? null : Number(previewErrorPct.toFixed(1)),
+      preview_duration_error_pct:
+        preview.durationMs === null
+          ? null
+          : Number(((Math.abs(preview.durationMs - batchMs) / batchMs) * 100).toFixed(1)),
       runs: RUNS,
     }),
   );

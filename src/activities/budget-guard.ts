@@ -8,6 +8,7 @@ import {
   periodKey,
   usdOf,
 } from '../core/index.js';
+import { type Evaluator, estimatedCostNanos } from '../evaluators/index.js';
 import type { EvaluatorVersion } from '../metrics/observers.js';
 import {
   type BudgetPeriodRef,
@@ -46,9 +47,34 @@ interface InForce {
   budget: Budget;
 }
 
+/** How long a workspace's own budgets are read once for (a change through the API waits as long). */
+const STORED_BUDGETS_MS = 1_000;
+/** How long a version's measured mean cost stands as its estimate before it is read again. */
+const ESTIMATE_MS = 30_000;
+
+/** A value read at most once per `ttlMs` per key (reads at the same moment share one). */
+function cached<T>(ttlMs: number, now: () => number, read: (key: string) => Promise<T>) {
+  const entries = new Map<string, { at: number; value: Promise<T> }>();
+  return (key: string): Promise<T> => {
+    const entry = entries.get(key);
+    if (entry !== undefined && now() - entry.at < ttlMs) return entry.value;
+    const value = read(key);
+    entries.set(key, { at: now(), value });
+    value.catch(() => entries.delete(key));
+    return value;
+  };
+}
+
 export function budgetGuard(deps: BudgetGuardDeps) {
+  // The cache's clock is the process's, not the budgets' (which tests move).
+  const storedBudgets = cached(STORED_BUDGETS_MS, Date.now, (workspaceId) =>
+    deps.store.budgets.list(workspaceId),
+  );
+  const measured = cached(ESTIMATE_MS, Date.now, (participant) =>
+    deps.store.usage.measuredCost(participant),
+  );
   const inForce = async (ref: EvaluatorVersion, workspaceId: string): Promise<InForce[]> => {
-    const stored = await deps.store.budgets.list(workspaceId);
+    const stored = await storedBudgets(workspaceId);
     const own = new Set(stored.map((b) => b.budget_id));
     const fromConfig = deps.budgets
       .filter((b) => !(b.workspace === workspaceId && own.has(b.budgetId)))
@@ -87,16 +113,18 @@ export function budgetGuard(deps: BudgetGuardDeps) {
 
   return {
     /**
-     * Reserves `estimateNanos` in every budget in force, or none: the first budget whose period is
+     * Reserves the evaluator's estimate (its measured mean, else its declared one, else 0) in
+     * every budget in force, or none: the first budget whose period is
      * spent refuses, and what the others had reserved is given back.
      */
     async admit(
       key: AttemptKey,
-      evaluator: EvaluatorVersion,
-      estimateNanos: number,
+      evaluator: Evaluator,
     ): Promise<{ admission: Admission; held: InForce[] }> {
       const budgets = await inForce(evaluator, key.workspace_id);
       if (budgets.length === 0) return { admission: { admitted: true }, held: [] };
+      const estimateNanos =
+        estimatedCostNanos(evaluator, await measured(evaluator.participant)) ?? 0;
       // An earlier attempt killed between its call and its settlement left its reservation open:
       // what it spent is in its usage rows, so it is settled from them, never leaked.
       for (const attempt of await deps.store.budgets.openAttemptsBefore(key, key.attempt)) {

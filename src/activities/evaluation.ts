@@ -217,10 +217,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
         deps.observer?.used?.(evaluator, report.data, cost_nanos);
       };
       const attemptKey = { ...usageKey, attempt };
-      const estimate = async () =>
-        estimatedCostNanos(evaluator, await deps.store.usage.measuredCost(evaluator.participant)) ??
-        0;
-      const { admission, held } = await budgets.admit(attemptKey, evaluator, await estimate());
+      const { admission, held } = await budgets.admit(attemptKey, evaluator);
       if (!admission.admitted) {
         if (admission.action === 'defer') {
           return { outcome: 'deferred', reason: admission.reason, untilMs: admission.untilMs };

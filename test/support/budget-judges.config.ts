@@ -8,7 +8,7 @@ const judge = llmJudgeEvaluator({
   baseUrl: process.env.EVALFLOW_TEST_JUDGE_URL ?? 'http://127.0.0.1:9/v1',
   model: 'counted',
   targets: ['turn'],
-  estimatedCostUsd: Number(process.env.EVALFLOW_TEST_ESTIMATE_USD ?? 0.0035),
+  estimatedCostUsd: Number(process.env.EVALFLOW_TEST_ESTIMATE_USD ?? 0.0004),
 });
 
 export default defineConfig({
