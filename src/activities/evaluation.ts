@@ -10,7 +10,6 @@ import {
 } from '../core/index.js';
 import {
   type EvaluatorRegistry,
-  estimatedCostNanos,
   type FollowedRef,
   isSampled,
   type Subject,

@@ -14,6 +14,7 @@ export {
   previewReevaluation,
   type ReevaluationPreview,
   type VersionPreview,
+  wirePreview,
 } from './reevaluation-preview.js';
 export {
   ReevaluationClient,

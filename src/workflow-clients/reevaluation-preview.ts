@@ -1,4 +1,4 @@
-import { evaluatorParticipant, parseEvaluatorId } from '../core/index.js';
+import { evaluatorParticipant, parseEvaluatorId, usdOf } from '../core/index.js';
 import {
   type EvaluatorLimit,
   type EvaluatorRegistry,
@@ -131,4 +131,23 @@ async function artifactCounts(
 ): Promise<BackfillCounts> {
   const targets = await deps.store.artifactVersions.count(workspaceId, selector);
   return { targets, pairs: Object.fromEntries(refs.map(({ id }) => [id, targets])) };
+}
+
+const usd = (nanos: number | null) => (nanos === null ? null : usdOf(nanos));
+
+/** A preview as the API answers it and `--dry-run --json` prints it: money in dollars. */
+export function wirePreview(preview: ReevaluationPreview) {
+  return {
+    targets: preview.targets,
+    costUsd: usd(preview.costNanos),
+    durationMs: preview.durationMs,
+    versions: preview.versions.map((version) => ({
+      evaluator: version.evaluator,
+      targets: version.targets,
+      costPerEvaluationUsd: usd(version.costPerEvaluationNanos),
+      costUsd: usd(version.costNanos),
+      meanAttemptMs: version.meanAttemptMs,
+      durationMs: version.durationMs,
+    })),
+  };
 }

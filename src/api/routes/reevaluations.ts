@@ -9,6 +9,7 @@ import {
   previewReevaluation,
   type ReevaluateProgress,
   ReevaluationClient,
+  wirePreview,
 } from '../../workflow-clients/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { callerOf, type Register } from './context.js';
@@ -142,20 +143,7 @@ export const registerReevaluations: Register = (api, deps) => {
             ...(concurrency ? { concurrency } : {}),
           },
         );
-        const usd = (nanos: number | null) => (nanos === null ? null : usdOf(nanos));
-        return {
-          targets: preview.targets,
-          costUsd: usd(preview.costNanos),
-          durationMs: preview.durationMs,
-          versions: preview.versions.map((version) => ({
-            evaluator: version.evaluator,
-            targets: version.targets,
-            costPerEvaluationUsd: usd(version.costPerEvaluationNanos),
-            costUsd: usd(version.costNanos),
-            meanAttemptMs: version.meanAttemptMs,
-            durationMs: version.durationMs,
-          })),
-        };
+        return wirePreview(preview);
       } catch (error) {
         throw invalid(error);
       }

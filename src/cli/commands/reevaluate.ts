@@ -12,6 +12,7 @@ import {
   previewReevaluation,
   type ReevaluationClient,
   type ReevaluationPreview,
+  wirePreview,
 } from '../../workflow-clients/index.js';
 import type { ReevaluateProgress } from '../../workflows/reevaluate-messages.js';
 import {
@@ -339,30 +340,13 @@ async function preview(
       throw error;
     }
   });
-  if (options.json) return print(JSON.stringify(previewJson(result)));
+  if (options.json) return print(JSON.stringify(wirePreview(result)));
   for (const line of previewLines(result)) print(line);
 }
 
-const usd = (nanos: number | null) => (nanos === null ? null : usdOf(nanos));
 const money = (nanos: number | null) =>
   nanos === null ? 'unknown' : `$${usdOf(nanos).toFixed(usdOf(nanos) < 1 ? 4 : 2)}`;
 const took = (ms: number | null) => (ms === null ? 'unknown' : durationText(ms / 1000));
-
-function previewJson(preview: ReevaluationPreview) {
-  return {
-    targets: preview.targets,
-    costUsd: usd(preview.costNanos),
-    durationMs: preview.durationMs,
-    versions: preview.versions.map((version) => ({
-      evaluator: version.evaluator,
-      targets: version.targets,
-      costPerEvaluationUsd: usd(version.costPerEvaluationNanos),
-      costUsd: usd(version.costNanos),
-      meanAttemptMs: version.meanAttemptMs,
-      durationMs: version.durationMs,
-    })),
-  };
-}
 
 function previewLines(preview: ReevaluationPreview): string[] {
   return [
