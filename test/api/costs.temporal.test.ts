@@ -39,6 +39,48 @@ const refusal = async (call: Promise<unknown>) => {
 const brief = (rows: { evaluator: string | null; day: string | null; costUsd: number }[]) =>
   rows.map((row) => [row.evaluator, row.day, row.costUsd]);
 
+describe('the ledger’s entries', () => {
+  it('carry what judging each used: attempts, tokens, dollars and unpriced reports, duration', async () => {
+    for (const version of ['1', '2']) {
+      await h.engine.store.ledger.settleEvaluation({
+        workspace_id: 'ws',
+        generation: 'run',
+        participant: `evaluator:politeness@${version}`,
+        target_key: 'turn:t1',
+        target: { kind: 'turn', run_id: 't1' },
+        state: 'recorded',
+        reason: null,
+        envelope_id: null,
+      });
+    }
+    const page = await reader.ledger();
+    expect(page.entries.map((entry) => [entry.evaluator, entry.usage])).toEqual([
+      [
+        'politeness@1',
+        {
+          attempts: 1,
+          durationMs: 40,
+          inputTokens: 1000,
+          outputTokens: 200,
+          costUsd: 0.0015,
+          unpricedReports: 0,
+        },
+      ],
+      [
+        'politeness@2',
+        {
+          attempts: 1,
+          durationMs: 40,
+          inputTokens: 2100,
+          outputTokens: 310,
+          costUsd: 0.00301,
+          unpricedReports: 0,
+        },
+      ],
+    ]);
+  });
+});
+
 describe('GET /v1/costs', () => {
   it('sums a workspace’s spend per version and day by default, unpriced reports counted apart', async () => {
     const costs = await reader.costs();

@@ -43,10 +43,13 @@ function evaluator(value: string): string {
   return value;
 }
 
-/** `$0.012345`, or `unknown` when nothing was priced; an unpriced share is said beside it. */
+/** Dollars to the micro-dollar: judging one evaluation often costs less than a cent. */
+export const usdText = (usd: number): string => `$${usd.toFixed(6)}`;
+
+/** `$0.012345`, or `unknown` when no report had a price (the unpriced column says how many). */
 export function moneyText(row: { costUsd: number; reports: number; unpricedReports: number }) {
   if (row.reports > 0 && row.unpricedReports === row.reports) return 'unknown';
-  return `$${row.costUsd.toFixed(6)}`;
+  return usdText(row.costUsd);
 }
 
 interface CostsOptions {
