@@ -7,8 +7,8 @@ import type {
   MirrorScoresInput,
 } from '../../src/activities/types.js';
 import { answerLengthEvaluator, defineEvaluator } from '../../src/evaluators/index.js';
-import type { InMemoryScoreSink } from '../../src/scores/index.js';
 import { scoreEvent } from '../../src/scores/langfuse/events.js';
+import type { InMemoryScoreSink } from '../../src/testing/index.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
 
 // What an evaluation used, recorded by the `evaluate` activity as the evaluator reports it: per
