@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, type CommanderError } from 'commander';
 import { registerAgreement } from './commands/agreement.js';
 import { registerConformance } from './commands/conformance.js';
+import { registerCosts } from './commands/costs.js';
 import { registerDemo } from './commands/demo.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerKeys } from './commands/keys.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerRuns(program);
   registerScores(program);
   registerAgreement(program);
+  registerCosts(program);
   registerDoctor(program);
   registerConformance(program);
   for (const command of commandsOf(program)) {

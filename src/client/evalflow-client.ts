@@ -7,6 +7,8 @@ import type {
   ApiScoreConfig,
   ClaimResult,
   Conversation,
+  Costs,
+  CostsRequest,
   CreateScoreConfigRequest,
   CreateThreadRequest,
   CreateThreadResult,
@@ -379,6 +381,20 @@ export class EvalflowClient {
   /** Counts, means and distributions by population (source, evaluator version, label, name). */
   scoresSummary(query: ScoresSummaryQuery = {}, options?: CallOptions): Promise<ScoresSummary> {
     return this.send({ method: 'GET', path: '/v1/scores/summary', query, options });
+  }
+
+  /**
+   * What judging cost (`GET /v1/costs`): spend per evaluator version (or evaluator), workspace,
+   * UTC day and model, in dollars beside the reports whose cost is unknown (`unpricedReports`).
+   */
+  costs(request: CostsRequest = {}, options?: CallOptions): Promise<Costs> {
+    const { by, ...rest } = request;
+    return this.send({
+      method: 'GET',
+      path: '/v1/costs',
+      query: { ...rest, ...(by ? { by: by.join(',') } : {}) },
+      options,
+    });
   }
 
   /**

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { HttpOnlyType, RejectionBody } from '../api/errors.js';
 import type * as itemView from '../api/item-view.js';
 import type * as agreement from '../api/routes/agreement.js';
+import type * as costs from '../api/routes/costs.js';
 import type * as feedback from '../api/routes/feedback.js';
 import type * as health from '../api/routes/health.js';
 import type * as lifecycle from '../api/routes/lifecycle.js';
@@ -100,6 +101,14 @@ export type PromoteRequest = z.input<typeof agreement.PromoteBody>;
 export type QueueDisagreementsRequest = z.input<typeof agreement.QueueDisagreementsBody>;
 export type QueuedDisagreements = z.output<typeof agreement.QueueDisagreementsReply>;
 export type PromoteResult = z.output<typeof agreement.PromoteReply>;
+
+/** What spend is grouped by: `version`, `evaluator`, `workspace`, `day`, `model`. */
+export type CostDimension = costs.CostDimension;
+/** Which spend to read: `by` (default version and day), UTC days, an evaluator or version. */
+export type CostsRequest = Omit<z.input<typeof costs.CostsQuery>, 'by'> & {
+  by?: readonly CostDimension[];
+};
+export type Costs = z.output<typeof costs.CostsReply>;
 
 export type CreateUserTokenRequest = z.input<typeof userTokens.CreateUserTokenBody>;
 export type UserToken = z.output<typeof userTokens.UserTokenReply>;

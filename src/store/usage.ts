@@ -87,6 +87,14 @@ export interface UsageLedger {
   recordUsage(record: UsageRecord): Promise<void>;
   /** One evaluation's attempts and usage (zeros when it was never judged). */
   ofEvaluation(key: EvaluationKeyColumns): Promise<EvaluationUsage>;
+  /**
+   * Many evaluations' usage in one workspace, in the order of `keys` (zeros for one never
+   * judged): two reads per few hundred keys, not two per evaluation.
+   */
+  ofEvaluations(
+    workspace_id: string,
+    keys: readonly Omit<EvaluationKeyColumns, 'workspace_id'>[],
+  ): Promise<EvaluationUsage[]>;
   /** Spend matching the filter, grouped by `by` (in that order), ordered by the same columns. */
   spend(filter: SpendFilter, by: readonly SpendDimension[]): Promise<SpendRow[]>;
   /** A version's mean cost per judged evaluation, in a workspace or everywhere. */
@@ -108,6 +116,17 @@ const columnOf: Record<SpendDimension, string> = {
   day: 'day',
   model: 'model',
 };
+
+const NOT_JUDGED: EvaluationUsage = {
+  attempts: 0,
+  duration_ms: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+  cost_nanos: 0,
+  unpriced_reports: 0,
+};
+/** Keys per read: well under SQLite's and Postgres' bound parameter limits. */
+const BATCH = 500;
 
 export function createUsageLedger(backend: Backend, now: () => Date): UsageLedger {
   const stamp = () => {
@@ -189,6 +208,53 @@ export function createUsageLedger(backend: Backend, now: () => Date): UsageLedge
         cost_nanos: asNumber(u.cost_nanos),
         unpriced_reports: asNumber(u.unpriced_reports),
       };
+    },
+    async ofEvaluations(workspace_id, keys) {
+      const found = new Map<string, EvaluationUsage>();
+      const idOf = (key: Row | Omit<EvaluationKeyColumns, 'workspace_id'>) =>
+        `${key.generation}\u0000${key.participant}\u0000${key.target_key}`;
+      const entry = (id: string) => {
+        let usage = found.get(id);
+        if (usage === undefined) {
+          usage = { ...NOT_JUDGED };
+          found.set(id, usage);
+        }
+        return usage;
+      };
+      const targets = [...new Set(keys.map((key) => key.target_key))];
+      for (let i = 0; i < targets.length; i += BATCH) {
+        const chunk = targets.slice(i, i + BATCH);
+        const where = `workspace_id = ? AND target_key IN (${chunk.map(() => '?').join(', ')})`;
+        const params = [workspace_id, ...chunk];
+        const group = 'GROUP BY generation, participant, target_key';
+        const [attempts, usage] = await backend.read(async (sql) => [
+          await sql.all(
+            `SELECT generation, participant, target_key, COUNT(*) AS attempts,
+               SUM(duration_ms) AS duration_ms FROM evaluation_attempts WHERE ${where} ${group}`,
+            params,
+          ),
+          await sql.all(
+            `SELECT generation, participant, target_key, SUM(input_tokens) AS input_tokens,
+               SUM(output_tokens) AS output_tokens, COALESCE(SUM(cost_nanos), 0) AS cost_nanos,
+               COUNT(*) - COUNT(cost_nanos) AS unpriced_reports
+               FROM evaluation_usage WHERE ${where} ${group}`,
+            params,
+          ),
+        ]);
+        for (const row of attempts) {
+          const into = entry(idOf(row));
+          into.attempts = asNumber(row.attempts);
+          into.duration_ms = asNumber(row.duration_ms);
+        }
+        for (const row of usage) {
+          const into = entry(idOf(row));
+          into.input_tokens = asNumber(row.input_tokens);
+          into.output_tokens = asNumber(row.output_tokens);
+          into.cost_nanos = asNumber(row.cost_nanos);
+          into.unpriced_reports = asNumber(row.unpriced_reports);
+        }
+      }
+      return keys.map((key) => ({ ...(found.get(idOf(key)) ?? NOT_JUDGED) }));
     },
     async spend(filter, by) {
       const where: string[] = [];

@@ -1,8 +1,8 @@
-import type { DayCount } from './evaluators-data.js';
+import { type DayCount, dollars, type VersionSpend } from './evaluators-data.js';
 
 // The evaluators page's plots, drawn here as SVG (no chart library, nothing fetched): a day's
 // verdicts as a bar stacked by label with the trend of one label's share as a line over them,
-// and a confusion matrix as a heatmap. Each mark has a <title> with its number, and the figures
+// a day's spend as a bar stacked by evaluator version, and a confusion matrix as a heatmap. Each mark has a <title> with its number, and the figures
 // are also in the text beside them, so nothing is only a colour.
 
 /** Label colours, in order (distinct for common colour blindness; 4.5:1 against white). */
@@ -108,6 +108,70 @@ export function VolumeChart(props: {
           </circle>
         ),
       )}
+    </svg>
+  );
+}
+
+/** Each day's spend as a bar stacked by version (colours in the versions' order). */
+export function SpendChart(props: { versions: readonly VersionSpend[]; title: string }) {
+  const { versions } = props;
+  const days = versions[0]?.days.map((d) => d.day) ?? [];
+  const dayTotal = (i: number) => versions.reduce((sum, v) => sum + (v.days[i]?.costUsd ?? 0), 0);
+  const most = Math.max(0, ...days.map((_, i) => dayTotal(i)));
+  const scale = most > 0 ? most : 1;
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  const slot = plotW / Math.max(1, days.length);
+  const barW = Math.max(2, slot * 0.7);
+  const y = (usd: number) => PAD.top + plotH - (usd / scale) * plotH;
+  const every = Math.ceil(days.length / 8);
+  return (
+    <svg
+      class="chart"
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-label={props.title}
+      data-testid="spend-chart"
+    >
+      <title>{props.title}</title>
+      <line class="axis" x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} />
+      <text class="tick" x={PAD.left - 4} y={y(scale) + 4} text-anchor="end">
+        {most > 0 ? dollars(most).replace(/0+$/, '') : '$0'}
+      </text>
+      {days.map((day, i) => {
+        const x = PAD.left + slot * i + (slot - barW) / 2;
+        let base = 0;
+        return (
+          <g key={day} class="bar" data-day={day} data-cost={dayTotal(i)}>
+            <title>{`${day}: ${dollars(dayTotal(i))}${versions
+              .map((v) => `, ${v.version} ${dollars(v.days[i]?.costUsd ?? 0)}`)
+              .join('')}`}</title>
+            {versions.map((v, n) => {
+              const usd = v.days[i]?.costUsd ?? 0;
+              const top = y(base + usd);
+              const height = y(base) - top;
+              base += usd;
+              return usd === 0 ? null : (
+                <rect
+                  key={v.version}
+                  x={x}
+                  y={top}
+                  width={barW}
+                  height={height}
+                  fill={labelColour(n)}
+                  data-version={v.version}
+                  data-cost={usd}
+                />
+              );
+            })}
+            {i % every === 0 && (
+              <text class="tick" x={x + barW / 2} y={H - 8} text-anchor="middle">
+                {day.slice(5)}
+              </text>
+            )}
+          </g>
+        );
+      })}
     </svg>
   );
 }

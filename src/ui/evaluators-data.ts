@@ -2,6 +2,8 @@ import type {
   Agreement,
   AgreementRequest,
   Conversation,
+  Costs,
+  CostsRequest,
   EvaluationRules,
   RunWithEvaluations,
   ScoresSummary,
@@ -10,7 +12,9 @@ import type {
 
 // What the evaluators page reads and how it arranges it: the rules in force, the score summary
 // over the window split per day (which versions gave which labelled fields, and how many of each
-// label each day), and each version's agreement with the reviewers over the same window. Pure but for `loadEvaluators`, which asks the API through `EvaluatorsApi`; every
+// label each day), each version's agreement with the reviewers over the same window, and what
+// judging cost per version and day (GET /v1/costs). Pure but for `loadEvaluators`, which asks the
+// API through `EvaluatorsApi`; every
 // number the page shows is one of these answers', unchanged.
 
 export type Rule = EvaluationRules['rules'][number];
@@ -20,6 +24,7 @@ export interface EvaluatorsApi {
   rules(): Promise<Rule[]>;
   summary(query: ScoresSummaryQuery): Promise<SummaryGroup[]>;
   agreement(request: AgreementRequest): Promise<Agreement>;
+  costs(request: CostsRequest): Promise<Costs>;
   conversation(threadId: string): Promise<Conversation>;
   run(runId: string): Promise<RunWithEvaluations>;
 }
@@ -205,6 +210,73 @@ export const intervalText = (interval: { low: number | null; high: number | null
 export const percent = (value: number | null | undefined) =>
   value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)} %`;
 
+/** The spend the page reads: per version and UTC day, over the window's days. */
+export const costsRequest = (window: Window): CostsRequest => ({
+  by: ['version', 'day'],
+  from: window.from.slice(0, 10),
+  to: (window.days.at(-1)?.from ?? window.from).slice(0, 10),
+});
+
+/** One day of a version's spend. */
+export interface DaySpend {
+  /** `YYYY-MM-DD`. */
+  day: string;
+  costUsd: number;
+  unpricedReports: number;
+}
+
+/** A version's spend day by day over the window (a day without usage costs 0). */
+export interface VersionSpend {
+  version: string;
+  days: DaySpend[];
+  costUsd: number;
+  evaluations: number;
+  unpricedReports: number;
+}
+
+export interface SpendView {
+  versions: VersionSpend[];
+  total: Costs['total'];
+}
+
+/** The costs route's rows arranged per version, a slot for each of the window's days. */
+export function spendOf(costs: Costs, window: Window): SpendView {
+  const versions = new Map<string, VersionSpend>();
+  for (const row of costs.rows) {
+    if (row.evaluator === null || row.day === null) continue;
+    let found = versions.get(row.evaluator);
+    if (found === undefined) {
+      found = {
+        version: row.evaluator,
+        days: window.days.map((d) => ({
+          day: d.from.slice(0, 10),
+          costUsd: 0,
+          unpricedReports: 0,
+        })),
+        costUsd: 0,
+        evaluations: 0,
+        unpricedReports: 0,
+      };
+      versions.set(row.evaluator, found);
+    }
+    const day = found.days.find((d) => d.day === row.day);
+    if (day) {
+      day.costUsd += row.costUsd;
+      day.unpricedReports += row.unpricedReports;
+    }
+    found.costUsd += row.costUsd;
+    found.evaluations += row.evaluations;
+    found.unpricedReports += row.unpricedReports;
+  }
+  return {
+    versions: [...versions.values()].sort((x, y) => x.version.localeCompare(y.version)),
+    total: costs.total,
+  };
+}
+
+/** Dollars as the page writes them: to the micro-dollar, judging costs fractions of a cent. */
+export const dollars = (usd: number) => `$${usd.toFixed(6)}`;
+
 export interface FieldView {
   field: VersionField;
   series: DayCount[];
@@ -221,6 +293,8 @@ export interface VersionView extends VersionRow {
 export interface EvaluatorsView {
   window: Window;
   against: string;
+  /** What judging cost over the window, or the API's refusal's words. */
+  spend: SpendView | { refused: string };
   /** By feedback type, in name order. */
   types: { feedbackType: string; versions: VersionView[] }[];
 }
@@ -231,16 +305,21 @@ export async function loadEvaluators(
   window: Window,
   against: string,
 ): Promise<EvaluatorsView> {
-  const [rules, daily] = await Promise.all([api.rules(), api.summary(summaryRequest(window))]);
+  const refusedBy = (error: unknown) => ({
+    refused: error instanceof Error ? error.message : String(error),
+  });
+  const [rules, daily, spend] = await Promise.all([
+    api.rules(),
+    api.summary(summaryRequest(window)),
+    api.costs(costsRequest(window)).then((costs) => spendOf(costs, window), refusedBy),
+  ]);
   const versions = await Promise.all(
     versionsOf(rules, daily).map(async (row): Promise<VersionView> => {
       const views = await Promise.all(
         row.fields.map(async (field): Promise<FieldView> => {
           const agreement = await api
             .agreement(agreementRequest(row.version, field.field, against, window))
-            .catch((error: unknown) => ({
-              refused: error instanceof Error ? error.message : String(error),
-            }));
+            .catch(refusedBy);
           return {
             field,
             series: seriesOf(row.version, field.scoreName, window, daily),
@@ -265,6 +344,7 @@ export async function loadEvaluators(
   return {
     window,
     against,
+    spend,
     types: [...types.entries()]
       .sort(([x], [y]) => x.localeCompare(y))
       .map(([feedbackType, list]) => ({ feedbackType, versions: list })),

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Agreement } from '../client/index.js';
-import { ConfusionHeatmap, labelColour, VolumeChart } from './charts.js';
+import { ConfusionHeatmap, labelColour, SpendChart, VolumeChart } from './charts.js';
 import {
   DAY_MS,
   dayOf,
+  dollars,
   type EvaluatorsApi,
   type EvaluatorsView,
   type FieldView,
@@ -11,6 +12,7 @@ import {
   intervalText,
   loadEvaluators,
   percent,
+  type SpendView,
   trendLabel,
   trendOf,
   type VersionView,
@@ -25,7 +27,8 @@ import { type Disagreement, TargetView } from './target-view.js';
 // version's verdicts day by day (bars by label, a trend line of one label's share), and its
 // agreement with the reviewers over the same days: Cohen's κ with its 95 % interval, the base
 // rates beside it, the confusion matrix as a heatmap, and the disagreements, each opening the
-// target as the item view shows it. Esc closes an opened target, else goes back to the queues.
+// target as the item view shows it; above them, what judging cost per version and day (usage
+// with no known price said as such, never drawn as $0). Esc closes an opened target, else goes back to the queues.
 
 const DEFAULT_DAYS = 14;
 
@@ -153,6 +156,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
         </div>
       )}
       {view === null && problem === null && <p role="status">Reading the evaluators…</p>}
+      {view && <Spend spend={view.spend} />}
       {view?.types.length === 0 && <p>No evaluator has a rule or a verdict in these days.</p>}
       {view?.types.map((type) => (
         <section
@@ -182,6 +186,66 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
         </section>
       ))}
     </main>
+  );
+}
+
+function Spend({ spend }: { spend: SpendView | { refused: string } }) {
+  if ('refused' in spend) {
+    return (
+      <section class="spend" aria-labelledby="spend-title">
+        <h2 id="spend-title">What judging cost</h2>
+        <div role="alert" class="refusal">
+          <p>The costs could not be read: {spend.refused}</p>
+        </div>
+      </section>
+    );
+  }
+  const { versions, total } = spend;
+  return (
+    <section class="spend" aria-labelledby="spend-title" data-testid="spend">
+      <h2 id="spend-title">
+        What judging cost{' '}
+        <span class="quiet" data-testid="spend-total">
+          ({dollars(total.costUsd)} in all
+          {total.unpricedReports > 0 && `, and ${total.unpricedReports} reports without a price`})
+        </span>
+      </h2>
+      {versions.length === 0 ? (
+        <p class="quiet">No evaluator reported usage in these days.</p>
+      ) : (
+        <>
+          <SpendChart versions={versions} title="Spend per evaluator version per day (UTC)" />
+          <table class="spend-table" data-testid="spend-table">
+            <caption class="sr-only">Each version's spend over these days</caption>
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Evaluations</th>
+                <th scope="col">Cost</th>
+                <th scope="col">Without a price</th>
+              </tr>
+            </thead>
+            <tbody>
+              {versions.map((v, i) => (
+                <tr key={v.version} data-version={v.version}>
+                  <th scope="row">
+                    <svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">
+                      <rect width="10" height="10" fill={labelColour(i)} />
+                    </svg>{' '}
+                    {v.version}
+                  </th>
+                  <td data-testid="spend-evaluations">{v.evaluations}</td>
+                  <td data-testid="spend-cost">{dollars(v.costUsd)}</td>
+                  <td data-testid="spend-unpriced">
+                    {v.unpricedReports === 0 ? '–' : `${v.unpricedReports} reports, cost unknown`}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
   );
 }
 

@@ -60,6 +60,7 @@ export function workbenchApi(origin: string, token: string): WorkbenchApi {
     rules: async () => (await client.evaluationRules.list()).rules,
     summary: async (query) => (await client.scoresSummary(query)).groups,
     agreement: (request) => client.agreement(request),
+    costs: (request) => client.costs(request),
     conversation: (threadId) => client.conversation(threadId),
     run: (runId) => client.run(runId),
   };

@@ -1,7 +1,14 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvaluateInput, EvaluateResult } from '../../src/activities/types.js';
+import type {
+  EvaluateInput,
+  EvaluateResult,
+  MirrorResult,
+  MirrorScoresInput,
+} from '../../src/activities/types.js';
 import { answerLengthEvaluator, defineEvaluator } from '../../src/evaluators/index.js';
+import { scoreEvent } from '../../src/scores/langfuse/events.js';
+import type { InMemoryScoreSink } from '../../src/testing/index.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
 
 // What an evaluation used, recorded by the `evaluate` activity as the evaluator reports it: per
@@ -120,5 +127,47 @@ describe('the usage the evaluate activity records', () => {
       message: expect.stringContaining('inputTokens'),
     });
     expect(await usageOf('liar', 'g2')).toMatchObject({ attempts: 1, input_tokens: 0 });
+  });
+});
+
+describe('what the mirror sends of a judged evaluation', () => {
+  it("sends its verdict's scores alone: nothing of the judge's usage or cost reaches the trace", async () => {
+    // spender's verdict (g1) was recorded above, after $0.0213 and 2,224 tokens of usage.
+    await new MockActivityEnvironment().run<
+      [MirrorScoresInput],
+      MirrorResult,
+      typeof engine.activities.mirrorScores
+    >(engine.activities.mirrorScores, { workspaceId: 'w', afterSeq: 0, limit: 1000 });
+    const scores = (engine.sink as InMemoryScoreSink)
+      .scores()
+      .filter((score) => JSON.stringify(score).includes('spender'));
+    expect(scores.length).toBeGreaterThan(0);
+    const events = scores.map((score) => scoreEvent(score, { now: new Date() }));
+    // A score-create event per score, never a generation or an observation that carries usage.
+    expect(new Set(events.map((event) => event.type))).toEqual(new Set(['score-create']));
+    for (const event of events) {
+      expect(Object.keys(event.body).sort()).toEqual(
+        expect.arrayContaining(['dataType', 'id', 'name', 'value']),
+      );
+      for (const key of Object.keys(event.body)) {
+        expect([
+          'id',
+          'name',
+          'value',
+          'dataType',
+          'traceId',
+          'observationId',
+          'sessionId',
+          'metadata',
+          'environment',
+          'configId',
+          'comment',
+        ]).toContain(key);
+      }
+      const text = JSON.stringify(event).toLowerCase();
+      for (const word of ['cost', 'usage', 'token', 'priced', 'usd']) {
+        expect(text, word).not.toContain(word);
+      }
+    }
   });
 });

@@ -91,6 +91,28 @@ beforeAll(async () => {
   await settle('evaluator:answer_length@1', message, 'sampled_out', 'outside the sample rate 0.5');
   await settle('evaluator:politeness@1', { kind: 'turn', run_id: 'r2' }, 'failed', 'boom');
   await settle('evaluator:politeness@1', message, 'recorded', null, 'batch-1');
+  // What the failed turn's two attempts used: one priced report, one without a price.
+  const failedTurn = {
+    workspace_id: 'acme',
+    generation: 'run',
+    participant: 'evaluator:politeness@1',
+    target_key: targetKey({ kind: 'turn', run_id: 'r2' }),
+  };
+  for (const [attempt, model, cost_nanos] of [
+    [1, 'gpt-4o', 2_500_000],
+    [2, 'local', null],
+  ] as const) {
+    await store.usage.recordAttempt({ ...failedTurn, attempt, duration_ms: 25, failed: true });
+    await store.usage.recordUsage({
+      ...failedTurn,
+      attempt,
+      report: 0,
+      model,
+      input_tokens: 600,
+      output_tokens: 40,
+      cost_nanos,
+    });
+  }
   await store.close();
 });
 
@@ -539,6 +561,14 @@ describe('ledger', () => {
         reason: 'boom',
         eventId: null,
         settledAt: expect.any(String),
+        usage: {
+          attempts: 2,
+          durationMs: 50,
+          inputTokens: 1200,
+          outputTokens: 80,
+          costUsd: 0.0025,
+          unpricedReports: 1,
+        },
       },
     ]);
     expect(
@@ -549,14 +579,45 @@ describe('ledger', () => {
     expect(batch).toHaveLength(1);
   }, 60_000);
 
-  it('prints a table with each state’s reason', async () => {
+  it('prints a table with each state’s reason and what judging it used', async () => {
     const { code, out } = await cli('ledger', '--state', 'sampled_out');
     expect(code).toBe(0);
-    expect(out.trim().split('\n')).toEqual([
-      'workspace  generation  evaluator        target         state        reason',
-      '---------  ----------  ---------------  -------------  -----------  ---------------------------',
-      'acme       run         answer_length@1  message t1/m1  sampled_out  outside the sample rate 0.5',
+    const lines = out.trim().split('\n');
+    expect(lines.map((line) => line.split(/\s{2,}/))).toEqual([
+      [
+        'workspace',
+        'generation',
+        'evaluator',
+        'target',
+        'state',
+        'reason',
+        'attempts',
+        'tokens in/out',
+        'cost',
+        'duration',
+      ],
+      expect.any(Array),
+      [
+        'acme',
+        'run',
+        'answer_length@1',
+        'message t1/m1',
+        'sampled_out',
+        'outside the sample rate 0.5',
+        '0',
+        '0/0',
+        '$0.000000',
+        '0 ms',
+      ],
     ]);
+    const failed = await cli('ledger', '--state', 'failed');
+    expect(
+      failed.out
+        .trim()
+        .split('\n')[2]
+        ?.split(/\s{2,}/)
+        .slice(-4),
+    ).toEqual(['2', '1200/80', '$0.002500 + 1 unpriced', '50 ms']);
   });
 });
 

@@ -66,6 +66,46 @@ export function usageContract(adapter: string, open: OpenStore) {
       });
     });
 
+    it('reads many evaluations’ usage at once, in the order asked, as one read each gives', async () => {
+      const workspace = freshWorkspace();
+      const judged = keyOf(workspace, 'evaluator:judge@1', 'turn:b1');
+      const other = keyOf(workspace, 'evaluator:judge@2', 'turn:b1');
+      const elsewhere = keyOf(freshWorkspace(), 'evaluator:judge@1', 'turn:b1');
+      await store.usage.recordAttempt({ ...judged, attempt: 1, duration_ms: 30, failed: true });
+      await store.usage.recordAttempt({ ...judged, attempt: 2, duration_ms: 20, failed: false });
+      await store.usage.recordUsage(usage(judged, 1, 0, 900));
+      await store.usage.recordUsage(usage(judged, 2, 0, null));
+      await store.usage.recordAttempt({ ...other, attempt: 1, duration_ms: 5, failed: false });
+      await store.usage.recordUsage(usage(elsewhere, 1, 0, 1));
+      // Beyond one batch of keys, with the judged ones last.
+      const unjudged = Array.from({ length: 620 }, (_, i) => ({
+        generation: 'run',
+        participant: 'evaluator:judge@1',
+        target_key: `turn:none-${i}`,
+      }));
+      const strip = ({ workspace_id: _, ...key }: ReturnType<typeof keyOf>) => key;
+      const keys = [...unjudged, strip(other), strip(judged)];
+      const read = await store.usage.ofEvaluations(workspace, keys);
+      expect(read).toHaveLength(keys.length);
+      expect(read.slice(-2)).toEqual([
+        await store.usage.ofEvaluation(other),
+        await store.usage.ofEvaluation(judged),
+      ]);
+      expect(read.at(-1)).toEqual({
+        attempts: 2,
+        duration_ms: 50,
+        input_tokens: 200,
+        output_tokens: 20,
+        cost_nanos: 900,
+        unpriced_reports: 1,
+      });
+      expect(read.at(-2)).toMatchObject({ attempts: 1, input_tokens: 0, cost_nanos: 0 });
+      expect(new Set(read.slice(0, -2).map((u) => JSON.stringify(u)))).toEqual(
+        new Set([JSON.stringify(await store.usage.ofEvaluation(keyOf(workspace, 'x', 'y')))]),
+      );
+      expect(await store.usage.ofEvaluations(workspace, [])).toEqual([]);
+    });
+
     it('sums spend by version, workspace and UTC day, filtered, to the nano-dollar', async () => {
       const [a, b] = [freshWorkspace(), freshWorkspace()];
       clock = Date.parse('2026-03-02T23:59:00Z');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  dollars,
   type EvaluatorsApi,
   intervalText,
   loadEvaluators,
@@ -7,6 +8,7 @@ import {
   type Rule,
   type SummaryGroup,
   seriesOf,
+  spendOf,
   trendLabel,
   trendOf,
   versionsOf,
@@ -138,6 +140,7 @@ describe('reading the page', () => {
   it("asks for each version's agreement over the days, and keeps a refusal beside its version", async () => {
     const asked: unknown[] = [];
     const summaries: unknown[] = [];
+    const costsAsked: unknown[] = [];
     const api: EvaluatorsApi = {
       rules: async () => [rule('politeness@1', 'live'), rule('politeness@2', 'shadow')],
       summary: async (query) => {
@@ -151,6 +154,10 @@ describe('reading the page', () => {
         asked.push(request);
         if (request.a.startsWith('politeness@1')) throw new Error('politeness@1 is not deployed');
         return { a: { feedbackType: 'politeness' } } as never;
+      },
+      costs: async (request) => {
+        costsAsked.push(request);
+        throw new Error('a reviewer key cannot GET /v1/costs');
       },
       conversation: async () => {
         throw new Error('not read');
@@ -188,5 +195,58 @@ describe('reading the page', () => {
     expect(view.types[0]?.versions[0]?.views[0]?.agreement).toEqual({
       refused: 'politeness@1 is not deployed',
     });
+    // The spend of the same days, by version and UTC day; a refusal is kept, the rest still shown.
+    expect(costsAsked).toEqual([{ by: ['version', 'day'], from: '2026-05-01', to: '2026-05-02' }]);
+    expect(view.spend).toEqual({ refused: 'a reviewer key cannot GET /v1/costs' });
+  });
+});
+
+describe('spend per version and day', () => {
+  it('gives each version a slot for every day of the window, zero where nothing was used', () => {
+    const window = windowOf('2026-05-01', '2026-05-03');
+    if (typeof window === 'string') throw new Error(window);
+    const row = (evaluator: string, day: string, costUsd: number, unpricedReports = 0) => ({
+      evaluator,
+      day,
+      workspace: null,
+      model: null,
+      evaluations: 1,
+      reports: 1,
+      inputTokens: 10,
+      outputTokens: 1,
+      costUsd,
+      unpricedReports,
+    });
+    const total = {
+      evaluations: 3,
+      reports: 3,
+      inputTokens: 30,
+      outputTokens: 3,
+      costUsd: 0.004,
+      unpricedReports: 1,
+    };
+    const spend = spendOf(
+      {
+        by: ['version', 'day'],
+        workspace: 'ws',
+        from: '2026-05-01',
+        to: '2026-05-03',
+        rows: [
+          row('tone@2', '2026-05-03', 0.003),
+          row('tone@1', '2026-05-01', 0.001),
+          row('tone@1', '2026-05-02', 0, 1),
+        ],
+        total,
+      },
+      window,
+    );
+    expect(spend.total).toEqual(total);
+    expect(
+      spend.versions.map((v) => [v.version, v.days.map((d) => d.costUsd), v.unpricedReports]),
+    ).toEqual([
+      ['tone@1', [0.001, 0, 0], 1],
+      ['tone@2', [0, 0, 0.003], 0],
+    ]);
+    expect(dollars(0.00301)).toBe('$0.003010');
   });
 });

@@ -12,6 +12,7 @@ import { figure, intervalText, percent, windowOf } from '../../src/ui/evaluators
 import { clockStart, judgesApp, storeVerdicts } from '../evidence/stored-verdicts.js';
 import { type ApiHarness, startApi } from '../support/api.js';
 import { launchChromium } from '../support/browser.js';
+import { seedSpend } from '../support/spend.js';
 import { devServerEnvironment } from '../support/temporal.js';
 import { signInLink, type Workspace } from '../support/workbench.js';
 
@@ -48,6 +49,8 @@ beforeAll(async () => {
     clock = ms;
   });
   await store.close();
+  // What judging used on two of the days, in this workspace and another (test/support/spend.ts).
+  await seedSpend(join(dir, 'evalflow.db'), judgesApp.feedbackTypes);
   const [environment] = await Promise.all([devServerEnvironment(), buildUi(uiRoot)]);
   env = environment;
   h = await startApi(env, judgesApp, { dir, uiRoot });
@@ -151,6 +154,43 @@ describe('the evaluators page', () => {
     expect(withVerdicts).toBeGreaterThan(2);
     expect(await v2.locator('circle.trend-point').count()).toBe(withVerdicts);
     expect(await v2.getByTestId('trend-line').count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('draws spend per version and day as the costs route sums it, unpriced reports said', async () => {
+    const page = await evaluatorsPage();
+    const costs = await grace.costs({ by: ['version', 'day'], from: FIRST, to: LAST });
+    expect(costs.rows.length).toBeGreaterThan(1);
+    const chart = page.getByTestId('spend-chart');
+    const bars = chart.locator('g.bar');
+    expect(await bars.count()).toBe(window.days.length);
+    for (const day of window.days.map((d) => d.from.slice(0, 10))) {
+      const bar = chart.locator(`g.bar[data-day="${day}"]`);
+      const rows = costs.rows.filter((row) => row.day === day && row.costUsd > 0);
+      expect(await bar.locator('rect').count(), day).toBe(rows.length);
+      for (const row of rows) {
+        const rect = bar.locator(`rect[data-version="${row.evaluator}"]`);
+        expect(Number(await rect.getAttribute('data-cost')), `${row.evaluator} ${day}`).toBe(
+          row.costUsd,
+        );
+      }
+    }
+    // The versions' sums, and what had no price, in the table beside the chart.
+    for (const version of ['politeness@1', 'politeness@2']) {
+      const rows = costs.rows.filter((row) => row.evaluator === version);
+      const line = page.locator(`[data-testid="spend-table"] tr[data-version="${version}"]`);
+      expect(await line.getByTestId('spend-cost').textContent()).toBe(
+        `$${rows.reduce((sum, row) => sum + row.costUsd, 0).toFixed(6)}`,
+      );
+      const unpriced = rows.reduce((sum, row) => sum + row.unpricedReports, 0);
+      expect(await line.getByTestId('spend-unpriced').textContent()).toBe(
+        unpriced === 0 ? '–' : `${unpriced} reports, cost unknown`,
+      );
+    }
+    expect(await page.getByTestId('spend-total').textContent()).toBe(
+      `($${costs.total.costUsd.toFixed(6)} in all, and ${costs.total.unpricedReports} reports without a price)`,
+    );
+    expect(costs.total.unpricedReports).toBe(1);
     await page.context().close();
   });
 

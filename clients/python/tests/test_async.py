@@ -54,6 +54,10 @@ async def test_a_host_reports_rates_and_reviews_with_the_async_client(evalflow, 
                 ledger = [entry async for entry in system.ledger(run_id="r")]
                 await anyio.sleep(0.25)
         assert [e.evaluator for e in ledger] == ["answer_length@1"]
+        # What judging it used: the attempts recorded, and no usage (answer_length calls no model).
+        usage = ledger[0].usage
+        assert usage is not None and usage.attempts >= 1
+        assert (usage.input_tokens, usage.cost_usd, usage.unpriced_reports) == (0, 0, 0)
 
 
 def test_the_async_client_has_every_method_of_the_sync_client_with_the_same_parameters():

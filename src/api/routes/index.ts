@@ -2,6 +2,7 @@ import type { Api } from '../options.js';
 import { registerAgreement } from './agreement.js';
 import { registerBudgets } from './budgets.js';
 import type { RouteDeps } from './context.js';
+import { registerCosts } from './costs.js';
 import { registerEvents } from './events.js';
 import { registerFeedback } from './feedback.js';
 import { registerHealth } from './health.js';
@@ -29,6 +30,7 @@ export function registerRoutes(api: Api, deps: RouteDeps): void {
     registerLists,
     registerRules,
     registerAgreement,
+    registerCosts,
     registerReevaluations,
     registerScores,
     registerScoreConfigs,

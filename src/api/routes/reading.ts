@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type EvaluationTarget, evaluationStates, notFound, targetKey } from '../../core/index.js';
 import { refusalResponses, refuse } from '../errors.js';
-import { byGeneration, LedgerEntry, ledgerEntry, runOfTarget } from '../ledger-entries.js';
+import { byGeneration, LedgerEntry, ledgerEntries, runOfTarget } from '../ledger-entries.js';
 import { evaluationsOfRuns } from '../run-evaluations.js';
 import { ScoreSummaryGroup, summarizeScores } from '../score-summary.js';
 import { SourceName, sourceOf, WireRun, WireThread, wireRun, wireThread } from '../wire.js';
@@ -58,7 +58,10 @@ export const registerReading: Register = (api, deps) => {
       const entries = (await evaluationsOfRuns(deps.store, workspaceId, [run.run_id])).get(
         run.run_id,
       );
-      return { run: wireRun(run), evaluations: (entries ?? []).map(ledgerEntry) };
+      return {
+        run: wireRun(run),
+        evaluations: await ledgerEntries(deps.store, workspaceId, entries ?? []),
+      };
     },
   });
 
@@ -82,7 +85,10 @@ export const registerReading: Register = (api, deps) => {
       const entries = await deps.store.ledger.evaluations(workspaceId, {
         target_key: targetKey({ kind: 'thread', thread_id: thread.thread_id }),
       });
-      return { thread: wireThread(thread), evaluations: byGeneration(entries).map(ledgerEntry) };
+      return {
+        thread: wireThread(thread),
+        evaluations: await ledgerEntries(deps.store, workspaceId, byGeneration(entries)),
+      };
     },
   });
 
@@ -96,8 +102,9 @@ export const registerReading: Register = (api, deps) => {
     },
     handler: async (request) => {
       const { runId, threadId, state, cursor, limit } = request.query;
+      const { workspaceId } = callerOf(request);
       const all = (
-        await deps.store.ledger.evaluations(callerOf(request).workspaceId, {
+        await deps.store.ledger.evaluations(workspaceId, {
           ...(state ? { state } : {}),
           ...(threadId ? { target_key: targetKey({ kind: 'thread', thread_id: threadId }) } : {}),
         })
@@ -113,7 +120,11 @@ export const registerReading: Register = (api, deps) => {
       const page = start < 0 ? [] : all.slice(start, start + limit);
       const more = start >= 0 && start + limit < all.length;
       return {
-        entries: page.map(({ entry }) => ledgerEntry(entry)),
+        entries: await ledgerEntries(
+          deps.store,
+          workspaceId,
+          page.map(({ entry }) => entry),
+        ),
         nextCursor: more ? (page.at(-1)?.key ?? null) : null,
       };
     },

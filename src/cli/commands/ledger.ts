@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import {
   byGeneration,
   type LedgerEntry,
-  ledgerEntry,
+  ledgerEntries,
   runOfTarget,
 } from '../../api/ledger-entries.js';
 import type { WireTarget } from '../../api/wire.js';
@@ -17,6 +17,7 @@ import type { EvaluationEntry, Store } from '../../store/index.js';
 import { identifier, print, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
+import { usdText } from './costs.js';
 
 // `evalflow ledger`: the evaluation ledger, one final state per (target, evaluator version,
 // generation) with its reason, as a table or as the API's JSON entries.
@@ -65,7 +66,18 @@ export function registerLedger(program: Command): void {
       if (options.json) return print(JSON.stringify(entries));
       if (entries.length === 0) return print('no ledger entries');
       const lines = renderTable(
-        ['workspace', 'generation', 'evaluator', 'target', 'state', 'reason'],
+        [
+          'workspace',
+          'generation',
+          'evaluator',
+          'target',
+          'state',
+          'reason',
+          'attempts',
+          'tokens in/out',
+          'cost',
+          'duration',
+        ],
         entries.map((e) => [
           e.workspace,
           e.generation,
@@ -73,6 +85,12 @@ export function registerLedger(program: Command): void {
           targetText(e.target),
           e.state,
           e.reason,
+          e.usage.attempts,
+          `${e.usage.inputTokens}/${e.usage.outputTokens}`,
+          e.usage.unpricedReports > 0
+            ? `${usdText(e.usage.costUsd)} + ${e.usage.unpricedReports} unpriced`
+            : usdText(e.usage.costUsd),
+          `${e.usage.durationMs} ms`,
         ]),
       );
       for (const line of lines) print(line);
@@ -101,10 +119,14 @@ export async function readLedger(
     });
     // A thread's generations in the order they were judged.
     const entries = options.thread ? byGeneration(found) : found;
+    const kept: EvaluationEntry[] = [];
     for (const entry of entries) {
       if (options.run !== undefined && (await runOf(store, workspace, entry)) !== options.run)
         continue;
-      listed.push({ workspace, ...ledgerEntry(entry) });
+      kept.push(entry);
+    }
+    for (const entry of await ledgerEntries(store, workspace, kept)) {
+      listed.push({ workspace, ...entry });
     }
   }
   return listed;

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal, TypeVar
 
 import anyio
@@ -451,6 +451,25 @@ class AsyncEvalflowClient:
         sides (``{"pass": "true"}``).
         """
         call = routes.agreement(a, b, mapping, from_, to, target_kind, limit)
+        return await self._send(call)
+
+    async def costs(
+        self,
+        *,
+        by: Sequence[m.CostDimension] | None = None,
+        from_: date | str | None = None,
+        to: date | str | None = None,
+        evaluator: str | None = None,
+        workspace: str | None = None,
+    ) -> m.Costs:
+        """What judging cost: spend per evaluator version (or evaluator), workspace, UTC day and
+        model, in dollars beside the reports whose cost is unknown (``unpriced_reports``).
+
+        ``by`` is a list of ``version``, ``evaluator``, ``workspace``, ``day``, ``model`` (the API's
+        default: version and day); ``from_`` and ``to`` are UTC days, both included;
+        ``evaluator`` is ``name`` or ``name@version``; ``workspace`` is for the system's key.
+        """
+        call = routes.costs(by, from_, to, evaluator, workspace)
         return await self._send(call)
 
     async def queue_disagreements(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal, TypeVar
 
 import httpx
@@ -446,6 +446,25 @@ class EvalflowClient:
         sides (``{"pass": "true"}``).
         """
         call = routes.agreement(a, b, mapping, from_, to, target_kind, limit)
+        return self._send(call)
+
+    def costs(
+        self,
+        *,
+        by: Sequence[m.CostDimension] | None = None,
+        from_: date | str | None = None,
+        to: date | str | None = None,
+        evaluator: str | None = None,
+        workspace: str | None = None,
+    ) -> m.Costs:
+        """What judging cost: spend per evaluator version (or evaluator), workspace, UTC day and
+        model, in dollars beside the reports whose cost is unknown (``unpriced_reports``).
+
+        ``by`` is a list of ``version``, ``evaluator``, ``workspace``, ``day``, ``model`` (the API's
+        default: version and day); ``from_`` and ``to`` are UTC days, both included;
+        ``evaluator`` is ``name`` or ``name@version``; ``workspace`` is for the system's key.
+        """
+        call = routes.costs(by, from_, to, evaluator, workspace)
         return self._send(call)
 
     def queue_disagreements(

@@ -214,6 +214,17 @@ class Thread(WireModel):
     ended_at: datetime | None
 
 
+class EntryUsage(WireModel):
+    """What judging one evaluation used; ``cost_usd`` leaves out the unpriced reports' cost."""
+
+    attempts: int
+    duration_ms: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    unpriced_reports: int
+
+
 class LedgerEntry(WireModel):
     """The one final state of a (target, evaluator version, generation), with its reason."""
 
@@ -224,6 +235,41 @@ class LedgerEntry(WireModel):
     reason: str | None
     event_id: str | None
     settled_at: datetime
+    usage: EntryUsage | None = None
+
+
+CostDimension = Literal["version", "evaluator", "workspace", "day", "model"]
+
+
+class CostsTotal(WireModel):
+    """Spend summed: evaluations, tokens, dollars, and the reports with no known cost."""
+
+    evaluations: int
+    reports: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    unpriced_reports: int
+
+
+class CostsRow(CostsTotal):
+    """One group's spend; the dimensions not grouped by are None."""
+
+    evaluator: str | None
+    workspace: str | None
+    day: str | None
+    model: str | None
+
+
+class Costs(WireModel):
+    """What judging cost (``GET /v1/costs``), grouped by ``by``, with the total."""
+
+    by: list[CostDimension]
+    workspace: str | None
+    from_: str | None = Field(alias="from")
+    to: str | None
+    rows: list[CostsRow]
+    total: CostsTotal
 
 
 class RunReport(WireModel):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Generic, Literal, TypeVar, cast
 from urllib.parse import quote
 
@@ -138,6 +138,7 @@ SET_REEVALUATION_BUDGET = Route("POST", "/v1/reevaluations/{id}/budget", m.Reeva
 
 # Agreement over stored verdicts, its disagreements sent to a queue, promotions on its evidence.
 AGREEMENT = Route("GET", "/v1/agreement", m.Agreement)
+COSTS = Route("GET", "/v1/costs", m.Costs)
 QUEUE_DISAGREEMENTS = Route(
     "POST", "/v1/review-queues/{queueId}/disagreements", m.QueuedDisagreements
 )
@@ -417,6 +418,31 @@ def agreement(
             "map": entries or None,
             **_slices(since, until, target_kind),
             "limit": limit,
+        }
+    )
+
+
+def _day(value: date | str | None) -> str | None:
+    """A UTC day as the API takes it, ``2026-05-01``."""
+    if isinstance(value, datetime):
+        return value.date().isoformat()
+    return value.isoformat() if isinstance(value, date) else value
+
+
+def costs(
+    by: Sequence[m.CostDimension] | None,
+    since: date | str | None,
+    until: date | str | None,
+    evaluator: str | None,
+    workspace: str | None,
+) -> Call[m.Costs]:
+    return COSTS.call(
+        query={
+            "by": ",".join(by) if by else None,
+            "from": _day(since),
+            "to": _day(until),
+            "evaluator": evaluator,
+            "workspace": workspace,
         }
     )
 
