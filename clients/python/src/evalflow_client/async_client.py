@@ -525,6 +525,33 @@ class AsyncEvalflowClient:
 
     # Rules and re-evaluations.
 
+    async def budgets(self) -> list[m.Budget]:
+        """The budgets in force in this workspace (the config's and its own), each with its
+        current period's spend and what calls in flight hold reserved."""
+        return (await self._send(routes.budgets())).budgets
+
+    async def set_budget(
+        self,
+        budget_id: str,
+        evaluator: str,
+        period: m.BudgetPeriod,
+        limit_usd: float,
+        on_exhausted: Literal["skip", "defer"],
+    ) -> list[m.Budget]:
+        """Set one of this workspace's own budgets (an admin key); every change is kept."""
+        settings = m.BudgetSettings(
+            evaluator=evaluator, period=period, limit_usd=limit_usd, on_exhausted=on_exhausted
+        )
+        return (await self._send(routes.set_budget(budget_id, settings))).budgets
+
+    async def delete_budget(self, budget_id: str) -> list[m.Budget]:
+        """Remove one of this workspace's own budgets; the config's stay in force."""
+        return (await self._send(routes.delete_budget(budget_id))).budgets
+
+    async def budget_changes(self, budget_id: str) -> list[m.BudgetChange]:
+        """Every change of one of this workspace's own budgets, oldest first."""
+        return (await self._send(routes.budget_changes(budget_id))).changes
+
     async def rules(self) -> list[m.Rule]:
         """The rules in force in this workspace, each with where it comes from."""
         return (await self._send(routes.rules())).rules

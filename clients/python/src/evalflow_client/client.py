@@ -520,6 +520,33 @@ class EvalflowClient:
 
     # Rules and re-evaluations.
 
+    def budgets(self) -> list[m.Budget]:
+        """The budgets in force in this workspace (the config's and its own), each with its
+        current period's spend and what calls in flight hold reserved."""
+        return self._send(routes.budgets()).budgets
+
+    def set_budget(
+        self,
+        budget_id: str,
+        evaluator: str,
+        period: m.BudgetPeriod,
+        limit_usd: float,
+        on_exhausted: Literal["skip", "defer"],
+    ) -> list[m.Budget]:
+        """Set one of this workspace's own budgets (an admin key); every change is kept."""
+        settings = m.BudgetSettings(
+            evaluator=evaluator, period=period, limit_usd=limit_usd, on_exhausted=on_exhausted
+        )
+        return self._send(routes.set_budget(budget_id, settings)).budgets
+
+    def delete_budget(self, budget_id: str) -> list[m.Budget]:
+        """Remove one of this workspace's own budgets; the config's stay in force."""
+        return self._send(routes.delete_budget(budget_id)).budgets
+
+    def budget_changes(self, budget_id: str) -> list[m.BudgetChange]:
+        """Every change of one of this workspace's own budgets, oldest first."""
+        return self._send(routes.budget_changes(budget_id)).changes
+
     def rules(self) -> list[m.Rule]:
         """The rules in force in this workspace, each with where it comes from."""
         return self._send(routes.rules()).rules

@@ -272,6 +272,49 @@ class Costs(WireModel):
     total: CostsTotal
 
 
+BudgetPeriod = Literal["day", "week", "month"]
+
+
+class BudgetSettings(WireModel):
+    """A workspace's own budget as it is set: what an evaluator may spend per UTC period."""
+
+    #: An evaluator by name (every version) or one version, ``name@version``.
+    evaluator: str
+    period: BudgetPeriod
+    limit_usd: float
+    #: ``skip``: settled as skipped (``budget_exhausted``); ``defer``: judged in the next period.
+    on_exhausted: Literal["skip", "defer"]
+
+
+class Budget(BudgetSettings):
+    """A budget in force in the workspace, with its current period's spend."""
+
+    budget_id: str
+    #: None for a global budget of the config, over every workspace together.
+    workspace: str | None = None
+    source: Literal["config", "workspace"]
+    period_start: datetime
+    spent_usd: float
+    #: What calls in flight hold reserved.
+    reserved_usd: float
+
+
+class Budgets(WireModel):
+    budgets: list[Budget]
+
+
+class BudgetChange(WireModel):
+    change: int
+    #: None: the budget was removed.
+    settings: BudgetSettings | None
+    changed_by: str
+    changed_at: datetime
+
+
+class BudgetChanges(WireModel):
+    changes: list[BudgetChange]
+
+
 class RunReport(WireModel):
     """A run and its own evaluation's ledger entries."""
 

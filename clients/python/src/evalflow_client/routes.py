@@ -139,6 +139,10 @@ SET_REEVALUATION_BUDGET = Route("POST", "/v1/reevaluations/{id}/budget", m.Reeva
 # Agreement over stored verdicts, its disagreements sent to a queue, promotions on its evidence.
 AGREEMENT = Route("GET", "/v1/agreement", m.Agreement)
 COSTS = Route("GET", "/v1/costs", m.Costs)
+BUDGETS = Route("GET", "/v1/budgets", m.Budgets)
+SET_BUDGET = Route("PUT", "/v1/budgets/{budgetId}", m.Budgets)
+DELETE_BUDGET = Route("DELETE", "/v1/budgets/{budgetId}", m.Budgets)
+BUDGET_CHANGES = Route("GET", "/v1/budgets/{budgetId}/changes", m.BudgetChanges)
 QUEUE_DISAGREEMENTS = Route(
     "POST", "/v1/review-queues/{queueId}/disagreements", m.QueuedDisagreements
 )
@@ -393,6 +397,22 @@ def score_summary(
 
 def rules() -> Call[m.Rules]:
     return RULES.call()
+
+
+def budgets() -> Call[m.Budgets]:
+    return BUDGETS.call()
+
+
+def set_budget(budget_id: str, settings: m.BudgetSettings) -> Call[m.Budgets]:
+    return SET_BUDGET.call({"budgetId": budget_id}, body=settings.model_dump(by_alias=True))
+
+
+def delete_budget(budget_id: str) -> Call[m.Budgets]:
+    return DELETE_BUDGET.call({"budgetId": budget_id})
+
+
+def budget_changes(budget_id: str) -> Call[m.BudgetChanges]:
+    return BUDGET_CHANGES.call({"budgetId": budget_id})
 
 
 def _slices(
