@@ -5,6 +5,8 @@ import type {
   Agreement,
   AgreementRequest,
   ApiScoreConfig,
+  BudgetChanges,
+  Budgets,
   ClaimResult,
   Conversation,
   Costs,
@@ -56,6 +58,7 @@ import type {
   ScoreConfigs,
   ScoresSummary,
   ScoresSummaryQuery,
+  SetBudgetRequest,
   SetReviewQueueRequest,
   SetRuleRequest,
   SkipResult,
@@ -546,6 +549,22 @@ export class EvalflowClient {
         body: request,
         options,
       }),
+  };
+
+  /**
+   * Budgets: those in force in the key's workspace (the config's and its own) with their
+   * period's spend, and the workspace's own set, removed and audited by its admins.
+   */
+  readonly budgets = {
+    list: (options?: CallOptions): Promise<Budgets> =>
+      this.send({ method: 'GET', path: '/v1/budgets', options }),
+    set: (budgetId: string, request: SetBudgetRequest, options?: CallOptions): Promise<Budgets> =>
+      this.send({ method: 'PUT', path: `/v1/budgets/${at(budgetId)}`, body: request, options }),
+    remove: (budgetId: string, options?: CallOptions): Promise<Budgets> =>
+      this.send({ method: 'DELETE', path: `/v1/budgets/${at(budgetId)}`, options }),
+    /** Every change of one of the workspace's own budgets, oldest first. */
+    changes: (budgetId: string, options?: CallOptions): Promise<BudgetChanges> =>
+      this.send({ method: 'GET', path: `/v1/budgets/${at(budgetId)}/changes`, options }),
   };
 
   /** Short-lived tokens acting as one end user, minted with the system key. */

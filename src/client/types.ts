@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { HttpOnlyType, RejectionBody } from '../api/errors.js';
 import type * as itemView from '../api/item-view.js';
 import type * as agreement from '../api/routes/agreement.js';
+import type * as budgets from '../api/routes/budgets.js';
 import type * as costs from '../api/routes/costs.js';
 import type * as feedback from '../api/routes/feedback.js';
 import type * as health from '../api/routes/health.js';
@@ -86,6 +87,10 @@ export type ReevaluationPreview = z.output<typeof reevaluations.ReevaluationPrev
 
 export type EvaluationRules = z.output<typeof rules.RulesReply>;
 export type SetRuleRequest = z.input<typeof rules.SetRuleBody>;
+export type Budgets = z.output<typeof budgets.BudgetsReply>;
+export type Budget = Budgets['budgets'][number];
+export type SetBudgetRequest = z.input<typeof budgets.SetBudgetBody>;
+export type BudgetChanges = z.output<typeof budgets.BudgetChangesReply>;
 
 /**
  * What to compare: two sides as written (`politeness@2:polite`, `reviewers`), the label

@@ -1,5 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EvalflowClient } from '../../src/client/index.js';
 import { defineConfig } from '../../src/config/index.js';
 import { answerLengthEvaluator } from '../../src/evaluators/index.js';
 import { type ApiHarness, startApi } from '../support/api.js';
@@ -116,5 +117,22 @@ describe('the budgets routes', () => {
       ['global', 'config', 100],
     ]);
     expect((await h.call('GET', '/v1/budgets/b/changes', { key: admin })).body.changes).toEqual([]);
+  });
+
+  it('are what EvalflowClient.budgets calls', async () => {
+    const client = new EvalflowClient({ baseUrl: h.url, apiKey: await h.key('admin', 'sdk') });
+    const set = await client.budgets.set('weekly', {
+      evaluator: 'answer_length@1',
+      period: 'week',
+      limitUsd: 3,
+      onExhausted: 'defer',
+    });
+    expect(set.budgets.map((b) => [b.budgetId, b.source, b.period])).toEqual([
+      ['global', 'config', 'month'],
+      ['weekly', 'workspace', 'week'],
+    ]);
+    expect((await client.budgets.list()).budgets).toHaveLength(2);
+    expect((await client.budgets.remove('weekly')).budgets).toHaveLength(1);
+    expect((await client.budgets.changes('weekly')).changes.map((c) => c.change)).toEqual([1, 2]);
   });
 });
