@@ -199,6 +199,48 @@ describe('defineConfig', () => {
   });
 });
 
+describe('pricing and budgets', () => {
+  const daily = {
+    budgetId: 'daily',
+    evaluator: 'tone',
+    period: 'day',
+    limitUsd: 5,
+    onExhausted: 'skip',
+  } as const;
+
+  it('keeps prices by model and budgets naming a declared evaluator or version', () => {
+    const app = defineConfig({
+      evaluators: [tone],
+      pricing: { grader: { inputPerMillionUsd: 0.15, outputPerMillionUsd: 0.6 } },
+      budgets: [daily, { ...daily, budgetId: 'v1', evaluator: 'tone@1', workspace: 'acme' }],
+    });
+    expect(app.pricing).toEqual({ grader: { inputPerMillionUsd: 0.15, outputPerMillionUsd: 0.6 } });
+    expect(app.budgets.map((b) => [b.budgetId, b.evaluator, b.workspace])).toEqual([
+      ['daily', 'tone', undefined],
+      ['v1', 'tone@1', 'acme'],
+    ]);
+    expect(defineConfig({ evaluators: [tone] })).toMatchObject({ pricing: {}, budgets: [] });
+  });
+
+  it.each([
+    [{ budgets: [daily, daily] }, /budgets\[1\]: budget daily is declared twice/],
+    [
+      { budgets: [{ ...daily, evaluator: 'nobody' }] },
+      /budgets\[0\]\.evaluator: nobody is no evaluator/,
+    ],
+    [{ budgets: [{ ...daily, evaluator: 'tone@9' }] }, /budgets\[0\]\.evaluator: tone@9/],
+    [{ budgets: [{ ...daily, period: 'year' }] }, /budgets/],
+    [{ budgets: [{ ...daily, limitUsd: 0 }] }, /budgets/],
+    [{ budgets: [{ ...daily, onExhausted: 'drop' }] }, /budgets/],
+    [{ pricing: { grader: { inputPerMillionUsd: -1, outputPerMillionUsd: 1 } } }, /pricing/],
+    [{ pricing: { grader: { inputPerMillionUsd: 1 } } }, /pricing/],
+  ])('refuses %j with InvalidConfigError', (input, message) => {
+    const define = () => defineConfig({ evaluators: [tone], ...(input as object) });
+    expect(define).toThrow(InvalidConfigError);
+    expect(define).toThrow(message);
+  });
+});
+
 describe('evaluatorLimits', () => {
   it('keeps the limits of declared evaluators, by name', () => {
     const app = defineConfig({
