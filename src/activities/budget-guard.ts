@@ -95,6 +95,8 @@ export function budgetGuard(deps: BudgetGuardDeps) {
   });
 
   const settle = async (key: AttemptKey, actualNanos: number, held: readonly InForce[]) => {
+    // No budget was in force at the reserve: nothing to settle, and no write.
+    if (held.length === 0) return;
     const limits = new Map(
       held.map((b) => [`${b.scope}|${b.budget.budgetId}`, limitNanosOf(b.budget)]),
     );
