@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import {
+  budgetApplies,
+  nextPeriodStartMs,
+  periodKey,
+  periodStartMs,
+} from '../../src/core/index.js';
+
+// Budget periods are UTC days, weeks from Monday and calendar months.
+
+const at = Date.parse('2026-12-31T23:59:59.999Z'); // a Thursday, the year's last instant
+
+describe('budget periods', () => {
+  it('start at UTC midnight, on Monday, on the 1st', () => {
+    expect(new Date(periodStartMs('day', at)).toISOString()).toBe('2026-12-31T00:00:00.000Z');
+    expect(new Date(periodStartMs('week', at)).toISOString()).toBe('2026-12-28T00:00:00.000Z');
+    expect(new Date(periodStartMs('month', at)).toISOString()).toBe('2026-12-01T00:00:00.000Z');
+    // A Monday's week starts that day; a Sunday's six days before.
+    expect(periodKey('week', Date.parse('2026-12-28T00:00:00Z'))).toBe('2026-12-28');
+    expect(periodKey('week', Date.parse('2027-01-03T12:00:00Z'))).toBe('2026-12-28');
+  });
+
+  it('roll over into the next day, week and month, across a year', () => {
+    expect(new Date(nextPeriodStartMs('day', at)).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    expect(new Date(nextPeriodStartMs('week', at)).toISOString()).toBe('2027-01-04T00:00:00.000Z');
+    expect(new Date(nextPeriodStartMs('month', at)).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    expect(periodKey('month', Date.parse('2027-02-28T10:00:00Z'))).toBe('2027-02-01');
+  });
+});
+
+describe('which budgets count an evaluation', () => {
+  const ref = { name: 'judge', version: '2' };
+  it('by evaluator name or exact version, globally or in its workspace', () => {
+    expect(budgetApplies({ evaluator: 'judge' }, ref, 'w')).toBe(true);
+    expect(budgetApplies({ evaluator: 'judge@2' }, ref, 'w')).toBe(true);
+    expect(budgetApplies({ evaluator: 'judge@1' }, ref, 'w')).toBe(false);
+    expect(budgetApplies({ evaluator: 'judge', workspace: 'w' }, ref, 'w')).toBe(true);
+    expect(budgetApplies({ evaluator: 'judge', workspace: 'v' }, ref, 'w')).toBe(false);
+  });
+});
