@@ -1,8 +1,11 @@
 import {
   BUDGET_EXHAUSTED,
   type Budget,
+  type BudgetInForce,
   budgetApplies,
+  budgetsInForce,
   type ExhaustedAction,
+  GLOBAL_SCOPE,
   limitNanosOf,
   nextPeriodStartMs,
   periodKey,
@@ -10,12 +13,7 @@ import {
 } from '../core/index.js';
 import { type Evaluator, estimatedCostNanos } from '../evaluators/index.js';
 import type { EvaluatorVersion } from '../metrics/observers.js';
-import {
-  type BudgetPeriodRef,
-  type EvaluationKeyColumns,
-  GLOBAL_SCOPE,
-  type Store,
-} from '../store/index.js';
+import type { BudgetPeriodRef, EvaluationKeyColumns, Store } from '../store/index.js';
 
 // The budgets around one judged attempt: which are in force, the reservation of its estimate in
 // each before the evaluator is called, and the settlement of its actual cost after.
@@ -41,11 +39,6 @@ export type Admission =
       /** When the exhausted budget's next period starts. */
       untilMs: number;
     };
-
-interface InForce {
-  scope: string;
-  budget: Budget;
-}
 
 /** How long a workspace's own budgets are read once for (a change through the API waits as long). */
 const STORED_BUDGETS_MS = 1_000;
@@ -73,28 +66,24 @@ export function budgetGuard(deps: BudgetGuardDeps) {
   const measured = cached(ESTIMATE_MS, Date.now, (participant) =>
     deps.store.usage.measuredCost(participant),
   );
-  const inForce = async (ref: EvaluatorVersion, workspaceId: string): Promise<InForce[]> => {
-    const stored = await storedBudgets(workspaceId);
-    const own = new Set(stored.map((b) => b.budget_id));
-    const fromConfig = deps.budgets
-      .filter((b) => !(b.workspace === workspaceId && own.has(b.budgetId)))
-      .map((budget) => ({ scope: budget.workspace ?? GLOBAL_SCOPE, budget }));
-    const fromStore = stored.map((b) => ({
-      scope: workspaceId,
-      budget: { ...b.settings, budgetId: b.budget_id, workspace: workspaceId },
+  const inForce = async (ref: EvaluatorVersion, workspaceId: string): Promise<BudgetInForce[]> => {
+    const own = (await storedBudgets(workspaceId)).map((b) => ({
+      ...b.settings,
+      budgetId: b.budget_id,
+      workspace: workspaceId,
     }));
-    return [...fromConfig, ...fromStore].filter(({ budget }) =>
+    return budgetsInForce(deps.budgets, own, workspaceId).filter(({ budget }) =>
       budgetApplies(budget, ref, workspaceId),
     );
   };
-  const periodRef = ({ scope, budget }: InForce, atMs: number): BudgetPeriodRef => ({
+  const periodRef = ({ scope, budget }: BudgetInForce, atMs: number): BudgetPeriodRef => ({
     scope,
     budget_id: budget.budgetId,
     period_key: periodKey(budget.period, atMs),
     limit_nanos: limitNanosOf(budget),
   });
 
-  const settle = async (key: AttemptKey, actualNanos: number, held: readonly InForce[]) => {
+  const settle = async (key: AttemptKey, actualNanos: number, held: readonly BudgetInForce[]) => {
     // No budget was in force at the reserve: nothing to settle, and no write.
     if (held.length === 0) return;
     const limits = new Map(
@@ -122,7 +111,7 @@ export function budgetGuard(deps: BudgetGuardDeps) {
     async admit(
       key: AttemptKey,
       evaluator: Evaluator,
-    ): Promise<{ admission: Admission; held: InForce[] }> {
+    ): Promise<{ admission: Admission; held: BudgetInForce[] }> {
       const budgets = await inForce(evaluator, key.workspace_id);
       if (budgets.length === 0) return { admission: { admitted: true }, held: [] };
       const estimateNanos =

@@ -40,6 +40,40 @@ export type BudgetSettings = z.infer<typeof BudgetSettings>;
 export const Budget = BudgetSettings.extend({ budgetId: Id });
 export type Budget = z.infer<typeof Budget>;
 
+/** Where a budget counts, as its spend is kept: a workspace's id, or this for a global budget. */
+export const GLOBAL_SCOPE = '*';
+
+export interface BudgetInForce {
+  budget: Budget;
+  /** The budget's workspace, or `GLOBAL_SCOPE`. */
+  scope: string;
+  source: 'config' | 'workspace';
+}
+
+/**
+ * The budgets in force in a workspace: the config's global ones and its own, and the workspace's
+ * own (`own`, each of this workspace), which override the config's budget of the same id for this
+ * workspace only; a global budget is the config's alone, so no workspace can lift it.
+ */
+export function budgetsInForce(
+  config: readonly Budget[],
+  own: readonly Budget[],
+  workspaceId: string,
+): BudgetInForce[] {
+  const ids = new Set(own.map((b) => b.budgetId));
+  return [
+    ...config
+      .filter((b) => b.workspace === undefined || b.workspace === workspaceId)
+      .filter((b) => !(b.workspace === workspaceId && ids.has(b.budgetId)))
+      .map((budget) => ({
+        budget,
+        scope: budget.workspace ?? GLOBAL_SCOPE,
+        source: 'config' as const,
+      })),
+    ...own.map((budget) => ({ budget, scope: workspaceId, source: 'workspace' as const })),
+  ];
+}
+
 /** Whether a budget counts an evaluation by this evaluator version in this workspace. */
 export function budgetApplies(
   budget: Pick<Budget, 'evaluator' | 'workspace'>,

@@ -14,7 +14,7 @@ export {
   systemActor,
   UserActor,
 } from './actors.js';
-export type { BudgetPeriod, ExhaustedAction } from './budgets.js';
+export type { BudgetInForce, BudgetPeriod, ExhaustedAction } from './budgets.js';
 export {
   BUDGET_EXHAUSTED,
   BUDGET_WARNING_SHARE,
@@ -22,7 +22,9 @@ export {
   BudgetSettings,
   budgetApplies,
   budgetPeriods,
+  budgetsInForce,
   exhaustedActions,
+  GLOBAL_SCOPE,
   limitNanosOf,
   nextPeriodStartMs,
   periodKey,

@@ -9,8 +9,7 @@ import type { EvaluationKeyColumns } from './usage.js';
 // within the limit, so every worker process on one store shares the cap, and spend passes it by
 // no more than what calls in flight cost beyond their estimates. Money is in nano-dollars.
 
-/** Where a budget counts: one workspace, or every workspace together (a global budget). */
-export const GLOBAL_SCOPE = '*';
+export { GLOBAL_SCOPE } from '../core/index.js';
 
 export interface StoredBudget {
   workspace_id: string;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type Budget,
   budgetApplies,
+  budgetsInForce,
   nextPeriodStartMs,
   periodKey,
   periodStartMs,
@@ -36,5 +38,35 @@ describe('which budgets count an evaluation', () => {
     expect(budgetApplies({ evaluator: 'judge@1' }, ref, 'w')).toBe(false);
     expect(budgetApplies({ evaluator: 'judge', workspace: 'w' }, ref, 'w')).toBe(true);
     expect(budgetApplies({ evaluator: 'judge', workspace: 'v' }, ref, 'w')).toBe(false);
+  });
+});
+
+describe('the budgets in force in a workspace', () => {
+  const budget = (budgetId: string, workspace?: string): Budget => ({
+    budgetId,
+    evaluator: 'judge',
+    period: 'day',
+    limitUsd: 1,
+    onExhausted: 'skip',
+    ...(workspace === undefined ? {} : { workspace }),
+  });
+  it("are the config's global and own ones, a workspace's own overriding its namesake there only", () => {
+    const config = [budget('cap'), budget('daily', 'w'), budget('daily', 'v')];
+    const own = [budget('daily', 'w'), budget('cap', 'w')];
+    const inForce = budgetsInForce(config, own, 'w').map((b) => [
+      b.budget.budgetId,
+      b.scope,
+      b.source,
+    ]);
+    // The global `cap` stays: a workspace's own budget of the same id counts beside it.
+    expect(inForce).toEqual([
+      ['cap', '*', 'config'],
+      ['daily', 'w', 'workspace'],
+      ['cap', 'w', 'workspace'],
+    ]);
+    expect(budgetsInForce(config, [], 'v').map((b) => [b.budget.budgetId, b.scope])).toEqual([
+      ['cap', '*'],
+      ['daily', 'v'],
+    ]);
   });
 });

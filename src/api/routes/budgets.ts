@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   type Budget,
   BudgetSettings,
+  budgetsInForce,
   Id,
   notFound,
   participantOf,
@@ -9,7 +10,6 @@ import {
   periodStartMs,
   usdOf,
 } from '../../core/index.js';
-import { GLOBAL_SCOPE } from '../../store/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { actorOf } from '../principals.js';
 import { callerOf, type Register, type RouteDeps } from './context.js';
@@ -49,23 +49,10 @@ export const BudgetChangesReply = z.object({
 
 /** Budgets in force in a workspace, with where each comes from and its scope. */
 async function inForce(deps: RouteDeps, workspaceId: string) {
-  const own = await deps.store.budgets.list(workspaceId);
-  const ids = new Set(own.map((b) => b.budget_id));
-  return [
-    ...deps.app.budgets
-      .filter((b) => b.workspace === undefined || b.workspace === workspaceId)
-      .filter((b) => !(b.workspace === workspaceId && ids.has(b.budgetId)))
-      .map((budget) => ({
-        budget,
-        source: 'config' as const,
-        scope: budget.workspace ?? GLOBAL_SCOPE,
-      })),
-    ...own.map((b) => ({
-      budget: { ...b.settings, budgetId: b.budget_id, workspace: workspaceId } satisfies Budget,
-      source: 'workspace' as const,
-      scope: workspaceId,
-    })),
-  ];
+  const own = (await deps.store.budgets.list(workspaceId)).map(
+    (b): Budget => ({ ...b.settings, budgetId: b.budget_id, workspace: workspaceId }),
+  );
+  return budgetsInForce(deps.app.budgets, own, workspaceId);
 }
 
 async function wireBudgets(deps: RouteDeps, workspaceId: string) {
