@@ -139,7 +139,8 @@ export const registerBudgets: Register = (api, deps) => {
     config: { allow: owners },
     schema: {
       tags: ['budgets'],
-      summary: "Every change of one of this workspace's own budgets, oldest first",
+      summary:
+        "Every change of one of this workspace's own budgets, oldest first (404 for one it never set)",
       params: BudgetParams,
       response: { 200: BudgetChangesReply, ...refusalResponses },
     },
@@ -148,6 +149,8 @@ export const registerBudgets: Register = (api, deps) => {
         callerOf(request).workspaceId,
         request.params.budgetId,
       );
+      // A budget this workspace never set has no history here: not found, as another's is.
+      if (changes.length === 0) throw refuse(notFound('budget', request.params.budgetId));
       return {
         changes: changes.map((c) => ({
           change: c.change,
