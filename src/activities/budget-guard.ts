@@ -67,11 +67,7 @@ export function budgetGuard(deps: BudgetGuardDeps) {
     deps.store.usage.measuredCost(participant),
   );
   const inForce = async (ref: EvaluatorVersion, workspaceId: string): Promise<BudgetInForce[]> => {
-    const own = (await storedBudgets(workspaceId)).map((b) => ({
-      ...b.settings,
-      budgetId: b.budget_id,
-      workspace: workspaceId,
-    }));
+    const own = (await storedBudgets(workspaceId)).map((b) => b.budget);
     return budgetsInForce(deps.budgets, own, workspaceId).filter(({ budget }) =>
       budgetApplies(budget, ref, workspaceId),
     );

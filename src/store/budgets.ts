@@ -1,5 +1,5 @@
-import { BUDGET_WARNING_SHARE, type BudgetSettings } from '../core/index.js';
-import { asNumber, type Backend, parseJson, type Row } from './backend.js';
+import { BUDGET_WARNING_SHARE, type Budget, type BudgetSettings } from '../core/index.js';
+import { asNumber, type Backend, parseJson, type Row, type Sql } from './backend.js';
 import type { EvaluationKeyColumns } from './usage.js';
 
 // Budgets in the store: a workspace's own budgets (set through the API, every change kept in an
@@ -15,6 +15,8 @@ export interface StoredBudget {
   workspace_id: string;
   budget_id: string;
   settings: BudgetSettings;
+  /** The budget as it is in force: its settings, its id and its workspace. */
+  budget: Budget;
   changed_by: string;
   changed_at: string;
 }
@@ -104,19 +106,38 @@ const spendOf = (row: Row | undefined): PeriodSpend => ({
   reserved_nanos: row === undefined ? 0 : asNumber(row.reserved_nanos),
 });
 
+/** A period's spent and reserved amounts, read on `sql` (zeros before its first use). */
+async function periodSpend(sql: Sql, ref: Omit<BudgetPeriodRef, 'limit_nanos'>) {
+  const [row] = await sql.all(
+    `SELECT spent_nanos, reserved_nanos FROM budget_periods
+       WHERE scope = ? AND budget_id = ? AND period_key = ?`,
+    [ref.scope, ref.budget_id, ref.period_key],
+  );
+  return spendOf(row);
+}
+
 export function createBudgetStore(backend: Backend, now: () => Date): BudgetStore {
   return {
     async list(workspace_id) {
       const rows = await backend.read((sql) =>
         sql.all('SELECT * FROM budgets WHERE workspace_id = ? ORDER BY budget_id', [workspace_id]),
       );
-      return rows.map((row) => ({
-        workspace_id: String(row.workspace_id),
-        budget_id: String(row.budget_id),
-        settings: parseJson<BudgetSettings>(row.settings),
-        changed_by: String(row.changed_by),
-        changed_at: String(row.changed_at),
-      }));
+      return rows.map((row) => {
+        const settings = parseJson<BudgetSettings>(row.settings);
+        const budget: Budget = {
+          ...settings,
+          budgetId: String(row.budget_id),
+          workspace: workspace_id,
+        };
+        return {
+          workspace_id,
+          budget_id: String(row.budget_id),
+          settings,
+          budget,
+          changed_by: String(row.changed_by),
+          changed_at: String(row.changed_at),
+        };
+      });
     },
     async set(workspace_id, budget_id, settings, changed_by) {
       const at = now().toISOString();
@@ -168,16 +189,7 @@ export function createBudgetStore(backend: Backend, now: () => Date): BudgetStor
         changed_at: String(row.changed_at),
       }));
     },
-    async spend(ref) {
-      const rows = await backend.read((sql) =>
-        sql.all(
-          `SELECT spent_nanos, reserved_nanos FROM budget_periods
-             WHERE scope = ? AND budget_id = ? AND period_key = ?`,
-          [ref.scope, ref.budget_id, ref.period_key],
-        ),
-      );
-      return spendOf(rows[0]);
-    },
+    spend: (ref) => backend.read((sql) => periodSpend(sql, ref)),
     reserve: (key, ref, estimate_nanos) =>
       backend.transaction(async (sql): Promise<ReserveOutcome> => {
         const period = [ref.scope, ref.budget_id, ref.period_key];
@@ -194,14 +206,7 @@ export function createBudgetStore(backend: Backend, now: () => Date): BudgetStor
            ON CONFLICT DO NOTHING RETURNING attempt`,
           [...keyParams(key), ...period, estimate_nanos],
         );
-        if (inserted.length === 0) {
-          const [row] = await sql.all(
-            `SELECT spent_nanos, reserved_nanos FROM budget_periods
-               WHERE scope = ? AND budget_id = ? AND period_key = ?`,
-            period,
-          );
-          return { admitted: true, ...spendOf(row) };
-        }
+        if (inserted.length === 0) return { admitted: true, ...(await periodSpend(sql, ref)) };
         // One conditional update: on Postgres it waits on the row's lock and re-reads it, on
         // SQLite the transaction already holds the write lock.
         const [admitted] = await sql.all(
@@ -216,12 +221,7 @@ export function createBudgetStore(backend: Backend, now: () => Date): BudgetStor
           `DELETE FROM budget_reservations WHERE ${keyWhere} AND scope = ? AND budget_id = ?`,
           [...keyParams(key), ref.scope, ref.budget_id],
         );
-        const [row] = await sql.all(
-          `SELECT spent_nanos, reserved_nanos FROM budget_periods
-             WHERE scope = ? AND budget_id = ? AND period_key = ?`,
-          period,
-        );
-        return { admitted: false, ...spendOf(row) };
+        return { admitted: false, ...(await periodSpend(sql, ref)) };
       }),
     settle: (key, actual_nanos, limitOf) =>
       backend.transaction(async (sql) => {

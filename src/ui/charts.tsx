@@ -13,6 +13,25 @@ const W = 640;
 const H = 180;
 const PAD = { left: 36, right: 36, top: 12, bottom: 28 };
 
+/**
+ * Where `count` day bars of a chart go: each day's slot, its bar's width and left edge, the
+ * height of a value out of `top`, and which days are labelled (about eight).
+ */
+function dayBars(count: number, top: number) {
+  const plotW = W - PAD.left - PAD.right;
+  const plotH = H - PAD.top - PAD.bottom;
+  const slot = plotW / Math.max(1, count);
+  const barW = Math.max(2, slot * 0.7);
+  return {
+    plotH,
+    slot,
+    barW,
+    barX: (i: number) => PAD.left + slot * i + (slot - barW) / 2,
+    y: (value: number) => PAD.top + plotH - (value / top) * plotH,
+    every: Math.ceil(count / 8),
+  };
+}
+
 export function VolumeChart(props: {
   series: readonly DayCount[];
   labels: readonly string[];
@@ -22,16 +41,11 @@ export function VolumeChart(props: {
 }) {
   const { series, labels, trend } = props;
   const most = Math.max(1, ...series.map((day) => day.count));
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
-  const slot = plotW / Math.max(1, series.length);
-  const barW = Math.max(2, slot * 0.7);
-  const y = (n: number) => PAD.top + plotH - (n / most) * plotH;
+  const { plotH, slot, barW, barX, y, every } = dayBars(series.length, most);
   const share = (s: number) => PAD.top + plotH - s * plotH;
   const points = trend
     .map((s, i) => (s === null ? null : `${PAD.left + slot * (i + 0.5)},${share(s)}`))
     .filter((p): p is string => p !== null);
-  const every = Math.ceil(series.length / 8);
   return (
     <svg
       class="chart"
@@ -59,7 +73,7 @@ export function VolumeChart(props: {
         </>
       )}
       {series.map((day, i) => {
-        const x = PAD.left + slot * i + (slot - barW) / 2;
+        const x = barX(i);
         let base = 0;
         return (
           <g key={day.from} class="bar" data-day={day.from.slice(0, 10)} data-count={day.count}>
@@ -119,12 +133,7 @@ export function SpendChart(props: { versions: readonly VersionSpend[]; title: st
   const dayTotal = (i: number) => versions.reduce((sum, v) => sum + (v.days[i]?.costUsd ?? 0), 0);
   const most = Math.max(0, ...days.map((_, i) => dayTotal(i)));
   const scale = most > 0 ? most : 1;
-  const plotW = W - PAD.left - PAD.right;
-  const plotH = H - PAD.top - PAD.bottom;
-  const slot = plotW / Math.max(1, days.length);
-  const barW = Math.max(2, slot * 0.7);
-  const y = (usd: number) => PAD.top + plotH - (usd / scale) * plotH;
-  const every = Math.ceil(days.length / 8);
+  const { barW, barX, y, every } = dayBars(days.length, scale);
   return (
     <svg
       class="chart"
@@ -139,7 +148,7 @@ export function SpendChart(props: { versions: readonly VersionSpend[]; title: st
         {most > 0 ? dollars(most).replace(/0+$/, '') : '$0'}
       </text>
       {days.map((day, i) => {
-        const x = PAD.left + slot * i + (slot - barW) / 2;
+        const x = barX(i);
         let base = 0;
         return (
           <g key={day} class="bar" data-day={day} data-cost={dayTotal(i)}>

@@ -49,9 +49,7 @@ export const BudgetChangesReply = z.object({
 
 /** Budgets in force in a workspace, with where each comes from and its scope. */
 async function inForce(deps: RouteDeps, workspaceId: string) {
-  const own = (await deps.store.budgets.list(workspaceId)).map(
-    (b): Budget => ({ ...b.settings, budgetId: b.budget_id, workspace: workspaceId }),
-  );
+  const own = (await deps.store.budgets.list(workspaceId)).map((b) => b.budget);
   return budgetsInForce(deps.app.budgets, own, workspaceId);
 }
 

@@ -65,6 +65,12 @@ function threadFilter(column: string, selector: BackfillSelector) {
   };
 }
 
+/** A message or thread selected through its runs: some run joined by `join` meets the filters. */
+function throughRuns(runs: { where: string[] }, join: string): string[] {
+  if (runs.where.length === 0) return [];
+  return [`EXISTS (SELECT 1 FROM runs r WHERE ${join} AND ${runs.where.join(' AND ')})`];
+}
+
 interface Query {
   from: string;
   where: string[];
@@ -88,13 +94,7 @@ function queryOf(workspace_id: string, selector: BackfillSelector): Query {
     }
     case 'message': {
       const threads = threadFilter('m.thread_id', selector);
-      const through =
-        runs.where.length === 0
-          ? []
-          : [
-              `EXISTS (SELECT 1 FROM runs r WHERE r.workspace_id = m.workspace_id
-                 AND r.key = m.run_id AND ${runs.where.join(' AND ')})`,
-            ];
+      const through = throughRuns(runs, 'r.workspace_id = m.workspace_id AND r.key = m.run_id');
       return {
         from: 'messages m',
         where: ['m.workspace_id = ?', ...threads.where, ...through],
@@ -105,13 +105,7 @@ function queryOf(workspace_id: string, selector: BackfillSelector): Query {
     }
     case 'thread': {
       const threads = threadFilter('t.key', selector);
-      const through =
-        runs.where.length === 0
-          ? []
-          : [
-              `EXISTS (SELECT 1 FROM runs r WHERE r.workspace_id = t.workspace_id
-                 AND r.thread_id = t.key AND ${runs.where.join(' AND ')})`,
-            ];
+      const through = throughRuns(runs, 'r.workspace_id = t.workspace_id AND r.thread_id = t.key');
       return {
         from: 'threads t',
         where: ['t.workspace_id = ?', ...threads.where, ...through],
