@@ -144,7 +144,8 @@ export function SpendChart(props: { versions: readonly VersionSpend[]; title: st
     >
       <title>{props.title}</title>
       <line class="axis" x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} />
-      <text class="tick" x={PAD.left - 4} y={y(scale) + 4} text-anchor="end">
+      {/* Above the tallest bar, from the axis's start: a dollar figure is wider than the margin. */}
+      <text class="tick" x={PAD.left} y={y(scale) - 2} text-anchor="start">
         {most > 0 ? dollars(most).replace(/0+$/, '') : '$0'}
       </text>
       {days.map((day, i) => {
