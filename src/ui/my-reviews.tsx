@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { ApiScoreConfig } from '../client/index.js';
 import { describeTarget, formatValue } from './item-view.js';
 import type { KeyAction } from './keyboard.js';
-import type { MyReview } from './queue-types.js';
+import type { MyQueueReviews, MyReview, MyReviewsApi } from './queue-types.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 import { checkDraft, draftOf, formFields } from './review-form.js';
 import { useDraft } from './use-draft.js';
@@ -10,20 +10,6 @@ import { focusField, VerdictForm } from './verdict-form.js';
 
 // The reviewer's own verdicts in a queue, latest first: each may be revised (the form again,
 // filled with what was sent) or withdrawn, through the review path (`POST /v1/reviews`).
-
-/** A queue's verdicts by the caller, with what revising them needs. */
-export interface MyQueueReviews {
-  feedbackType: string;
-  configId: string;
-  reviews: MyReview[];
-}
-
-export interface MyReviewsApi {
-  myReviews(queueId: string): Promise<MyQueueReviews>;
-  scoreConfigs(): Promise<ApiScoreConfig[]>;
-  revise(mine: MyQueueReviews, review: MyReview, value: Record<string, unknown>): Promise<unknown>;
-  withdraw(mine: MyQueueReviews, review: MyReview): Promise<unknown>;
-}
 
 export interface MyReviewsProps {
   api: MyReviewsApi;

@@ -1,7 +1,6 @@
 import { EvalflowClient } from '../client/index.js';
 import type { EvaluatorsApi } from './evaluators-data.js';
-import type { MyReviewsApi } from './my-reviews.js';
-import type { QueueSummary } from './queue-types.js';
+import type { MyReviewsApi, QueueSummary } from './queue-types.js';
 import type { QueueApi } from './review-session.js';
 
 // The page's one way to the API: the HTTP SDK with the tab's token as its Bearer key. Writes
@@ -29,12 +28,29 @@ export function workbenchApi(origin: string, token: string): WorkbenchApi {
   });
   const once = () => ({ idempotencyKey: randomKey() });
   const queues = client.reviewQueues;
+  // Claims and releases still on their way. Leaving a queue gives its leases back (and any
+  // claim still on its way is given back when it lands): the queue list the reviewer goes back
+  // to is read once they have landed, or it would show those leases as held.
+  const leaseWrites = new Set<Promise<unknown>>();
+  const tracked = <T>(write: Promise<T>): Promise<T> => {
+    leaseWrites.add(write);
+    write.finally(() => leaseWrites.delete(write)).catch(() => {});
+    return write;
+  };
   return {
-    queues: async () => (await queues.list()).queues,
-    claim: async (queueId) => (await queues.claim(queueId, once())).item,
+    queues: async () => {
+      while (leaseWrites.size > 0) {
+        await Promise.allSettled([...leaseWrites]);
+        // What a landed claim leads to (its release, once the reviewer has left) starts in a
+        // microtask of its own: wait those out before looking again.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      return (await queues.list()).queues;
+    },
+    claim: async (queueId) => (await tracked(queues.claim(queueId, once()))).item,
     item: (queueId, itemId) => queues.item(queueId, itemId),
     heartbeat: (queueId, itemId) => queues.heartbeat(queueId, itemId, once()),
-    release: (queueId, itemId) => queues.release(queueId, itemId, once()),
+    release: (queueId, itemId) => tracked(queues.release(queueId, itemId, once())),
     skip: (queueId, itemId) => queues.skip(queueId, itemId, once()),
     // One key per attempt (the transport keeps it across its own retries); the server derives
     // the review's request id from (queue, item, reviewer), so a submit sent twice records once.
