@@ -28,34 +28,39 @@ export function workbenchApi(origin: string, token: string): WorkbenchApi {
   });
   const once = () => ({ idempotencyKey: randomKey() });
   const queues = client.reviewQueues;
-  // Claims and releases still on their way. Leaving a queue gives its leases back (and any
-  // claim still on its way is given back when it lands): the queue list the reviewer goes back
-  // to is read once they have landed, or it would show those leases as held.
-  const leaseWrites = new Set<Promise<unknown>>();
+  // The queue writes still on their way: claims, releases, skips and verdicts. Leaving a queue
+  // gives its leases back (and any claim still on its way is given back when it lands) while its
+  // last verdict may still be on its way: the queue list and My reviews the reviewer goes to are
+  // read once those have landed, or they would show leases as held and verdicts as not given.
+  const writes = new Set<Promise<unknown>>();
   const tracked = <T>(write: Promise<T>): Promise<T> => {
-    leaseWrites.add(write);
-    write.finally(() => leaseWrites.delete(write)).catch(() => {});
+    writes.add(write);
+    write.finally(() => writes.delete(write)).catch(() => {});
     return write;
+  };
+  const landed = async () => {
+    while (writes.size > 0) {
+      await Promise.allSettled([...writes]);
+      // What a landed claim leads to (its release, once the reviewer has left) starts in a
+      // microtask of its own: wait those out before looking again.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
   };
   return {
     queues: async () => {
-      while (leaseWrites.size > 0) {
-        await Promise.allSettled([...leaseWrites]);
-        // What a landed claim leads to (its release, once the reviewer has left) starts in a
-        // microtask of its own: wait those out before looking again.
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
+      await landed();
       return (await queues.list()).queues;
     },
     claim: async (queueId) => (await tracked(queues.claim(queueId, once()))).item,
     item: (queueId, itemId) => queues.item(queueId, itemId),
     heartbeat: (queueId, itemId) => queues.heartbeat(queueId, itemId, once()),
     release: (queueId, itemId) => tracked(queues.release(queueId, itemId, once())),
-    skip: (queueId, itemId) => queues.skip(queueId, itemId, once()),
+    skip: (queueId, itemId) => tracked(queues.skip(queueId, itemId, once())),
     // One key per attempt (the transport keeps it across its own retries); the server derives
     // the review's request id from (queue, item, reviewer), so a submit sent twice records once.
-    submit: (queueId, itemId, verdict) => queues.submit(queueId, itemId, verdict, once()),
+    submit: (queueId, itemId, verdict) => tracked(queues.submit(queueId, itemId, verdict, once())),
     myReviews: async (queueId) => {
+      await landed();
       const [{ queue }, { reviews }] = await Promise.all([
         queues.get(queueId),
         queues.myReviews(queueId),

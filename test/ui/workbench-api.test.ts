@@ -2,8 +2,8 @@ import { afterEach, expect, it } from 'vitest';
 import { ReviewSession } from '../../src/ui/review-session.js';
 import { workbenchApi } from '../../src/ui/workbench-api.js';
 
-// The page's API reads the queue list only once the leases it gave back have landed, so a
-// reviewer who leaves a queue sees its leases as given back. Which request lands first cannot be
+// The page's API reads the queue list (and My reviews) only once the queue writes it sent have
+// landed, so a reviewer who leaves a queue sees its leases as given back and its verdicts given. Which request lands first cannot be
 // timed on demand against the real API, so `fetch` here is a stand-in that answers when the test
 // says; the browser tests (test/ui/workbench.temporal.test.ts) run the page against the real one.
 
@@ -71,5 +71,27 @@ it("waits for a claim on its way when the reviewer left, and for its lease's rel
     '/v1/review-queues/answers/claim',
     '/v1/review-queues/answers/items/i2/release',
     LIST,
+  ]);
+});
+
+it('waits for a verdict on its way before reading the queues and My reviews', async () => {
+  const { sent, answer } = standInNetwork();
+  const api = workbenchApi('http://127.0.0.1:9', 'token');
+  const submitted = api.submit('answers', 'i4', { value: { score: 3 }, configId: 'c' });
+  const listed = api.queues();
+  const mine = api.myReviews('answers');
+  await tick();
+  expect(sent).toEqual(['/v1/review-queues/answers/items/i4/submit']);
+  await answer('/v1/review-queues/answers/items/i4/submit', { recorded: true });
+  await submitted;
+  await answer(LIST, { queues: [] });
+  expect(await listed).toEqual([]);
+  await answer('/v1/review-queues/answers', { queue: { feedbackType: 'answer_review' } });
+  await answer('/v1/review-queues/answers/my-reviews', { reviews: [] });
+  expect(await mine).toEqual({ feedbackType: 'answer_review', configId: '', reviews: [] });
+  expect(sent.slice(1).sort()).toEqual([
+    LIST,
+    '/v1/review-queues/answers',
+    '/v1/review-queues/answers/my-reviews',
   ]);
 });
