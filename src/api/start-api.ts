@@ -6,9 +6,17 @@ import {
   type TemporalConnectionOptions,
 } from '../config/index.js';
 import { scoreBackend } from '../config/score-backend.js';
-import { httpMetrics, Registry, reviewQueueMetrics, serveMetrics } from '../metrics/index.js';
+import { usdOf } from '../core/index.js';
+import {
+  budgetMetrics,
+  httpMetrics,
+  Registry,
+  reviewQueueMetrics,
+  serveMetrics,
+} from '../metrics/index.js';
 import { openStore, type Store } from '../store/index.js';
 import { connectClientWhenReady } from '../workflow-clients/temporal-ready.js';
+import { budgetsNow } from './budgets-now.js';
 import { buildApi } from './build-api.js';
 
 // The API process: the store (its own, or an engine's in the same process), a Temporal client
@@ -61,6 +69,15 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
       queue: f.queue_id,
       depth: f.depth,
       leased: f.leased,
+    })),
+  );
+  budgetMetrics(registry, async () =>
+    (await budgetsNow(store, app.budgets, undefined, Date.now())).map((b) => ({
+      budget: b.budget.budgetId,
+      scope: b.scope,
+      limitUsd: b.budget.limitUsd,
+      spentUsd: usdOf(b.spentNanos),
+      reservedUsd: usdOf(b.reservedNanos),
     })),
   );
   const closeStore = async () => {

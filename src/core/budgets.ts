@@ -51,28 +51,41 @@ export interface BudgetInForce {
 }
 
 /**
- * The budgets in force in a workspace: the config's global ones and its own, and the workspace's
- * own (`own`, each of this workspace), which override the config's budget of the same id for this
+ * Every budget in force over a store's workspaces, each once: the config's, and each workspace's
+ * own (`own`, across workspaces), which override the config's budget of the same id for their
  * workspace only; a global budget is the config's alone, so no workspace can lift it.
  */
-export function budgetsInForce(
+export function everyBudgetInForce(
   config: readonly Budget[],
   own: readonly Budget[],
-  workspaceId: string,
 ): BudgetInForce[] {
-  const ids = new Set(own.map((b) => b.budgetId));
+  const overridden = new Set(own.map((b) => JSON.stringify([b.workspace, b.budgetId])));
   return [
     ...config
-      .filter((b) => b.workspace === undefined || b.workspace === workspaceId)
-      .filter((b) => !(b.workspace === workspaceId && ids.has(b.budgetId)))
+      .filter((b) => !overridden.has(JSON.stringify([b.workspace, b.budgetId])))
       .map((budget) => ({
         budget,
         scope: budget.workspace ?? GLOBAL_SCOPE,
         source: 'config' as const,
       })),
-    ...own.map((budget) => ({ budget, scope: workspaceId, source: 'workspace' as const })),
+    ...own.map((budget) => ({
+      budget,
+      scope: budget.workspace ?? GLOBAL_SCOPE,
+      source: 'workspace' as const,
+    })),
   ];
 }
+
+/** The budgets in force in one workspace: the global ones, and its own (`own`, as stored). */
+export const budgetsInForce = (
+  config: readonly Budget[],
+  own: readonly Budget[],
+  workspaceId: string,
+): BudgetInForce[] =>
+  everyBudgetInForce(
+    config.filter((b) => b.workspace === undefined || b.workspace === workspaceId),
+    own.filter((b) => b.workspace === workspaceId),
+  );
 
 /** Whether a budget counts an evaluation by this evaluator version in this workspace. */
 export function budgetApplies(

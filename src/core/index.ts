@@ -23,6 +23,7 @@ export {
   budgetApplies,
   budgetPeriods,
   budgetsInForce,
+  everyBudgetInForce,
   exhaustedActions,
   GLOBAL_SCOPE,
   limitNanosOf,

@@ -6,6 +6,7 @@ import type {
   MirrorObserver,
   RelayObserver,
 } from './observers.js';
+import { sharedRead } from './shared-read.js';
 
 // The engine's metrics (the worker process): evaluations, the mirror, the relays. Counters and
 // histograms are told by the observers where the work happens; the relays' gauges are read when
@@ -131,15 +132,9 @@ export function engineMetrics(registry: Registry, options: EngineMetricsOptions)
     },
   });
   // Both store-wide, from one read per scrape: every engine reports the same figure (take the max).
-  let backlog: Promise<{ events: number; oldest_ts: string | null }> | null = null;
-  const readBacklog = () => {
-    backlog ??= (figures?.backlog() ?? Promise.resolve({ events: 0, oldest_ts: null })).finally(
-      () => {
-        backlog = null;
-      },
-    );
-    return backlog;
-  };
+  const readBacklog = sharedRead(
+    () => figures?.backlog() ?? Promise.resolve({ events: 0, oldest_ts: null }),
+  );
   new Gauge({
     name: 'evalflow_relay_backlog_events',
     help: "Events in the log after the trigger relay's cursor, over every workspace of the store",

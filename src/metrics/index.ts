@@ -3,6 +3,7 @@
 // happens through the observers, plain ports; this folder is the one that knows Prometheus.
 
 export { Registry } from 'prom-client';
+export { type BudgetFigures, budgetMetrics } from './budgets.js';
 export { type MetricsAddress, type MetricsEndpoint, serveMetrics } from './endpoint.js';
 export {
   type EngineMetrics,

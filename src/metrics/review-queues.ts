@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { sharedRead } from './shared-read.js';
 
 // Review queues' gauges (their depth and leases), read at each scrape: the API process passes its
 // store's figures (`startApi`, from `store.reviewQueues.figures`, summed over the workspaces).
@@ -17,13 +18,7 @@ export function reviewQueueMetrics(
   registry: Registry,
   read: () => Promise<readonly ReviewQueueFigures[]>,
 ): void {
-  let reading: Promise<readonly ReviewQueueFigures[]> | null = null;
-  const figures = () => {
-    reading ??= read().finally(() => {
-      reading = null;
-    });
-    return reading;
-  };
+  const figures = sharedRead(read);
   const gauge = (name: string, help: string, pick: (queue: ReviewQueueFigures) => number) =>
     new Gauge({
       name,

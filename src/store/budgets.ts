@@ -53,8 +53,8 @@ export interface SettledReservation extends BudgetPeriodRef, PeriodSpend {
 }
 
 export interface BudgetStore {
-  /** A workspace's own budgets, by id. */
-  list(workspace_id: string): Promise<StoredBudget[]>;
+  /** A workspace's own budgets, by id; with no workspace, every workspace's (by workspace, id). */
+  list(workspace_id?: string): Promise<StoredBudget[]>;
   /** Sets (or, with null, removes) a workspace's budget, keeping the change in its audit. */
   set(
     workspace_id: string,
@@ -120,20 +120,21 @@ export function createBudgetStore(backend: Backend, now: () => Date): BudgetStor
   return {
     async list(workspace_id) {
       const rows = await backend.read((sql) =>
-        sql.all('SELECT * FROM budgets WHERE workspace_id = ? ORDER BY budget_id', [workspace_id]),
+        workspace_id === undefined
+          ? sql.all('SELECT * FROM budgets ORDER BY workspace_id, budget_id', [])
+          : sql.all('SELECT * FROM budgets WHERE workspace_id = ? ORDER BY budget_id', [
+              workspace_id,
+            ]),
       );
       return rows.map((row) => {
         const settings = parseJson<BudgetSettings>(row.settings);
-        const budget: Budget = {
-          ...settings,
-          budgetId: String(row.budget_id),
-          workspace: workspace_id,
-        };
+        const workspace = String(row.workspace_id);
+        const budget_id = String(row.budget_id);
         return {
-          workspace_id,
-          budget_id: String(row.budget_id),
+          workspace_id: workspace,
+          budget_id,
           settings,
-          budget,
+          budget: { ...settings, budgetId: budget_id, workspace },
           changed_by: String(row.changed_by),
           changed_at: String(row.changed_at),
         };

@@ -3,6 +3,7 @@ import {
   type Budget,
   budgetApplies,
   budgetsInForce,
+  everyBudgetInForce,
   nextPeriodStartMs,
   periodKey,
   periodStartMs,
@@ -67,6 +68,25 @@ describe('the budgets in force in a workspace', () => {
     expect(budgetsInForce(config, [], 'v').map((b) => [b.budget.budgetId, b.scope])).toEqual([
       ['cap', '*'],
       ['daily', 'v'],
+    ]);
+  });
+
+  it("over every workspace are each once: the global ones, then each workspace's, own ones overriding", () => {
+    const config = [budget('cap'), budget('daily', 'w'), budget('daily', 'v')];
+    const own = [budget('daily', 'w'), budget('cap', 'w'), budget('weekly', 'u')];
+    expect(
+      everyBudgetInForce(config, own).map((b) => [b.budget.budgetId, b.scope, b.source]),
+    ).toEqual([
+      ['cap', '*', 'config'],
+      ['daily', 'v', 'config'],
+      ['daily', 'w', 'workspace'],
+      ['cap', 'w', 'workspace'],
+      ['weekly', 'u', 'workspace'],
+    ]);
+    // One workspace's own budgets are never another's.
+    expect(budgetsInForce(config, own, 'u').map((b) => [b.budget.budgetId, b.scope])).toEqual([
+      ['cap', '*'],
+      ['weekly', 'u'],
     ]);
   });
 });

@@ -109,6 +109,9 @@ beforeAll(async () => {
     workspaceId: 'watched',
     principal: { kind: 'system' },
   });
+  // A budget of the workspace's own, so the API's endpoint shows the budgets' gauges.
+  const budget = { evaluator: 'turn_outcome', period: 'day', limitUsd: 0.5, onExhausted: 'skip' };
+  expect((await call('PUT', '/v1/budgets/turns', key, budget)).status).toBe(200);
   expect((await call('POST', '/v1/threads', key, { threadId: 't' })).status).toBe(201);
   expect((await call('POST', '/v1/threads/t/runs', key, { runId: 'r' })).status).toBe(201);
   const answer = { role: 'ROLE_ASSISTANT', content: '{"ok": true}', runId: 'r' };
@@ -177,7 +180,7 @@ describe('the endpoints', () => {
     expect(worker).not.toMatch(/^evalflow_http_requests_total/m);
   });
 
-  it("of the API carry its requests by route pattern, never a URL, and the API's port has none", async () => {
+  it("of the API carry its requests by route pattern, never a URL, its budgets, and the API's port has none", async () => {
     const api = scraped.api;
     expect(api).toMatch(
       /^evalflow_http_requests_total\{method="POST",route="\/v1\/threads\/:threadId\/runs",status="201"\} 1$/m,
@@ -189,6 +192,11 @@ describe('the endpoints', () => {
       /^evalflow_http_requests_total\{method="GET",route="unmatched",status="404"\} 1$/m,
     );
     expect(api).not.toMatch(/nobody|no\/such/);
+    expect(api).toMatch(/^evalflow_budget_limit_usd\{budget="turns"\} 0.5$/m);
+    // The built-in evaluators report no usage: nothing spent, nothing held.
+    expect(api).toMatch(/^evalflow_budget_spent_usd\{budget="turns"\} 0$/m);
+    expect(api).toMatch(/^evalflow_budget_used_ratio\{budget="turns"\} 0$/m);
+    expect(api).not.toMatch(/watched/);
     expect(api).not.toMatch(/^temporal_/m);
     // The API's own port knows no /metrics: without a key it is refused like any unknown path.
     const onApiPort = await fetch(`http://127.0.0.1:${ports.api}/metrics`);

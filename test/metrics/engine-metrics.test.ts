@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  budgetMetrics,
   engineMetrics,
   httpMetrics,
   Registry,
@@ -155,5 +156,32 @@ describe("review queues' gauges (the hook for the queues' store)", () => {
       await sample(registry, 'evalflow_review_queue_depth{queue="escalations"}'),
     ).toBeUndefined();
     expect(await sample(registry, 'evalflow_review_queue_depth{queue="spot-checks"}')).toBe(2);
+  });
+});
+
+describe("budgets' gauges (the hook for the budgets in force)", () => {
+  it("sum each budget's workspaces with one read per scrape, keep its fullest share, and forget one gone", async () => {
+    const registry = new Registry();
+    let reads = 0;
+    let budgets = [
+      { budget: 'monthly', scope: '*', limitUsd: 200, spentUsd: 50, reservedUsd: 0.01 },
+      { budget: 'daily', scope: 'acme', limitUsd: 5, spentUsd: 4.5, reservedUsd: 0.02 },
+      { budget: 'daily', scope: 'globex', limitUsd: 10, spentUsd: 1, reservedUsd: 0 },
+    ];
+    budgetMetrics(registry, async () => {
+      reads += 1;
+      return budgets;
+    });
+    expect(await sample(registry, 'evalflow_budget_limit_usd{budget="daily"}')).toBe(15);
+    expect(reads).toBe(1);
+    expect(await sample(registry, 'evalflow_budget_spent_usd{budget="daily"}')).toBe(5.5);
+    expect(await sample(registry, 'evalflow_budget_reserved_usd{budget="daily"}')).toBe(0.02);
+    // acme's period is 90 % spent, though the two together are at 37 %.
+    expect(await sample(registry, 'evalflow_budget_used_ratio{budget="daily"}')).toBe(0.9);
+    expect(await sample(registry, 'evalflow_budget_used_ratio{budget="monthly"}')).toBe(0.25);
+    expect(await registry.metrics()).not.toMatch(/acme|globex|scope=/);
+    budgets = budgets.slice(0, 1);
+    expect(await sample(registry, 'evalflow_budget_spent_usd{budget="daily"}')).toBeUndefined();
+    expect(await sample(registry, 'evalflow_budget_spent_usd{budget="monthly"}')).toBe(50);
   });
 });

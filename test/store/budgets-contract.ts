@@ -61,6 +61,25 @@ export function budgetsContract(adapter: string, open: OpenStore) {
       ]);
     });
 
+    it("lists every workspace's own budgets without a workspace, each with its workspace", async () => {
+      const [a, b] = [fresh('a'), fresh('b')];
+      const settings = {
+        evaluator: 'judge',
+        period: 'week',
+        limitUsd: 2,
+        onExhausted: 'defer',
+      } as const;
+      await store.budgets.set(b, 'weekly', settings, 'admin:bob');
+      await store.budgets.set(a, 'weekly', { ...settings, limitUsd: 3 }, 'admin:alice');
+      await store.budgets.set(a, 'capped', settings, 'admin:alice');
+      const mine = (await other.budgets.list()).filter((s) => [a, b].includes(s.workspace_id));
+      expect(mine.map((s) => [s.workspace_id, s.budget_id, s.budget])).toEqual([
+        [a, 'capped', { ...settings, budgetId: 'capped', workspace: a }],
+        [a, 'weekly', { ...settings, limitUsd: 3, budgetId: 'weekly', workspace: a }],
+        [b, 'weekly', { ...settings, budgetId: 'weekly', workspace: b }],
+      ]);
+    });
+
     it('admits reservations while spent + reserved + the estimate fits the limit, across two stores at once', async () => {
       const ws = fresh('w');
       const ref = { scope: ws, budget_id: 'cap', period_key: '2026-03-01', limit_nanos: 1_000 };

@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import {
-  BudgetSettings,
-  budgetsInForce,
-  Id,
-  notFound,
-  participantOf,
-  periodKey,
-  periodStartMs,
-  usdOf,
-} from '../../core/index.js';
+import { BudgetSettings, Id, notFound, participantOf, usdOf } from '../../core/index.js';
+import { budgetsNow } from '../budgets-now.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { actorOf } from '../principals.js';
 import { callerOf, type Register, type RouteDeps } from './context.js';
@@ -46,27 +38,15 @@ export const BudgetChangesReply = z.object({
   ),
 });
 
-/** Budgets in force in a workspace, with where each comes from and its scope. */
-async function inForce(deps: RouteDeps, workspaceId: string) {
-  const own = (await deps.store.budgets.list(workspaceId)).map((b) => b.budget);
-  return budgetsInForce(deps.app.budgets, own, workspaceId);
-}
-
 async function wireBudgets(deps: RouteDeps, workspaceId: string) {
-  const now = Date.now();
-  const budgets = [];
-  for (const { budget, source, scope } of await inForce(deps, workspaceId)) {
-    const period_key = periodKey(budget.period, now);
-    const spend = await deps.store.budgets.spend({ scope, budget_id: budget.budgetId, period_key });
-    budgets.push({
-      ...budget,
-      source,
-      periodStart: new Date(periodStartMs(budget.period, now)).toISOString(),
-      spentUsd: usdOf(spend.spent_nanos),
-      reservedUsd: usdOf(spend.reserved_nanos),
-    });
-  }
-  return budgets;
+  const budgets = await budgetsNow(deps.store, deps.app.budgets, workspaceId, Date.now());
+  return budgets.map(({ budget, source, periodStartMs, spentNanos, reservedNanos }) => ({
+    ...budget,
+    source,
+    periodStart: new Date(periodStartMs).toISOString(),
+    spentUsd: usdOf(spentNanos),
+    reservedUsd: usdOf(reservedNanos),
+  }));
 }
 
 export const registerBudgets: Register = (api, deps) => {
