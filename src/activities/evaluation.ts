@@ -15,10 +15,11 @@ import {
   type Subject,
 } from '../evaluators/index.js';
 import type { EvaluationObserver } from '../metrics/observers.js';
-import { commandIdOf, type Store } from '../store/index.js';
+import { commandIdOf, type Store, type VerdictSettlement } from '../store/index.js';
 import { budgetGuard } from './budget-guard.js';
 import { asActivityFailure, FailureType, terminal } from './failures.js';
 import { loadSubject } from './load-subject.js';
+import { sharedSubjects } from './shared-subjects.js';
 import type {
   EvaluateInput,
   EvaluateResult,
@@ -91,11 +92,11 @@ export function evaluationActivities(deps: EvaluationDeps) {
     now: deps.now ?? Date.now,
     warn: deps.warn ?? ((line) => console.warn(line)),
   });
+  const subjects = sharedSubjects();
   const settle = async (
     input: EvaluationKey,
-    state: SettleInput['state'] | 'recorded',
+    state: SettleInput['state'],
     reason: string | null,
-    envelope_id: string | null = null,
   ) => {
     const entry = await deps.store.ledger.settleEvaluation({
       workspace_id: input.workspaceId,
@@ -103,7 +104,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
       target: input.target,
       state,
       reason,
-      envelope_id,
+      envelope_id: null,
     });
     deps.observer?.settled(input.evaluator, entry.state);
     return entry;
@@ -122,31 +123,46 @@ export function evaluationActivities(deps: EvaluationDeps) {
    * (workflow id, participant, target, generation), so a retry or replay returns the first
    * outcome and records nothing.
    */
-  const give = async (input: GiveFeedbackInput): Promise<string | null> => {
+  const give = async (
+    input: GiveFeedbackInput,
+    attempt?: VerdictSettlement['attempt'],
+  ): Promise<string | null> => {
     const evaluator = deployed(input);
     const { generation, participant, target_key } = ledgerKey(input);
-    const outcome = await deps.store.execute({
-      workspace_id: input.workspaceId,
-      actor: { kind: 'evaluator', name: evaluator.name, version: evaluator.version },
-      command: {
-        type: 'give_feedback',
-        feedback_type: evaluator.feedbackType.name,
-        target: input.target,
-        value: input.value,
-        source: evaluator.source,
-        ...(input.evaluator.shadowOf !== undefined ? { shadow: true } : {}),
+    const outcome = await deps.store.execute(
+      {
+        workspace_id: input.workspaceId,
+        actor: { kind: 'evaluator', name: evaluator.name, version: evaluator.version },
+        command: {
+          type: 'give_feedback',
+          feedback_type: evaluator.feedbackType.name,
+          target: input.target,
+          value: input.value,
+          source: evaluator.source,
+          ...(input.evaluator.shadowOf !== undefined ? { shadow: true } : {}),
+        },
+        command_id: commandIdOf(`${input.workflowId}|${participant}|${target_key}|${generation}`),
       },
-      command_id: commandIdOf(`${input.workflowId}|${participant}|${target_key}|${generation}`),
-    });
+      // Settled in the append's transaction: one write, and never a verdict without its entry.
+      { settles: { generation, participant, target_key, target: input.target, attempt } },
+    );
     if (outcome.type !== 'recorded') {
+      // A refused verdict's attempt still judged (and cost what it reported).
+      if (attempt !== undefined) {
+        await deps.store.usage.recordAttempt({
+          workspace_id: input.workspaceId,
+          ...ledgerKey(input),
+          ...attempt,
+          failed: false,
+        });
+      }
       throw terminal(
         `the store refused ${participant}'s feedback: ${outcome.message}`,
         `${FailureType.feedbackRejected}.${outcome.type}`,
       );
     }
-    const envelopeId = outcome.events[0]?.id ?? null;
-    await settle(input, 'recorded', null, envelopeId);
-    return envelopeId;
+    deps.observer?.settled(input.evaluator, 'recorded');
+    return outcome.events[0]?.id ?? null;
   };
 
   return {
@@ -176,11 +192,9 @@ export function evaluationActivities(deps: EvaluationDeps) {
         await settle(input, 'sampled_out', `outside the sample rate ${rate}`);
         return { outcome: 'sampled_out' };
       }
-      const subject = await loadSubject(
-        deps.store,
-        input.workspaceId,
-        input.target,
-        input.throughSeq,
+      const subject = await subjects(
+        input.target.kind === 'turn' ? `${input.workspaceId}|${input.generation}|${key}` : null,
+        () => loadSubject(deps.store, input.workspaceId, input.target, input.throughSeq),
       );
       const skipped = skipReason(input, subject, followed);
       if (skipped !== null || subject === null) {
@@ -226,14 +240,10 @@ export function evaluationActivities(deps: EvaluationDeps) {
       }
       let verdict: unknown;
       const judging = performance.now();
-      // The attempt is recorded after the call, thrown or not; its usage was recorded as reported.
-      const recordAttempt = (failed: boolean) =>
-        deps.store.usage.recordAttempt({
-          ...usageKey,
-          attempt,
-          duration_ms: performance.now() - judging,
-          failed,
-        });
+      // The attempt is recorded after the call, thrown or not (with the verdict when it gives
+      // one); its usage was recorded as reported.
+      const recordAttempt = (failed: boolean, duration_ms = performance.now() - judging) =>
+        deps.store.usage.recordAttempt({ ...usageKey, attempt, duration_ms, failed });
       try {
         verdict = await evaluator.evaluate(subject, {
           participant: evaluator.participant,
@@ -247,10 +257,11 @@ export function evaluationActivities(deps: EvaluationDeps) {
         await budgets.settle(attemptKey, spentNanos, held);
         throw asActivityFailure(error);
       }
-      await recordAttempt(false);
+      const duration_ms = performance.now() - judging;
       await budgets.settle(attemptKey, spentNanos, held);
-      deps.observer?.judged(evaluator, (performance.now() - judging) / 1000, false);
+      deps.observer?.judged(evaluator, duration_ms / 1000, false);
       const parsed = evaluator.feedbackType.schema.safeParse(verdict);
+      if (!parsed.success || !input.record) await recordAttempt(false, duration_ms);
       if (!parsed.success) {
         throw terminal(
           `${evaluator.participant} gave an invalid ${evaluator.feedbackType.name} verdict: ${summaryOf(parsed.error, Number.POSITIVE_INFINITY, '(value)')}`,
@@ -259,7 +270,8 @@ export function evaluationActivities(deps: EvaluationDeps) {
       }
       const value = parsed.data as Record<string, unknown>;
       if (!input.record) return { outcome: 'verdict', value };
-      await give({ ...input, value });
+      // The attempt is recorded with the verdict, in its append's transaction.
+      await give({ ...input, value }, { attempt, duration_ms });
       return { outcome: 'recorded' };
     },
 

@@ -4,6 +4,7 @@
 // (a review slot's claim, with Postgres's row locks).
 
 import type { Envelope, ViewChange } from '../core/index.js';
+import type { AttemptRecord, EvaluationEntry } from './evaluation-rows.js';
 
 export type Row = Record<string, unknown>;
 
@@ -22,6 +23,10 @@ export interface AppendPlan {
   command?: { command_id: string; fingerprint: string; outcome: string };
   /** View rows the decision took to be absent: the append holds only while they are. */
   absent?: readonly AbsentEntity[];
+  /** The evaluation this append's verdict settles, written in the same transaction. */
+  settles?: EvaluationEntry;
+  /** The attempt that judged it, recorded in the same transaction. */
+  attempt?: AttemptRecord;
 }
 
 /** A view row a decision took to be absent (see `AppendPlan.absent`). */

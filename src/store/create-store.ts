@@ -16,7 +16,7 @@ import { WarmWorkspaces } from './commands/warm-workspaces.js';
 import { WorkspaceTurns } from './commands/workspace-turns.js';
 import { type Coordination, inProcessCoordination } from './coordination.js';
 import { createLedger } from './ledger.js';
-import type { ScoreConfigDirectory, Store, Subscription } from './port.js';
+import type { ExecuteOptions, ScoreConfigDirectory, Store, Subscription } from './port.js';
 import { countArtifactVersions, listArtifactVersions } from './reads/artifact-versions.js';
 import {
   countBackfillTargets,
@@ -108,8 +108,8 @@ export function createStore(
     void subscription.done.finally(() => following.delete(subscription)).catch(() => {});
     return subscription;
   };
-  const executeAndWake = async (input: unknown) => {
-    const outcome = await execute(deps, input);
+  const executeAndWake = async (input: unknown, options?: ExecuteOptions) => {
+    const outcome = await execute(deps, input, options);
     if (outcome.type === 'recorded' && outcome.events.length > 0) {
       const workspace = outcome.events[0]?.workspace_id as string;
       wakeups.wake(workspace);
@@ -119,7 +119,7 @@ export function createStore(
   };
   const store: Store = {
     id: backend.storeId,
-    execute: (input) => executeAndWake(input),
+    execute: (input, options) => executeAndWake(input, options),
     executeUnchecked: (input) => executeAndWake(input),
     events: (options) =>
       lookup(

@@ -38,6 +38,7 @@ export type {
   ScoreRecord,
   ScoreState,
   UndeliveredEntry,
+  VerdictSettlement,
 } from './ledger.js';
 export type { OpenStoreOptions } from './open-store.js';
 export {
@@ -53,6 +54,7 @@ export type {
   ConversationMessage,
   CursorBacklog,
   ExecuteInput,
+  ExecuteOptions,
   FeedbackFilter,
   Lease,
   Leases,

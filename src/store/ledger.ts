@@ -1,24 +1,14 @@
 import type { EvaluationState, ScoreState } from '../core/index.js';
 import { asNumber, type Backend, parseJson, type Row } from './backend.js';
+import { type EvaluationEntry, SETTLE_EVALUATION, settlementRow } from './evaluation-rows.js';
 
 // The ledger: every (target, evaluator@version, generation) ends in exactly one state with its
 // reason, every score the mirror sends ends confirmed, failed or deleted, and every event the
 // trigger relay could not deliver is kept with its reason. Writes are idempotent, since the
 // activities and the relay that make them run at least once.
 
-export type { EvaluationState, ScoreState };
-
-export interface EvaluationEntry {
-  workspace_id: string;
-  generation: string;
-  participant: string;
-  target_key: string;
-  target: unknown;
-  state: EvaluationState;
-  reason: string | null;
-  envelope_id: string | null;
-  settled_at: string;
-}
+export type { VerdictSettlement } from './evaluation-rows.js';
+export type { EvaluationEntry, EvaluationState, ScoreState };
 
 export interface ScoreEntry {
   workspace_id: string;
@@ -133,22 +123,7 @@ export function createLedger(backend: Backend, now: () => Date): Ledger {
         target_key: entry.target_key,
       };
       await backend.transaction((sql) =>
-        sql.run(
-          `INSERT INTO evaluation_ledger (workspace_id, generation, participant, target_key, target,
-             state, reason, envelope_id, settled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (workspace_id, generation, participant, target_key) DO NOTHING`,
-          [
-            entry.workspace_id,
-            entry.generation,
-            entry.participant,
-            entry.target_key,
-            JSON.stringify(entry.target),
-            entry.state,
-            entry.reason,
-            entry.envelope_id,
-            now().toISOString(),
-          ],
-        ),
+        sql.run(SETTLE_EVALUATION, settlementRow({ ...entry, settled_at: now().toISOString() })),
       );
       return (await this.evaluation(entry.workspace_id, key)) as EvaluationEntry;
     },

@@ -20,7 +20,7 @@ import type {
 import type { ApiKeys } from './api-records/api-keys.js';
 import type { IdempotencyRecords } from './api-records/idempotency.js';
 import type { BudgetStore } from './budgets.js';
-import type { Ledger } from './ledger.js';
+import type { Ledger, VerdictSettlement } from './ledger.js';
 import type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
 import type { BackfillCursor, BackfillRow, BackfillSelector } from './reads/backfill-targets.js';
 import type { RunListOptions, ThreadListOptions } from './reads/lists.js';
@@ -144,6 +144,12 @@ export interface FeedbackFilter {
   updated_before?: string;
 }
 
+/** What an append does besides the command's own rows, in the same transaction. */
+export interface ExecuteOptions {
+  /** The evaluation whose verdict the command gives: settled as recorded with its event. */
+  settles?: VerdictSettlement;
+}
+
 /**
  * The workspace event log and its views. `execute` decides and appends in one transaction, so
  * `seq` is gap-free per workspace and every view always equals a replay of the log.
@@ -155,7 +161,7 @@ export interface Store {
    * namespace, or a new database beside a kept Temporal state, never share a workflow.
    */
   readonly id: string;
-  execute(input: ExecuteInput): Promise<Outcome>;
+  execute(input: ExecuteInput, options?: ExecuteOptions): Promise<Outcome>;
   /**
    * `execute` for input nothing has checked (JSON a host parsed, a conformance case): the same
    * parsing and the same outcome, typed as what it is.

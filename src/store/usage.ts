@@ -1,23 +1,17 @@
 import { asNumber, type Backend, type Row } from './backend.js';
+import {
+  type AttemptRecord,
+  attemptRow,
+  type EvaluationKeyColumns,
+  RECORD_ATTEMPT,
+} from './evaluation-rows.js';
 
 // What judging costs, kept beside the evaluation ledger: each judged attempt of an evaluation and
 // each usage report within it. Both are keyed by the evaluation's ledger key and the attempt (and
 // the report's place in it), so an activity that runs again writes nothing twice, and a retried
 // attempt, whose money is spent too, adds its own rows. Money is in nano-dollars.
 
-export interface EvaluationKeyColumns {
-  workspace_id: string;
-  generation: string;
-  participant: string;
-  target_key: string;
-}
-
-export interface AttemptRecord extends EvaluationKeyColumns {
-  attempt: number;
-  duration_ms: number;
-  /** The evaluator threw (the verdict may still come from a later attempt). */
-  failed: boolean;
-}
+export type { AttemptRecord, EvaluationKeyColumns };
 
 export interface UsageRecord extends EvaluationKeyColumns {
   attempt: number;
@@ -135,25 +129,8 @@ export function createUsageLedger(backend: Backend, now: () => Date): UsageLedge
   };
   return {
     async recordAttempt(record) {
-      const { at, day } = stamp();
-      await backend.transaction((sql) =>
-        sql.run(
-          `INSERT INTO evaluation_attempts (workspace_id, generation, participant, target_key,
-             attempt, duration_ms, failed, day, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT DO NOTHING`,
-          [
-            record.workspace_id,
-            record.generation,
-            record.participant,
-            record.target_key,
-            record.attempt,
-            Math.round(record.duration_ms),
-            record.failed ? 1 : 0,
-            day,
-            at,
-          ],
-        ),
-      );
+      const { at } = stamp();
+      await backend.transaction((sql) => sql.run(RECORD_ATTEMPT, attemptRow(record, at)));
     },
     async recordUsage(record) {
       const { at, day } = stamp();

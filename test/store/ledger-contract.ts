@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/index.js';
+import type { ExecuteInput, Store } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import type { OpenStore } from './store-contract.js';
 
@@ -48,6 +48,95 @@ export function ledgerContract(adapter: string, open: OpenStore) {
         ['run', 'recorded'],
       ]);
       expect(await store.ledger.evaluations(ws, { state: 'sampled_out' })).toHaveLength(1);
+    });
+
+    it("settles a verdict's evaluation in its append's transaction, and on its replay", async () => {
+      const ws = freshWorkspace();
+      const system = { kind: 'system', name: 'system' };
+      for (const command of [
+        { type: 'create_thread', thread_id: 't1' },
+        { type: 'start_run', run_id: 'r1', thread_id: 't1', trace_id: 'trace' },
+      ]) {
+        await store.executeUnchecked({ workspace_id: ws, actor: system, command });
+      }
+      const target = { kind: 'turn', run_id: 'r1' } as const;
+      const verdict = (name: string, rating: number, command_id: string): ExecuteInput => ({
+        workspace_id: ws,
+        actor: { kind: 'evaluator', name, version: '1' },
+        command: {
+          type: 'give_feedback',
+          feedback_type: 'helpfulness',
+          target,
+          value: { rating, reason: 'ok' },
+        },
+        command_id,
+      });
+      const settles = (name: string, attempt = 1) => ({
+        ...key,
+        participant: `evaluator:${name}@1`,
+        target,
+        attempt: { attempt, duration_ms: 12.4 },
+      });
+      const attemptsOf = async (name: string) => {
+        const usage = await store.usage.ofEvaluation({
+          workspace_id: ws,
+          ...key,
+          participant: `evaluator:${name}@1`,
+        });
+        return [usage.attempts, usage.duration_ms];
+      };
+      const entryOf = (name: string) =>
+        store.ledger.evaluation(ws, { ...key, participant: `evaluator:${name}@1` });
+
+      // Twice, so both the locked path (a workspace's first append here) and the warm one write it.
+      for (const name of ['tone', 'clarity']) {
+        const given = await store.execute(verdict(name, 4, `c-${name}`), {
+          settles: settles(name),
+        });
+        expect(given.type).toBe('recorded');
+        const envelope_id = given.type === 'recorded' ? given.events[0]?.id : undefined;
+        expect(await entryOf(name)).toMatchObject({
+          state: 'recorded',
+          reason: null,
+          envelope_id,
+          target,
+        });
+        // The attempt that judged it is recorded with it.
+        expect(await attemptsOf(name)).toEqual([1, 12]);
+      }
+
+      // A verdict appended without its settlement (an older worker died before settling it) is
+      // settled when the activity's retry replays the command.
+      const first = await store.execute(verdict('depth', 5, 'c-depth'));
+      expect(await entryOf('depth')).toBeNull();
+      const replay = await store.execute(verdict('depth', 5, 'c-depth'), {
+        settles: settles('depth', 2),
+      });
+      expect(replay).toEqual(first);
+      expect(await entryOf('depth')).toMatchObject({
+        state: 'recorded',
+        envelope_id: first.type === 'recorded' ? first.events[0]?.id : 'none',
+      });
+      expect(await attemptsOf('depth')).toEqual([1, 12]);
+
+      // A refused verdict settles nothing; a settled evaluation keeps its first state.
+      const refused = await store.execute(verdict('brevity', 9, 'c-brevity'), {
+        settles: settles('brevity'),
+      });
+      expect(refused.type).toBe('validation_failed');
+      expect(await entryOf('brevity')).toBeNull();
+      expect(await attemptsOf('brevity')).toEqual([0, 0]);
+      await store.ledger.settleEvaluation({
+        workspace_id: ws,
+        ...settles('late'),
+        state: 'failed',
+        reason: 'timed out',
+        envelope_id: null,
+      });
+      expect(
+        (await store.execute(verdict('late', 3, 'c-late'), { settles: settles('late') })).type,
+      ).toBe('recorded');
+      expect(await entryOf('late')).toMatchObject({ state: 'failed', reason: 'timed out' });
     });
 
     it("lists one target's entries, every generation of it, by its target key", async () => {

@@ -1,5 +1,11 @@
 import type { Envelope, ViewChange } from '../../core/index.js';
 import type { AppendPlan, Sql } from '../backend.js';
+import {
+  attemptRow,
+  RECORD_ATTEMPT,
+  SETTLE_EVALUATION,
+  settlementRow,
+} from '../evaluation-rows.js';
 import { deleteStatement, upsertStatement, viewTables } from '../schema/view-tables.js';
 
 /** Each changed row once, as it stands after the last change to it. */
@@ -61,6 +67,16 @@ export async function writePlan(sql: Sql, plan: AppendPlan) {
       'INSERT INTO commands (workspace_id, command_id, fingerprint, outcome) VALUES (?, ?, ?, ?)',
       [workspace_id, command_id, fingerprint, outcome],
     );
+  }
+  await writeSettlement(sql, plan);
+}
+
+/** The ledger entry and attempt of the evaluation a verdict settles, if it settles one. */
+export async function writeSettlement(sql: Sql, plan: Pick<AppendPlan, 'settles' | 'attempt'>) {
+  const { settles, attempt } = plan;
+  if (settles !== undefined) await sql.run(SETTLE_EVALUATION, settlementRow(settles));
+  if (attempt !== undefined && settles !== undefined) {
+    await sql.run(RECORD_ATTEMPT, attemptRow(attempt, settles.settled_at));
   }
 }
 

@@ -25,8 +25,9 @@ import {
   type WorkspaceState,
 } from '../../core/index.js';
 import { type AppendPlan, asNumber, type Backend, parseJson, type Sql } from '../backend.js';
-import type { ExecuteInput, Outcome, ScoreConfigDirectory } from '../port.js';
-import { appendInTransaction, lastChanges, writePlan } from './append-plan.js';
+import type { VerdictSettlement } from '../evaluation-rows.js';
+import type { ExecuteInput, ExecuteOptions, Outcome, ScoreConfigDirectory } from '../port.js';
+import { appendInTransaction, lastChanges, writePlan, writeSettlement } from './append-plan.js';
 import { envelopeIdFor } from './envelope-ids.js';
 import type { WarmWorkspace, WarmWorkspaces } from './warm-workspaces.js';
 import type { WorkspaceTurns } from './workspace-turns.js';
@@ -54,7 +55,11 @@ class Refusal {
  * workspace's entities runs first; then, one command of a workspace at a time in this process,
  * the warm path (`appendWarm`) or else the locked one (`appendLocked`) decides and appends.
  */
-export async function execute(deps: ExecuteDeps, input: unknown): Promise<Outcome> {
+export async function execute(
+  deps: ExecuteDeps,
+  input: unknown,
+  options: ExecuteOptions = {},
+): Promise<Outcome> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return validationFailed('execute takes { workspace_id, actor, command, command_id? }');
   }
@@ -99,6 +104,7 @@ export async function execute(deps: ExecuteDeps, input: unknown): Promise<Outcom
     fingerprint,
     needs,
     context,
+    settles: options.settles,
   };
   return deps.turns.run(workspace_id, async () => {
     const warm = await appendWarm(deps, decidable);
@@ -114,6 +120,7 @@ interface Decidable {
   fingerprint: string;
   needs: Needs;
   context: DecideContext;
+  settles: VerdictSettlement | undefined;
 }
 
 /**
@@ -195,7 +202,14 @@ async function decideAndAppend(sql: Sql, deps: ExecuteDeps, decidable: Decidable
           conflict(`command ${commandId} was already used for a different command`),
         );
       }
-      return { outcome: parseJson<Outcome>(first[0].outcome), entry: undefined, plan: undefined };
+      const outcome = parseJson<Outcome>(first[0].outcome);
+      // A verdict appended before settlements were written with it (an older worker) is settled
+      // by its replay.
+      if (decidable.settles !== undefined && outcome.type === 'recorded') {
+        const at = deps.now().toISOString();
+        await writeSettlement(sql, settlementOf(decidable, outcome.events[0]?.id ?? null, at));
+      }
+      return { outcome, entry: undefined, plan: undefined };
     }
   }
   const entry = await deps.warm.loaded(sql, workspace_id, head.last_seq, head.last_ts, needs);
@@ -246,8 +260,37 @@ function planAppend(
     ...(commandId === undefined
       ? {}
       : { command: { command_id: commandId, fingerprint, outcome: JSON.stringify(outcome) } }),
+    ...(decidable.settles === undefined
+      ? {}
+      : settlementOf(decidable, envelopes[0]?.id ?? null, ts)),
   };
   return { outcome, plan };
+}
+
+/** The ledger entry (recorded, with the verdict's event) and attempt a verdict settles. */
+function settlementOf(
+  decidable: Decidable,
+  envelope_id: string | null,
+  settled_at: string,
+): Pick<AppendPlan, 'settles' | 'attempt'> {
+  const { attempt, ...settles } = decidable.settles as VerdictSettlement;
+  const workspace_id = decidable.workspace_id;
+  const key = { workspace_id, ...settles };
+  return {
+    settles: { ...key, state: 'recorded', reason: null, envelope_id, settled_at },
+    ...(attempt === undefined
+      ? {}
+      : {
+          attempt: {
+            workspace_id,
+            generation: settles.generation,
+            participant: settles.participant,
+            target_key: settles.target_key,
+            ...attempt,
+            failed: false,
+          },
+        }),
+  };
 }
 
 function resolveCommandId(

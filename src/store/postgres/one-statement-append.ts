@@ -1,5 +1,12 @@
 import type { AppendPlan, Sql } from '../backend.js';
 import { EVENT_COLUMNS, eventRow } from '../commands/append-plan.js';
+import {
+  ATTEMPT_COLUMNS,
+  attemptRow,
+  SETTLEMENT_COLUMNS,
+  SETTLEMENT_CONFLICT,
+  settlementRow,
+} from '../evaluation-rows.js';
 import { upsertStatement, viewTables } from '../schema/view-tables.js';
 
 // An append as one Postgres statement, so one round trip: data-modifying CTEs that each write
@@ -11,8 +18,8 @@ import { upsertStatement, viewTables } from '../schema/view-tables.js';
 // the commands key, which writes nothing either.
 
 const UNIQUE_VIOLATION = '23505';
-// Bigint columns (rating, an integer, takes a bigint on insert); the rest are text.
-const NUMERIC_COLUMNS = new Set(['seq', 'version', 'rating']);
+// Bigint columns (an integer column, such as rating, takes a bigint on insert); the rest are text.
+const NUMERIC_COLUMNS = new Set(['seq', 'version', 'rating', 'attempt', 'duration_ms', 'failed']);
 const typed = (column: string) => (NUMERIC_COLUMNS.has(column) ? '?::bigint' : '?::text');
 
 /** Writes the plan if the workspace is still at `plan.expectedSeq`; false, writing nothing, else. */
@@ -70,6 +77,14 @@ function statementOf(plan: AppendPlan): { text: string; values: unknown[] } {
     insert('c', 'commands', ['workspace_id', 'command_id', 'fingerprint', 'outcome']);
     const { command_id, fingerprint, outcome } = plan.command;
     values.push(command_id, fingerprint, outcome);
+  }
+  if (plan.settles !== undefined) {
+    insert('l', 'evaluation_ledger', SETTLEMENT_COLUMNS, ` ${SETTLEMENT_CONFLICT}`);
+    values.push(...settlementRow(plan.settles).slice(1));
+    if (plan.attempt !== undefined) {
+      insert('a', 'evaluation_attempts', ATTEMPT_COLUMNS, ' ON CONFLICT DO NOTHING');
+      values.push(...attemptRow(plan.attempt, plan.settles.settled_at).slice(1));
+    }
   }
   return {
     text: `WITH ${parts.join(',\n')}\nSELECT count(*)::int AS written FROM head`,

@@ -1,0 +1,26 @@
+import type { Subject } from '../evaluators/index.js';
+
+/** How long one generation's turn snapshot is kept for the evaluators that start after it. */
+const KEPT_MS = 5_000;
+
+/**
+ * A turn's subject loaded once for one generation's evaluators, not once for each: its
+ * evaluators start within moments of each other when the run ends, and they judge one snapshot
+ * of it. Other targets load fresh every time (an artifact's current version may move on).
+ */
+export function sharedSubjects() {
+  const kept = new Map<string, Promise<Subject | null>>();
+  return (key: string | null, load: () => Promise<Subject | null>) => {
+    if (key === null) return load();
+    let loading = kept.get(key);
+    if (loading === undefined) {
+      loading = load();
+      kept.set(key, loading);
+      // A failed load is not kept, so the next evaluator tries again.
+      const forget = () => kept.delete(key);
+      loading.then(() => setTimeout(forget, KEPT_MS).unref(), forget);
+    }
+    // Each evaluator gets a copy of its own, so one that changes its subject changes no other's.
+    return loading.then((subject) => structuredClone(subject));
+  };
+}
