@@ -6,11 +6,13 @@
 // in the same process, in alternating chunks of CHUNK (so a busy moment on a shared machine slows
 // both alike), and reports the per-row cost as a ratio: append / bare (1 would be free; the goal
 // is ≤ 2). On Postgres it also runs 8 writers at once, each on a workspace of its own, against one
-// writer (`postgres_8_workspaces_vs_1`, appends per second, goal ≥ 4), alternating too.
+// writer (`postgres_8_workspaces_vs_1`, appends per second, goal ≥ 4), alternating too, on a
+// server that flushes every commit, with the ratio the machine's cores allow
+// (`postgres_8_workspaces_cpu_bound`).
 // It also measures subscribe: events per second delivered to a listener replaying a log.
 // The last line is one JSON object. Not part of `npm test`.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
@@ -114,37 +116,117 @@ async function measure(
       );
     }
     const subscribePerS = await measureSubscribe(store, label);
-    const parallel = label === 'postgres' ? await measureWorkspaces(store) : undefined;
-    return { ratio: median(ratios), perAppendMs: median(perAppendMs), subscribePerS, parallel };
+    return { ratio: median(ratios), perAppendMs: median(perAppendMs), subscribePerS };
   } finally {
     await store.close();
   }
 }
 
+/** What one phase of appends cost: its wall time and CPU. */
+interface PhaseCost {
+  ms: number;
+  nodeCpuMs: number;
+  /** The Postgres server's CPU (its processes, read from /proc); null where it is not local. */
+  serverCpuMs: number | null;
+}
+
+/** Measures `work`'s wall time, and the CPU this process and the server used meanwhile. */
+async function phaseCost(
+  serverPort: number | null,
+  work: () => Promise<unknown>,
+): Promise<PhaseCost> {
+  const cpu = process.cpuUsage();
+  const server = serverPort === null ? null : serverCpuMs(serverPort);
+  const started = performance.now();
+  await work();
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const serverAfter = serverPort === null ? null : serverCpuMs(serverPort);
+  return {
+    ms,
+    nodeCpuMs: (used.user + used.system) / 1000,
+    serverCpuMs: server === null || serverAfter === null ? null : serverAfter - server,
+  };
+}
+
+/**
+ * CPU ms used so far by the local Postgres listening on `port`: its postmaster (with the
+ * children it reaped) and its live children, from /proc; null if it cannot be found.
+ */
+function serverCpuMs(port: number): number | null {
+  const ticks = 100; // USER_HZ on Linux
+  const stats = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((pid) => {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        return { pid, cmdline, fields };
+      } catch {
+        return undefined; // it ended meanwhile
+      }
+    })
+    .filter((stat) => stat !== undefined);
+  const postmaster = stats.find(
+    ({ cmdline }) =>
+      cmdline.some((arg) => arg.endsWith('postgres')) && cmdline.includes(String(port)),
+  );
+  if (postmaster === undefined) return null;
+  // Fields after the command: state ppid ... utime(12) stime(13) cutime(14) cstime(15).
+  const cpu = (fields: string[], from: number, to: number) =>
+    fields.slice(from, to).reduce((sum, value) => sum + Number(value), 0);
+  let total = cpu(postmaster.fields, 11, 15);
+  for (const { fields } of stats) {
+    if (fields[1] === postmaster.pid) total += cpu(fields, 11, 13);
+  }
+  return (total / ticks) * 1000;
+}
+
 /**
  * Appends per second of WRITERS concurrent writers, each on a workspace of its own, against one
- * writer; the two alternate over ROUNDS rounds, and the median ratio is returned.
+ * writer; the two alternate over ROUNDS rounds, and the median ratio is returned. On a server
+ * that flushes every commit (the bench's own durable cluster: Postgres flushes the WAL of commits
+ * that arrive together at once), with the ratio the machine's cores allow: one writer's wall
+ * time per append over the CPU time (this process's and the server's) an append takes when 8
+ * run at once, times the cores.
  */
-async function measureWorkspaces(store: Store) {
+async function measureWorkspaces(store: Store, serverPort: number | null) {
   const perWriter = Math.max(CHUNK, Math.floor(APPENDS / 4 / WRITERS));
+  const appends = perWriter * WRITERS;
   const ratios: number[] = [];
+  const bounds: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const workspaces = Array.from({ length: WRITERS }, (_, i) => `bench-par-${round}-${i}`);
     for (const workspace of workspaces) await prepare(store, workspace);
     await prepare(store, `bench-one-${round}`);
-    const one = await appendFeedback(store, `bench-one-${round}`, perWriter * WRITERS);
-    const started = performance.now();
-    await Promise.all(workspaces.map((workspace) => appendFeedback(store, workspace, perWriter)));
-    const manyMs = performance.now() - started;
-    const oneRate = (perWriter * WRITERS) / one.ms;
-    const manyRate = (perWriter * WRITERS) / manyMs;
-    ratios.push(manyRate / oneRate);
+    const one = await phaseCost(serverPort, () =>
+      appendFeedback(store, `bench-one-${round}`, appends),
+    );
+    const many = await phaseCost(serverPort, () =>
+      Promise.all(workspaces.map((workspace) => appendFeedback(store, workspace, perWriter))),
+    );
+    const ratio = one.ms / many.ms;
+    ratios.push(ratio);
+    const cpuPerAppend =
+      many.serverCpuMs === null ? null : (many.nodeCpuMs + many.serverCpuMs) / appends;
+    const bound =
+      cpuPerAppend === null ? null : (cpus().length * (one.ms / appends)) / cpuPerAppend;
+    if (bound !== null) bounds.push(bound);
     console.log(
-      `postgres round ${round + 1}: 1 writer ${(oneRate * 1000).toFixed(0)}/s, ${WRITERS} writers ` +
-        `on ${WRITERS} workspaces ${(manyRate * 1000).toFixed(0)}/s, ${(manyRate / oneRate).toFixed(2)}x`,
+      `postgres round ${round + 1}: 1 writer ${((appends / one.ms) * 1000).toFixed(0)}/s, ` +
+        `${WRITERS} writers on ${WRITERS} workspaces ${((appends / many.ms) * 1000).toFixed(0)}/s, ` +
+        `${ratio.toFixed(2)}x; ` +
+        (cpuPerAppend === null
+          ? 'server CPU not readable'
+          : `CPU per append with ${WRITERS} ${cpuPerAppend.toFixed(3)} ms ` +
+            `(node ${(many.nodeCpuMs / appends).toFixed(3)}, server ${((many.serverCpuMs ?? 0) / appends).toFixed(3)}), ` +
+            `so ${cpus().length} cores allow ${bound?.toFixed(2)}x`),
     );
   }
-  return median(ratios);
+  return {
+    ratio: median(ratios),
+    cpuBound: bounds.length > 0 ? median(bounds) : null,
+  };
 }
 
 /** Replays a log of SUBSCRIBE_EVENTS events to a listener, then follows one more. */
@@ -170,6 +252,12 @@ async function measureSubscribe(store: Store, label: string) {
     `${label} subscribe: ${SUBSCRIBE_EVENTS} events replayed in ${ms.toFixed(0)} ms (${perS.toFixed(0)}/s)`,
   );
   return perS;
+}
+
+/** The port of a server on this machine, whose CPU the bench can read; null for another host. */
+function localPort(url: string): number | null {
+  const { hostname, port } = new URL(url);
+  return ['127.0.0.1', 'localhost', '::1'].includes(hostname) ? Number(port || 5432) : null;
 }
 
 async function main() {
@@ -222,6 +310,28 @@ async function main() {
     await bareClient.query(`DROP SCHEMA ${schema} CASCADE`);
     await bareClient.end();
 
+    // Grouping commits is about flushes, so the writers run on a server that flushes every
+    // commit: a durable cluster of the bench's own (or DATABASE_URL's, as it is configured).
+    const durable = process.env.DATABASE_URL
+      ? undefined
+      : await startThrowawayCluster({ durable: true });
+    const durableUrl = durable?.url ?? databaseUrl;
+    const durableStore = await openPostgresStore(
+      { databaseUrl: durableUrl, schema },
+      { feedbackTypes },
+    );
+    const probe = new pg.Client({ connectionString: durableUrl });
+    await probe.connect();
+    let parallel: Awaited<ReturnType<typeof measureWorkspaces>>;
+    try {
+      parallel = await measureWorkspaces(durableStore, localPort(durableUrl));
+      await probe.query(`DROP SCHEMA ${schema} CASCADE`);
+    } finally {
+      await probe.end();
+      await durableStore.close();
+      durable?.stop();
+    }
+
     console.log(
       `sqlite: ${sqlite.perAppendMs.toFixed(3)} ms per append, ${sqlite.ratio.toFixed(2)}x a bare insert; ` +
         `postgres: ${postgres.perAppendMs.toFixed(3)} ms per append, ${postgres.ratio.toFixed(2)}x a bare insert; ` +
@@ -234,7 +344,9 @@ async function main() {
         bench: 'store',
         sqlite_append_cost_vs_bare: sqliteCost,
         postgres_append_cost_vs_bare: postgresCost,
-        postgres_8_workspaces_vs_1: Number((postgres.parallel ?? 0).toFixed(2)),
+        postgres_8_workspaces_vs_1: Number(parallel.ratio.toFixed(2)),
+        postgres_8_workspaces_cpu_bound:
+          parallel.cpuBound === null ? null : Number(parallel.cpuBound.toFixed(2)),
         // The earlier names of the same two costs.
         sqlite_append_vs_bare: sqliteCost,
         postgres_append_vs_bare: postgresCost,
