@@ -117,13 +117,13 @@ describe('the Postgres store', () => {
         clock += 60_000;
       });
       await first.close();
-      // The schema as migration 8 left it: no last-given column (migration 14 has since replaced
-      // the population index).
+      // The schema as migration 8 left it: no last-given column, no population index.
       const client = new pg.Client({ connectionString: databaseUrl() });
       await client.connect();
       try {
         await client.query(`SET search_path TO "${fresh}"`);
-        await client.query(`ALTER TABLE feedback DROP COLUMN updated_at;
+        await client.query(`DROP INDEX feedback_by_type_source;
+          ALTER TABLE feedback DROP COLUMN updated_at;
           DELETE FROM schema_migrations WHERE version = 9`);
       } finally {
         await client.end();

@@ -85,10 +85,9 @@ describe('the SQLite store on disk', () => {
       clock += 60_000;
     });
     await first.close();
-    // The schema as migration 8 left it: no last-given column (migration 14 has since replaced
-    // the population index).
+    // The schema as migration 8 left it: no last-given column, no population index.
     const db = new Database(path);
-    db.exec(`ALTER TABLE feedback DROP COLUMN updated_at;
+    db.exec(`DROP INDEX feedback_by_type_source; ALTER TABLE feedback DROP COLUMN updated_at;
       DELETE FROM schema_migrations WHERE version = 9`);
     db.close();
     const second = openSqliteStore(path, options);

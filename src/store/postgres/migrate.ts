@@ -24,9 +24,8 @@ export async function migratePostgres(client: pg.ClientBase): Promise<string> {
       if (applied.has(migration.version)) continue;
       for (const statement of migration.statements) {
         if (typeof statement === 'string') await client.query(statement);
-        else if ('postgres' in statement) {
-          if (statement.postgres !== null) await client.query(statement.postgres);
-        } else await client.query(numbered(statement.text), [...statement.params()]);
+        else if ('postgres' in statement) await client.query(statement.postgres);
+        else await client.query(numbered(statement.text), [...statement.params()]);
       }
       await client.query(
         'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',

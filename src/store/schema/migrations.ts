@@ -21,13 +21,10 @@ export type MigrationStatement =
   | { text: string; params: () => readonly unknown[] }
   | DialectStatement;
 
-/**
- * One statement written for each dialect, where they read JSON differently (a backfill) or where
- * only one needs it (null for the other: SQLite's table rebuilds).
- */
+/** One statement written for each dialect, where they read JSON differently (a backfill). */
 export interface DialectStatement {
-  sqlite: string | null;
-  postgres: string | null;
+  sqlite: string;
+  postgres: string;
 }
 
 /** A table whose primary key is the whole row's identity: SQLite keeps it in the key's b-tree. */
@@ -411,73 +408,6 @@ const backfillMigration: Migration = {
   ],
 };
 
-/** On SQLite only: `table` rebuilt as a `WITHOUT ROWID` table of the same columns and rows. */
-const rebuiltKeyed = (table: string, definition: string): DialectStatement[] =>
-  [
-    `CREATE TABLE ${table}_keyed (${definition}) WITHOUT ROWID`,
-    `INSERT INTO ${table}_keyed SELECT * FROM ${table}`,
-    `DROP TABLE ${table}`,
-    `ALTER TABLE ${table}_keyed RENAME TO ${table}`,
-  ].map((sqlite) => ({ sqlite, postgres: null }));
-
-/**
- * Migration 14: a lighter append. Every append writes an event and most a feedback row, and each
- * b-tree they touch is pages written: on SQLite the two become `WITHOUT ROWID` tables (kept in
- * their key's b-tree, not a rowid b-tree beside a key index), and feedback's two source indexes
- * become one, (source, seq, feedback_type), which serves a source's verdicts (a score summary)
- * and a feedback type's verdicts from one source (agreement; the type is read from the index), both
- * in seq order with no sort. Each index left serves a query (test/store/sqlite-plans.test.ts reads
- * their plans).
- */
-const leanAppendMigration: Migration = {
-  version: 14,
-  name: 'keyed event and feedback tables, one source index',
-  statements: [
-    ...rebuiltKeyed(
-      'events',
-      `workspace_id TEXT NOT NULL,
-      seq BIGINT NOT NULL,
-      id TEXT NOT NULL UNIQUE,
-      ts TEXT NOT NULL,
-      type TEXT NOT NULL,
-      thread_id TEXT,
-      run_id TEXT,
-      actor TEXT NOT NULL,
-      event TEXT NOT NULL,
-      PRIMARY KEY (workspace_id, seq)`,
-    ),
-    {
-      sqlite: 'CREATE INDEX events_by_thread ON events (workspace_id, thread_id, seq)',
-      postgres: null,
-    },
-    ...rebuiltKeyed(
-      'feedback',
-      `workspace_id TEXT NOT NULL,
-      key TEXT NOT NULL,
-      seq BIGINT NOT NULL,
-      target_kind TEXT NOT NULL,
-      target_key TEXT NOT NULL,
-      thread_id TEXT,
-      run_id TEXT,
-      source TEXT NOT NULL,
-      participant TEXT NOT NULL,
-      feedback_type TEXT NOT NULL,
-      rating INTEGER NOT NULL,
-      body TEXT NOT NULL,
-      updated_at TEXT,
-      PRIMARY KEY (workspace_id, key)`,
-    ),
-    ...[
-      'CREATE INDEX feedback_by_target ON feedback (workspace_id, target_key, seq)',
-      'CREATE INDEX feedback_by_thread ON feedback (workspace_id, thread_id, seq)',
-      'CREATE INDEX feedback_by_participant ON feedback (workspace_id, participant, seq)',
-    ].map((sqlite) => ({ sqlite, postgres: null })),
-    'DROP INDEX IF EXISTS feedback_by_source',
-    'DROP INDEX IF EXISTS feedback_by_type_source',
-    'CREATE INDEX feedback_by_source ON feedback (workspace_id, source, seq, feedback_type)',
-  ],
-};
-
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -544,5 +474,4 @@ export const migrations: readonly Migration[] = [
   usageMigration,
   budgetsMigration,
   backfillMigration,
-  leanAppendMigration,
 ];

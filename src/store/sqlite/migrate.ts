@@ -21,9 +21,8 @@ export function migrateSqlite(db: Database.Database): string {
       if (isApplied.get(migration.version) !== undefined) return;
       for (const statement of migration.statements) {
         if (typeof statement === 'string') db.exec(statement);
-        else if ('sqlite' in statement) {
-          if (statement.sqlite !== null) db.exec(statement.sqlite);
-        } else db.prepare(statement.text).run(...statement.params());
+        else if ('sqlite' in statement) db.exec(statement.sqlite);
+        else db.prepare(statement.text).run(...statement.params());
       }
       record.run(migration.version, migration.name, new Date().toISOString());
     }).immediate();
