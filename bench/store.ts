@@ -116,9 +116,45 @@ async function measure(
       );
     }
     const subscribePerS = await measureSubscribe(store, label);
-    return { ratio: median(ratios), perAppendMs: median(perAppendMs), subscribePerS };
+    const split = label === 'sqlite' ? await sqlShare(store) : undefined;
+    return { ratio: median(ratios), perAppendMs: median(perAppendMs), subscribePerS, split };
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * Where a SQLite append's time goes: one more round of appends (apart from the timed rounds),
+ * timing every call into better-sqlite3's statements (SQLite runs synchronously inside them)
+ * against the round's whole time; the rest is parsing, deciding, JSON and the port's awaits.
+ */
+async function sqlShare(store: Store) {
+  const probe = new Database(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<
+    'run' | 'all' | 'get',
+    (...args: unknown[]) => unknown
+  >;
+  probe.close();
+  let inSqlite = 0;
+  const originals = { run: statement.run, all: statement.all, get: statement.get };
+  for (const name of ['run', 'all', 'get'] as const) {
+    const original = originals[name];
+    statement[name] = function timed(this: unknown, ...args: unknown[]) {
+      const started = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
+        inSqlite += performance.now() - started;
+      }
+    };
+  }
+  try {
+    await prepare(store, 'bench-sqlite-split');
+    inSqlite = 0;
+    const { ms } = await appendFeedback(store, 'bench-sqlite-split', APPENDS);
+    return { sqlMs: inSqlite / APPENDS, otherMs: (ms - inSqlite) / APPENDS };
+  } finally {
+    Object.assign(statement, originals);
   }
 }
 
@@ -337,6 +373,14 @@ async function main() {
         `postgres: ${postgres.perAppendMs.toFixed(3)} ms per append, ${postgres.ratio.toFixed(2)}x a bare insert; ` +
         `subscribe ${sqlite.subscribePerS.toFixed(0)}/s (sqlite), ${postgres.subscribePerS.toFixed(0)}/s (postgres)`,
     );
+    // The append's SQLite calls alone against the bare insert: what the schema can reach.
+    const bareSqliteMs = sqlite.perAppendMs / sqlite.ratio;
+    const split = sqlite.split ?? { sqlMs: 0, otherMs: 0 };
+    console.log(
+      `sqlite append, split: ${split.sqlMs.toFixed(3)} ms in SQLite calls ` +
+        `(${(split.sqlMs / bareSqliteMs).toFixed(2)}x a bare insert's ${bareSqliteMs.toFixed(3)} ms), ` +
+        `${split.otherMs.toFixed(3)} ms in the rest (parse, decide, JSON, the port's awaits)`,
+    );
     const sqliteCost = Number(sqlite.ratio.toFixed(2));
     const postgresCost = Number(postgres.ratio.toFixed(2));
     console.log(
@@ -344,6 +388,8 @@ async function main() {
         bench: 'store',
         sqlite_append_cost_vs_bare: sqliteCost,
         postgres_append_cost_vs_bare: postgresCost,
+        sqlite_append_sql_vs_bare: Number((split.sqlMs / bareSqliteMs).toFixed(2)),
+        sqlite_append_other_vs_bare: Number((split.otherMs / bareSqliteMs).toFixed(2)),
         postgres_8_workspaces_vs_1: Number(parallel.ratio.toFixed(2)),
         postgres_8_workspaces_cpu_bound:
           parallel.cpuBound === null ? null : Number(parallel.cpuBound.toFixed(2)),
