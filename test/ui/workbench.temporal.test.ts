@@ -77,10 +77,15 @@ async function signedIn(w: Workspace, reviewer: string, context?: BrowserContext
   return page;
 }
 
+/**
+ * The list is read and its first row's button has the focus. The focus moves in an effect after
+ * the table renders, so a Tab pressed on the table's first paint would start from the page's top.
+ */
+const queuesFocused = (page: Page) => page.locator('[data-testid=queues] button:focus').waitFor();
+
 /** Opens a queue from the list with the keyboard: ↓ to its row, Enter on its Review button. */
 async function openQueue(page: Page, queueId: string) {
-  // The list is read, and its first row has the focus.
-  await page.locator('[data-testid=queues] button:focus').waitFor();
+  await queuesFocused(page);
   const rows = await page
     .locator('[data-queue-id]')
     .evaluateAll((all) => all.map((row) => row.getAttribute('data-queue-id')));
@@ -176,6 +181,7 @@ describe("the reviewers' page", () => {
       path: join(shots, 'workbench-queues.png'),
       clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom) + 40 },
     });
+    await queuesFocused(page);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     const mine = page.getByTestId('my-reviews');
@@ -494,7 +500,7 @@ describe("the reviewers' page", () => {
     // The next item takes the focus; until then Esc would only leave the note.
     await nextShown(page, first);
     await page.keyboard.press('Escape');
-    await page.getByTestId('queues').waitFor();
+    await queuesFocused(page);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByTestId('my-reviews').waitFor();
