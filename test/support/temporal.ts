@@ -56,9 +56,11 @@ export function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
   // heartbeat details may be lost; no test here reads them.
   if (!olderServerExpected) expectWorkerLog(/heartbeat details may be lost on failure/);
   olderServerExpected = true;
-  return TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: executableOption(inject('temporalTestServer')) },
-  });
+  return withStartRetries(() =>
+    TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: executableOption(inject('temporalTestServer')) },
+    }),
+  );
 }
 
 /**
@@ -69,14 +71,34 @@ export function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
 export function devServerEnvironment(
   options: { logLevel?: 'error' | 'never' } = {},
 ): Promise<TestWorkflowEnvironment> {
-  return TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: executableOption(inject('temporalCli')),
-      ip: '127.0.0.1',
-      log: { format: 'pretty', level: options.logLevel ?? 'error' },
-      extraArgs: ['--output', 'none'],
-    },
-  });
+  return withStartRetries(() =>
+    TestWorkflowEnvironment.createLocal({
+      server: {
+        executable: executableOption(inject('temporalCli')),
+        ip: '127.0.0.1',
+        log: { format: 'pretty', level: options.logLevel ?? 'error' },
+        extraArgs: ['--output', 'none'],
+      },
+    }),
+  );
+}
+
+const START_ATTEMPTS = 3;
+
+/**
+ * The SDK gives a server 5 s to accept connections (fixed in its native core) and then kills it.
+ * A loaded two-core CI machine has missed that window once; a server that fails for any other
+ * reason fails every attempt, and each retry is printed.
+ */
+export async function withStartRetries<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt === START_ATTEMPTS || !/did not start within/.test(String(error))) throw error;
+      console.warn(`Temporal server start, attempt ${attempt} of ${START_ATTEMPTS}: ${error}`);
+    }
+  }
 }
 
 let taskQueues = 0;
