@@ -39,6 +39,12 @@ describe('durations', () => {
     }
     expect(durationProblem(30)).toMatch(/, not 30$/);
     expect(durationProblem(null)).toMatch(/, not null$/);
+    // Only a string is read: a value that merely prints as a duration is none.
+    const printsAsOne = { toString: () => '1h' };
+    expect(durationProblem(printsAsOne)).toBe(
+      "a duration is whole numbers with units (ms, s, m, h, d), such as '30m' or '1h30m', not 1h",
+    );
+    expect(durationProblem(['30m'])).toMatch(/, not 30m$/);
   });
 
   it('refuse nothing at all and more than a year', () => {
@@ -52,12 +58,18 @@ describe('durations', () => {
   it('throw InvalidDurationError naming the problem when read directly', () => {
     expect(() => durationMs('soon')).toThrow(InvalidDurationError);
     expect(() => durationMs('soon')).toThrow(/not 'soon'/);
+    expect(() => durationMs('0s')).toThrow("a duration is longer than 0, not '0s'");
   });
 
   it('parse as the schema the rules use, keeping the text as written', () => {
     expect(Duration.parse('1h30m')).toBe('1h30m');
     const refused = Duration.safeParse('ninety minutes');
     expect(refused.success).toBe(false);
-    expect(refused.error?.issues[0]?.message).toMatch(/not 'ninety minutes'$/);
+    expect(refused.error?.issues).toEqual([
+      expect.objectContaining({
+        code: 'custom',
+        message: durationProblem('ninety minutes'),
+      }),
+    ]);
   });
 });

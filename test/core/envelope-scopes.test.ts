@@ -96,6 +96,63 @@ const scoped: [Event, { thread_id: string | null; run_id: string | null }][] = [
     },
     { thread_id: null, run_id: null },
   ],
+  [
+    { type: 'thread_ended', thread_id: 't1' },
+    { thread_id: 't1', run_id: null },
+  ],
+  [
+    {
+      type: 'evaluator_promoted',
+      evaluator: 'judge@2',
+      replacing: null,
+      rules: [],
+      min_kappa: 0.6,
+      min_matched: 30,
+      evidence: {
+        compared: 'judge@2',
+        matched: 40,
+        kappa: 0.8,
+        interval: null,
+        raw_agreement: 0.9,
+        against: 'reviewers:verdict.pass',
+        mapping: {},
+        as_of_seq: 12,
+        replaced: null,
+      },
+      shortfalls: [],
+      forced: false,
+    },
+    { thread_id: null, run_id: null },
+  ],
+  [
+    {
+      type: 'score_recorded',
+      trace_id: 'tr',
+      name: 'steps',
+      value: 3,
+      source: 'HARNESS',
+      config_id: null,
+      source_label: null,
+      comment: null,
+    },
+    { thread_id: null, run_id: null },
+  ],
+  [
+    {
+      type: 'review_queue_set',
+      queue_id: 'triage',
+      feedback_type: 'verdict',
+      instructions: '',
+      target_kinds: ['turn'],
+      reviewers_per_item: 1,
+      blind: true,
+      show_automated_verdicts: false,
+      lease_seconds: 900,
+      routing: [],
+      archived: false,
+    },
+    { thread_id: null, run_id: null },
+  ],
 ];
 
 describe('scopeOf', () => {

@@ -8,11 +8,14 @@ import {
   EvaluationRuleSchema,
   EvaluatorId,
   emptyState,
+  evidenceLine,
   ID_MAX_LENGTH,
+  idleForProblem,
   isLive,
   modeOf,
   parseEvaluatorId,
   rulesInForce,
+  rulesSetBy,
 } from '../../src/core/index.js';
 
 const rule = (evaluator: string, settings: Partial<EvaluationRule> = {}): EvaluationRule =>
@@ -104,6 +107,27 @@ describe('rules in force', () => {
       rule('tone@2'),
     ]);
     expect(rulesInForce([], [])).toEqual([]);
+  });
+});
+
+describe('the rules an event sets', () => {
+  it('are a rule event’s own, and none for any other event', () => {
+    const { evaluator, ...settings } = rule('tone@1');
+    expect(rulesSetBy({ type: 'evaluation_rule_set', evaluator, ...settings })).toEqual([
+      rule('tone@1'),
+    ]);
+    expect(rulesSetBy({ type: 'thread_ended', thread_id: 't1' })).toEqual([]);
+  });
+});
+
+describe('an idle time', () => {
+  it('fits a rule that targets threads, among other kinds, and no rule without one', () => {
+    expect(idleForProblem({ targets: ['thread'], idle_for: '1h' })).toBeNull();
+    expect(idleForProblem({ targets: ['turn', 'thread'], idle_for: '1h' })).toBeNull();
+    expect(idleForProblem({ targets: ['turn'] })).toBeNull();
+    expect(idleForProblem({ targets: ['turn', 'message'], idle_for: '1h' })).toBe(
+      'idle_for (idleFor) applies only to rules that target thread, not to turn, message',
+    );
   });
 });
 
@@ -321,6 +345,20 @@ describe('promotions', () => {
       type: 'recorded',
       events: [{ shortfalls: [], forced: false }],
     });
+  });
+
+  it('write their evidence in one line, κ and its interval to three decimals', () => {
+    const agreement = { compared: 'tone@2', raw_agreement: 0.9, matched: 64 };
+    expect(
+      evidenceLine({
+        ...agreement,
+        kappa: 0.71234,
+        interval: { low: 0.6, high: 0.8, level: 0.95 },
+      }),
+    ).toBe('κ 0.712 (95 % interval 0.600–0.800) over 64 matched targets');
+    expect(evidenceLine({ ...agreement, kappa: null, interval: null })).toBe(
+      'κ undefined (no interval) over 64 matched targets',
+    );
   });
 
   it('record a forced promotion as forced, with what it fell short of', () => {

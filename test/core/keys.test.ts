@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { artifactVersionKey, messageKey, targetKey } from '../../src/core/index.js';
+import {
+  artifactVersionKey,
+  messageKey,
+  targetKey,
+  threadGeneration,
+  threadGenerationSeq,
+} from '../../src/core/index.js';
 
 // Keys are stored (the views' primary keys, feedback's target keys), so their spelling is a
 // format: changing it would orphan every row written before.
@@ -23,5 +29,27 @@ describe('keys', () => {
     expect(messageKey('a:b/c', '50%@x')).toBe('a%3Ab%2Fc/50%25%40x');
     expect(artifactVersionKey('a@b', 3)).toBe('a%40b@3');
     expect(targetKey({ kind: 'thread', thread_id: 'x:y' })).toBe('thread:x%3Ay');
+  });
+});
+
+describe('thread generations', () => {
+  it('are named by the last seq they cover, and read back to it', () => {
+    expect(threadGeneration(7)).toBe('thread:7');
+    expect(threadGenerationSeq('thread:7')).toBe(7);
+    expect(threadGenerationSeq(threadGeneration(1234567))).toBe(1234567);
+    expect(threadGenerationSeq('thread:0')).toBe(0);
+  });
+
+  it('read no seq from any other generation', () => {
+    for (const other of [
+      'thread:',
+      'thread:x',
+      'thread:12x',
+      'xthread:12',
+      'run:12',
+      'thread:-1',
+    ]) {
+      expect(threadGenerationSeq(other), other).toBeNull();
+    }
   });
 });

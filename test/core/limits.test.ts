@@ -109,6 +109,18 @@ const fields: {
     limit: 'feedbackValueBytes',
     command: (n) => ({ ...directScore, source_label: 'ci', comment: textOf(n) }),
   },
+  {
+    // A queue's instructions are read as a message is, so they share its limit.
+    field: 'instructions',
+    limit: 'messageContentBytes',
+    command: (n) => ({
+      type: 'set_review_queue',
+      queue_id: 'q',
+      feedback_type: 'f',
+      target_kinds: ['turn'],
+      instructions: textOf(n),
+    }),
+  },
 ];
 
 describe('size limits', () => {
