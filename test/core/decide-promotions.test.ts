@@ -1,45 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { type DecideContext, decide, emptyState } from '../../src/core/index.js';
 import {
-  createFeedbackTypeRegistry,
-  type DecideContext,
-  decide,
-  type EvaluatorCatalog,
-  emptyState,
-} from '../../src/core/index.js';
+  evidence,
+  feedbackTypes,
+  promotion,
+  promotionContext,
+  targetsOf,
+} from './promotion-fixtures.js';
 
 // promote_evaluator's checks, each branch on its own: which versions the app deploys (or none),
 // a catalog that does not say feedback types, and the rules the event switches. The thresholds
-// and the evidence are tested in evaluation-rules.test.ts, whose fixtures are its own.
+// and the evidence are tested in evaluation-rules.test.ts, on the same fixtures.
 
-const types: Record<string, string> = { 'tone@1': 'tone', 'tone@2': 'tone', 'mood@1': 'mood' };
-const targetsOf: EvaluatorCatalog['targetsOf'] = (id) =>
-  id in types ? ['turn', 'message'] : undefined;
-const feedbackTypes = createFeedbackTypeRegistry([]);
-const context: DecideContext = {
-  feedbackTypes,
-  evaluators: { targetsOf, feedbackTypeOf: (id) => types[id] },
-};
-const evidence = {
-  compared: 'tone@2:warm',
-  against: 'reviewers',
-  matched: 80,
-  kappa: 0.64,
-  interval: null,
-  raw_agreement: 0.9,
-  as_of_seq: 7,
-};
-const promotion = {
-  type: 'promote_evaluator',
-  evaluator: 'tone@2',
-  replacing: 'tone@1',
-  rule: { targets: ['turn'] },
-  replaced_rule: { targets: ['turn'] },
-  min_kappa: 0.6,
-  min_matched: 50,
-  evidence,
-};
 const system = { kind: 'system', name: 'admin' };
-const promote = (changes: object = {}, promotedWith: DecideContext = context) =>
+const promote = (changes: object = {}, promotedWith: DecideContext = promotionContext) =>
   decide(emptyState(), system, { ...promotion, ...changes }, promotedWith);
 /** The event of a promotion recorded with these rules and the evidence above. */
 const promoted = (replacing: string | null, rules: object[]) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Event, scopeOf } from '../../src/core/index.js';
+import { type Event, ReviewQueueSchema, scopeOf } from '../../src/core/index.js';
 
 // The thread and run every event's envelope carries, so a consumer places an event without
 // reading another: run and message events name both, a thread's creation its thread, and
@@ -140,16 +140,11 @@ const scoped: [Event, { thread_id: string | null; run_id: string | null }][] = [
   [
     {
       type: 'review_queue_set',
-      queue_id: 'triage',
-      feedback_type: 'verdict',
-      instructions: '',
-      target_kinds: ['turn'],
-      reviewers_per_item: 1,
-      blind: true,
-      show_automated_verdicts: false,
-      lease_seconds: 900,
-      routing: [],
-      archived: false,
+      ...ReviewQueueSchema.parse({
+        queue_id: 'triage',
+        feedback_type: 'verdict',
+        target_kinds: ['turn'],
+      }),
     },
     { thread_id: null, run_id: null },
   ],

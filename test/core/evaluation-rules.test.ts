@@ -17,6 +17,7 @@ import {
   rulesInForce,
   rulesSetBy,
 } from '../../src/core/index.js';
+import { evidence, promotion, promotionContext } from './promotion-fixtures.js';
 
 const rule = (evaluator: string, settings: Partial<EvaluationRule> = {}): EvaluationRule =>
   EvaluationRuleSchema.parse({ evaluator, targets: ['turn'], ...settings });
@@ -263,35 +264,8 @@ describe('shadow rules', () => {
 });
 
 describe('promotions', () => {
-  const types: Record<string, string> = { 'tone@1': 'tone', 'tone@2': 'tone', 'mood@1': 'mood' };
-  const context: DecideContext = {
-    feedbackTypes: createFeedbackTypeRegistry([]),
-    evaluators: {
-      targetsOf: (id) => (id in types ? ['turn', 'message'] : undefined),
-      feedbackTypeOf: (id) => types[id],
-    },
-  };
-  const evidence = {
-    compared: 'tone@2:warm',
-    against: 'reviewers',
-    matched: 80,
-    kappa: 0.64,
-    interval: null,
-    raw_agreement: 0.9,
-    as_of_seq: 7,
-  };
-  const promotion = {
-    type: 'promote_evaluator',
-    evaluator: 'tone@2',
-    replacing: 'tone@1',
-    rule: { targets: ['turn'] },
-    replaced_rule: { targets: ['turn'] },
-    min_kappa: 0.6,
-    min_matched: 50,
-    evidence,
-  };
   const promote = (changes: object, actor: object = { kind: 'system', name: 'admin' }) =>
-    decide(emptyState(), actor, { ...promotion, ...changes }, context);
+    decide(emptyState(), actor, { ...promotion, ...changes }, promotionContext);
 
   it('are the system’s alone', () => {
     expect(promote({}, { kind: 'reviewer', id: 'grace' })).toEqual({
