@@ -1,10 +1,14 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './test/support/slowest-first.js';
 
-// Each project needs what its name says, and `npm test` runs them all. `npm run test:unit` runs
-// `unit` alone: no Temporal server, no Postgres, nothing installed, under two minutes on two cores.
-// - temporal: *.temporal.test.ts start a Temporal server each, so they run one at a time.
+// Each project needs what its name says, and `npm test` runs them all, side by side on every core
+// (vitest's own default leaves one idle, which on two cores means one file at a time).
+// `npm run test:unit` runs `unit` alone: no Temporal server, no Postgres, nothing installed.
+// - temporal: *.temporal.test.ts share one Temporal dev server that the global setup starts,
+//   each file on a namespace of its own (test/support/temporal.ts), so they run side by side too.
 // - postgres: *.postgres.test.ts and postgres*.test.ts use Postgres (DATABASE_URL, else a
-//   throwaway cluster from Debian's postgresql).
+//   throwaway cluster from Debian's postgresql); each file works in a schema of its own.
 // - installs: tests that install packages first: the package packed and installed, a fresh
 //   clone's npm install (test/package), the Python reference implementations' virtual
 //   environment (test/agreement/reference.test.ts).
@@ -22,6 +26,8 @@ export default defineConfig({
   ssr: { resolve: { conditions, externalConditions: conditions } },
   test: {
     pool: 'forks',
+    maxWorkers: availableParallelism(),
+    sequence: { sequencer: SlowestFirst },
     teardownTimeout: 30_000,
     projects: [
       {
@@ -60,7 +66,6 @@ export default defineConfig({
           name: 'temporal',
           include: [temporalFiles],
           globalSetup: ['test/support/temporal-global-setup.ts'],
-          fileParallelism: false,
           // What a test polls for crosses the API, the store and a Temporal worker: on a loaded
           // two-core machine that takes longer than expect.poll's default second.
           expect: { poll: { timeout: 15_000 } },

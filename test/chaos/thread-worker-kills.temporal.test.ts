@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
 import { evaluateThreadWorkflowId } from '../../src/workflows/evaluate-thread-messages.js';
 import { eventually } from '../support/processes.js';
-import { devServerEnvironment, uniqueTaskQueue } from '../support/temporal.js';
+import { devServerEnvironment, sharedTemporalEnv, uniqueTaskQueue } from '../support/temporal.js';
 import app from '../support/thread-judges.config.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-processes.js';
 
@@ -49,7 +49,7 @@ async function worker(taskQueue: string, judgeMs: number): Promise<WorkerProcess
     cwd: dir,
     env: {
       ...inherited,
-      TEMPORAL_ADDRESS: env.address,
+      ...sharedTemporalEnv(env),
       EVALFLOW_TASK_QUEUE: taskQueue,
       EVALFLOW_CONFIG: config,
       EVALFLOW_SQLITE_PATH: storePath,

@@ -22,7 +22,8 @@ const home = mkdtempSync(join(tmpdir(), 'evalflow-api-process-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 it('serves the API beside the worker, with keys from the CLI, and alone in a second process', async () => {
-  const [port, uiPort, apiPort, secondApiPort] = await Promise.all([
+  const [port, uiPort, apiPort, secondApiPort, metricsPort] = await Promise.all([
+    freePort(),
     freePort(),
     freePort(),
     freePort(),
@@ -30,7 +31,11 @@ it('serves the API beside the worker, with keys from the CLI, and alone in a sec
   ]);
   const env = { ...embeddedDefaults(), ...temporalBinaries(), EVALFLOW_TASK_QUEUE: 'api-process' };
   const engine = runCli(
-    ['start', '--port', String(port), '--ui-port', String(uiPort), '--api-port', String(apiPort)],
+    [
+      'start',
+      ...['--port', String(port), '--ui-port', String(uiPort), '--api-port', String(apiPort)],
+      ...['--metrics-port', String(metricsPort)],
+    ],
     { cwd: home, env },
   );
   engine.stderr?.pipe(process.stderr);

@@ -46,7 +46,12 @@ async function call(method: string, path: string, body?: object) {
 }
 
 beforeAll(async () => {
-  const [port, uiPort, apiPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, uiPort, apiPort, metricsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const base = {
     ...embeddedDefaults(),
     ...temporalBinaries(),
@@ -61,6 +66,8 @@ beforeAll(async () => {
       String(uiPort),
       '--api-port',
       String(apiPort),
+      '--metrics-port',
+      String(metricsPort),
       '--config',
       config,
     ],

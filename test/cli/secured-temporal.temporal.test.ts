@@ -95,8 +95,11 @@ it('evalflow start reaches a TLS-only Temporal through a temporal.toml profile a
     ) as { key: string };
   const [agent, system] = [await keyFor('agent'), await keyFor('system')];
 
-  const apiPort = await freePort();
-  const engine = runCli(['start', '--api-port', String(apiPort)], { cwd: home, env });
+  const [apiPort, metricsPort] = [await freePort(), await freePort()];
+  const engine = runCli(
+    ['start', '--api-port', String(apiPort), '--metrics-port', String(metricsPort)],
+    { cwd: home, env },
+  );
   engine.stderr?.pipe(process.stderr);
   const ready = await waitForLine(engine, /worker polling/);
   // The profile names a cluster: no dev server of its own, and no UI to point at.

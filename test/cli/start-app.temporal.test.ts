@@ -42,7 +42,12 @@ describe('evalflow start with an app definition', () => {
   });
 
   it("judges, rates and reviews the example host's run, then follows a rule switch for later runs only", async () => {
-    const [port, uiPort] = [await freePort(), await freePort()];
+    const [port, uiPort, apiPort, metricsPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const env = {
       ...embeddedDefaults(),
       ...temporalBinaries(),
@@ -58,6 +63,7 @@ describe('evalflow start with an app definition', () => {
         String(port),
         '--ui-port',
         String(uiPort),
+        ...['--api-port', String(apiPort), '--metrics-port', String(metricsPort)],
       ],
       { cwd: home, env },
     );

@@ -29,8 +29,8 @@ const example = join(repoRoot, 'examples', 'quickstart');
 const config = join(example, 'evalflow.config.ts');
 
 it('reports a run, rates the answer and reviews the run over HTTP with EvalflowClient, any number of times beside host.ts', async () => {
-  const [port, uiPort, startApiPort, apiPort] = await Promise.all(
-    [0, 1, 2, 3].map(() => freePort()),
+  const [port, uiPort, startApiPort, apiPort, metricsPort] = await Promise.all(
+    [0, 1, 2, 3, 4].map(() => freePort()),
   );
   const env = {
     ...embeddedDefaults(),
@@ -48,6 +48,8 @@ it('reports a run, rates the answer and reviews the run over HTTP with EvalflowC
       `${uiPort}`,
       '--api-port',
       `${startApiPort}`,
+      '--metrics-port',
+      `${metricsPort}`,
     ],
     { cwd: home, env },
   );

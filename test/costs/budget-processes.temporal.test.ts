@@ -73,6 +73,7 @@ beforeAll(async () => {
           ...workerEnvironment({
             databaseUrl: database.url,
             temporalAddress: env.address,
+            temporalNamespace: env.namespace,
             taskQueue,
             dir: join(dir, name),
           }),

@@ -10,7 +10,7 @@ import { builtinApp } from '../../src/config/index.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
 import { freePort } from '../support/free-port.js';
 import { embeddedDefaults, eventually, runCli, waitForLine } from '../support/processes.js';
-import { devServerEnvironment, uniqueTaskQueue } from '../support/temporal.js';
+import { devServerEnvironment, sharedTemporalEnv, uniqueTaskQueue } from '../support/temporal.js';
 
 // The dashboard and the alerts name only metrics the processes really expose: `evalflow worker`
 // and `evalflow api` run as a deployment runs them, each with a metrics port of its own, a run
@@ -87,7 +87,7 @@ beforeAll(async () => {
   ]);
   const common = {
     ...embeddedDefaults(),
-    TEMPORAL_ADDRESS: env.address,
+    ...sharedTemporalEnv(env),
     EVALFLOW_TASK_QUEUE: uniqueTaskQueue('dashboard'),
   };
   const worker = runCli(['worker', '--metrics-port', String(ports.workerMetrics)], {

@@ -56,6 +56,7 @@ function startWorker(): WorkerProcess {
     env: workerEnvironment({
       databaseUrl: database.url,
       temporalAddress: env.address,
+      temporalNamespace: env.namespace,
       taskQueue,
       dir: join(dir, `worker-${workers.length}`),
     }),

@@ -67,6 +67,7 @@ describe('relays of several worker processes on one Postgres store', () => {
           env: workerEnvironment({
             databaseUrl: database.url,
             temporalAddress: env.address,
+            temporalNamespace: env.namespace,
             taskQueue,
             dir: own,
             judgeMs: 20,

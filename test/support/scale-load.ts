@@ -63,6 +63,8 @@ export const endRun = (store: Store, workspace: string, run: string) =>
 export function workerEnvironment(options: {
   databaseUrl: string;
   temporalAddress: string;
+  /** The namespace on that Temporal (default: the default namespace). */
+  temporalNamespace?: string;
   taskQueue: string;
   dir: string;
   judgeMs?: number;
@@ -78,6 +80,7 @@ export function workerEnvironment(options: {
     ...inherited,
     DATABASE_URL: options.databaseUrl,
     TEMPORAL_ADDRESS: options.temporalAddress,
+    ...(options.temporalNamespace && { TEMPORAL_NAMESPACE: options.temporalNamespace }),
     EVALFLOW_TASK_QUEUE: options.taskQueue,
     EVALFLOW_CONFIG: SLOW_JUDGES_CONFIG,
     EVALFLOW_SCORES_FILE: `${options.dir}/scores.jsonl`,

@@ -4,24 +4,43 @@ import type { TestProject } from 'vitest/node';
 import { ensureTemporalBinaries } from '../../src/cli/supervision/setup.js';
 import type { ResolvedBinary } from '../../src/cli/supervision/temporal-binaries.js';
 import { bundleWorkflows } from '../../src/worker/create-worker.js';
+import { namespaceOf, startSharedDevServer, temporalTestFiles } from './temporal-servers.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     temporalCli: ResolvedBinary;
     temporalTestServer: ResolvedBinary;
     workflowBundlePath: string;
+    /** The dev server every file shares (`devServerEnvironment`), each on its own namespace. */
+    sharedDevServerAddress: string;
   }
 }
 
-/** Once per test run: find the Temporal servers and bundle the workflow code for every worker. */
-export default async function setup(project: TestProject): Promise<() => void> {
+/**
+ * Once per test run: find the Temporal servers, bundle the workflow code for every worker, and
+ * start the one dev server the files share (its errors in .evalflow/test/temporal-dev-server.log).
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const binaries = await ensureTemporalBinaries();
+  if (!('path' in binaries.cli)) throw new Error('no Temporal CLI for the shared dev server');
   const dir = resolve('.evalflow', 'test');
   mkdirSync(dir, { recursive: true });
   const bundlePath = join(dir, `workflow-bundle-${process.pid}.js`);
-  writeFileSync(bundlePath, (await bundleWorkflows()).code);
+  const [bundle, devServer] = await Promise.all([
+    bundleWorkflows(),
+    startSharedDevServer(
+      binaries.cli.path,
+      temporalTestFiles().map(namespaceOf),
+      join(dir, 'temporal-dev-server.log'),
+    ),
+  ]);
+  writeFileSync(bundlePath, bundle.code);
   project.provide('temporalCli', binaries.cli);
   project.provide('temporalTestServer', binaries.testServer);
   project.provide('workflowBundlePath', bundlePath);
-  return () => rmSync(bundlePath, { force: true });
+  project.provide('sharedDevServerAddress', devServer.address);
+  return async () => {
+    await devServer.stop();
+    rmSync(bundlePath, { force: true });
+  };
 }

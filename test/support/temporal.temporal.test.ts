@@ -1,70 +1,67 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { afterAll, describe, expect, inject, it, vi } from 'vitest';
-import { withStartRetries } from './temporal.js';
+import { Connection } from '@temporalio/client';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { devServerEnvironment, fileNamespace } from './temporal.js';
+import { namespaceOf, startTimeSkippingServer, temporalTestFiles } from './temporal-servers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'evalflow-slow-start-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/**
- * The real CLI behind a script that, on its first start only, waits `delaySeconds` first: what a
- * loaded machine does to a server's start.
- */
-function slowFirstStart(delaySeconds: number): string {
-  const cli = inject('temporalCli');
-  if (cli.source === 'sdk-download') throw new Error('npm run setup installs the temporal CLI');
-  const marker = join(scratch, 'started-once');
-  const script = join(scratch, 'temporal');
-  writeFileSync(
-    script,
-    `#!/bin/sh\nif [ ! -e '${marker}' ]; then touch '${marker}'; sleep ${delaySeconds}; fi\nexec '${cli.path}' "$@"\n`,
-  );
-  chmodSync(script, 0o755);
-  return script;
+/** A script that runs `body` in place of a server: what a loaded machine or a broken one does. */
+function script(name: string, body: string): string {
+  const path = join(scratch, name);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
 }
 
-describe('starting a Temporal server', () => {
-  it('starts again, and says so, when the first start misses the SDK’s 5 s window', async () => {
-    const path = slowFirstStart(7);
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const start = () =>
-      TestWorkflowEnvironment.createLocal({
-        server: {
-          executable: { type: 'existing-path', path },
-          ip: '127.0.0.1',
-          log: { format: 'pretty', level: 'error' },
-          extraArgs: ['--output', 'none'],
-        },
-      });
-    const env = await withStartRetries(start);
+function testServerPath(): string {
+  const binary = inject('temporalTestServer');
+  if (!('path' in binary)) throw new Error('npm run setup installs the temporal-test-server');
+  return binary.path;
+}
+
+describe('a time-skipping test server', () => {
+  it('is waited on for as long as it takes to answer, past the SDK’s fixed 5 s', async () => {
+    const slow = script('slow-test-server', `sleep 7; exec '${testServerPath()}' "$@"`);
+    const startedAt = Date.now();
+    const server = await startTimeSkippingServer(slow);
     try {
-      expect(existsSync(join(scratch, 'started-once'))).toBe(true);
-      expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0]?.[0])).toMatch(/attempt 1 of 3: .*did not start within/);
-      const { workflowService } = env.client.connection;
-      await expect(workflowService.getSystemInfo({})).resolves.toBeDefined();
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(7_000);
+      const connection = await Connection.connect({ address: server.address });
+      await expect(connection.workflowService.getSystemInfo({})).resolves.toBeDefined();
+      await connection.close();
     } finally {
-      warn.mockRestore();
-      await env.teardown();
+      await server.stop();
     }
   });
 
-  it('does not retry a failure other than a slow start, nor past its third attempt', async () => {
-    const broken = vi.fn(async () => {
-      throw new Error('unknown flag --bogus');
-    });
-    await expect(withStartRetries(broken)).rejects.toThrow('unknown flag --bogus');
-    expect(broken).toHaveBeenCalledTimes(1);
+  it('fails at once, naming its exit, when it exits before it answers', async () => {
+    const broken = script('broken-test-server', 'echo "unknown flag" >&2; exit 3');
+    await expect(startTimeSkippingServer(broken)).rejects.toThrow(/exited with code 3/);
+  });
+});
 
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const slow = vi.fn(async () => {
-      throw new Error('ephemeral server at 127.0.0.1:1 did not start within 5s');
-    });
-    await expect(withStartRetries(slow)).rejects.toThrow('did not start within 5s');
-    expect(slow).toHaveBeenCalledTimes(3);
-    expect(warn).toHaveBeenCalledTimes(2);
-    warn.mockRestore();
+describe('the shared dev server', () => {
+  it('holds a namespace for every temporal test file, named by its path', async () => {
+    expect(namespaceOf('test/api/api.temporal.test.ts')).toBe('test-api-api');
+    expect(temporalTestFiles()).toContain('test/support/temporal.temporal.test.ts');
+    const env = await devServerEnvironment();
+    try {
+      expect(env.namespace).toBe(fileNamespace());
+      expect(env.namespace).toBe('test-support-temporal');
+      const { workflowService } = env.client.connection;
+      for (const file of temporalTestFiles()) {
+        const { namespaceInfo } = await workflowService.describeNamespace({
+          namespace: namespaceOf(file),
+        });
+        expect(namespaceInfo?.name).toBe(namespaceOf(file));
+      }
+    } finally {
+      await env.teardown();
+    }
+    expect(inject('sharedDevServerAddress')).toMatch(/^127\.0\.0\.1:\d+$/);
   });
 });

@@ -12,9 +12,9 @@ import {
   type Worker,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
-import { inject } from 'vitest';
-import { executableOption } from '../../src/cli/supervision/temporal-binaries.js';
+import { expect, inject } from 'vitest';
 import { createWorker } from '../../src/worker/create-worker.js';
+import { namespaceOf, startTimeSkippingServer } from './temporal-servers.js';
 
 // Workers log every state change at INFO; tests want warnings and errors only, and of those not
 // the ones a test provokes on purpose (an activity failing against an injected fault, say): a
@@ -50,55 +50,64 @@ export function workflowBundle(): WorkflowBundleOption {
 
 let olderServerExpected = false;
 
-/** The Java time-skipping test server: for long timers and waits. */
-export function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
+/**
+ * The Java time-skipping test server, for long timers and waits: one of the file's own (skipping
+ * time is global to a server), started and waited on here, so a loaded machine's slow start only
+ * takes longer. `teardown` stops it.
+ */
+export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
   // It is older than the SDK expects, which warns once per worker that a failed activity's
   // heartbeat details may be lost; no test here reads them.
   if (!olderServerExpected) expectWorkerLog(/heartbeat details may be lost on failure/);
   olderServerExpected = true;
-  return withStartRetries(() =>
-    TestWorkflowEnvironment.createTimeSkipping({
-      server: { executable: executableOption(inject('temporalTestServer')) },
-    }),
-  );
-}
-
-/**
- * The CLI dev server: for updates, update-with-start and entity workflows. It prints its errors
- * (`logLevel`; `never` for a test that provokes them on purpose) and nothing else: no banner
- * (`--output none`), no warnings.
- */
-export function devServerEnvironment(
-  options: { logLevel?: 'error' | 'never' } = {},
-): Promise<TestWorkflowEnvironment> {
-  return withStartRetries(() =>
-    TestWorkflowEnvironment.createLocal({
-      server: {
-        executable: executableOption(inject('temporalCli')),
-        ip: '127.0.0.1',
-        log: { format: 'pretty', level: options.logLevel ?? 'error' },
-        extraArgs: ['--output', 'none'],
-      },
-    }),
-  );
-}
-
-const START_ATTEMPTS = 3;
-
-/**
- * The SDK gives a server 5 s to accept connections (fixed in its native core) and then kills it.
- * A loaded two-core CI machine has missed that window once; a server that fails for any other
- * reason fails every attempt, and each retry is printed.
- */
-export async function withStartRetries<T>(start: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await start();
-    } catch (error) {
-      if (attempt === START_ATTEMPTS || !/did not start within/.test(String(error))) throw error;
-      console.warn(`Temporal server start, attempt ${attempt} of ${START_ATTEMPTS}: ${error}`);
+  const binary = inject('temporalTestServer');
+  if (!('path' in binary)) throw new Error('npm run setup installs the temporal-test-server');
+  const server = await startTimeSkippingServer(binary.path);
+  // The SDK starts a server itself only within a fixed 5 s; for one started elsewhere its public
+  // factory gives no time skipping, so its general one is called as createTimeSkipping calls it.
+  const env: TestWorkflowEnvironment = await (
+    TestWorkflowEnvironment as unknown as {
+      create(options: object): Promise<TestWorkflowEnvironment>;
     }
-  }
+  ).create({
+    server: { type: 'existing' },
+    address: server.address,
+    namespace: 'default',
+    supportsTimeSkipping: true,
+  });
+  const teardown = env.teardown.bind(env);
+  return Object.assign(env, {
+    async teardown() {
+      await teardown();
+      await server.stop();
+    },
+  });
+}
+
+/**
+ * The run's shared CLI dev server (for updates, update-with-start and entity workflows), on this
+ * file's own namespace, so files running side by side never see each other's workflows.
+ */
+export function devServerEnvironment(): Promise<TestWorkflowEnvironment> {
+  return TestWorkflowEnvironment.createFromExistingServer({
+    address: inject('sharedDevServerAddress'),
+    namespace: fileNamespace(),
+  });
+}
+
+/** This test file's namespace on the shared dev server. */
+export function fileNamespace(): string {
+  const { testPath } = expect.getState();
+  if (testPath === undefined) throw new Error('fileNamespace() is for a test file');
+  return namespaceOf(testPath);
+}
+
+/** What an engine process needs to reach this file's namespace of the shared dev server. */
+export function sharedTemporalEnv(env: TestWorkflowEnvironment): {
+  TEMPORAL_ADDRESS: string;
+  TEMPORAL_NAMESPACE: string;
+} {
+  return { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: env.namespace ?? 'default' };
 }
 
 let taskQueues = 0;

@@ -6,7 +6,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defineConfig, loadConfig } from '../../src/config/index.js';
 import { answerLengthEvaluator } from '../../src/evaluators/index.js';
 import { startEngine } from '../../src/worker/index.js';
-import { devServerEnvironment, uniqueTaskQueue, workflowBundle } from '../support/temporal.js';
+import {
+  devServerEnvironment,
+  sharedTemporalEnv,
+  uniqueTaskQueue,
+  workflowBundle,
+} from '../support/temporal.js';
 
 // A host runs the whole worker process with one call, as `evalflow start` and `evalflow worker`
 // do: the engine opens the store and the score sink, polls Temporal, relays each workspace's log,
@@ -24,7 +29,7 @@ afterAll(async () => {
 
 it('judges a host’s run and mirrors its verdict with one call, then stops whole', async () => {
   const config = loadConfig({
-    TEMPORAL_ADDRESS: env.address,
+    ...sharedTemporalEnv(env),
     EVALFLOW_TASK_QUEUE: uniqueTaskQueue('engine'),
     EVALFLOW_SQLITE_PATH: join(dir, 'evalflow.db'),
     EVALFLOW_SCORES_FILE: join(dir, 'scores.jsonl'),

@@ -19,9 +19,7 @@ import {
 let env: TestWorkflowEnvironment;
 let engine: TestEngine;
 beforeAll(async () => {
-  // The concurrency test sends more updates at once than the server takes (10 in flight); it
-  // logs each refusal, which the client retries, as an error.
-  env = await devServerEnvironment({ logLevel: 'never' });
+  env = await devServerEnvironment();
   engine = testEngine({ evaluators: [turnOutcomeEvaluator()] });
 });
 afterAll(async () => {

@@ -73,7 +73,8 @@ class EvalflowServer:
 
     def start(self) -> EvalflowServer:
         args = ["start", "--port", str(self.temporal_port), "--ui-port", str(free_port())]
-        args += ["--api-port", str(self.api_port), "--config", str(APP)]
+        args += ["--api-port", str(self.api_port), "--metrics-port", str(free_port())]
+        args += ["--config", str(APP)]
         self._process = subprocess.Popen(
             cli_command(*args),
             cwd=self.home,
