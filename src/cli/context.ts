@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { InvalidArgumentError } from 'commander';
 import {
@@ -5,7 +6,6 @@ import {
   builtinApp,
   type Config,
   loadApp,
-  loadConfig,
   temporalConnection,
 } from '../config/index.js';
 import { durationProblem, idProblem } from '../core/index.js';
@@ -14,6 +14,7 @@ import { openStore, type Store, type StoreIdentity } from '../store/index.js';
 import { ReevaluationClient } from '../workflow-clients/index.js';
 import { TemporalUnreachableError, UsageError } from './errors.js';
 import { EVALFLOW_HOME, runningEngine } from './supervision/engine-record.js';
+import { configOf, type Terminal, tellTo } from './terminal.js';
 
 // What the commands share: the app and the store they work on, Temporal, printing, and the
 // parsers commander runs on flag values (each refusal one line naming the flag's rule).
@@ -23,7 +24,6 @@ export const CLI_ACTOR = { kind: 'system', name: 'cli' } as const;
 
 /** Prints one line to stdout. */
 export type Print = (line: string) => void;
-export const print: Print = (line) => console.log(line);
 
 /** The `--config <file>` option's description, the same on every command that reads the app. */
 export const CONFIG_OPTION = [
@@ -38,27 +38,28 @@ export const APP_OPTION = [
 ] as const;
 
 /**
- * The environment's settings and the app the command works with: the one named (`--config`, or
- * EVALFLOW_CONFIG), else the one the engine running from this folder loaded, else
+ * The terminal's settings and the app the command works with: the one named (`--config`, or
+ * EVALFLOW_CONFIG), else the one the engine running from the terminal's folder loaded, else
  * `./evalflow.config.ts` or the built-ins. Beside a running engine it says on stderr which app it
  * reads, and when that is not the engine's.
  */
 export async function appOf(
   options: { config?: string },
-  tell: (line: string) => void = (line) => console.error(line),
+  terminal: Terminal,
 ): Promise<{ config: Config; app: AppDefinition }> {
-  const config = loadConfig();
-  const engine = runningEngine(EVALFLOW_HOME);
+  const tell = tellTo(terminal);
+  const config = configOf(terminal);
+  const engine = runningEngine(resolve(terminal.cwd, EVALFLOW_HOME));
   const named = options.config ?? config.configFile ?? undefined;
   if (engine !== null && named === undefined) {
     const app =
       engine.configFile === null
         ? builtinApp(config.judge)
-        : (await loadApp(config, { file: engine.configFile })).app;
+        : (await loadApp(config, { file: engine.configFile, cwd: terminal.cwd })).app;
     tell(`evalflow: the app of the running engine (pid ${engine.pid}): ${engine.source}`);
     return { config, app };
   }
-  const { app, source, path } = await loadApp(config, { file: named });
+  const { app, source, path } = await loadApp(config, { file: named, cwd: terminal.cwd });
   if (engine !== null && path !== engine.configFile) {
     tell(
       `evalflow: this command reads ${source}, not the app of the running engine (pid ${engine.pid}): ${engine.source}`,

@@ -14,6 +14,7 @@ import { registerReviewers } from './commands/reviewers.js';
 import { registerRules } from './commands/rules.js';
 import { registerRuns } from './commands/runs.js';
 import { registerScores } from './commands/scores.js';
+import { ExitCode, processTerminal, type Terminal, tellTo } from './terminal.js';
 
 // The `evalflow` command line: every command, and the one way errors end it. An error is one line
 // on stderr, `evalflow: <what is wrong>`, and exit code 1; help and --version exit 0.
@@ -25,28 +26,32 @@ export const VERSION = (
   }
 ).version;
 
-export function buildProgram(): Command {
+export function buildProgram(terminal: Terminal = processTerminal()): Command {
   const program = new Command('evalflow')
     .description('A durable workflow engine for evaluator runs, on Temporal.')
     .version(VERSION, '-V, --version', 'print the version');
-  registerEngine(program);
-  registerDemo(program);
-  registerKeys(program);
-  registerRules(program);
-  registerQueues(program);
-  registerReviewers(program);
-  registerReevaluate(program);
-  registerLedger(program);
-  registerRuns(program);
-  registerScores(program);
-  registerAgreement(program);
-  registerCosts(program);
-  registerDoctor(program);
-  registerConformance(program);
+  registerEngine(program, terminal);
+  registerDemo(program, terminal);
+  registerKeys(program, terminal);
+  registerRules(program, terminal);
+  registerQueues(program, terminal);
+  registerReviewers(program, terminal);
+  registerReevaluate(program, terminal);
+  registerLedger(program, terminal);
+  registerRuns(program, terminal);
+  registerScores(program, terminal);
+  registerAgreement(program, terminal);
+  registerCosts(program, terminal);
+  registerDoctor(program, terminal);
+  registerConformance(program, terminal);
   for (const command of commandsOf(program)) {
     // Commander's own errors (an unknown option, a missing argument) are thrown, not printed, so
     // `runCli` prints them as every other error: one line, naming the command's help.
-    command.configureOutput({ outputError: () => {} });
+    command.configureOutput({
+      writeOut: (text) => terminal.stdout.write(text),
+      writeErr: (text) => terminal.stderr.write(text),
+      outputError: () => {},
+    });
     command.exitOverride((error) => {
       throw new CommandLineError(error, pathOf(command));
     });
@@ -70,21 +75,29 @@ class CommandLineError extends Error {
   }
 }
 
-/** Runs the command line; resolves with the exit code. */
-export async function runCli(argv: readonly string[]): Promise<number> {
-  const program = buildProgram();
+/**
+ * Runs the command line on `terminal` (default: the process's own environment, folder and
+ * streams); resolves with the exit code, and never sets the process's own.
+ */
+export async function runCli(
+  argv: readonly string[],
+  terminal: Terminal = processTerminal(),
+): Promise<number> {
+  const tell = tellTo(terminal);
+  const program = buildProgram(terminal);
   try {
     await program.parseAsync([...argv]);
-    return Number(process.exitCode ?? 0);
+    return 0;
   } catch (error) {
+    if (error instanceof ExitCode) return error.code;
     if (error instanceof CommandLineError) {
       // Help and the version were printed already; help asked for by a group alone exits 1.
       if (error.code === 'commander.help' || error.exitCode === 0) return error.exitCode;
       const message = oneLine(error.message.replace(/^error: /, ''));
-      console.error(`evalflow: ${message} (see ${error.command} --help)`);
+      tell(`evalflow: ${message} (see ${error.command} --help)`);
       return error.exitCode || 1;
     }
-    console.error(`evalflow: ${firstLine(error)}`);
+    tell(`evalflow: ${firstLine(error)}`);
     return 1;
   }
 }

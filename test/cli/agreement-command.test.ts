@@ -6,7 +6,8 @@ import { wireAgreement } from '../../src/api/agreement-wire.js';
 import { compareSides } from '../../src/evidence/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { judgesApp, storeVerdicts } from '../evidence/stored-verdicts.js';
-import { embeddedDefaults, finished, repoRoot, runCli } from '../support/processes.js';
+import { cliInProcess } from '../support/cli.js';
+import { embeddedDefaults, repoRoot } from '../support/processes.js';
 
 // `evalflow agreement` and `evalflow rules promote` as a script meets them, spawned in a folder
 // of their own on the stored verdicts of test/evidence (one workspace, so none is named).
@@ -18,7 +19,7 @@ const sqlitePath = join(home, '.evalflow', 'evalflow.db');
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 const cli = async (...args: string[]) =>
-  finished(runCli([...args, '--config', config], { cwd: home, env }));
+  cliInProcess([...args, '--config', config], { cwd: home, env });
 
 let store: Store;
 beforeAll(async () => {

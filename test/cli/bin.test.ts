@@ -64,3 +64,50 @@ describe('bin/evalflow.js', () => {
     });
   });
 });
+
+// The command line runs in-process in the other CLI tests; what only a process shows is here:
+// the exit code `src/cli/main.ts` gives the process, and what reaches its stdout and stderr.
+describe('bin/evalflow.js in this checkout, as a process', () => {
+  const bin = join(repoRoot, 'bin', 'evalflow.js');
+  const evalflow = (...args: string[]) =>
+    finished(
+      spawn(process.execPath, [bin, ...args], {
+        cwd: dir,
+        env: plainEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+
+  it('prints the version and exits 0', async () => {
+    expect(await evalflow('--version')).toMatchObject({ code: 0, out: '0.1.0\n', err: '' });
+  });
+
+  it('exits 1 with one line on stderr for a command line that is wrong', async () => {
+    expect(await evalflow('frob')).toMatchObject({
+      code: 1,
+      out: '',
+      err: "evalflow: unknown command 'frob' (see evalflow --help)\n",
+    });
+  });
+
+  it('exits 1 when a command fails without an error of its own (a failed conformance case)', async () => {
+    const cases = join(dir, 'failing-case.json');
+    writeFileSync(
+      cases,
+      JSON.stringify({
+        description: 'a case that expects what the core refuses',
+        cases: [
+          {
+            name: 'an evaluator creates a thread',
+            actor: { kind: 'evaluator', name: 'tone', version: '2' },
+            command: { type: 'create_thread', thread_id: 't' },
+            expect: { outcome: { type: 'recorded' } },
+          },
+        ],
+      }),
+    );
+    const ran = await evalflow('conformance', cases);
+    expect(ran.code).toBe(1);
+    expect(ran.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
+  });
+});

@@ -7,8 +7,9 @@ import { verifyCredential } from '../../src/api/credentials.js';
 import { buildProgram, commandsOf, pathOf, runCli as runInProcess } from '../../src/cli/program.js';
 import { targetKey } from '../../src/core/index.js';
 import { openStore } from '../../src/store/index.js';
+import { cliInProcess } from '../support/cli.js';
 import { freePort } from '../support/free-port.js';
-import { embeddedDefaults, finished, repoRoot, runCli } from '../support/processes.js';
+import { embeddedDefaults, repoRoot } from '../support/processes.js';
 
 // The CLI as a script meets it: spawned from the sources in a folder of its own (so the embedded
 // defaults put the store and the score files under its .evalflow), each command's exit code, its
@@ -21,7 +22,7 @@ const env = embeddedDefaults();
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 const cli = async (...args: string[]) => {
-  const result = await finished(runCli(args, { cwd: home, env }));
+  const result = await cliInProcess(args, { cwd: home, env });
   return { ...result, errLines: result.err.trim() === '' ? [] : result.err.trim().split('\n') };
 };
 const json = async (...args: string[]) => {
@@ -327,11 +328,12 @@ describe('an error', () => {
       ],
     });
 
-    const unreachable = await finished(
-      runCli(['reevaluate', 'status', 'b1', '--workspace', 'acme', '--json'], {
+    const unreachable = await cliInProcess(
+      ['reevaluate', 'status', 'b1', '--workspace', 'acme', '--json'],
+      {
         cwd: home,
         env: { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${closed}` },
-      }),
+      },
     );
     expect(unreachable.code).toBe(1);
     expect(unreachable.out).toBe('');
@@ -529,9 +531,10 @@ describe('rules', () => {
   it('refuses to set a rule in every workspace of a store that has none', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'evalflow-commands-empty-'));
     try {
-      const result = await finished(
-        runCli(['rules', 'set', 'politeness@1', '--config', config], { cwd: empty, env }),
-      );
+      const result = await cliInProcess(['rules', 'set', 'politeness@1', '--config', config], {
+        cwd: empty,
+        env,
+      });
       expect([result.code, result.err]).toEqual([
         1,
         'evalflow: the store has no workspaces yet: name one with --workspace (new workspaces follow the config file’s rules)\n',

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../src/cli/commands/conformance.js';
+import { cliInProcess } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-conformance-command-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,24 +49,8 @@ async function linesOf(files: string[]): Promise<{ failed: number; lines: string
   return { failed, lines };
 }
 
-/** Runs the real CLI from the sources, as `node --import tsx src/cli/main.ts` does. */
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: process.cwd(),
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** `evalflow ARGS...`, in this process. */
+const cli = (...args: string[]) => cliInProcess(args, { cwd: process.cwd(), env: process.env });
 
 describe('evalflow conformance on a file that is not a case file', () => {
   it('names the file, the case by number and name, the field and the problem, on one line', async () => {
@@ -101,20 +85,20 @@ describe('evalflow conformance on a file that is not a case file', () => {
     expect(lines.slice(1)).toEqual([`ok   ${passing} › a thread is created`, '1 passed, 1 failed']);
   });
 
-  it('exits non-zero from the real CLI, printing the one line and no zod dump', async () => {
-    const { code, stdout, stderr } = await cli('conformance', passing, malformed);
+  it('exits non-zero from the command line, printing the one line and no zod dump', async () => {
+    const { code, out, err } = await cli('conformance', passing, malformed);
     expect(code).toBe(1);
-    expect(stdout.trimEnd().split('\n')).toEqual([
+    expect(out.trimEnd().split('\n')).toEqual([
       `ok   ${passing} › a thread is created`,
       `FAIL ${malformed}: case 2 ("an evaluator only gives feedback"): expect.outcome: expected an object, got 3`,
       '1 passed, 1 failed',
     ]);
-    expect(stderr).toBe('');
+    expect(err).toBe('');
   });
 
-  it('exits zero from the real CLI when every case passes', async () => {
-    const { code, stdout } = await cli('conformance', passing);
+  it('exits zero from the command line when every case passes', async () => {
+    const { code, out } = await cli('conformance', passing);
     expect(code).toBe(0);
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed');
+    expect(out.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed');
   });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgesApp } from '../evidence/stored-verdicts.js';
-import { embeddedDefaults, finished, runCli } from '../support/processes.js';
+import { cliInProcess } from '../support/cli.js';
+import { embeddedDefaults } from '../support/processes.js';
 import { seedSpend } from '../support/spend.js';
 
 // `evalflow costs` as a script meets it, spawned in a folder of its own on usage recorded on
@@ -13,7 +14,7 @@ const home = mkdtempSync(join(tmpdir(), 'evalflow-costs-'));
 const env = embeddedDefaults();
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-const cli = async (...args: string[]) => finished(runCli(args, { cwd: home, env }));
+const cli = async (...args: string[]) => cliInProcess(args, { cwd: home, env });
 
 beforeAll(async () => {
   await seedSpend(join(home, '.evalflow', 'evalflow.db'), judgesApp.feedbackTypes);

@@ -15,9 +15,10 @@ import {
 } from '../../src/cli/supervision/health-checks.js';
 import { builtinApp, loadConfig } from '../../src/config/index.js';
 import { openStore } from '../../src/store/index.js';
+import { cliInProcess } from '../support/cli.js';
 import { freePort } from '../support/free-port.js';
 import { LangfuseTestServer } from '../support/langfuse-server/index.js';
-import { embeddedDefaults, finished, runCli } from '../support/processes.js';
+import { embeddedDefaults } from '../support/processes.js';
 
 // `evalflow doctor`'s checks against real parts: SQLite files, a Langfuse-compatible server, a
 // closed port where Temporal should be, pid files naming live and dead processes. The checks of a
@@ -231,8 +232,8 @@ describe('evalflow doctor', () => {
     const port = await freePort();
     const env = { ...embeddedDefaults(), TEMPORAL_ADDRESS: `127.0.0.1:${port}` };
     const [lines, json] = await Promise.all([
-      finished(runCli(['doctor'], { cwd: home, env })),
-      finished(runCli(['doctor', '--json'], { cwd: home, env })),
+      cliInProcess(['doctor'], { cwd: home, env }),
+      cliInProcess(['doctor', '--json'], { cwd: home, env }),
     ]);
     expect(lines.code).toBe(1);
     expect(
@@ -255,12 +256,10 @@ describe('evalflow doctor', () => {
       ['dev server', true],
     ]);
 
-    const halfSet = await finished(
-      runCli(['doctor', '--json'], {
-        cwd: home,
-        env: { ...env, LANGFUSE_BASE_URL: 'http://127.0.0.1:1' },
-      }),
-    );
+    const halfSet = await cliInProcess(['doctor', '--json'], {
+      cwd: home,
+      env: { ...env, LANGFUSE_BASE_URL: 'http://127.0.0.1:1' },
+    });
     expect(halfSet.code).toBe(1);
     expect(JSON.parse(halfSet.out).checks).toEqual([
       expect.objectContaining({

@@ -8,18 +8,10 @@ import {
   queueDisagreements,
 } from '../../evidence/index.js';
 import type { Store } from '../../store/index.js';
-import {
-  APP_OPTION,
-  appOf,
-  CLI_ACTOR,
-  identifier,
-  instant,
-  print,
-  usage,
-  withStore,
-} from '../context.js';
+import { APP_OPTION, appOf, CLI_ACTOR, identifier, instant, usage, withStore } from '../context.js';
 import { printAgreement } from '../presentation/agreement-report.js';
 import { withExamples } from '../presentation/examples.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 
 // `evalflow agreement A B`: how two populations of stored verdicts agree, read from the store as
 // GET /v1/agreement reads them, printed as tables (or, with --json, the API's answer).
@@ -100,7 +92,8 @@ export function withSlices(command: Command): Command {
     );
 }
 
-export function registerAgreement(program: Command): void {
+export function registerAgreement(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   withExamples(
     withSlices(
       program
@@ -135,7 +128,7 @@ export function registerAgreement(program: Command): void {
     'evalflow agreement politeness@1:polite politeness@2:polite --json',
     'evalflow agreement politeness@2:polite reviewers --target-kind message --queue second-look',
   ).action(async (a: string, b: string, options: AgreementOptions) => {
-    const { config, app } = await appOf(options);
+    const { config, app } = await appOf(options, terminal);
     const { workspace, report, queued } = await withStore(
       config,
       async (store) => {

@@ -6,10 +6,12 @@ import {
   readCaseFile,
   storeCaseRunner,
 } from '../../testing/index.js';
-import { print } from '../context.js';
-import { withExamples } from '../presentation/examples.js';
 
-export function registerConformance(program: Command): void {
+import { withExamples } from '../presentation/examples.js';
+import { ExitCode, printTo, type Terminal } from '../terminal.js';
+
+export function registerConformance(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   withExamples(
     program
       .command('conformance')
@@ -18,7 +20,7 @@ export function registerConformance(program: Command): void {
     'evalflow conformance test/conformance/*.json',
   ).action(async (files: string[]) => {
     const failed = await runConformance(files, print);
-    if (failed > 0) process.exitCode = 1;
+    if (failed > 0) throw new ExitCode(1);
   });
 }
 

@@ -9,9 +9,10 @@ import {
   UtcDay,
 } from '../../api/costs-wire.js';
 import { loadConfig } from '../../config/index.js';
-import { identifier, print, usage, withStore } from '../context.js';
+import { identifier, usage, withStore } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 
 // `evalflow costs`: what judging cost, read from the store's usage ledger as GET /v1/costs reads
 // it, as a table (or, with --json, the API's answer).
@@ -61,7 +62,8 @@ interface CostsOptions {
   json?: boolean;
 }
 
-export function registerCosts(program: Command): void {
+export function registerCosts(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   withExamples(
     program
       .command('costs')
@@ -85,7 +87,7 @@ export function registerCosts(program: Command): void {
     if (options.from && options.to && options.from > options.to) {
       usage(`--from ${options.from} is after --to ${options.to}`);
     }
-    const reply = await withStore(loadConfig(), (store) =>
+    const reply = await withStore(configOf(terminal), (store) =>
       readCosts(store, {
         by: options.by ?? DEFAULT_COST_DIMENSIONS,
         workspace: options.workspace ?? null,

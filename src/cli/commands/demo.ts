@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Command } from 'commander';
-import { print, wholeNumber } from '../context.js';
+import { wholeNumber } from '../context.js';
 import { DEMO_WORKSPACE, demoApp } from '../demo/demo-app.js';
 import { DemoHttp } from '../demo/demo-http.js';
 import { printReport } from '../demo/demo-report.js';
@@ -11,6 +11,7 @@ import { startDemoEngine } from '../demo/demo-stack.js';
 import { type Keys, runStory } from '../demo/demo-story.js';
 import { withExamples } from '../presentation/examples.js';
 import { pageLine } from '../presentation/page-line.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 
 // `evalflow demo` (`npm run demo`): the engine on embedded defaults in a folder of its own, a
 // short story told through the HTTP API, and the tables that show what evalflow made of it.
@@ -21,7 +22,8 @@ interface DemoOptions {
   keep?: boolean;
 }
 
-export function registerDemo(program: Command): void {
+export function registerDemo(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   withExamples(
     program
       .command('demo')
@@ -41,10 +43,11 @@ export function registerDemo(program: Command): void {
       .option('--keep', 'keep the folder afterwards (a --home folder is always kept)'),
     'evalflow demo',
     'evalflow demo --abandon-after 5000 --home .evalflow/demo',
-  ).action(runDemo);
+  ).action((options: DemoOptions) => runDemo(options, terminal));
 }
 
-async function runDemo(options: DemoOptions): Promise<void> {
+async function runDemo(options: DemoOptions, terminal: Terminal): Promise<void> {
+  const print = printTo(terminal);
   const started = Date.now();
   const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
   // The worker's own INFO lines would bury the story; warnings and errors still show.
@@ -80,7 +83,7 @@ async function runDemo(options: DemoOptions): Promise<void> {
     const story = await runStory(http, keys, {
       abandonAfterMs: options.abandonAfter,
       print,
-      stream: process.stdout,
+      stream: terminal.stdout,
     });
     await printReport(http, keys.system, story, { abandonAfterMs: options.abandonAfter, print });
     print('');

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { type Config, loadConfig } from '../../config/index.js';
-import { CONFIG_OPTION, print } from '../context.js';
+import { CONFIG_OPTION } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { type Check, runDoctor } from '../supervision/health-checks.js';
+import { configOf, ExitCode, printTo, type Terminal } from '../terminal.js';
 
-export function registerDoctor(program: Command): void {
+export function registerDoctor(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   withExamples(
     program
       .command('doctor')
@@ -16,19 +18,22 @@ export function registerDoctor(program: Command): void {
     'evalflow doctor',
     'evalflow doctor --json',
   ).action(async (options: { config?: string; json?: boolean }) => {
-    const checks = await environmentChecks(options.config);
+    const checks = await environmentChecks(options.config, terminal);
     const ok = checks.every((check) => check.ok);
     if (options.json) print(JSON.stringify({ ok, checks }));
     else for (const check of checks) print(checkLine(check));
-    if (!ok) process.exitCode = 1;
+    if (!ok) throw new ExitCode(1);
   });
 }
 
 /** Every check; when the environment itself is wrong, only that one, since the rest read it. */
-async function environmentChecks(configFile: string | undefined): Promise<Check[]> {
+async function environmentChecks(
+  configFile: string | undefined,
+  terminal: Terminal,
+): Promise<Check[]> {
   let config: Config;
   try {
-    config = loadConfig();
+    config = configOf(terminal);
   } catch (error) {
     return [
       {
@@ -39,7 +44,7 @@ async function environmentChecks(configFile: string | undefined): Promise<Check[
       },
     ];
   }
-  return runDoctor(config, { configFile });
+  return runDoctor(config, { configFile, cwd: terminal.cwd });
 }
 
 const NAME_WIDTH = Math.max(

@@ -1,15 +1,17 @@
 import type { Command } from 'commander';
 import { issueCredential, PRINCIPAL_FORMS, parsePrincipal } from '../../api/index.js';
 import { type Config, loadConfig } from '../../config/index.js';
-import { print, withStore } from '../context.js';
+import { withStore } from '../context.js';
 import { UsageError } from '../errors.js';
 import { withExamples } from '../presentation/examples.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 
 // `evalflow keys create|list|revoke`: API keys, written straight to the store every API process
 // reads (keys need no feedback types: any app's store holds them). A key is printed once; only
 // its hash is kept.
 
-export function registerKeys(program: Command): void {
+export function registerKeys(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   const keys = program
     .command('keys')
     .description('API keys: each bound to one workspace and one principal');
@@ -26,7 +28,7 @@ export function registerKeys(program: Command): void {
       .option('--json', 'print one JSON object {id, key, workspace, principal}'),
     'evalflow keys create --workspace acme --principal agent --json',
   ).action((options: { workspace: string; principal: string; name?: string; json?: boolean }) =>
-    createKey(loadConfig(), options, print),
+    createKey(configOf(terminal), options, print),
   );
   withExamples(
     keys
@@ -36,7 +38,7 @@ export function registerKeys(program: Command): void {
       .option('--json', 'print one JSON array of key records'),
     'evalflow keys list --workspace acme',
   ).action((options: { workspace?: string; json?: boolean }) =>
-    listKeys(loadConfig(), options, print),
+    listKeys(configOf(terminal), options, print),
   );
   withExamples(
     keys
@@ -46,7 +48,7 @@ export function registerKeys(program: Command): void {
       .option('--json', 'print one JSON object {id, revoked}'),
     'evalflow keys revoke 0193f1c2a8e07b3c9d2e4f5a6b7c8d9e',
   ).action((id: string, options: { json?: boolean }) =>
-    revokeKey(loadConfig(), id, options, print),
+    revokeKey(configOf(terminal), id, options, print),
   );
 }
 

@@ -14,9 +14,10 @@ import {
   targetKey,
 } from '../../core/index.js';
 import type { EvaluationEntry, Store } from '../../store/index.js';
-import { identifier, print, withStore, workspacesOf } from '../context.js';
+import { identifier, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 import { usdText } from './costs.js';
 
 // `evalflow ledger`: the evaluation ledger, one final state per (target, evaluator version,
@@ -24,7 +25,8 @@ import { usdText } from './costs.js';
 
 type Listed = LedgerEntry & { workspace: string };
 
-export function registerLedger(program: Command): void {
+export function registerLedger(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   withExamples(
     program
       .command('ledger')
@@ -62,7 +64,7 @@ export function registerLedger(program: Command): void {
       generation?: string;
       json?: boolean;
     }) => {
-      const entries = await withStore(loadConfig(), (store) => readLedger(store, options));
+      const entries = await withStore(configOf(terminal), (store) => readLedger(store, options));
       if (options.json) return print(JSON.stringify(entries));
       if (entries.length === 0) return print('no ledger entries');
       const lines = renderTable(

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { startApi } from '../../api/index.js';
 import {
@@ -8,7 +9,7 @@ import {
   withSeparatePorts,
 } from '../../config/index.js';
 import { startEngine } from '../../worker/index.js';
-import { CONFIG_OPTION, portNumber, print } from '../context.js';
+import { CONFIG_OPTION, portNumber } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { pageLine } from '../presentation/page-line.js';
 import { ensureChromium } from '../supervision/chromium-binary.js';
@@ -17,6 +18,7 @@ import { ensurePostgres } from '../supervision/postgres-binaries.js';
 import { runUntilStopped } from '../supervision/run-until-stopped.js';
 import { describeBinaries, ensureTemporalBinaries } from '../supervision/setup.js';
 import { start } from '../supervision/start.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 
 // The engine's processes: `setup` (binaries), `start` (everything on embedded defaults), and the
 // worker and the API each alone.
@@ -39,7 +41,8 @@ const withMetricsPort = (config: Config, port: number | undefined): Config =>
     port === undefined ? config : { ...config, metrics: { ...config.metrics, port } },
   );
 
-export function registerEngine(program: Command): void {
+export function registerEngine(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   withExamples(
     program
       .command('setup')
@@ -48,9 +51,10 @@ export function registerEngine(program: Command): void {
       ),
     'evalflow setup',
   ).action(async () => {
-    print(describeBinaries(await ensureTemporalBinaries()));
-    print(`evalflow setup: ${ensurePostgres()}`);
-    print(`evalflow setup: ${ensureChromium()}`);
+    const { env, cwd } = terminal;
+    print(describeBinaries(await ensureTemporalBinaries({ env, projectDir: cwd })));
+    print(`evalflow setup: ${ensurePostgres(env)}`);
+    print(`evalflow setup: ${ensureChromium(env)}`);
   });
 
   withExamples(
@@ -73,7 +77,7 @@ export function registerEngine(program: Command): void {
       metricsPort?: number;
       config?: string;
     }) => {
-      await start(loadConfig(), options);
+      await start(terminal, options);
     },
   );
 
@@ -87,11 +91,14 @@ export function registerEngine(program: Command): void {
       .option(...CONFIG_OPTION),
     'TEMPORAL_ADDRESS=temporal:7233 evalflow worker --config evalflow.config.ts --metrics-port 9464',
   ).action(async (options: { config?: string; metricsPort?: number }) => {
-    const config = withMetricsPort(loadConfig(), options.metricsPort);
-    const { app, source, path } = await loadApp(config, { file: options.config });
+    const config = withMetricsPort(configOf(terminal), options.metricsPort);
+    const { app, source, path } = await loadApp(config, {
+      file: options.config,
+      cwd: terminal.cwd,
+    });
     print(`evalflow: app from ${source}`);
     const engine = await startEngine({ config, app, temporal: temporalConnection(config) });
-    const forget = recordEngine(EVALFLOW_HOME, { configFile: path, source });
+    const forget = recordEngine(resolve(terminal.cwd, EVALFLOW_HOME), { configFile: path, source });
     if (engine.metrics.url) print(`evalflow: metrics at ${engine.metrics.url}`);
     print(`evalflow: worker polling task queue ${config.taskQueue}`);
     await runUntilStopped([engine]).finally(forget);
@@ -106,12 +113,12 @@ export function registerEngine(program: Command): void {
       .option(...CONFIG_OPTION),
     'TEMPORAL_ADDRESS=temporal:7233 evalflow api --api-port 8787 --metrics-port 9465',
   ).action(async (options: { apiPort?: number; metricsPort?: number; config?: string }) => {
-    const loaded = loadConfig();
+    const loaded = configOf(terminal);
     const config = withMetricsPort(
       options.apiPort ? { ...loaded, api: { ...loaded.api, port: options.apiPort } } : loaded,
       options.metricsPort,
     );
-    const { app, source } = await loadApp(config, { file: options.config });
+    const { app, source } = await loadApp(config, { file: options.config, cwd: terminal.cwd });
     print(`evalflow: app from ${source}`);
     const api = await startApi({ config, app, temporal: temporalConnection(config) });
     print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);

@@ -12,11 +12,11 @@ import {
   CLI_ACTOR,
   identifier,
   type Print,
-  print,
   usage,
   withStore,
 } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 import { asUsage, oneWorkspace, SIDES_HELP, withSlices } from './agreement.js';
 
 // `evalflow rules promote`: measures a version's agreement now and promotes it on that evidence,
@@ -61,7 +61,8 @@ function matched(value: string): number {
   return n;
 }
 
-export function registerPromote(rules: Command): void {
+export function registerPromote(rules: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   withExamples(
     withSlices(
       rules
@@ -95,7 +96,7 @@ export function registerPromote(rules: Command): void {
     'evalflow rules promote politeness@2 --against reviewer:grace:review_verdict.verdict --map pass=true --map fail=false --min-kappa 0.7 --min-matched 30 --workspace acme',
   ).action(async (evaluator: string, options: PromoteOptions) => {
     evaluatorId(evaluator);
-    const { config, app } = await appOf(options);
+    const { config, app } = await appOf(options, terminal);
     const result = await withStore(
       config,
       async (store) => {

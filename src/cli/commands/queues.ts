@@ -21,13 +21,13 @@ import {
   CONFIG_OPTION,
   commaList,
   identifier,
-  print,
   usage,
   wholeNumber,
   withStore,
 } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 import { CLI_ACTOR } from './rules.js';
 
 // `evalflow queues list|show|add`: review queues and their progress, read from the store as the
@@ -48,7 +48,8 @@ async function queueOf(store: Store, app: AppDefinition, workspace: string, queu
   return queue;
 }
 
-export function registerQueues(program: Command): void {
+export function registerQueues(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   const queues = program
     .command('queues')
     .description('review queues: their progress, and targets put in one by hand');
@@ -64,7 +65,7 @@ export function registerQueues(program: Command): void {
     'evalflow queues list --workspace acme',
   ).action(
     async (options: { workspace: string; archived?: boolean; config?: string; json?: boolean }) => {
-      const { config, app } = await appOf(options);
+      const { config, app } = await appOf(options, terminal);
       const listed = await withStore(
         config,
         async (store) => {
@@ -130,7 +131,7 @@ export function registerQueues(program: Command): void {
     'evalflow queues show triage --workspace acme',
   ).action(
     async (queueId: string, options: { workspace: string; config?: string; json?: boolean }) => {
-      const { config, app } = await appOf(options);
+      const { config, app } = await appOf(options, terminal);
       const shown = await withStore(
         config,
         async (store) => {
@@ -233,7 +234,7 @@ export function registerQueues(program: Command): void {
     }
     const filter = options.all === undefined ? undefined : filterOf(options.all, options);
     const targets = filter === undefined ? namedTargets(options) : [];
-    const { config, app } = await appOf(options);
+    const { config, app } = await appOf(options, terminal);
     const added = await withStore(
       config,
       async (store) => {

@@ -23,7 +23,6 @@ import {
   identifier,
   identifiers,
   instant,
-  print,
   reevaluationsOf,
   usage,
   usdAmount,
@@ -38,6 +37,7 @@ import {
   ProgressReporter,
   type ProgressStream,
 } from '../presentation/progress-bar.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 
 // `evalflow reevaluate start|status|pause|resume|budget|cancel`: batch re-evaluation of artifact
 // versions, or a backfill of runs (turns), messages or threads, over Temporal (TEMPORAL_ADDRESS,
@@ -81,7 +81,8 @@ const WORKSPACE = ['--workspace <id>', 'the workspace the batch runs in'] as con
 /** How often `--watch` asks for progress. */
 const WATCH_INTERVAL_MS = 500;
 
-export function registerReevaluate(program: Command): void {
+export function registerReevaluate(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   const reevaluate = program
     .command('reevaluate')
     .description(
@@ -145,9 +146,9 @@ export function registerReevaluate(program: Command): void {
       if (options.watch || options.batch || options.maxCostUsd !== undefined) {
         usage('--dry-run starts nothing: drop --watch, --batch and --max-cost-usd');
       }
-      return preview(options, chosen);
+      return preview(options, chosen, terminal);
     }
-    await withBatches(options, async (batches) => {
+    await withBatches(options, terminal, async (batches) => {
       let batchId: string;
       try {
         ({ batchId } = await batches.start(options.workspace, {
@@ -168,7 +169,13 @@ export function registerReevaluate(program: Command): void {
         return print(options.json ? JSON.stringify({ batchId }) : batchId);
       }
       if (!options.json) print(`batch ${batchId}`);
-      const progress = await follow(batches, options.workspace, batchId, !options.json);
+      const progress = await follow(
+        batches,
+        options.workspace,
+        batchId,
+        !options.json,
+        terminal.stdout,
+      );
       print(options.json ? JSON.stringify({ batchId, progress }) : totals(progress));
     });
   });
@@ -184,11 +191,11 @@ export function registerReevaluate(program: Command): void {
       .option('--json', 'print one JSON object {batchId, progress}'),
     'evalflow reevaluate status 0193f1c2-a8e0-7b3c-9d2e-4f5a6b7c8d9e --workspace acme --watch',
   ).action(async (batchId: string, options: BatchOptions & { watch?: boolean }) => {
-    await withBatches(options, async (batches) => {
+    await withBatches(options, terminal, async (batches) => {
       const now = await progressOf(batches, options.workspace, batchId);
       const following = options.watch === true && !finished(now);
       const progress = following
-        ? await follow(batches, options.workspace, batchId, !options.json)
+        ? await follow(batches, options.workspace, batchId, !options.json, terminal.stdout)
         : now;
       if (options.json) return print(JSON.stringify({ batchId, progress }));
       if (!following) print(plainProgress(batchId, progress));
@@ -209,7 +216,7 @@ export function registerReevaluate(program: Command): void {
       .option('--json', 'print one JSON object {batchId, progress}: the progress after the change'),
     'evalflow reevaluate budget 0193f1c2-a8e0-7b3c-9d2e-4f5a6b7c8d9e --workspace acme --max-cost-usd 40',
   ).action(async (batchId: string, options: BatchOptions & { maxCostUsd: number }) => {
-    await withBatches(options, async (batches) => {
+    await withBatches(options, terminal, async (batches) => {
       const before = await progressOf(batches, options.workspace, batchId);
       if (before.maxCostNanos == null) usage(`batch ${batchId} was started without a budget`);
       try {
@@ -242,7 +249,7 @@ export function registerReevaluate(program: Command): void {
         ),
       `evalflow reevaluate ${action} 0193f1c2-a8e0-7b3c-9d2e-4f5a6b7c8d9e --workspace acme`,
     ).action(async (batchId: string, options: BatchOptions) => {
-      await withBatches(options, async (batches) => {
+      await withBatches(options, terminal, async (batches) => {
         await progressOf(batches, options.workspace, batchId);
         try {
           await batches[action](options.workspace, batchId);
@@ -322,8 +329,10 @@ function selectionOf(
 async function preview(
   options: StartOptions,
   chosen: ReturnType<typeof selectionOf>,
+  terminal: Terminal,
 ): Promise<void> {
-  const { config, app } = await appOf(options);
+  const print = printTo(terminal);
+  const { config, app } = await appOf(options, terminal);
   const result = await withStore(config, async (store) => {
     try {
       return await previewReevaluation(
@@ -379,9 +388,10 @@ function selectorOf(options: StartOptions): ArtifactVersionSelector {
 
 async function withBatches(
   options: { config?: string },
+  terminal: Terminal,
   work: (batches: ReevaluationClient) => Promise<void>,
 ): Promise<void> {
-  const { config, app } = await appOf(options);
+  const { config, app } = await appOf(options, terminal);
   // The store's id scopes the batches' workflow ids.
   const store = await withStore(config, async (opened) => ({ id: opened.id }));
   const temporal = await connectTemporal(config);
@@ -413,7 +423,7 @@ async function follow(
   workspace: string,
   batchId: string,
   show: boolean,
-  stream: ProgressStream = process.stdout,
+  stream: ProgressStream,
 ): Promise<ReevaluateProgress> {
   const reporter = new ProgressReporter(stream, batchId);
   const result = await batches.watch(

@@ -2,8 +2,9 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { issueCredential } from '../../api/index.js';
 import { SIGN_IN_SECONDS, signInPath } from '../../api/routes/reviewer-sign-in.js';
 import { loadConfig } from '../../config/index.js';
-import { identifier, print, usage, withStore } from '../context.js';
+import { identifier, usage, withStore } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 
 // `evalflow reviewers link`: a reviewer's sign-in link for the reviewers' page, a short-lived
 // token acting as reviewer:{id} in one workspace, written straight to the store the API reads
@@ -28,7 +29,8 @@ export function duration(value: string): number {
   return seconds;
 }
 
-export function registerReviewers(program: Command): void {
+export function registerReviewers(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   const reviewers = program
     .command('reviewers')
     .description("reviewers' sign-in links for the reviewers' page");
@@ -60,7 +62,7 @@ export function registerReviewers(program: Command): void {
       baseUrl?: string;
       json?: boolean;
     }) => {
-      const config = loadConfig();
+      const config = configOf(terminal);
       const base = options.baseUrl ?? `http://${config.api.host}:${config.api.port}`;
       let origin: string;
       try {

@@ -22,7 +22,6 @@ import {
   duration,
   identifier,
   type Print,
-  print,
   sampleRate,
   usage,
   withStore,
@@ -30,6 +29,7 @@ import {
 } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 import { registerPromote } from './promote.js';
 
 /** The system actor the CLI's rule commands are recorded as (defined with the commands' context). */
@@ -44,7 +44,8 @@ type RuleOrigin = 'config' | 'workspace';
 /** A rule as `--json` prints it: the API's shape, with its workspace (null: the config's default). */
 type ListedRule = ReturnType<typeof wireRule> & { workspace: string | null };
 
-export function registerRules(program: Command): void {
+export function registerRules(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   const rules = program
     .command('rules')
     .description("evaluation rules: the app's defaults, and each workspace's own per version");
@@ -61,7 +62,7 @@ export function registerRules(program: Command): void {
     'evalflow rules list --workspace acme',
     'evalflow rules list --json',
   ).action(async (options: { workspace?: string; config?: string; json?: boolean }) => {
-    const { config, app } = await appOf(options);
+    const { config, app } = await appOf(options, terminal);
     const listed = await withStore(
       config,
       (store) => listRules(store, app, options.workspace),
@@ -125,7 +126,7 @@ export function registerRules(program: Command): void {
         ? parsed.data
         : usage(`--targets are some of ${evaluatedKinds.join(', ')}, not ${kind}`);
     });
-    const { config, app } = await appOf(options);
+    const { config, app } = await appOf(options, terminal);
     if (app.evaluators.targetsOf(evaluator) === undefined) {
       usage(`evaluator ${evaluator} is not deployed: add it to the config file's evaluators first`);
     }
@@ -156,7 +157,7 @@ export function registerRules(program: Command): void {
     }
   });
 
-  registerPromote(rules);
+  registerPromote(rules, terminal);
 }
 
 /** `live` or `shadow`. */

@@ -4,9 +4,10 @@ import { wireRun } from '../../api/wire.js';
 import { loadConfig } from '../../config/index.js';
 import { evaluationStates, RunStatus } from '../../core/index.js';
 import type { RunListOptions } from '../../store/index.js';
-import { identifier, instant, print, wholeNumber, withStore, workspacesOf } from '../context.js';
+import { identifier, instant, wholeNumber, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 
 // `evalflow runs list` and `evalflow threads list`: what the host reported, newest runs first
 // with how each one's evaluation stands, as a table or as the API's JSON.
@@ -23,7 +24,8 @@ interface RunsOptions {
   json?: boolean;
 }
 
-export function registerRuns(program: Command): void {
+export function registerRuns(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   const runs = program.command('runs').description('the runs the host reported');
   withExamples(
     runs
@@ -43,7 +45,7 @@ export function registerRuns(program: Command): void {
     'evalflow runs list --workspace acme --status completed --ended-from 2026-01-01T00:00:00Z',
     'evalflow runs list --thread thread-1 --json',
   ).action(async (options: RunsOptions) => {
-    const listed = await withStore(loadConfig(), async (store) => {
+    const listed = await withStore(configOf(terminal), async (store) => {
       const rows = [];
       for (const workspace of await workspacesOf(store, options.workspace)) {
         const page = await store.runs(workspace, filtersOf(options));
@@ -91,7 +93,7 @@ export function registerRuns(program: Command): void {
       .option('--json', 'print one JSON array of {workspace, threadId, title, createdAt, endedAt}'),
     'evalflow threads list --workspace acme',
   ).action(async (options: { workspace?: string; limit: number; json?: boolean }) => {
-    const listed = await withStore(loadConfig(), async (store) => {
+    const listed = await withStore(configOf(terminal), async (store) => {
       const rows = [];
       for (const workspace of await workspacesOf(store, options.workspace)) {
         for (const thread of await store.threads(workspace, { limit: options.limit })) {

@@ -3,17 +3,10 @@ import { type ScoreSummaryGroup, summarizeScores } from '../../api/score-summary
 import { scoreBackend } from '../../config/score-backend.js';
 import { ScoreSource } from '../../core/index.js';
 import { syncScoreConfigs } from '../../scores/index.js';
-import {
-  APP_OPTION,
-  appOf,
-  identifier,
-  instant,
-  print,
-  withStore,
-  workspacesOf,
-} from '../context.js';
+import { APP_OPTION, appOf, identifier, instant, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 
 // `evalflow scores summary`: the stored feedback's scores by population, as
 // `GET /v1/scores/summary` answers them. `evalflow scores sync-configs`: the app's score configs
@@ -31,7 +24,8 @@ function scoreSource(value: string): ScoreSource {
   return parsed.data;
 }
 
-export function registerScores(program: Command): void {
+export function registerScores(program: Command, terminal: Terminal): void {
+  const print = printTo(terminal);
   const scores = program.command('scores').description("the feedback's scores and their configs");
 
   withExamples(
@@ -68,7 +62,7 @@ export function registerScores(program: Command): void {
       config?: string;
       json?: boolean;
     }) => {
-      const { config, app } = await appOf(options);
+      const { config, app } = await appOf(options, terminal);
       const { source, name, from, to, includeShadow } = options;
       const groups = await withStore(
         config,
@@ -104,7 +98,7 @@ export function registerScores(program: Command): void {
       .option('--json', 'print one JSON object {created: [...], archived: [...]}'),
     'evalflow scores sync-configs --config evalflow.config.ts',
   ).action(async (options: { config?: string; json?: boolean }) => {
-    const { config, app } = await appOf(options);
+    const { config, app } = await appOf(options, terminal);
     const { configStore } = scoreBackend(config);
     const synced = await syncScoreConfigs(configStore, app.scoreConfigSync.configs, {
       retired: app.scoreConfigSync.retired,

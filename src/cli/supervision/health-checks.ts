@@ -37,20 +37,26 @@ export const LATEST_SCHEMA = Math.max(...migrations.map((m) => m.version));
 
 export async function runDoctor(
   config: Config,
-  options: { configFile?: string; home?: string },
+  /** `cwd`: the folder the config file and `.evalflow/` are found in (default: the process's). */
+  options: { configFile?: string; cwd?: string },
 ): Promise<Check[]> {
+  const cwd = options.cwd ?? process.cwd();
   return [
-    await checkConfigFile(config, options.configFile),
+    await checkConfigFile(config, options.configFile, cwd),
     await checkTemporal(config),
     await checkStore(config),
     await checkScoreSink(config),
-    checkDevServer(resolve(options.home ?? '.evalflow')),
+    checkDevServer(resolve(cwd, '.evalflow')),
   ];
 }
 
-export async function checkConfigFile(config: Config, file: string | undefined): Promise<Check> {
+export async function checkConfigFile(
+  config: Config,
+  file: string | undefined,
+  cwd?: string,
+): Promise<Check> {
   try {
-    const { app, source } = await loadApp(config, { file });
+    const { app, source } = await loadApp(config, { file, cwd });
     const versions = app.evaluators.list().length;
     return pass(
       'config',

@@ -1,6 +1,6 @@
+import { resolve } from 'node:path';
 import { startApi } from '../../api/index.js';
 import {
-  type Config,
   DEFAULTS,
   loadApp,
   type TemporalConnectionOptions,
@@ -9,6 +9,7 @@ import {
 } from '../../config/index.js';
 import { startEngine } from '../../worker/index.js';
 import { pageLine } from '../presentation/page-line.js';
+import { configOf, printTo, type Terminal } from '../terminal.js';
 import { type DevServer, startDevServer } from './dev-server.js';
 import { EVALFLOW_HOME, recordEngine } from './engine-record.js';
 import { runUntilStopped, type Service } from './run-until-stopped.js';
@@ -31,10 +32,13 @@ export interface StartOptions {
  * with its relays, and the HTTP API, with one metrics endpoint for both. SIGINT or SIGTERM stops
  * the API, then the worker, then the server.
  */
-export async function start(config: Config, options: StartOptions): Promise<void> {
+export async function start(terminal: Terminal, options: StartOptions): Promise<void> {
+  const print = printTo(terminal);
+  const config = configOf(terminal);
+  const home = resolve(terminal.cwd, EVALFLOW_HOME);
   // The app first: a config that fails to load stops startup before anything else starts.
-  const { app, source, path } = await loadApp(config, { file: options.config });
-  console.log(`evalflow: app from ${source}`);
+  const { app, source, path } = await loadApp(config, { file: options.config, cwd: terminal.cwd });
+  print(`evalflow: app from ${source}`);
   const settings = withSeparatePorts({
     ...config,
     api: { ...config.api, port: options.apiPort ?? config.api.port },
@@ -50,8 +54,8 @@ export async function start(config: Config, options: StartOptions): Promise<void
     : null;
   let ui: string | null = null;
   if (!temporal) {
-    const binaries = await ensureTemporalBinaries();
-    console.log(describeBinaries(binaries));
+    const binaries = await ensureTemporalBinaries({ env: terminal.env, projectDir: terminal.cwd });
+    print(describeBinaries(binaries));
     if (binaries.cli.source === 'sdk-download') {
       throw new Error('npm start needs the temporal CLI on disk; set TEMPORAL_CLI_PATH');
     }
@@ -60,6 +64,8 @@ export async function start(config: Config, options: StartOptions): Promise<void
       namespace: config.namespace,
       port: options.port,
       uiPort: options.uiPort,
+      home,
+      log: print,
     });
     temporal = { address: server.address };
     ui = `http://127.0.0.1:${options.uiPort}`;
@@ -69,7 +75,7 @@ export async function start(config: Config, options: StartOptions): Promise<void
   try {
     const engine = await startEngine({ config: settings, app, temporal });
     services.push(engine);
-    forget = recordEngine(EVALFLOW_HOME, { configFile: path, source });
+    forget = recordEngine(home, { configFile: path, source });
     const api = await startApi({
       config: settings,
       app,
@@ -81,10 +87,10 @@ export async function start(config: Config, options: StartOptions): Promise<void
       },
     });
     services.push(api);
-    console.log(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
-    console.log(pageLine(api.url));
-    console.log(`evalflow: metrics at ${engine.metrics.url}`);
-    console.log(
+    print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
+    print(pageLine(api.url));
+    print(`evalflow: metrics at ${engine.metrics.url}`);
+    print(
       `evalflow: worker polling task queue ${config.taskQueue} on Temporal at ${temporal.address}` +
         (ui ? `; Temporal UI at ${ui}` : ''),
     );
@@ -94,5 +100,5 @@ export async function start(config: Config, options: StartOptions): Promise<void
     for (const service of services.reverse()) await service.stop().catch(() => {});
     await server?.stop();
   }
-  console.log('evalflow: stopped');
+  print('evalflow: stopped');
 }
