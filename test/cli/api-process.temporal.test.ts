@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
 import { startDevServer } from '../../src/cli/supervision/dev-server.js';
+import { cliInProcess } from '../support/cli.js';
 import { freePort } from '../support/free-port.js';
 import {
   embeddedDefaults,
@@ -49,7 +50,7 @@ it('serves the API beside the worker, with keys from the CLI, and alone in a sec
   expect(await page.text()).toMatch(
     /<script type="module" crossorigin src="\/ui\/assets\/[^"]+\.js">/,
   );
-  const cli = async (...args: string[]) => finished(runCli(args, { cwd: home, env }));
+  const cli = async (...args: string[]) => cliInProcess(args, { cwd: home, env });
 
   const made = await cli('keys', 'create', '--workspace', 'acme', '--principal', 'agent', '--json');
   expect(made.code).toBe(0);

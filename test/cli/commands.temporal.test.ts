@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliInProcess } from '../support/cli.js';
 import { freePort } from '../support/free-port.js';
 import {
   embeddedDefaults,
@@ -28,7 +29,7 @@ let env: NodeJS.ProcessEnv;
 let api = '';
 let systemKey = '';
 
-const cli = async (...args: string[]) => finished(runCli(args, { cwd: home, env }));
+const cli = async (...args: string[]) => cliInProcess(args, { cwd: home, env });
 const json = async (...args: string[]) => {
   const result = await cli(...args);
   expect(result.err, `evalflow ${args.join(' ')}`).toBe('');
@@ -336,12 +337,10 @@ describe('evalflow doctor', () => {
       /belongs to evalflow start pid \d+, still running/,
     );
 
-    const missing = await finished(
-      runCli(['doctor', '--config', config], {
-        cwd: home,
-        env: { ...env, TEMPORAL_NAMESPACE: 'nowhere' },
-      }),
-    );
+    const missing = await cliInProcess(['doctor', '--config', config], {
+      cwd: home,
+      env: { ...env, TEMPORAL_NAMESPACE: 'nowhere' },
+    });
     expect(missing.code).toBe(1);
     expect(missing.out).toContain(
       `FAIL temporal     Temporal at ${env.TEMPORAL_ADDRESS} answers, but has no namespace nowhere; fix: create it (temporal operator namespace create --namespace nowhere), or set TEMPORAL_NAMESPACE`,

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { type DevServer, startDevServer } from '../../src/cli/supervision/dev-server.js';
+import { cliInProcess } from '../support/cli.js';
 import { freePort } from '../support/free-port.js';
 import {
   embeddedDefaults,
   eventually,
-  finished,
   runCli,
   temporalBinaries,
   waitForLine,
@@ -88,7 +88,7 @@ it('evalflow start reaches a TLS-only Temporal through a temporal.toml profile a
     TEMPORAL_PROFILE: 'secured',
     EVALFLOW_TASK_QUEUE: 'secured-start',
   };
-  const cli = async (...args: string[]) => finished(runCli(args, { cwd: home, env }));
+  const cli = async (...args: string[]) => cliInProcess(args, { cwd: home, env });
   const keyFor = async (principal: string) =>
     JSON.parse(
       (await cli('keys', 'create', '--workspace', 'acme', '--principal', principal, '--json')).out,
@@ -197,12 +197,10 @@ it('evalflow worker polls the namespace TEMPORAL_NAMESPACE names, on TEMPORAL_AD
 
 it('evalflow worker and api stop at a bad Temporal setting with one line, before connecting', async () => {
   const run = (command: string, settings: Record<string, string>) =>
-    finished(
-      runCli([command], {
-        cwd: newHome(`bad-${command}`),
-        env: { ...embeddedDefaults(), ...temporalBinaries(), ...settings },
-      }),
-    );
+    cliInProcess([command], {
+      cwd: newHome(`bad-${command}`),
+      env: { ...embeddedDefaults(), ...temporalBinaries(), ...settings },
+    });
   const absent = join(dir, 'absent.pem');
   const noCert = await run('worker', {
     TEMPORAL_ADDRESS: `127.0.0.1:${proxy.port}`,

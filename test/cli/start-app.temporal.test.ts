@@ -7,6 +7,7 @@ import { createFeedbackTypeRegistry } from '../../src/core/index.js';
 import { answerLengthEvaluator, createEvaluatorRegistry } from '../../src/evaluators/index.js';
 import { FileScoreConfigStore, JsonlScoreSink } from '../../src/scores/file/index.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
+import { cliInProcess } from '../support/cli.js';
 import { exampleIds, reportedRun } from '../support/examples.js';
 import { freePort } from '../support/free-port.js';
 import {
@@ -134,27 +135,27 @@ describe('evalflow start with an app definition', () => {
       );
 
       // The CLI beside the running engine reads the engine's app: its rules and its types.
-      const rules = await finished(
-        runCli(['rules', 'list', '--workspace', ws], { cwd: home, env }),
-      );
+      const rules = await cliInProcess(['rules', 'list', '--workspace', ws], { cwd: home, env });
       expect(rules.code).toBe(0);
       expect(rules.err).toBe(
         `evalflow: the app of the running engine (pid ${engine.pid}): ${join(example, 'evalflow.config.ts')}\n`,
       );
       expect(rules.out).toContain('politeness@1');
       writeFileSync(join(home, 'other.config.mjs'), 'export default {};\n');
-      const other = await finished(
-        runCli(['rules', 'list', '--workspace', ws, '--config', 'other.config.mjs'], {
+      const other = await cliInProcess(
+        ['rules', 'list', '--workspace', ws, '--config', 'other.config.mjs'],
+        {
           cwd: home,
           env,
-        }),
+        },
       );
       expect(other.err).toBe(
         `evalflow: this command reads other.config.mjs, not the app of the running engine (pid ${engine.pid}): ${join(example, 'evalflow.config.ts')}\n`,
       );
-      const summary = await finished(
-        runCli(['scores', 'summary', '--workspace', ws, '--json'], { cwd: home, env }),
-      );
+      const summary = await cliInProcess(['scores', 'summary', '--workspace', ws, '--json'], {
+        cwd: home,
+        env,
+      });
       expect(summary.code).toBe(0);
       expect(summary.out).toContain('review_verdict');
       expect(summary.out).toContain('helpfulness');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { EvalflowClient } from '../../src/client/index.js';
+import { cliInProcess } from '../support/cli.js';
 import { exampleIds, reportedRun } from '../support/examples.js';
 import { freePort } from '../support/free-port.js';
 import {
@@ -64,14 +65,12 @@ it('reports a run, rates the answer and reviews the run over HTTP with EvalflowC
     api.stderr?.pipe(process.stderr);
     await waitForLine(api, /API at/);
     const key = async (principal: string) => {
-      const made = await finished(
-        runCli(
-          ['keys', 'create', '--workspace', 'quickstart', '--principal', principal, '--json'],
-          {
-            cwd: home,
-            env,
-          },
-        ),
+      const made = await cliInProcess(
+        ['keys', 'create', '--workspace', 'quickstart', '--principal', principal, '--json'],
+        {
+          cwd: home,
+          env,
+        },
       );
       expect(made.code, made.err).toBe(0);
       return (JSON.parse(made.out) as { key: string }).key;
