@@ -36,6 +36,13 @@ interface VitestReport {
 
 const scratch = mkdtempSync(join(tmpdir(), 'evalflow-stress-'));
 const hogs = startHogs(hogCount);
+// Stopped early (Ctrl-C), it takes its hogs with it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const hog of hogs) hog.kill('SIGKILL');
+    process.exit(130);
+  });
+}
 const failures: { run: number; seed: number; test: string; message: string }[] = [];
 const startedAt = Date.now();
 try {

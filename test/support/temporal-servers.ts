@@ -74,9 +74,13 @@ function exitOf(child: ChildProcess): Promise<never> {
 }
 
 function served(child: ChildProcess, address: string): StartedServer {
+  // A run that ends without its teardown (an error, process.exit) still takes its servers along.
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
   return {
     address,
     async stop() {
+      process.off('exit', orphaned);
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGKILL');
