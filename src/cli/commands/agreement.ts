@@ -11,7 +11,7 @@ import type { Store } from '../../store/index.js';
 import { APP_OPTION, appOf, CLI_ACTOR, identifier, instant, usage, withStore } from '../context.js';
 import { printAgreement } from '../presentation/agreement-report.js';
 import { withExamples } from '../presentation/examples.js';
-import { configOf, printTo, type Terminal } from '../terminal.js';
+import { printTo, type Terminal } from '../terminal.js';
 
 // `evalflow agreement A B`: how two populations of stored verdicts agree, read from the store as
 // GET /v1/agreement reads them, printed as tables (or, with --json, the API's answer).

@@ -8,7 +8,6 @@ import {
   readCosts,
   UtcDay,
 } from '../../api/costs-wire.js';
-import { loadConfig } from '../../config/index.js';
 import { identifier, usage, withStore } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';

@@ -11,7 +11,7 @@ import { startDemoEngine } from '../demo/demo-stack.js';
 import { type Keys, runStory } from '../demo/demo-story.js';
 import { withExamples } from '../presentation/examples.js';
 import { pageLine } from '../presentation/page-line.js';
-import { configOf, printTo, type Terminal } from '../terminal.js';
+import { printTo, type Terminal } from '../terminal.js';
 
 // `evalflow demo` (`npm run demo`): the engine on embedded defaults in a folder of its own, a
 // short story told through the HTTP API, and the tables that show what evalflow made of it.
@@ -23,7 +23,6 @@ interface DemoOptions {
 }
 
 export function registerDemo(program: Command, terminal: Terminal): void {
-  const print = printTo(terminal);
   withExamples(
     program
       .command('demo')

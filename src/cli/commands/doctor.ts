@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type Config, loadConfig } from '../../config/index.js';
+import type { Config } from '../../config/index.js';
 import { CONFIG_OPTION } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { type Check, runDoctor } from '../supervision/health-checks.js';

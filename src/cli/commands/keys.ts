@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { issueCredential, PRINCIPAL_FORMS, parsePrincipal } from '../../api/index.js';
-import { type Config, loadConfig } from '../../config/index.js';
+import type { Config } from '../../config/index.js';
 import { withStore } from '../context.js';
 import { UsageError } from '../errors.js';
 import { withExamples } from '../presentation/examples.js';

@@ -6,7 +6,6 @@ import {
   runOfTarget,
 } from '../../api/ledger-entries.js';
 import type { WireTarget } from '../../api/wire.js';
-import { loadConfig } from '../../config/index.js';
 import {
   type EvaluationState,
   type EvaluationTarget,

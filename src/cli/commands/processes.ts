@@ -1,13 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { startApi } from '../../api/index.js';
-import {
-  type Config,
-  loadApp,
-  loadConfig,
-  temporalConnection,
-  withSeparatePorts,
-} from '../../config/index.js';
+import { type Config, loadApp, temporalConnection, withSeparatePorts } from '../../config/index.js';
 import { startEngine } from '../../worker/index.js';
 import { CONFIG_OPTION, portNumber } from '../context.js';
 import { withExamples } from '../presentation/examples.js';

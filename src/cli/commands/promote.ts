@@ -16,7 +16,7 @@ import {
   withStore,
 } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
-import { configOf, printTo, type Terminal } from '../terminal.js';
+import { printTo, type Terminal } from '../terminal.js';
 import { asUsage, oneWorkspace, SIDES_HELP, withSlices } from './agreement.js';
 
 // `evalflow rules promote`: measures a version's agreement now and promotes it on that evidence,

@@ -27,7 +27,7 @@ import {
 } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
-import { configOf, printTo, type Terminal } from '../terminal.js';
+import { printTo, type Terminal } from '../terminal.js';
 import { CLI_ACTOR } from './rules.js';
 
 // `evalflow queues list|show|add`: review queues and their progress, read from the store as the

@@ -37,7 +37,7 @@ import {
   ProgressReporter,
   type ProgressStream,
 } from '../presentation/progress-bar.js';
-import { configOf, printTo, type Terminal } from '../terminal.js';
+import { printTo, type Terminal } from '../terminal.js';
 
 // `evalflow reevaluate start|status|pause|resume|budget|cancel`: batch re-evaluation of artifact
 // versions, or a backfill of runs (turns), messages or threads, over Temporal (TEMPORAL_ADDRESS,

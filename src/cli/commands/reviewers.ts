@@ -1,7 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { issueCredential } from '../../api/index.js';
 import { SIGN_IN_SECONDS, signInPath } from '../../api/routes/reviewer-sign-in.js';
-import { loadConfig } from '../../config/index.js';
 import { identifier, usage, withStore } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';

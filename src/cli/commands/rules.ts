@@ -29,7 +29,7 @@ import {
 } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
-import { configOf, printTo, type Terminal } from '../terminal.js';
+import { printTo, type Terminal } from '../terminal.js';
 import { registerPromote } from './promote.js';
 
 /** The system actor the CLI's rule commands are recorded as (defined with the commands' context). */

@@ -1,7 +1,6 @@
 import { type Command, Option } from 'commander';
 import { evaluationSummary, evaluationsOfRuns } from '../../api/run-evaluations.js';
 import { wireRun } from '../../api/wire.js';
-import { loadConfig } from '../../config/index.js';
 import { evaluationStates, RunStatus } from '../../core/index.js';
 import type { RunListOptions } from '../../store/index.js';
 import { identifier, instant, wholeNumber, withStore, workspacesOf } from '../context.js';

@@ -6,7 +6,7 @@ import { syncScoreConfigs } from '../../scores/index.js';
 import { APP_OPTION, appOf, identifier, instant, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
-import { configOf, printTo, type Terminal } from '../terminal.js';
+import { printTo, type Terminal } from '../terminal.js';
 
 // `evalflow scores summary`: the stored feedback's scores by population, as
 // `GET /v1/scores/summary` answers them. `evalflow scores sync-configs`: the app's score configs
