@@ -2,8 +2,9 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import SlowestFirst from './test/support/slowest-first.js';
 
-// Each project needs what its name says, and `npm test` runs them all, side by side on every core
-// (vitest's own default leaves one idle, which on two cores means one file at a time).
+// Each project needs what its name says, and `npm test` runs them all side by side: one file more
+// than the machine has cores, since most of a Temporal file's time is spent waiting on servers and
+// processes (vitest's own default leaves a core idle, which on two cores is one file at a time).
 // `npm run test:unit` runs `unit` alone: no Temporal server, no Postgres, nothing installed.
 // - temporal: *.temporal.test.ts share one Temporal dev server that the global setup starts,
 //   each file on a namespace of its own (test/support/temporal.ts), so they run side by side too.
@@ -26,7 +27,7 @@ export default defineConfig({
   ssr: { resolve: { conditions, externalConditions: conditions } },
   test: {
     pool: 'forks',
-    maxWorkers: availableParallelism(),
+    maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: SlowestFirst },
     teardownTimeout: 30_000,
     projects: [
