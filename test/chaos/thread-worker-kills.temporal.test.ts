@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RELAY_CURSOR } from '../../src/relay/index.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
 import { evaluateThreadWorkflowId } from '../../src/workflows/evaluate-thread-messages.js';
 import { eventually } from '../support/processes.js';
@@ -139,6 +140,28 @@ async function allReached(ws: string, count: number, step: 'timer' | 'evaluate')
   );
 }
 
+/**
+ * Resolves once nothing is left that could judge again: the relay has relayed the whole log
+ * (its cursor at the head) and every thread's latest workflow has completed. Their verdicts
+ * read after this are final.
+ */
+async function settled(ws: string, count: number) {
+  const state = async () => {
+    const relayed = (await host.cursor(ws, RELAY_CURSOR)) >= (await host.head(ws));
+    const statuses = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const handle = env.client.workflow.getHandle(
+          evaluateThreadWorkflowId(host.id, ws, `t${i}`),
+        );
+        return (await handle.describe()).status.name;
+      }),
+    );
+    return { relayed, open: statuses.filter((s) => s !== 'COMPLETED').length };
+  };
+  const last = await eventually(state, (s) => s.relayed && s.open === 0, 60_000);
+  expect(last).toEqual({ relayed: true, open: 0 });
+}
+
 describe('threads through a worker killed', () => {
   const count = 10;
 
@@ -156,8 +179,8 @@ describe('threads through a worker killed', () => {
       90_000,
     );
     expect(done).toEqual({ perThread: Array(count).fill(1), recorded: count, entries: count });
-    // And nothing more comes of it.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // And nothing more comes of it: once nothing is left to judge, the verdicts stand.
+    await settled(ws, count);
     expect(await verdicts(ws, count)).toEqual(done);
     const [one] = await host.feedback(ws, { target: { kind: 'thread', thread_id: 't0' } });
     expect(one?.value).toEqual({ resolved: true, messages: 2 });
@@ -165,8 +188,8 @@ describe('threads through a worker killed', () => {
 
   it('judges each thread once when its worker dies while their evaluations run', async () => {
     const taskQueue = uniqueTaskQueue('thread-kills-judging');
-    // Each judgement takes 4 s: the kill lands while every one of them is in flight.
-    const first = await worker(taskQueue, 4000);
+    // The first worker's judgements never finish: the kill lands while every one is in flight.
+    const first = await worker(taskQueue, 3_600_000);
     const ws = 'killed-judging';
     await conversations(ws, count);
     await allReached(ws, count, 'evaluate');
@@ -179,7 +202,7 @@ describe('threads through a worker killed', () => {
       120_000,
     );
     expect(done).toEqual({ perThread: Array(count).fill(1), recorded: count, entries: count });
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await settled(ws, count);
     expect(await verdicts(ws, count)).toEqual(done);
   });
 });
