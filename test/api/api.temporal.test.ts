@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { defineConfig } from '../../src/config/index.js';
 import { defineFeedbackType } from '../../src/core/index.js';
@@ -40,9 +40,11 @@ let bob = '';
 let grace = '';
 let admin = '';
 let judge = '';
+/** The API's clock: the system's, unless a test stops it here. */
+let stopped: Date | null = null;
 beforeAll(async () => {
   env = await devServerEnvironment();
-  h = await startApi(env, app);
+  h = await startApi(env, app, { now: () => stopped ?? new Date() });
   const principals = ['system', 'agent', 'user:ada', 'user:bob', 'reviewer:grace', 'admin'];
   const keys = await Promise.all([...principals, 'evaluator:answer_length@1'].map((p) => h.key(p)));
   const at = (i: number) => keys[i] ?? '';
@@ -256,6 +258,12 @@ describe('the HTTP API', () => {
 
   it('gives a user token only rating and reading, as the user it names, until it expires', async () => {
     await conversation('t-token', 'r-token');
+    // The API's clock stands still until the test moves it past the token's one second.
+    const minting = new Date();
+    stopped = minting;
+    onTestFinished(() => {
+      stopped = null;
+    });
     const minted = await h.call('POST', '/v1/user-tokens', {
       key: system,
       body: { userId: 'cy', name: 'Cy', ttlSeconds: 1 },
@@ -276,7 +284,11 @@ describe('the HTTP API', () => {
     expect(
       (await h.call('POST', '/v1/user-tokens', { key: ada, body: { userId: 'x' } })).status,
     ).toBe(403);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    stopped = new Date(minting.getTime() + 999);
+    expect((await h.call('GET', '/v1/threads/t-token/conversation', { key: token })).status).toBe(
+      200,
+    );
+    stopped = new Date(minting.getTime() + 1000);
     expect(
       (await h.call('GET', '/v1/threads/t-token/conversation', { key: token })).body,
     ).toMatchObject({
