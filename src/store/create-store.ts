@@ -181,6 +181,9 @@ export function createStore(
       coordination.listen(wakeups);
       return wakeups.watch(listener);
     },
+    get listening() {
+      return coordination.listening;
+    },
     backlog: (cursor) => read((sql) => readBacklog(sql, cursor)),
     ledger: createLedger(backend, deps.now),
     usage: createUsageLedger(backend, deps.now),

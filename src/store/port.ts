@@ -231,6 +231,11 @@ export interface Store {
    * stops it.
    */
   watchAppends(listener: (workspace_id: string) => void): () => void;
+  /**
+   * Whether word of other processes' appends reaches this store right now (on Postgres, its
+   * LISTEN session is up); false on a store no other process shares.
+   */
+  readonly listening: boolean;
   /** How far the named cursor trails the log over every workspace, in one read. */
   backlog(cursor: string): Promise<CursorBacklog>;
 

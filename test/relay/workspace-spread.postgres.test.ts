@@ -38,6 +38,7 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await Promise.all(followers.splice(0).map((following) => following.close()));
+  storeOf.clear();
   await Promise.all(opened.splice(0).map((store) => store.close()));
 });
 afterAll(async () => {
@@ -58,10 +59,13 @@ async function newWorkspaces(host: Store, tag: string, count: number): Promise<s
   return names;
 }
 
+/** The store of each follower, by follower. */
+const storeOf = new Map<Following, Store>();
 /** A follower with a store of its own, looking every `pollMs`. */
 async function follower(pollMs = 200): Promise<Following> {
+  const store = await open();
   const following = followWorkspaces({
-    store: await open(),
+    store,
     client,
     taskQueue: 'unused',
     rules: [],
@@ -71,6 +75,7 @@ async function follower(pollMs = 200): Promise<Following> {
     },
   });
   followers.push(following);
+  storeOf.set(following, store);
   return following;
 }
 
@@ -135,8 +140,15 @@ describe('relays of several processes on one Postgres store', () => {
       async () => all.every((following) => following.relaying().length === 0),
       (idle) => idle,
     );
-    // Their listening sessions take a moment to start.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Their listening sessions take a moment to start: word reaches each once its LISTEN is up.
+    expect(
+      await eventually(
+        async () => all.every((following) => storeOf.get(following)?.listening),
+        (up) => up,
+        20_000,
+        5,
+      ),
+    ).toBe(true);
     const delays: number[] = [];
     for (let i = 0; i < 6; i++) {
       const committedAt = Date.now();
