@@ -4,7 +4,9 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvaluateRunState } from '../../src/workflows/evaluate-run-messages.js';
 import { cliInProcess } from '../support/cli.js';
 import { freePort } from '../support/free-port.js';
 import {
@@ -36,6 +38,28 @@ const json = async (...args: string[]) => {
   expect(result.code).toBe(0);
   return JSON.parse(result.out);
 };
+/**
+ * What a run's evaluation workflow returned once it completed: every evaluation the run gets is
+ * in it (its id holds the store's id, which the test does not know, so it is found by its end).
+ */
+async function runEvaluated(workspaceId: string, runId: string): Promise<EvaluateRunState> {
+  const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS ?? '' });
+  try {
+    const client = new Client({ connection });
+    const ids = async () => {
+      const found: string[] = [];
+      for await (const run of client.workflow.list({ query: "WorkflowType = 'evaluateRun'" })) {
+        if (run.workflowId.endsWith(`:${workspaceId}:${runId}`)) found.push(run.workflowId);
+      }
+      return found;
+    };
+    const [id] = await eventually(ids, (found) => found.length > 0, 60_000);
+    if (id === undefined) throw new Error(`no evaluateRun workflow for run ${runId}`);
+    return await client.workflow.getHandle<() => Promise<EvaluateRunState>>(id).result();
+  } finally {
+    await connection.close();
+  }
+}
 async function call(method: string, path: string, body?: object) {
   const response = await fetch(`${api}${path}`, {
     method,
@@ -318,9 +342,17 @@ describe('evalflow rules set', () => {
     await asAgent('POST', '/v1/runs/after-switch/end', { status: 'completed' });
     type Entry = { evaluator: string; target: unknown };
     const read = (): Promise<Entry[]> => json('ledger', '--run', 'after-switch', '--json');
-    await eventually(read, (listed) => listed.length >= 1);
-    // The run's evaluations settle together; a moment later nothing more has come.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Once the run's workflow has completed, no evaluation of the run is left to come.
+    const evaluated = await runEvaluated('acme', 'after-switch');
+    expect(
+      Object.values(evaluated.evaluations).map((e) => [
+        `${e.evaluator.name}@${e.evaluator.version}`,
+        e.target,
+        e.state,
+      ]),
+    ).toEqual([
+      ['json_validity@1', { kind: 'artifact', artifact_id: 'summary-1', version: 1 }, 'recorded'],
+    ]);
     expect((await read()).map((e) => [e.evaluator, e.target])).toEqual([
       ['json_validity@1', { kind: 'artifact', artifactId: 'summary-1', version: 1 }],
     ]);
