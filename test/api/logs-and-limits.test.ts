@@ -43,13 +43,36 @@ async function serve(
   return { key, post, url };
 }
 
+/**
+ * What the API writes to `logs`. `until` resolves once the text passes `done`, rechecked as each
+ * chunk arrives: a request's line is written once its response has gone, after the client has it.
+ */
+function collect(logs: PassThrough) {
+  let text = '';
+  const checks = new Set<() => void>();
+  logs.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    for (const check of [...checks]) check();
+  });
+  return {
+    until: (done: (text: string) => boolean) =>
+      new Promise<string>((resolve) => {
+        const check = () => {
+          if (!done(text)) return;
+          checks.delete(check);
+          resolve(text);
+        };
+        checks.add(check);
+        check();
+      }),
+  };
+}
+const lineCount = (text: string) => text.split('\n').filter((line) => line !== '').length;
+
 describe('the API', () => {
   it('logs each request as JSON with its request id, and never the key', async () => {
     const logs = new PassThrough();
-    let text = '';
-    logs.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-    });
+    const written = collect(logs);
     const { key, post } = await serve({ logs });
     const response = await post('t1', {
       'x-request-id': 'req-42',
@@ -64,7 +87,9 @@ describe('the API', () => {
     ];
     expect(ids[0]).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
     expect(ids[1]).not.toBe(ids[0]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // One line per answered request, the three of them.
+    const answered = (line: string) => line.includes('"res":{"statusCode"');
+    const text = await written.until((t) => t.split('\n').filter(answered).length === 3);
     const lines = text
       .trim()
       .split('\n')
@@ -81,15 +106,12 @@ describe('the API', () => {
 
   it('logs each answered request as one readable line in the text format, and never the key', async () => {
     const logs = new PassThrough();
-    let text = '';
-    logs.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-    });
+    const written = collect(logs);
     const { key, post, url } = await serve({ logs, format: 'text' });
     await post('t1');
     await post('t1');
     await fetch(`${url}/v1/threads`, { method: 'POST' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const text = await written.until((t) => lineCount(t) >= 3);
     const lines = text.trim().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d POST \/v1\/threads 201 \d+ ms$/);
