@@ -1,12 +1,28 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import type { EvaluateInput, EvaluateResult } from '../../src/activities/types.js';
 import { answerLengthEvaluator, defineEvaluator } from '../../src/evaluators/index.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
 
 // Every activity heartbeats on a timer while it runs, so a dead worker's work is retried after
-// the heartbeat timeout; here an evaluator awaits a slow judge.
+// the heartbeat timeout; here an evaluator awaits a slow judge. The heartbeat timer runs on a
+// fake clock the test moves while the judge is held: the count does not depend on the machine.
+
+/** The judge in progress: `entered` once it is called, `release` lets it answer. */
+let judge: { entered: Promise<void>; release: () => void; enter: () => void };
+const holdJudge = () => {
+  let enter = () => {};
+  let release = () => {};
+  const entered = new Promise<void>((resolve) => {
+    enter = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  judge = { entered, release, enter };
+  return released;
+};
+let released: Promise<void>;
 
 const slowJudge = defineEvaluator({
   name: 'slow_judge',
@@ -15,7 +31,8 @@ const slowJudge = defineEvaluator({
   targets: ['message'],
   source: 'HARNESS',
   async evaluate() {
-    await sleep(500);
+    judge.enter();
+    await released;
     return { characters: 2, within_limit: true };
   },
 });
@@ -39,6 +56,9 @@ beforeAll(async () => {
   );
 });
 afterAll(() => engine?.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const input = (generation: string): EvaluateInput => ({
   workspaceId: 'w',
@@ -48,32 +68,48 @@ const input = (generation: string): EvaluateInput => ({
   workflowId: 'run:w:r',
 });
 
-async function evaluateCountingBeats(info: { heartbeatTimeoutMs?: number }, generation: string) {
+/** Beats while the judge is held for `judgeMs` of the fake clock, and in as long again after. */
+async function evaluateCountingBeats(
+  info: { heartbeatTimeoutMs?: number },
+  generation: string,
+  judgeMs: number,
+) {
+  // Only the interval timers are fake: the store and the mock environment keep real time.
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  released = holdJudge();
   const activity = new MockActivityEnvironment(info);
   let beats = 0;
   activity.on('heartbeat', () => {
     beats += 1;
   });
-  const result = await activity.run<
-    [EvaluateInput],
-    EvaluateResult,
-    typeof engine.activities.evaluate
-  >(engine.activities.evaluate, input(generation));
+  const running = activity.run<[EvaluateInput], EvaluateResult, typeof engine.activities.evaluate>(
+    engine.activities.evaluate,
+    input(generation),
+  );
+  await judge.entered;
+  vi.advanceTimersByTime(judgeMs);
   const during = beats;
-  await sleep(300);
-  return { result, during, after: beats - during };
+  judge.release();
+  const result = await running;
+  vi.advanceTimersByTime(judgeMs);
+  return { result, during, after: beats - during, timersLeft: vi.getTimerCount() };
 }
 
 it('heartbeats on a timer while the evaluator runs, and stops when it returns', async () => {
-  const { result, during, after } = await evaluateCountingBeats({ heartbeatTimeoutMs: 1000 }, 'g1');
+  const { result, during, after, timersLeft } = await evaluateCountingBeats(
+    { heartbeatTimeoutMs: 1000 },
+    'g1',
+    500,
+  );
   expect(result).toMatchObject({ outcome: 'verdict' });
   // One per 200 ms (a fifth of the timeout) while the judge takes 500, none at the start.
-  expect(during).toBeGreaterThanOrEqual(2);
+  expect(during).toBe(2);
   expect(after).toBe(0);
+  expect(timersLeft).toBe(0);
 });
 
 it('does not heartbeat an activity scheduled without a heartbeat timeout', async () => {
-  const { result, during } = await evaluateCountingBeats({}, 'g2');
+  const { result, during } = await evaluateCountingBeats({}, 'g2', 500);
   expect(result).toMatchObject({ outcome: 'verdict' });
   expect(during).toBe(0);
 });
