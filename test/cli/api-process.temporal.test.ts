@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
 import { startDevServer } from '../../src/cli/supervision/dev-server.js';
 import { cliInProcess } from '../support/cli.js';
@@ -144,7 +143,7 @@ it("waits for a Temporal that comes up after the API, past the SDK's one 10-seco
   const served = waitForLine(api, /API at/, 120_000);
   // Printed after the first attempt failed, that is after the SDK's whole 10-second attempt.
   await waitForLine(api, /waiting for Temporal/);
-  await sleep(1_000);
+  // Still running: had it given up, `served` would fail with its exit.
   expect(api.exitCode).toBeNull();
   const server = await startDevServer({
     cliPath: temporalBinaries().TEMPORAL_CLI_PATH ?? '',
