@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -22,6 +23,27 @@ import {
 // Backfills on the dev server: runs (turns) and messages judged by keyset pages across
 // continue-as-new, "not yet judged" leaving out what a version recorded, and a batch paused by
 // its budget that resumes when the budget is raised.
+
+/**
+ * Resolves once the workflow has handled its latest signal `name`: a workflow task started after
+ * the signal came (so it was given the signal) has completed.
+ */
+async function signalHandled(handle: WorkflowHandle, name: string): Promise<void> {
+  const handled = async () => {
+    const events = (await handle.fetchHistory()).events ?? [];
+    const signalled = events.findLastIndex(
+      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === name,
+    );
+    if (signalled < 0) return false;
+    const started = events.findIndex(
+      (e, i) => i > signalled && e.workflowTaskStartedEventAttributes,
+    );
+    return (
+      started > 0 && events.some((e, i) => i > started && e.workflowTaskCompletedEventAttributes)
+    );
+  };
+  while (!(await handled())) await sleep(50);
+}
 
 /** A turn judge that reports a cent of usage per evaluation, as an LLM judge would its bill. */
 const priced = defineEvaluator({
@@ -194,7 +216,8 @@ describe('backfills on the dev server', () => {
         await sleep(50);
         seen = await progress();
       }
-      // One evaluation at a time: the third takes the spend from 2 to 3 cents, over 2.5.
+      // One evaluation at a time: the third takes the spend from 2 to 3 cents, over 2.5. Paused
+      // with none in flight, it starts no other until a signal lifts the pause.
       expect(seen).toMatchObject({
         total: 6,
         done: 3,
@@ -203,11 +226,12 @@ describe('backfills on the dev server', () => {
         spentNanos: nanosOf(0.03),
         maxCostNanos: nanosOf(0.025),
       });
-      await sleep(500);
-      expect((await progress()).done).toBe(3);
       // Asking it to resume does not lift a budget's pause.
       await batches.resume(ws, 'capped');
-      await sleep(300);
+      await signalHandled(
+        env.client.workflow.getHandle(reevaluateWorkflowId(engine.store.id, ws, 'capped')),
+        'resumeBatch',
+      );
       expect(await progress()).toMatchObject({ done: 3, paused: true, pausedBy: 'budget' });
 
       await batches.setBudget(ws, 'capped', 1);
