@@ -246,10 +246,15 @@ describe('durable evaluation on the dev server', () => {
       const progress = async () => (await reevaluations.progress(ws, 'b1')) ?? { done: 0 };
       while ((await progress()).done < 120) await sleep(20);
       await reevaluations.pause(ws, 'b1');
-      await sleep(300); // evaluations in flight finish; no new one starts
-      const paused = (await progress()).done;
-      await sleep(500);
-      expect(await progress()).toMatchObject({ paused: true, done: paused });
+      // Evaluations in flight finish; once none is, no new one starts until it is resumed (the
+      // workflow starts one only while not paused).
+      let now = await progress();
+      while (!('paused' in now && now.paused && now.inFlight === 0)) {
+        await sleep(20);
+        now = await progress();
+      }
+      const paused = now.done;
+      expect(await progress()).toMatchObject({ paused: true, inFlight: 0, done: paused });
       await reevaluations.resume(ws, 'b1');
       while ((await progress()).done < paused + 50) await sleep(20);
       await reevaluations.cancel(ws, 'b1');
