@@ -35,7 +35,29 @@ import {
 // workers; the evaluators count what they see.
 
 const lengthType = answerLengthEvaluator().feedbackType;
-const watch = { inFlight: 0, most: 0, starts: [] as number[], queues: new Set<string>() };
+const watch = {
+  inFlight: 0,
+  most: 0,
+  starts: [] as number[],
+  queues: new Set<string>(),
+  /**
+   * When set, the number of evaluations the test starts: each is held until another is in flight
+   * with it (or every one has started), so evaluations overlap however slow the machine.
+   */
+  pairUpOf: 0,
+};
+/** Called at each start: the held evaluations look again. */
+const onStart = new Set<() => void>();
+const pairedUp = () =>
+  new Promise<void>((resolve) => {
+    const check = () => {
+      if (watch.inFlight < 2 && watch.starts.length < watch.pairUpOf) return;
+      onStart.delete(check);
+      resolve();
+    };
+    onStart.add(check);
+    check();
+  });
 const watched = (name: string, ms: number) =>
   defineEvaluator({
     name,
@@ -48,7 +70,9 @@ const watched = (name: string, ms: number) =>
       watch.starts.push(Date.now());
       watch.inFlight += 1;
       watch.most = Math.max(watch.most, watch.inFlight);
+      for (const check of [...onStart]) check();
       try {
+        if (watch.pairUpOf > 0) await pairedUp();
         await sleep(ms);
       } finally {
         watch.inFlight -= 1;
@@ -185,12 +209,14 @@ const reset = () => {
   watch.most = 0;
   watch.starts = [];
   watch.queues.clear();
+  watch.pairUpOf = 0;
 };
 
 describe('evaluators with limits of their own', () => {
   it('never has more than maxConcurrent evaluations of a capped evaluator in flight', async () => {
     reset();
     // 4 runs × 6 messages: 24 evaluations, up to 24 asked for at once by the workflows.
+    watch.pairUpOf = 24;
     const results = await judgeRuns('capped', { capped: { maxConcurrent: 2 } }, 4, 6);
     const states = results.flatMap((run) => Object.values(run.evaluations).map((e) => e.state));
     expect(states).toHaveLength(24);
