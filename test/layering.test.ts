@@ -13,8 +13,10 @@ const allowed: Record<string, string[]> = {
   metrics: ['core'],
   store: ['core'],
   evaluators: ['core'],
+  // An agent's spans read from OTLP and translated into runs: pure.
+  traces: ['core'],
   config: ['core', 'scores', 'evaluators'],
-  activities: ['core', 'scores', 'store', 'evaluators', 'metrics'],
+  activities: ['core', 'scores', 'store', 'evaluators', 'metrics', 'traces'],
   // Workflow code takes only types from activities and evaluators (checked below).
   workflows: ['core', 'evaluators', 'activities'],
   'workflow-clients': ['core', 'store', 'evaluators', 'config', 'workflows'],
@@ -35,6 +37,7 @@ const allowed: Record<string, string[]> = {
   ],
   api: [
     'core',
+    'traces',
     'scores',
     'store',
     'evaluators',

@@ -7,6 +7,7 @@ import { heartbeating } from './activity-context.js';
 import { backfillActivities } from './backfill.js';
 import { evaluationActivities } from './evaluation.js';
 import { mirrorActivities } from './mirror.js';
+import { traceActivities } from './record-trace.js';
 import { reviewActivities } from './review.js';
 import { threadProgressActivities } from './thread-progress.js';
 import type { EvalflowActivities } from './types.js';
@@ -51,6 +52,7 @@ export function createActivities(deps: ActivityDeps): EvalflowActivities {
     listArtifactVersions: ({ workspaceId, selector, after, limit }) =>
       deps.store.artifactVersions.list(workspaceId, selector, after, limit),
     ...backfillActivities(deps),
+    ...traceActivities(deps),
   };
   return Object.fromEntries(
     Object.entries(activities).map(([name, activity]) => [name, heartbeating(activity)]),

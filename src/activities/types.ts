@@ -1,5 +1,6 @@
 // The activities' inputs and outputs: the only thing workflow code knows of them (types only).
 // Their words are the core's and the store's, imported, never restated.
+import type { RunEndStatus } from '../core/commands.js';
 import type { EvaluationState } from '../core/ledger-states.js';
 import type { RejectionType } from '../core/rejections.js';
 import type { EvaluationTarget, Target } from '../core/targets.js';
@@ -180,4 +181,23 @@ export interface EvalflowActivities {
   reconcileDeletes(input: ReconcileInput): Promise<ReconcileResult>;
   loadThreadProgress(input: ThreadRef): Promise<ThreadProgress>;
   saveThreadProgress(input: ThreadRef & { appliedThrough: number }): Promise<void>;
+  recordTrace(input: RecordTraceInput): Promise<TraceOutcome>;
+}
+
+export interface RecordTraceInput {
+  workspaceId: string;
+  traceId: string;
+  /** Who sent the spans: an agent key records as each run's thread's agent. */
+  reporter: 'agent' | 'system';
+  /** The trace's spans stopped coming: runs whose agent span never came end `stopped`. */
+  idle: boolean;
+  conversationAttribute?: string;
+}
+
+/** What translating a trace recorded: its runs, spans still waiting for theirs, and refusals. */
+export interface TraceOutcome {
+  runs: { runId: string; threadId: string; status: RunEndStatus }[];
+  waiting: number;
+  /** Commands the store refused, with why (a late span's message for a run already ended). */
+  refused: string[];
 }

@@ -7,7 +7,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDefinition, LogFormat } from '../config/index.js';
+import type { AppDefinition, LogFormat, TraceSettings } from '../config/index.js';
 import type { HttpObserver } from '../metrics/index.js';
 import type { ScoreConfigStore } from '../scores/index.js';
 import type { Store } from '../store/index.js';
@@ -29,6 +29,8 @@ export interface ApiOptions {
   bodyLimitBytes?: number;
   /** Requests per minute per key (default 1200). */
   rateLimitPerMinute?: number;
+  /** The OTLP receiver's settings (default: `loadConfig`'s defaults). */
+  traces?: TraceSettings;
   /**
    * The request log, to stdout (default) or a stream, or none (false): JSON lines with each
    * request's id (`json`, the default), or one readable line per answered request (`text`).

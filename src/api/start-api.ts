@@ -111,6 +111,7 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
     onScoreConfigsChanged: () => (shared ? shared.onScoreConfigsChanged() : directory?.forget()),
     bodyLimitBytes: config.api.bodyLimitBytes,
     rateLimitPerMinute: config.api.rateLimitPerMinute,
+    traces: config.traces,
     metrics: httpMetrics(registry),
     logger:
       options.logRequests === false

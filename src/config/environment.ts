@@ -49,6 +49,14 @@ export const ENVIRONMENT = {
   EVALFLOW_API_PORT: 'the HTTP API port (default `8787`)',
   EVALFLOW_API_BODY_LIMIT_BYTES: 'the largest request body the API reads (default 2 MiB)',
   EVALFLOW_API_RATE_LIMIT: 'requests per minute per API key (default `1200`)',
+  EVALFLOW_OTLP_BODY_LIMIT_BYTES:
+    'the largest OTLP request `POST /v1/traces` reads, once decompressed (default 64 MiB)',
+  EVALFLOW_OTLP_SETTLE_MS:
+    "how long after a run's agent span arrives its run is recorded and judged, so spans of the next batch count (default `2000`)",
+  EVALFLOW_OTLP_IDLE_MS:
+    "how long after a trace's last span a run whose agent span never came ends `stopped` (default `300000`, five minutes)",
+  EVALFLOW_OTLP_CONVERSATION_ATTRIBUTE:
+    'a span attribute that names the conversation when the GenAI, OpenInference and Langfuse ones are absent (e.g. `ai.telemetry.metadata.conversationId`)',
   EVALFLOW_LOG_FORMAT:
     'how the API logs requests: `text`, one readable line each, or `json`, one JSON object each (default: `text` on a terminal, `json` otherwise)',
   EVALFLOW_METRICS_HOST:
@@ -82,9 +90,24 @@ export const DEFAULTS = {
   apiBodyLimitBytes: 2 * 1024 * 1024,
   apiRateLimitPerMinute: 1200,
   metricsHost: '127.0.0.1',
+  otlpBodyLimitBytes: 64 * 1024 * 1024,
+  otlpSettleMs: 2_000,
+  otlpIdleMs: 5 * 60_000,
   /** For `evalflow start`; the worker and the API alone serve metrics only when a port is set. */
   metricsPort: 9464,
 } as const;
+
+/** How the OTLP receiver reads spans and when their runs end (docs/traces.md). */
+export interface TraceSettings {
+  /** The largest request, once decompressed. */
+  bodyLimitBytes: number;
+  /** How long after a run's agent span arrives its run is recorded. */
+  settleMs: number;
+  /** How long after a trace's last span a run whose agent span never came ends `stopped`. */
+  idleMs: number;
+  /** An attribute that names the conversation, read after the conventions' own; null for none. */
+  conversationAttribute: string | null;
+}
 
 /** Where the event log and ledger are: Postgres when a URL is set, else a SQLite file. */
 export interface StoreLocation {
@@ -116,6 +139,8 @@ export interface Config {
     /** EVALFLOW_LOG_FORMAT; null to choose by whether stdout is a terminal. */
     logFormat: LogFormat | null;
   };
+  /** The OTLP receiver's settings (docs/traces.md). */
+  traces: TraceSettings;
   /**
    * Where the process serves `GET /metrics`: null for no endpoint (the port was not set; `evalflow
    * start` then takes `DEFAULTS.metricsPort`). Port 0 is any free port.
@@ -157,6 +182,12 @@ export function loadConfig(env: Environment = process.env): Config {
       bodyLimitBytes: whole(env, 'EVALFLOW_API_BODY_LIMIT_BYTES', DEFAULTS.apiBodyLimitBytes),
       rateLimitPerMinute: whole(env, 'EVALFLOW_API_RATE_LIMIT', DEFAULTS.apiRateLimitPerMinute),
       logFormat: logFormat(env),
+    },
+    traces: {
+      bodyLimitBytes: whole(env, 'EVALFLOW_OTLP_BODY_LIMIT_BYTES', DEFAULTS.otlpBodyLimitBytes),
+      settleMs: whole(env, 'EVALFLOW_OTLP_SETTLE_MS', DEFAULTS.otlpSettleMs),
+      idleMs: whole(env, 'EVALFLOW_OTLP_IDLE_MS', DEFAULTS.otlpIdleMs),
+      conversationAttribute: env.EVALFLOW_OTLP_CONVERSATION_ATTRIBUTE || null,
     },
     metrics: {
       host: env.EVALFLOW_METRICS_HOST || DEFAULTS.metricsHost,

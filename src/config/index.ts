@@ -20,6 +20,7 @@ export {
   type LogFormat,
   loadConfig,
   type StoreLocation,
+  type TraceSettings,
   temporalConnection,
   withSeparatePorts,
 } from './environment.js';

@@ -45,6 +45,7 @@ import {
 import { follow, followPages, Wakeups } from './reads/subscription.js';
 import { createReviewQueueStore } from './review-queues/review-queue-store.js';
 import { staticScoreConfigs } from './score-configs.js';
+import { createTraceSpans } from './trace-spans.js';
 import { createUsageLedger } from './usage.js';
 
 export interface StoreOptions {
@@ -190,6 +191,7 @@ export function createStore(
     budgets: createBudgetStore(backend, deps.now),
     apiKeys: createApiKeys(backend, deps.now),
     idempotency: createIdempotencyRecords(backend, deps.now),
+    traceSpans: createTraceSpans(backend, deps.now),
     artifactVersions: {
       count: (workspace_id, selector) => countArtifactVersions(backend, workspace_id, selector),
       list: (workspace_id, selector, after, limit) =>

@@ -112,6 +112,7 @@ export {
   holdSqliteEngineLock,
   type SqliteEngineLock,
 } from './sqlite/engine-lock.js';
+export type { ReceivedSpan, TraceSpans } from './trace-spans.js';
 export {
   type AttemptRecord,
   type EvaluationKeyColumns,

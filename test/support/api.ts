@@ -6,7 +6,13 @@ import type { Worker } from '@temporalio/worker';
 import ajvFormats from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
 import { expect } from 'vitest';
-import { type Api, buildApi, issueCredential, parsePrincipal } from '../../src/api/index.js';
+import {
+  type Api,
+  type ApiOptions,
+  buildApi,
+  issueCredential,
+  parsePrincipal,
+} from '../../src/api/index.js';
 import { type AppDefinition, loadConfig } from '../../src/config/index.js';
 import { followWorkspaces } from '../../src/relay/index.js';
 import { type EngineDeps, openEngineDeps } from '../../src/worker/index.js';
@@ -54,6 +60,8 @@ export async function startApi(
     taskQueue?: string;
     /** The reviewers' page it serves (default: this checkout's dist/ui). */
     uiRoot?: string;
+    /** The OTLP receiver's settings (default: the engine's defaults). */
+    traces?: ApiOptions['traces'];
   } = {},
 ): Promise<ApiHarness> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'evalflow-api-'));
@@ -84,6 +92,7 @@ export async function startApi(
     logger: false,
     ...(options.now ? { now: options.now } : {}),
     ...(options.uiRoot ? { uiRoot: options.uiRoot } : {}),
+    ...(options.traces ? { traces: options.traces } : {}),
   });
   const url = await api.listen({ host: '127.0.0.1', port: 0 });
   const spec = new OpenAPIBackend({

@@ -1,4 +1,5 @@
 import type { Api } from '../options.js';
+import { registerTraceReceiver } from '../otlp/receiver.js';
 import { registerAgreement } from './agreement.js';
 import { registerBudgets } from './budgets.js';
 import type { RouteDeps } from './context.js';
@@ -39,6 +40,7 @@ export function registerRoutes(api: Api, deps: RouteDeps): void {
     registerReviewWork,
     registerReviewerSignIn,
     registerBudgets,
+    registerTraceReceiver,
   ]) {
     register(api, deps);
   }

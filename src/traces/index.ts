@@ -1,0 +1,19 @@
+// Traces in: an agent's OpenTelemetry spans read from OTLP requests and translated into the runs
+// they tell of (docs/traces.md). Pure: the receiver (api) and the activity that records the runs
+// do the I/O.
+export { commandsOfRun, type RunCommand } from './commands.js';
+export {
+  MalformedRequestError,
+  type ReadRequest,
+  readTraceRequest,
+} from './otlp-request.js';
+export { isKept, roleOf, type SpanRole } from './roles.js';
+export type { Attributes, AttributeValue, SpanRecord } from './span.js';
+export {
+  CONVERSATION_ATTRIBUTES,
+  errorOf,
+  RUN_ID_ATTRIBUTE,
+  type TraceRun,
+  type TraceTranslation,
+  translateTrace,
+} from './translate.js';

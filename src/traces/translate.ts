@@ -1,0 +1,182 @@
+import type { RunEndStatus } from '../core/index.js';
+import { inputMessages, newUserInput, outputText } from './messages.js';
+import { roleOf, type SpanRole } from './roles.js';
+import { earlierNs, type SpanRecord, STATUS_ERROR } from './span.js';
+
+// A trace's spans into the runs they tell of: pure, and the same answer however the spans were
+// batched or ordered, so that translating again after more spans came records nothing twice.
+//
+// A run is one top-level agent span (no agent span above it) with everything under it; nested
+// agent spans (handoffs, sub-agents) belong to it. A trace with no agent span is one run: its
+// root span's. A run ends when that span has arrived. With `idle` (the trace's spans stopped
+// coming), spans whose run's span never came make a `stopped` run of their own, named by the
+// span id they all hang from, so a late agent span names the same run.
+
+export interface TraceRun {
+  /** `{traceId}-{spanId}` of the run's span: re-sent spans name the same run. */
+  runId: string;
+  threadId: string;
+  traceId: string;
+  status: RunEndStatus;
+  /** Why the run failed, or null. */
+  failure: string | null;
+  /** The turn's new user input, oldest first. */
+  input: string[];
+  /** The agent's final answer, or null. */
+  output: string | null;
+  spanCount: number;
+}
+
+export interface TraceTranslation {
+  runs: TraceRun[];
+  /** Kept spans under no run yet: their run's span has not arrived. */
+  waiting: number;
+}
+
+export interface TranslateOptions {
+  /** The trace's spans stopped coming: runs whose span never came end `stopped`. */
+  idle: boolean;
+  /**
+   * Where else a conversation id may be: an attribute the workspace names (the Vercel AI SDK
+   * carries the app's own as `ai.telemetry.metadata.<key>`).
+   */
+  conversationAttribute?: string;
+}
+
+/** The attributes that name a conversation, in the order they are read. */
+export const CONVERSATION_ATTRIBUTES = [
+  'gen_ai.conversation.id',
+  'session.id',
+  'langfuse.session.id',
+] as const;
+
+/** The attribute that makes agent spans of several traces one run (as a resumed run). */
+export const RUN_ID_ATTRIBUTE = 'evalflow.run.id';
+
+export function translateTrace(
+  spans: readonly SpanRecord[],
+  options: TranslateOptions,
+): TraceTranslation {
+  const byId = new Map(spans.map((span) => [span.spanId, span]));
+  const roles = new Map(spans.map((span) => [span.spanId, roleOf(span)]));
+  const anyAgent = [...roles.values()].includes('agent');
+  /**
+   * The span a span's run is named by: its top agent span, or (with no agent span in the trace)
+   * the trace's root; a span that has not come yet when the chain stops short of either; null
+   * for a span outside every run (an HTTP root above an agent span).
+   */
+  const runSpanOf = (span: SpanRecord): { id: string; present: boolean } | null => {
+    let top: SpanRecord | null = null;
+    let at: SpanRecord = span;
+    const seen = new Set<string>([span.spanId]);
+    for (;;) {
+      if (roles.get(at.spanId) === 'agent') top = at;
+      if (at.parentSpanId === null) break;
+      const parent = byId.get(at.parentSpanId);
+      if (parent === undefined || seen.has(parent.spanId)) {
+        return top ? { id: top.spanId, present: true } : { id: at.parentSpanId, present: false };
+      }
+      seen.add(parent.spanId);
+      at = parent;
+    }
+    if (top) return { id: top.spanId, present: true };
+    return anyAgent ? null : { id: at.spanId, present: true };
+  };
+
+  const members = new Map<string, { present: boolean; spans: SpanRecord[] }>();
+  for (const span of spans) {
+    const run = runSpanOf(span);
+    if (run === null) continue;
+    const group = members.get(run.id) ?? { present: run.present, spans: [] };
+    group.spans.push(span);
+    members.set(run.id, group);
+  }
+
+  const runs: TraceRun[] = [];
+  let waiting = 0;
+  for (const [spanId, group] of members) {
+    // A root with nothing of GenAI under it (a health check) is no run.
+    if (group.spans.every((span) => roles.get(span.spanId) === 'other')) continue;
+    const runSpan = group.present ? byId.get(spanId) : undefined;
+    if (runSpan === undefined && !options.idle) {
+      waiting += group.spans.length;
+      continue;
+    }
+    runs.push(runOf(spanId, runSpan, group.spans, roles, options));
+  }
+  return { runs, waiting };
+}
+
+function runOf(
+  spanId: string,
+  runSpan: SpanRecord | undefined,
+  spans: readonly SpanRecord[],
+  roles: ReadonlyMap<string, SpanRole>,
+  options: TranslateOptions,
+): TraceRun {
+  const traceId = spans[0]?.traceId ?? '';
+  const byStart = [...spans].sort((a, b) => (earlierNs(a.startNs, b.startNs) ? -1 : 1));
+  const modelCalls = byStart.filter((span) => roles.get(span.spanId) === 'model');
+  const agents = byStart.filter((span) => roles.get(span.spanId) === 'agent');
+  const failure = failureOf(runSpan, modelCalls);
+  const history = [...agents, ...modelCalls]
+    .map(inputMessages)
+    .find((messages) => messages.length > 0);
+  const lastModelCall = [...modelCalls].sort((a, b) => (earlierNs(a.endNs, b.endNs) ? 1 : -1));
+  const output =
+    (runSpan ? outputText(runSpan) : null) ??
+    lastModelCall.map(outputText).find((text) => text !== null) ??
+    null;
+  const named = spans
+    .map((span) => span.attributes[RUN_ID_ATTRIBUTE])
+    .find((value): value is string => typeof value === 'string' && value !== '');
+  const runId = named ?? `${traceId}-${spanId}`;
+  return {
+    runId,
+    threadId: conversationOf(spans, options.conversationAttribute) ?? `trace-${traceId}`,
+    traceId,
+    status: runSpan === undefined ? 'stopped' : failure ? 'failed' : 'completed',
+    failure: runSpan === undefined ? null : failure,
+    input: history ? newUserInput(history) : [],
+    output,
+    spanCount: spans.length,
+  };
+}
+
+function conversationOf(spans: readonly SpanRecord[], extra?: string): string | null {
+  const keys = [...CONVERSATION_ATTRIBUTES, ...(extra ? [extra] : [])];
+  for (const key of keys) {
+    for (const span of spans) {
+      const value = span.attributes[key];
+      if (typeof value === 'string' && value !== '') return value;
+      if (typeof value === 'number') return String(value);
+    }
+  }
+  return null;
+}
+
+/**
+ * Why a run failed: its own span's error, or a model call's (the OpenAI Agents SDK leaves its
+ * agent span OK when a model call fails). A failed tool call alone does not fail a run: agents
+ * read tool errors and go on, and the built-in heuristics judge those.
+ */
+function failureOf(
+  runSpan: SpanRecord | undefined,
+  modelCalls: readonly SpanRecord[],
+): string | null {
+  for (const span of [...(runSpan ? [runSpan] : []), ...modelCalls]) {
+    const error = errorOf(span);
+    if (error !== null) return `${span.name || span.spanId}: ${error}`;
+  }
+  return null;
+}
+
+/** A span's error from its status, `error.type` and exception events together. */
+export function errorOf(span: SpanRecord): string | null {
+  const exception = span.events.find((event) => event.name === 'exception');
+  const type = span.attributes['error.type'] ?? exception?.attributes['exception.type'];
+  if (span.status.code !== STATUS_ERROR && type === undefined) return null;
+  const message =
+    span.status.message || exception?.attributes['exception.message'] || (type ?? 'error');
+  return typeof message === 'string' ? message : JSON.stringify(message);
+}

@@ -1,0 +1,76 @@
+import {
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { EvalflowActivities } from '../activities/types.js';
+import {
+  type IngestTraceInput,
+  type IngestTraceState,
+  ingestTraceStateQuery,
+  spansStoredSignal,
+} from './ingest-trace-messages.js';
+
+const { recordTrace } = proxyActivities<EvalflowActivities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '30 seconds',
+});
+
+/** Past this many history events the workflow continues as new (well below Temporal's cap). */
+const HISTORY_BUDGET = 2_000;
+
+/**
+ * One trace's spans into runs (docs/traces.md#when-a-run-ends). Exporters send a span when it
+ * ends, so a run's agent span comes after its children: when a batch holds one, its runs are
+ * recorded after the settle window (spans of the next batch are included). When no span comes
+ * for the idle timeout, runs whose agent span never came are recorded `stopped` and the workflow
+ * ends; a span that comes later starts it again, and translating again records nothing twice.
+ */
+export async function ingestTrace(input: IngestTraceInput): Promise<IngestTraceState> {
+  const state: IngestTraceState = input.carried ?? {
+    batches: 0,
+    translated: 0,
+    endPending: false,
+    last: null,
+  };
+  setHandler(spansStoredSignal, ({ mayEnd }) => {
+    state.batches += 1;
+    if (mayEnd) state.endPending = true;
+  });
+  setHandler(ingestTraceStateQuery, () => state);
+  const record = async (idle: boolean) => {
+    const covered = state.batches;
+    state.last = await recordTrace({
+      workspaceId: input.workspaceId,
+      traceId: input.traceId,
+      reporter: input.reporter,
+      idle,
+      ...(input.conversationAttribute
+        ? { conversationAttribute: input.conversationAttribute }
+        : {}),
+    });
+    state.translated = covered;
+  };
+  for (;;) {
+    if (state.endPending) {
+      await sleep(input.settleMs);
+      state.endPending = false;
+      await record(false);
+    } else {
+      const seen = state.batches;
+      const more = await condition(() => state.batches !== seen, input.idleMs);
+      if (!more) {
+        await record(true);
+        // Spans signalled while the last translation ran are translated before it ends.
+        if (state.batches === seen) return state;
+      }
+    }
+    const info = workflowInfo();
+    if (info.continueAsNewSuggested || info.historyLength > HISTORY_BUDGET) {
+      await continueAsNew<typeof ingestTrace>({ ...input, carried: state });
+    }
+  }
+}

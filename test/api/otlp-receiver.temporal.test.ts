@@ -1,0 +1,406 @@
+import { gzipSync } from 'node:zlib';
+import {
+  type Attributes,
+  ROOT_CONTEXT,
+  type Span,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import type { CompressionAlgorithm } from '@opentelemetry/otlp-exporter-base';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  decodeProtobuf,
+  ExportTraceServiceResponse,
+  RpcStatus,
+} from '../../src/api/otlp/protobuf.js';
+import { defineConfig } from '../../src/config/index.js';
+import { defineFeedbackType, type Envelope } from '../../src/core/index.js';
+import { defineEvaluator } from '../../src/evaluators/index.js';
+import {
+  ingestTraceStateQuery,
+  ingestTraceWorkflowId,
+} from '../../src/workflows/ingest-trace-messages.js';
+import { type ApiHarness, startApi } from '../support/api.js';
+import { eventually } from '../support/processes.js';
+import { devServerEnvironment } from '../support/temporal.js';
+
+// The OTLP receiver with real clients: the OpenTelemetry JS SDK's protobuf and JSON exporters
+// (gzip on and off, the batch and the simple processor) sending GenAI spans written here, into
+// the API and engine with their real parts. Each trace's run is recorded once, ended by its agent
+// span, and judged once by the app's run evaluator.
+
+const answered = defineFeedbackType({
+  name: 'answered',
+  targets: ['turn'],
+  schema: z.object({ answered: z.boolean(), messages: z.int() }),
+});
+const app = defineConfig({
+  feedbackTypes: [answered],
+  evaluators: [
+    defineEvaluator({
+      name: 'answered',
+      version: '1',
+      feedbackType: answered,
+      targets: ['turn'],
+      source: 'JUDGE',
+      async evaluate(subject) {
+        const messages = subject.kind === 'turn' ? subject.messages : [];
+        return {
+          answered: messages.some((m) => m.role === 'assistant'),
+          messages: messages.length,
+        };
+      },
+    }),
+  ],
+  rules: [{ evaluator: 'answered@1' }],
+});
+
+let env: TestWorkflowEnvironment;
+let h: ApiHarness;
+let agentKey = '';
+beforeAll(async () => {
+  env = await devServerEnvironment();
+  h = await startApi(env, app, {
+    traces: {
+      bodyLimitBytes: 1024 * 1024,
+      settleMs: 100,
+      idleMs: 60_000,
+      conversationAttribute: null,
+    },
+  });
+  agentKey = await h.key('agent', 'otlp');
+});
+afterAll(async () => {
+  await h?.close();
+  await env?.teardown();
+});
+
+/** A tracer whose spans go to the API through `exporter`, flushed by `flush`. */
+function tracing(exporter: SpanExporter, processor: 'batch' | 'simple') {
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'support-bot' }),
+    spanProcessors: [
+      processor === 'batch' ? new BatchSpanProcessor(exporter) : new SimpleSpanProcessor(exporter),
+    ],
+  });
+  return {
+    tracer: provider.getTracer('evalflow-test'),
+    flush: () => provider.forceFlush(),
+    close: () => provider.shutdown(),
+  };
+}
+
+const exporterOptions = (compression: 'gzip' | 'none', key = agentKey) => ({
+  url: `${h.url}/v1/traces`,
+  headers: { Authorization: `Bearer ${key}` },
+  compression: compression as CompressionAlgorithm,
+});
+
+/** One agent turn as GenAI spans: the agent span, a model call and a tool call under it. */
+function turn(
+  tracer: ReturnType<typeof tracing>['tracer'],
+  conversation: string,
+  history: { role: string; text: string }[],
+  answer: string,
+  options: { modelFails?: boolean } = {},
+): Span {
+  const messages = (list: { role: string; text: string }[]) =>
+    JSON.stringify(
+      list.map(({ role, text }) => ({ role, parts: [{ type: 'text', content: text }] })),
+    );
+  const agent = tracer.startSpan('invoke_agent support', {
+    attributes: {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'support',
+      'gen_ai.conversation.id': conversation,
+    },
+  });
+  const inside = trace.setSpan(ROOT_CONTEXT, agent);
+  const chatAttributes: Attributes = {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.request.model': 'gpt-4o-mini',
+    'gen_ai.usage.input_tokens': 42,
+    'gen_ai.usage.output_tokens': 7,
+    'gen_ai.input.messages': messages(history),
+    'gen_ai.output.messages': messages([{ role: 'assistant', text: answer }]),
+  };
+  const chat = tracer.startSpan('chat gpt-4o-mini', { attributes: chatAttributes }, inside);
+  if (options.modelFails) {
+    chat.setStatus({ code: SpanStatusCode.ERROR, message: 'rate limited' });
+    chat.setAttribute('error.type', 'RateLimitError');
+  }
+  chat.end();
+  const tool = tracer.startSpan(
+    'execute_tool lookup_order',
+    { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order' } },
+    inside,
+  );
+  tool.end();
+  agent.end();
+  return agent;
+}
+
+const runIdOf = (span: Span) => `${span.spanContext().traceId}-${span.spanContext().spanId}`;
+
+async function eventsOf(workspace: string): Promise<Envelope[]> {
+  return h.engine.store.events({ workspace_id: workspace });
+}
+
+/** Waits until the run's verdict is recorded; the workspace's events then. */
+async function judged(workspace: string, runId: string): Promise<Envelope[]> {
+  return eventually(
+    () => eventsOf(workspace),
+    (events) =>
+      events.some(
+        (e) =>
+          e.event.type === 'feedback_given' &&
+          e.event.target.kind === 'turn' &&
+          e.event.target.run_id === runId,
+      ),
+    30_000,
+    50,
+  );
+}
+
+describe('POST /v1/traces', () => {
+  it('turns a trace from the protobuf exporter (gzip, batch processor) into a thread, a run and its messages, judged once', async () => {
+    const { tracer, flush, close } = tracing(
+      new ProtobufExporter(exporterOptions('gzip')),
+      'batch',
+    );
+    const agent = turn(
+      tracer,
+      'conv-proto',
+      [{ role: 'user', text: 'Where is order 7?' }],
+      'It ships today.',
+    );
+    await flush();
+    const runId = runIdOf(agent);
+    const events = await judged('otlp', runId);
+    const ofRun = events.filter((e) => {
+      const about = e.event as { run_id?: string; thread_id?: string };
+      return about.run_id === runId || about.thread_id === 'conv-proto';
+    });
+    expect(ofRun.map((e) => e.event.type)).toEqual([
+      'thread_created',
+      'run_started',
+      'message_posted',
+      'message_posted',
+      'run_ended',
+      'feedback_given',
+    ]);
+    expect(await h.engine.store.run('otlp', runId)).toMatchObject({
+      thread_id: 'conv-proto',
+      status: 'completed',
+      trace_ids: [agent.spanContext().traceId],
+    });
+    expect(
+      (await h.engine.store.conversation('otlp', 'conv-proto'))?.map((m) => [m.role, m.content]),
+    ).toEqual([
+      ['user', 'Where is order 7?'],
+      ['assistant', 'It ships today.'],
+    ]);
+    const verdict = ofRun.at(-1)?.event;
+    expect(verdict).toMatchObject({ value: { answered: true, messages: 2 } });
+    await close();
+  });
+
+  it('keeps two turns of one conversation as one thread with two runs, from the JSON exporter with the simple processor (children first)', async () => {
+    const { tracer, close } = tracing(new JsonExporter(exporterOptions('none')), 'simple');
+    const first = turn(tracer, 'conv-json', [{ role: 'user', text: 'Hi' }], 'Hello!');
+    await judged('otlp', runIdOf(first));
+    const second = turn(
+      tracer,
+      'conv-json',
+      [
+        { role: 'user', text: 'Hi' },
+        { role: 'assistant', text: 'Hello!' },
+        { role: 'user', text: 'Refund order 7' },
+      ],
+      'Refunded.',
+      { modelFails: true },
+    );
+    await judged('otlp', runIdOf(second));
+    expect(
+      (await h.engine.store.conversation('otlp', 'conv-json'))?.map((m) => [m.role, m.content]),
+    ).toEqual([
+      ['user', 'Hi'],
+      ['assistant', 'Hello!'],
+      ['user', 'Refund order 7'],
+      ['assistant', 'Refunded.'],
+    ]);
+    expect((await h.engine.store.run('otlp', runIdOf(second)))?.status).toBe('failed');
+    await close();
+  });
+
+  it('records a batch sent twice once', async () => {
+    const { tracer, flush, close } = tracing(
+      new ProtobufExporter(exporterOptions('none')),
+      'batch',
+    );
+    const agent = turn(tracer, 'conv-twice', [{ role: 'user', text: 'Again?' }], 'Once.');
+    await flush();
+    const runId = runIdOf(agent);
+    await judged('otlp', runId);
+    // The same spans again, as a Collector fanning out twice would send them.
+    const again = await fetch(`${h.url}/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${agentKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(jsonRequest(agent.spanContext().traceId, agent.spanContext().spanId)),
+    });
+    expect(again.status).toBe(200);
+    await close();
+    const before = (await eventsOf('otlp')).length;
+    // Its trace's workflow translates the trace again after the settle window: nothing is new.
+    const workflow = env.client.workflow.getHandle(
+      ingestTraceWorkflowId(h.engine.store.id, 'otlp', agent.spanContext().traceId),
+    );
+    const state = await eventually(
+      () => workflow.query(ingestTraceStateQuery),
+      (s) => s.translated === 2,
+    );
+    expect(state.last).toMatchObject({ runs: [{ runId, status: 'completed' }], refused: [] });
+    expect(
+      await h.engine.store.traceSpans.ofTrace('otlp', agent.spanContext().traceId),
+    ).toHaveLength(3);
+    const runs = (await eventsOf('otlp')).filter(
+      (e) => e.event.type === 'run_started' && e.event.run_id === runId,
+    );
+    expect(runs).toHaveLength(1);
+    expect((await eventsOf('otlp')).length).toBe(before);
+  });
+});
+
+/** An OTLP/JSON request of one agent span, written by hand. */
+function jsonRequest(traceId: string, spanId: string, extra: Record<string, unknown> = {}) {
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'by-hand' } }] },
+        scopeSpans: [
+          {
+            scope: { name: 'hand' },
+            spans: [
+              {
+                traceId,
+                spanId,
+                name: 'invoke_agent support',
+                kind: 1,
+                startTimeUnixNano: '1700000000000000000',
+                endTimeUnixNano: '1700000001000000000',
+                attributes: [
+                  { key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } },
+                ],
+                ...extra,
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+describe('POST /v1/traces refuses', () => {
+  const post = (body: Uint8Array | string, headers: Record<string, string>) =>
+    fetch(`${h.url}/v1/traces`, { method: 'POST', headers, body });
+
+  it('a body that does not decode with 400 and a google.rpc.Status in its encoding, storing nothing', async () => {
+    const protobufReply = await post(Buffer.from([0xff, 0xff, 0xff]), {
+      authorization: `Bearer ${agentKey}`,
+      'content-type': 'application/x-protobuf',
+    });
+    expect(protobufReply.status).toBe(400);
+    expect(protobufReply.headers.get('content-type')).toBe('application/x-protobuf');
+    const status = decodeProtobuf(RpcStatus, new Uint8Array(await protobufReply.arrayBuffer()));
+    expect(status).toMatchObject({ code: 3, message: expect.stringMatching(/not a protobuf/) });
+
+    const jsonReply = await post(JSON.stringify({ resourceSpans: 'no' }), {
+      authorization: `Bearer ${agentKey}`,
+      'content-type': 'application/json',
+    });
+    expect(jsonReply.status).toBe(400);
+    expect(await jsonReply.json()).toMatchObject({
+      code: 3,
+      message: expect.stringMatching(/^not an ExportTraceServiceRequest: resourceSpans/),
+    });
+  });
+
+  it('a missing or unknown key with 401, a key that may not report with 403', async () => {
+    const body = JSON.stringify(jsonRequest('1'.repeat(32), '2'.repeat(16)));
+    expect((await post(body, { 'content-type': 'application/json' })).status).toBe(401);
+    const unknown = await post(body, {
+      authorization: `Bearer efk_${'0'.repeat(32)}_${'A'.repeat(32)}`,
+      'content-type': 'application/json',
+    });
+    expect(unknown.status).toBe(401);
+    expect(await unknown.json()).toMatchObject({ code: 16 });
+    const reviewer = await post(body, {
+      authorization: `Bearer ${await h.key('reviewer:grace', 'otlp')}`,
+      'content-type': 'application/json',
+    });
+    expect(reviewer.status).toBe(403);
+    expect(await h.engine.store.traceSpans.ofTrace('otlp', '1'.repeat(32))).toEqual([]);
+  });
+
+  it('a body over the limit once decompressed with 413', async () => {
+    const huge = JSON.stringify(
+      jsonRequest('3'.repeat(32), '4'.repeat(16), { name: 'x'.repeat(2 * 1024 * 1024) }),
+    );
+    const reply = await post(gzipSync(huge), {
+      authorization: `Bearer ${agentKey}`,
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
+    expect(reply.status).toBe(413);
+    expect(await h.engine.store.traceSpans.ofTrace('otlp', '3'.repeat(32))).toEqual([]);
+  });
+
+  it('malformed spans one by one in partial_success, keeping the rest of the batch', async () => {
+    const good = jsonRequest('5'.repeat(32), '6'.repeat(16));
+    const spans = good.resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
+    spans.push(
+      { ...spans[0], spanId: 'not-hex-at-all!!' } as never,
+      {
+        ...spans[0],
+        spanId: '7'.repeat(16),
+        attributes: [{ key: 'gen_ai.usage.input_tokens', value: { intValue: 'many' } }],
+      } as never,
+    );
+    const reply = await post(JSON.stringify(good), {
+      authorization: `Bearer ${agentKey}`,
+      'content-type': 'application/json',
+    });
+    expect(reply.status).toBe(200);
+    const body = (await reply.json()) as {
+      partialSuccess: { rejectedSpans: string; errorMessage: string };
+    };
+    expect(body.partialSuccess.rejectedSpans).toBe('2');
+    expect(body.partialSuccess.errorMessage).toMatch(/spanId: an id of 8 bytes/);
+    expect(body.partialSuccess.errorMessage).toMatch(/intValue: a decimal integer/);
+    const stored = await h.engine.store.traceSpans.ofTrace('otlp', '5'.repeat(32));
+    expect(stored).toMatchObject([{ spanId: '6'.repeat(16) }]);
+  });
+
+  it('answers a good protobuf request with an empty ExportTraceServiceResponse', async () => {
+    const reply = await post(Buffer.alloc(0), {
+      authorization: `Bearer ${agentKey}`,
+      'content-type': 'application/x-protobuf',
+    });
+    expect(reply.status).toBe(200);
+    expect(
+      decodeProtobuf(ExportTraceServiceResponse, new Uint8Array(await reply.arrayBuffer())),
+    ).toEqual({});
+  });
+});
