@@ -34,6 +34,8 @@ COPY package.json ./
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
+# The OTLP receiver's protobuf definitions, read at start.
+COPY proto ./proto
 # Local state (SQLite, the JSONL score files) when no DATABASE_URL or Langfuse is configured.
 RUN mkdir .evalflow && chown node:node .evalflow
 USER node

@@ -47,7 +47,7 @@ describe('Dockerfile', () => {
     expect(rootImage(runtime)).toMatch(/^node:24[.-]/);
   });
 
-  it('compiles in a build stage and keeps only dist, bin and production dependencies', () => {
+  it('compiles in a build stage and keeps only dist, bin, proto and production dependencies', () => {
     const copied = argumentOf('COPY');
     const dependencies = copied.find((args) => args.endsWith('./node_modules'));
     const from = /--from=(\S+)/.exec(dependencies ?? '')?.[1] ?? '';
@@ -58,6 +58,7 @@ describe('Dockerfile', () => {
     );
     expect(copied.some((args) => /^--from=\S+ \/app\/dist \.\/dist$/.test(args))).toBe(true);
     expect(copied).toContain('bin ./bin');
+    expect(copied).toContain('proto ./proto');
     expect(copied.some((args) => /\bsrc\b/.test(args))).toBe(false);
     expect(argumentOf('RUN').some((command) => command.includes('npm'))).toBe(false);
   });

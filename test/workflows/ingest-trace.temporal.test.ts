@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActivities } from '../../src/activities/create-activities.js';
+import { createFeedbackTypeRegistry } from '../../src/core/index.js';
+import { createEvaluatorRegistry } from '../../src/evaluators/index.js';
+import { openSqliteStore, type Store } from '../../src/store/index.js';
+import { InMemoryScoreSink } from '../../src/testing/index.js';
+import type { SpanRecord } from '../../src/traces/index.js';
+import { signalTraceBatch } from '../../src/workflow-clients/index.js';
+import {
+  ingestTraceStateQuery,
+  ingestTraceWorkflowId,
+} from '../../src/workflows/ingest-trace-messages.js';
+import { testWorker, timeSkippingEnvironment, uniqueTaskQueue } from '../support/temporal.js';
+import { genaiAgent, span, spanId, TRACE } from '../traces/spans.js';
+
+// When a trace's runs are recorded, on the time-skipping server: a settle window after the agent
+// span, which takes in the next batch's spans; `stopped` after the idle timeout when the agent
+// span never came; and a late agent span that changes nothing already ended.
+
+const SETTLE_MS = 2_000;
+const IDLE_MS = 10 * 60_000;
+
+let env: TestWorkflowEnvironment;
+let store: Store;
+let worker: Worker;
+let running: Promise<void>;
+const taskQueue = uniqueTaskQueue('ingest-trace');
+const dir = mkdtempSync(join(tmpdir(), 'evalflow-traces-'));
+beforeAll(async () => {
+  env = await timeSkippingEnvironment();
+  store = await openSqliteStore(join(dir, 'traces.db'), {
+    feedbackTypes: createFeedbackTypeRegistry([]),
+    evaluators: createEvaluatorRegistry([]),
+  });
+  worker = await testWorker(
+    env,
+    taskQueue,
+    createActivities({
+      store,
+      evaluators: createEvaluatorRegistry([]),
+      feedbackTypes: createFeedbackTypeRegistry([]),
+      scoreSink: new InMemoryScoreSink(),
+      scoreReader: null,
+    }),
+  );
+  running = worker.run();
+});
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await store?.close();
+  await env?.teardown();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let workspaces = 0;
+/** Stores a batch of a trace's spans in a workspace of its own and tells its workflow. */
+async function deliver(workspaceId: string, spans: SpanRecord[], traceId = TRACE) {
+  await store.traceSpans.put(
+    workspaceId,
+    spans.map((s) => ({ trace_id: traceId, span_id: s.spanId, body: { ...s, traceId } })),
+  );
+  await signalTraceBatch(env.client, store, taskQueue, {
+    workspaceId,
+    traceId,
+    reporter: 'system',
+    settleMs: SETTLE_MS,
+    idleMs: IDLE_MS,
+    mayEnd: spans.some((s) => s.parentSpanId === null || s.name.startsWith('invoke_agent')),
+  });
+  return env.client.workflow.getHandle(ingestTraceWorkflowId(store.id, workspaceId, traceId));
+}
+
+describe('ingestTrace', () => {
+  it("records a run once the settle window after its agent span is over, with the next batch's spans in it", async () => {
+    const ws = `settle-${++workspaces}`;
+    const agent = genaiAgent({}, 'Where is order 7?', '');
+    agent.attributes['gen_ai.output.messages'] = '[]';
+    const handle = await deliver(ws, [agent]);
+    await env.sleep(SETTLE_MS / 2);
+    expect(await store.run(ws, `${TRACE}-${agent.spanId}`)).toBeNull();
+    // A model call exported in the next batch, within the window, brings the answer.
+    await deliver(ws, [
+      span({
+        parentSpanId: agent.spanId,
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.output.messages': JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'text', content: 'It ships today.' }] },
+          ]),
+        },
+      }),
+    ]);
+    await env.sleep(SETTLE_MS);
+    expect(await handle.query(ingestTraceStateQuery)).toMatchObject({ batches: 2, translated: 2 });
+    expect(await store.run(ws, `${TRACE}-${agent.spanId}`)).toMatchObject({ status: 'completed' });
+    expect((await store.conversation(ws, `trace-${TRACE}`))?.map((m) => m.content)).toEqual([
+      'Where is order 7?',
+      'It ships today.',
+    ]);
+  });
+
+  it('ends a run whose agent span never comes stopped after the idle timeout; the late agent span changes nothing', async () => {
+    const ws = `idle-${++workspaces}`;
+    const agentId = spanId();
+    const chat = span({ parentSpanId: agentId, attributes: { 'gen_ai.operation.name': 'chat' } });
+    const handle = await deliver(ws, [chat]);
+    const first = await handle.result();
+    const runId = `${TRACE}-${agentId}`;
+    expect(first.last).toMatchObject({ runs: [{ runId, status: 'stopped' }], refused: [] });
+    expect(await store.run(ws, runId)).toMatchObject({ status: 'stopped' });
+
+    const late = genaiAgent({ spanId: agentId }, 'q', 'a');
+    const again = await (await deliver(ws, [late])).result();
+    expect(again.last?.refused).toEqual([
+      expect.stringMatching(new RegExp(`^post_message otlp:${runId}:in-0: `)),
+      expect.stringMatching(new RegExp(`^post_message otlp:${runId}:out: `)),
+      expect.stringMatching(new RegExp(`^end_run otlp:${runId}:end: `)),
+    ]);
+    expect(await store.run(ws, runId)).toMatchObject({ status: 'stopped' });
+  });
+});
