@@ -213,6 +213,11 @@ describe('POST /v1/traces', () => {
     ]);
     const verdict = ofRun.at(-1)?.event;
     expect(verdict).toMatchObject({ value: { answered: true, messages: 2 } });
+    // The trace's runs, as `evalflow runs list --trace` and the clients read them.
+    const listed = await h.call('GET', `/v1/runs?traceId=${agent.spanContext().traceId}`, {
+      key: await h.key('system', 'otlp'),
+    });
+    expect(listed.body.runs.map((r: { run: { runId: string } }) => r.run.runId)).toEqual([runId]);
     await close();
   });
 

@@ -34,6 +34,7 @@ declare const client: Client;
 declare const taskQueue: string;
 const config = loadConfig();`,
   'docs/specification.md': `import { z } from 'zod';`,
+  'docs/traces.md': '',
 };
 /** The README's blocks that are whole example files: tsc checks the files themselves. */
 const exampleFile = (block: { text: string }) => block.text.startsWith('// examples/');

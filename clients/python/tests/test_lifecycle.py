@@ -179,6 +179,8 @@ def test_threads_and_runs_list_a_page_at_a_time_with_their_filters_and_summaries
     assert [r.run.run_id for r in system.runs(page_size=1)] == ["r2", "r1", "r0"]
     assert [r.run.run_id for r in system.runs(status="running")] == ["r1"]
     assert [r.run.run_id for r in system.runs(thread_id="t0")] == ["r0"]
+    assert [r.run.run_id for r in system.runs(trace_id=TRACE)] == ["r2", "r1", "r0"]
+    assert list(system.runs(trace_id="cd" * 16)) == []
     ended = eventually(
         lambda: list(system.runs(ended_from="2000-01-01T00:00:00Z")),
         lambda runs: all(r.evaluations.recorded >= 1 for r in runs),

@@ -30,6 +30,7 @@ export const EvaluationSummary = z.object(
 );
 export const RunsQuery = z.object({
   threadId: z.string().min(1).optional(),
+  traceId: z.string().min(1).optional().describe("only the runs of this trace (an OTel trace's)"),
   status: WireRun.shape.status.optional(),
   startedFrom: instant.optional(),
   startedBefore: instant.optional(),
@@ -94,7 +95,7 @@ export const registerLists: Register = (api, deps) => {
       tags,
       summary: 'The runs, newest first, with how their evaluation stands, a page at a time',
       description:
-        'Filters combine: a thread, a status, a window on the start and one on the end (an ended ' +
+        'Filters combine: a thread, a trace, a status, a window on the start and one on the end (an ended ' +
         'run only). `evaluations` counts the run’s own (target, evaluator version) pairs in each ' +
         'ledger state; GET /v1/runs/{runId} lists them.',
       querystring: RunsQuery,
@@ -106,6 +107,7 @@ export const registerLists: Register = (api, deps) => {
       const after = decode(q.cursor, RunKey);
       const filters = {
         thread_id: q.threadId,
+        trace_id: q.traceId,
         status: q.status,
         started_from: stored(q.startedFrom),
         started_before: stored(q.startedBefore),

@@ -14,6 +14,7 @@ import { configOf, printTo, type Terminal } from '../terminal.js';
 interface RunsOptions {
   workspace?: string;
   thread?: string;
+  trace?: string;
   status?: RunStatus;
   startedFrom?: string;
   startedBefore?: string;
@@ -32,6 +33,7 @@ export function registerRuns(program: Command, terminal: Terminal): void {
       .description('runs newest first, each with its evaluation summary (filters combine)')
       .option('--workspace <id>', 'one workspace (default: every workspace)', identifier)
       .option('--thread <id>', "only this thread's runs", identifier)
+      .option('--trace <id>', "only this trace's runs (an OpenTelemetry trace id)", identifier)
       .addOption(
         new Option('--status <status>', 'only runs in this status').choices(RunStatus.options),
       )
@@ -123,6 +125,7 @@ function filtersOf(options: RunsOptions): RunListOptions {
     value === undefined ? undefined : new Date(value).toISOString();
   const filters = {
     thread_id: options.thread,
+    trace_id: options.trace,
     status: options.status,
     started_from: utc(options.startedFrom),
     started_before: utc(options.startedBefore),

@@ -18,6 +18,8 @@ export interface RunListKey {
 
 export interface RunListOptions {
   thread_id?: string;
+  /** Only runs with this trace id among their `trace_ids` (an OTel trace's runs). */
+  trace_id?: string;
   status?: RunStatus;
   /** Runs started at or after this instant (ISO-8601), and before `started_before`. */
   started_from?: string;
@@ -57,6 +59,9 @@ export async function readRunList(
   };
   if (options.thread_id !== undefined) add('thread_id = ?', options.thread_id);
   if (options.status !== undefined) add('status = ?', options.status);
+  // The body holds the run's trace ids as a JSON array: its text is matched here, and each run
+  // checked below (an id could appear in another field).
+  if (options.trace_id !== undefined) add("body LIKE ? ESCAPE '\\'", likeOf(options.trace_id));
   if (options.started_from !== undefined) add('started_at >= ?', options.started_from);
   if (options.started_before !== undefined) add('started_at < ?', options.started_before);
   if (options.ended_from !== undefined || options.ended_before !== undefined) {
@@ -78,5 +83,10 @@ export async function readRunList(
      ORDER BY started_at DESC, key DESC LIMIT ?`,
     [...params, options.limit],
   );
-  return rows.map((row) => parseJson<Run>(row.body));
+  const runs = rows.map((row) => parseJson<Run>(row.body));
+  const traceId = options.trace_id;
+  return traceId === undefined ? runs : runs.filter((run) => run.trace_ids.includes(traceId));
 }
+
+/** A LIKE pattern for a JSON string of `text` anywhere in a body. */
+const likeOf = (text: string) => `%${JSON.stringify(text).replace(/[\\%_]/g, '\\$&')}%`;

@@ -362,6 +362,7 @@ class AsyncEvalflowClient:
         self,
         *,
         thread_id: str | None = None,
+        trace_id: str | None = None,
         status: m.RunStatus | None = None,
         started_from: datetime | str | None = None,
         started_before: datetime | str | None = None,
@@ -374,6 +375,7 @@ class AsyncEvalflowClient:
         return await self._send(
             routes.runs(
                 thread_id,
+                trace_id,
                 status,
                 started_from,
                 started_before,
@@ -388,6 +390,7 @@ class AsyncEvalflowClient:
         self,
         *,
         thread_id: str | None = None,
+        trace_id: str | None = None,
         status: m.RunStatus | None = None,
         started_from: datetime | str | None = None,
         started_before: datetime | str | None = None,
@@ -400,6 +403,7 @@ class AsyncEvalflowClient:
         while True:
             page = await self.runs_page(
                 thread_id=thread_id,
+                trace_id=trace_id,
                 status=status,
                 started_from=started_from,
                 started_before=started_before,

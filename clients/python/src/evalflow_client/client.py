@@ -358,6 +358,7 @@ class EvalflowClient:
         self,
         *,
         thread_id: str | None = None,
+        trace_id: str | None = None,
         status: m.RunStatus | None = None,
         started_from: datetime | str | None = None,
         started_before: datetime | str | None = None,
@@ -370,6 +371,7 @@ class EvalflowClient:
         return self._send(
             routes.runs(
                 thread_id,
+                trace_id,
                 status,
                 started_from,
                 started_before,
@@ -384,6 +386,7 @@ class EvalflowClient:
         self,
         *,
         thread_id: str | None = None,
+        trace_id: str | None = None,
         status: m.RunStatus | None = None,
         started_from: datetime | str | None = None,
         started_before: datetime | str | None = None,
@@ -396,6 +399,7 @@ class EvalflowClient:
         while True:
             page = self.runs_page(
                 thread_id=thread_id,
+                trace_id=trace_id,
                 status=status,
                 started_from=started_from,
                 started_before=started_before,

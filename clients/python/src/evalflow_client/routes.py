@@ -353,6 +353,7 @@ def threads(cursor: str | None, limit: int | None) -> Call[m.ThreadsPage]:
 
 def runs(
     thread_id: str | None,
+    trace_id: str | None,
     status: m.RunStatus | None,
     started_from: datetime | str | None,
     started_before: datetime | str | None,
@@ -364,6 +365,7 @@ def runs(
     return RUNS.call(
         query={
             "threadId": thread_id,
+            "traceId": trace_id,
             "status": status,
             "startedFrom": started_from,
             "startedBefore": started_before,
