@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { Actor } from '../core/index.js';
 import type { Store } from '../store/index.js';
 import { commandsOfRun, type SpanRecord, translateTrace } from '../traces/index.js';
@@ -13,6 +14,7 @@ export function traceActivities(deps: { store: Store }) {
   return {
     async recordTrace(input: RecordTraceInput): Promise<TraceOutcome> {
       const { store } = deps;
+      if (input.settleMs) await setTimeout(input.settleMs);
       const spans = (await store.traceSpans.ofTrace(
         input.workspaceId,
         input.traceId,

@@ -191,6 +191,8 @@ export interface RecordTraceInput {
   reporter: 'agent' | 'system';
   /** The trace's spans stopped coming: runs whose agent span never came end `stopped`. */
   idle: boolean;
+  /** Waited before the spans are read: the settle window, for the next batch's spans. */
+  settleMs?: number;
   conversationAttribute?: string;
 }
 

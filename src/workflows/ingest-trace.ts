@@ -3,7 +3,6 @@ import {
   continueAsNew,
   proxyActivities,
   setHandler,
-  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { EvalflowActivities } from '../activities/types.js';
@@ -14,18 +13,15 @@ import {
   spansStoredSignal,
 } from './ingest-trace-messages.js';
 
-const { recordTrace } = proxyActivities<EvalflowActivities>({
-  startToCloseTimeout: '2 minutes',
-  heartbeatTimeout: '30 seconds',
-});
-
 /** Past this many history events the workflow continues as new (well below Temporal's cap). */
 const HISTORY_BUDGET = 2_000;
 
 /**
  * One trace's spans into runs (docs/traces.md#when-a-run-ends). Exporters send a span when it
  * ends, so a run's agent span comes after its children: when a batch holds one, its runs are
- * recorded after the settle window (spans of the next batch are included). When no span comes
+ * recorded after the settle window (spans of the next batch are included), which the activity
+ * waits out before it reads the spans: the server's timers fire about a second late, far more
+ * than the window's 2 s can bear. When no span comes
  * for the idle timeout, runs whose agent span never came are recorded `stopped` and the workflow
  * ends; a span that comes later starts it again, and translating again records nothing twice.
  */
@@ -41,9 +37,14 @@ export async function ingestTrace(input: IngestTraceInput): Promise<IngestTraceS
     if (mayEnd) state.endPending = true;
   });
   setHandler(ingestTraceStateQuery, () => state);
+  const { recordTrace } = proxyActivities<EvalflowActivities>({
+    startToCloseTimeout: input.settleMs + 120_000,
+    heartbeatTimeout: '30 seconds',
+  });
   const record = async (idle: boolean) => {
     const covered = state.batches;
     state.last = await recordTrace({
+      settleMs: idle ? 0 : input.settleMs,
       workspaceId: input.workspaceId,
       traceId: input.traceId,
       reporter: input.reporter,
@@ -56,7 +57,6 @@ export async function ingestTrace(input: IngestTraceInput): Promise<IngestTraceS
   };
   for (;;) {
     if (state.endPending) {
-      await sleep(input.settleMs);
       state.endPending = false;
       await record(false);
     } else {

@@ -15,12 +15,14 @@ import {
   ingestTraceStateQuery,
   ingestTraceWorkflowId,
 } from '../../src/workflows/ingest-trace-messages.js';
+import { eventually } from '../support/processes.js';
 import { testWorker, timeSkippingEnvironment, uniqueTaskQueue } from '../support/temporal.js';
 import { genaiAgent, span, spanId, TRACE } from '../traces/spans.js';
 
-// When a trace's runs are recorded, on the time-skipping server: a settle window after the agent
-// span, which takes in the next batch's spans; `stopped` after the idle timeout when the agent
-// span never came; and a late agent span that changes nothing already ended.
+// When a trace's runs are recorded: a settle window after the agent span, which takes in the next
+// batch's spans (waited in real time by the activity, as the server's timers are too coarse for
+// it); and, on the time-skipping server, `stopped` after the idle timeout when the agent span
+// never came, and a late agent span that changes nothing already ended.
 
 const SETTLE_MS = 2_000;
 const IDLE_MS = 10 * 60_000;
@@ -82,7 +84,6 @@ describe('ingestTrace', () => {
     const agent = genaiAgent({}, 'Where is order 7?', '');
     agent.attributes['gen_ai.output.messages'] = '[]';
     const handle = await deliver(ws, [agent]);
-    await env.sleep(SETTLE_MS / 2);
     expect(await store.run(ws, `${TRACE}-${agent.spanId}`)).toBeNull();
     // A model call exported in the next batch, within the window, brings the answer.
     await deliver(ws, [
@@ -96,8 +97,11 @@ describe('ingestTrace', () => {
         },
       }),
     ]);
-    await env.sleep(SETTLE_MS);
-    expect(await handle.query(ingestTraceStateQuery)).toMatchObject({ batches: 2, translated: 2 });
+    const state = await eventually(
+      () => handle.query(ingestTraceStateQuery),
+      (s) => s.last !== null,
+    );
+    expect(state.batches).toBe(2);
     expect(await store.run(ws, `${TRACE}-${agent.spanId}`)).toMatchObject({ status: 'completed' });
     expect((await store.conversation(ws, `trace-${TRACE}`))?.map((m) => m.content)).toEqual([
       'Where is order 7?',
