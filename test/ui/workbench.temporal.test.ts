@@ -93,8 +93,16 @@ async function openQueue(page: Page, queueId: string) {
   await page.keyboard.press('Enter');
 }
 
+/**
+ * Waits until the item's form has the focus: the page moves it there in an effect after the item's
+ * first paint, and keys pressed before that land nowhere (the shortcuts dialog also gives the focus
+ * back to where it was when it opened).
+ */
+const formFocused = (page: Page) => page.locator('form :focus').waitFor();
+
 /** A verdict with the keyboard alone: an option by its number, stars typed, a note, submit. */
 async function judge(page: Page, option: number, stars: string, note: string) {
+  await formFocused(page);
   await page.keyboard.press(String(option));
   await page.keyboard.type(stars);
   await page.keyboard.press('ArrowDown');
@@ -485,6 +493,7 @@ describe("the reviewers' page", () => {
     const results = [await violations('queues')];
     await openQueue(page, 'answers');
     await shownItem(page);
+    await formFocused(page);
     results.push(await violations('item'));
     await page.keyboard.press('?');
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
