@@ -1,7 +1,13 @@
 import { setTimeout } from 'node:timers/promises';
 import type { Actor } from '../core/index.js';
 import type { Store } from '../store/index.js';
-import { commandsOfRun, type SpanRecord, translateTrace } from '../traces/index.js';
+import {
+  commandsOfRun,
+  joinLogs,
+  type SpanLog,
+  type SpanRecord,
+  translateTrace,
+} from '../traces/index.js';
 import { activityLogger } from './activity-context.js';
 import type { RecordTraceInput, TraceOutcome } from './types.js';
 
@@ -15,10 +21,11 @@ export function traceActivities(deps: { store: Store }) {
     async recordTrace(input: RecordTraceInput): Promise<TraceOutcome> {
       const { store } = deps;
       if (input.settleMs) await setTimeout(input.settleMs);
-      const spans = (await store.traceSpans.ofTrace(
-        input.workspaceId,
-        input.traceId,
-      )) as SpanRecord[];
+      const rows = await store.traceSpans.ofTrace(input.workspaceId, input.traceId);
+      // Log records (from `POST /v1/logs`) are stored beside the spans they name.
+      const isLog = (row: unknown): row is SpanLog =>
+        typeof row === 'object' && row !== null && 'event' in row;
+      const spans = joinLogs(rows.filter((row) => !isLog(row)) as SpanRecord[], rows.filter(isLog));
       const translation = translateTrace(spans, {
         idle: input.idle,
         ...(input.conversationAttribute

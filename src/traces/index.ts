@@ -2,6 +2,7 @@
 // they tell of (docs/traces.md). Pure: the receiver (api) and the activity that records the runs
 // do the I/O.
 export { commandsOfRun, type RunCommand } from './commands.js';
+export { joinLogs, type ReadLogs, readLogsRequest, type SpanLog } from './otlp-logs.js';
 export {
   MalformedRequestError,
   type ReadRequest,

@@ -3,7 +3,7 @@ import type { Attributes, AttributeValue, SpanRecord } from './span.js';
 // A span's conversation as text, whichever convention wrote it: the current GenAI attributes
 // (`gen_ai.input.messages`/`gen_ai.output.messages`, a JSON string or a structured value), their
 // older forms (OpenLLMetry's flattened `gen_ai.prompt.N.*`/`gen_ai.completion.N.*`, the
-// `gen_ai.content.*` and per-message span events), OpenInference (`llm.input_messages.N.*`,
+// `gen_ai.content.*` and per-message events, `gen_ai.client.inference.operation.details`), OpenInference (`llm.input_messages.N.*`,
 // `llm.output_messages.N.*`, `output.value`) and the Vercel AI SDK (`ai.prompt`,
 // `ai.prompt.messages`, `ai.response.text`).
 
@@ -86,7 +86,11 @@ function eventMessages(span: SpanRecord, kind: 'input' | 'output'): TextMessage[
   const found: TextMessage[] = [];
   for (const event of span.events) {
     const a = event.attributes;
-    if (kind === 'input' && event.name === 'gen_ai.content.prompt') {
+    if (event.name === 'gen_ai.client.inference.operation.details') {
+      found.push(
+        ...messagesOf(a[kind === 'input' ? 'gen_ai.input.messages' : 'gen_ai.output.messages']),
+      );
+    } else if (kind === 'input' && event.name === 'gen_ai.content.prompt') {
       found.push(...messagesOf(a['gen_ai.prompt']));
     } else if (kind === 'output' && event.name === 'gen_ai.content.completion') {
       found.push(...messagesOf(a['gen_ai.completion']));

@@ -8,7 +8,8 @@ import type { Attributes, AttributeValue, SpanRecord } from './span.js';
 // request's envelope is checked whole (a body that is not a request is refused whole); each
 // span alone, so that a malformed span is refused by itself and the rest of the batch kept.
 
-const hexId = (bytes: number) =>
+/** An id of `bytes` bytes: hex in JSON, bytes from protobuf; lowercase hex once read. */
+export const HexId = (bytes: number) =>
   z
     .union([
       z.string(),
@@ -21,7 +22,7 @@ const hexId = (bytes: number) =>
     .refine((id) => !/^0+$/.test(id), { message: 'an id that is not all zeros' });
 
 /** A 64-bit unsigned integer: a decimal string, or a number JSON could carry exactly. */
-const Uint64 = z
+export const Uint64 = z
   .union([z.string().regex(/^\d{1,20}$/, 'a decimal integer'), z.int().nonnegative()])
   .transform((value) => BigInt(value).toString());
 
@@ -43,7 +44,7 @@ export interface KeyValueWire {
   value?: AnyValueWire | undefined;
 }
 
-const AnyValue: z.ZodType<AttributeValue> = z.lazy(() =>
+export const AnyValue: z.ZodType<AttributeValue> = z.lazy(() =>
   z
     .strictObject({
       stringValue: z.string().optional(),
@@ -92,13 +93,13 @@ function attributesOf(pairs: readonly KeyValue[]): Attributes {
   return attributes;
 }
 
-const AttributeList = z.array(KeyValue).default([]).transform(attributesOf);
+export const AttributeList = z.array(KeyValue).default([]).transform(attributesOf);
 
 const Span = z.object({
-  traceId: hexId(16),
-  spanId: hexId(8),
+  traceId: HexId(16),
+  spanId: HexId(8),
   parentSpanId: z
-    .union([z.literal(''), hexId(8)])
+    .union([z.literal(''), HexId(8)])
     .optional()
     .transform((id) => id || null),
   name: z.string().default(''),

@@ -3,13 +3,16 @@ import {
   type Attributes,
   ROOT_CONTEXT,
   type Span,
+  SpanKind,
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
+import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import type { CompressionAlgorithm } from '@opentelemetry/otlp-exporter-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
+import { LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import {
   BasicTracerProvider,
   BatchSpanProcessor,
@@ -247,6 +250,61 @@ describe('POST /v1/traces', () => {
     ]);
     expect((await h.engine.store.run('otlp', runIdOf(second)))?.status).toBe('failed');
     await close();
+  });
+
+  it('joins message content sent as log records (POST /v1/logs, the logs SDK) to its span by span id', async () => {
+    // As the GenAI instrumentation of `openai` sends content in its event modes: none on the
+    // span, a log record per message naming the span.
+    const logs = new LoggerProvider({
+      processors: [
+        new SimpleLogRecordProcessor({
+          exporter: new OTLPLogExporter({
+            url: `${h.url}/v1/logs`,
+            headers: { Authorization: `Bearer ${agentKey}` },
+          }),
+        }),
+      ],
+    });
+    const logger = logs.getLogger('opentelemetry.instrumentation.openai_v2');
+    const { tracer, flush, close } = tracing(
+      new ProtobufExporter(exporterOptions('none')),
+      'batch',
+    );
+    const agent = tracer.startSpan('invoke_agent weather', {
+      attributes: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.conversation.id': 'conv-logs',
+      },
+    });
+    const chat = tracer.startSpan(
+      'chat gpt-4o-mini',
+      { kind: SpanKind.CLIENT, attributes: { 'gen_ai.operation.name': 'chat' } },
+      trace.setSpan(ROOT_CONTEXT, agent),
+    );
+    const inChat = trace.setSpan(ROOT_CONTEXT, chat);
+    logger.emit({
+      eventName: 'gen_ai.user.message',
+      body: { content: 'Is it raining?' },
+      context: inChat,
+    });
+    logger.emit({
+      eventName: 'gen_ai.choice',
+      body: { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'No.' } },
+      context: inChat,
+    });
+    await logs.forceFlush();
+    chat.end();
+    agent.end();
+    await flush();
+    await judged('otlp', runIdOf(agent));
+    expect(
+      (await h.engine.store.conversation('otlp', 'conv-logs'))?.map((m) => [m.role, m.content]),
+    ).toEqual([
+      ['user', 'Is it raining?'],
+      ['assistant', 'No.'],
+    ]);
+    await close();
+    await logs.shutdown();
   });
 
   it('records a batch sent twice once', async () => {

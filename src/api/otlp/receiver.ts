@@ -1,15 +1,16 @@
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type protobuf from 'protobufjs';
 import { DEFAULTS, type TraceSettings } from '../../config/index.js';
+import type { ReceivedSpan } from '../../store/index.js';
 import {
   isKept,
   MalformedRequestError,
-  type ReadRequest,
+  readLogsRequest,
   readTraceRequest,
   roleOf,
-  type SpanRecord,
 } from '../../traces/index.js';
 import { signalTraceBatch } from '../../workflow-clients/index.js';
 import { httpOnly } from '../errors.js';
@@ -18,16 +19,18 @@ import { callerOf } from '../plugins/authentication.js';
 import { asRefusal } from '../plugins/errors.js';
 import {
   decodeProtobuf,
+  ExportLogsServiceRequest,
+  ExportLogsServiceResponse,
   ExportTraceServiceRequest,
   ExportTraceServiceResponse,
   encodeProtobuf,
   RpcStatus,
 } from './protobuf.js';
 
-// `POST /v1/traces`, as OTLP/HTTP specifies it (docs/traces.md): a protobuf or JSON
-// ExportTraceServiceRequest, gzip or not, sized after decompression; its spans are stored before
-// the answer, so a 200 means they survive a crash; each trace's workflow is then told. Malformed
-// spans are refused one by one in `partial_success`; a body that does not decode is refused whole
+// `POST /v1/traces` and `POST /v1/logs`, as OTLP/HTTP specifies them (docs/traces.md): a protobuf
+// or JSON export request, gzip or not, sized after decompression. What it holds is stored before
+// the answer, so a 200 means it survives a crash; each trace's workflow is then told. Malformed
+// items are refused one by one in `partial_success`; a body that does not decode is refused whole
 // (400, nothing stored). Errors answer a google.rpc.Status in the request's encoding.
 
 const gunzipAsync = promisify(gunzip);
@@ -43,6 +46,66 @@ const GRPC_CODE: Record<number, number> = {
   415: 3,
   429: 8,
   503: 14,
+};
+
+/** What a request held, as rows to store: each row's trace, and whether it may end a run. */
+interface Received {
+  rows: (ReceivedSpan & { mayEnd: boolean })[];
+  refused: { id: string | null; reason: string }[];
+}
+
+/** One OTLP signal: its messages, how its request reads, and its response's count field. */
+interface Signal {
+  request: protobuf.Type;
+  response: protobuf.Type;
+  name: string;
+  read(decoded: unknown): Received;
+  /** `rejectedSpans`, `rejectedLogRecords`. */
+  rejectedField: string;
+  /** What a refused item is called in the message. */
+  item: string;
+}
+
+const traces: Signal = {
+  request: ExportTraceServiceRequest,
+  response: ExportTraceServiceResponse,
+  name: 'ExportTraceServiceRequest',
+  rejectedField: 'rejectedSpans',
+  item: 'span',
+  read(decoded) {
+    const read = readTraceRequest(decoded);
+    return {
+      rows: read.spans.filter(isKept).map((span) => ({
+        trace_id: span.traceId,
+        span_id: span.spanId,
+        body: span,
+        mayEnd: span.parentSpanId === null || roleOf(span) === 'agent',
+      })),
+      refused: read.refused.map(({ spanId, reason }) => ({ id: spanId, reason })),
+    };
+  },
+};
+
+const logs: Signal = {
+  request: ExportLogsServiceRequest,
+  response: ExportLogsServiceResponse,
+  name: 'ExportLogsServiceRequest',
+  rejectedField: 'rejectedLogRecords',
+  item: 'log record',
+  read(decoded) {
+    const read = readLogsRequest(decoded);
+    return {
+      // A record is stored beside the spans, keyed by its span and its content: sent again, it
+      // is the same row.
+      rows: read.logs.map((log) => ({
+        trace_id: log.traceId,
+        span_id: `${log.spanId}:log:${createHash('sha256').update(JSON.stringify(log.event)).digest('hex').slice(0, 16)}`,
+        body: log,
+        mayEnd: false,
+      })),
+      refused: read.refused.map(({ reason }) => ({ id: null, reason })),
+    };
+  },
 };
 
 const isProtobuf = (request: FastifyRequest) =>
@@ -71,21 +134,23 @@ export function registerTraceReceiver(api: Api, deps: RouteDeps): void {
         message: refusal.body.message,
       });
     });
-    scope.post('/v1/traces', {
-      config: { allow: ['system', 'agent'] },
-      schema: { hide: true },
-      handler: async (request, reply) => {
-        const read = readBody(await inflate(request, settings.bodyLimitBytes), isProtobuf(request));
-        const workspaceId = callerOf(request).workspaceId;
-        const kept = read.spans.filter(isKept);
-        await deps.store.traceSpans.put(
-          workspaceId,
-          kept.map((span) => ({ trace_id: span.traceId, span_id: span.spanId, body: span })),
-        );
-        await tellWorkflows(deps, settings, request, kept);
-        return answer(request, reply, ExportTraceServiceResponse, responseOf(read));
-      },
-    });
+    for (const [path, signal] of [
+      ['/v1/traces', traces],
+      ['/v1/logs', logs],
+    ] as const) {
+      scope.post(path, {
+        config: { allow: ['system', 'agent'] },
+        schema: { hide: true },
+        handler: async (request, reply) => {
+          const body = await inflate(request, settings.bodyLimitBytes);
+          const received = readBody(signal, body, isProtobuf(request));
+          const workspaceId = callerOf(request).workspaceId;
+          await deps.store.traceSpans.put(workspaceId, received.rows);
+          await tellWorkflows(deps, settings, request, received.rows);
+          return answer(request, reply, signal.response, responseOf(signal, received));
+        },
+      });
+    }
   });
 }
 
@@ -110,40 +175,39 @@ async function inflate(request: FastifyRequest, limit: number): Promise<Buffer> 
   }
 }
 
-function readBody(body: Buffer, protobufBody: boolean): ReadRequest {
+function readBody(signal: Signal, body: Buffer, protobufBody: boolean): Received {
   let decoded: unknown;
   try {
     decoded = protobufBody
-      ? decodeProtobuf(ExportTraceServiceRequest, body)
+      ? decodeProtobuf(signal.request, body)
       : JSON.parse(body.toString('utf8'));
   } catch (error) {
-    const what = protobufBody ? 'protobuf ExportTraceServiceRequest' : 'JSON';
+    const what = protobufBody ? `protobuf ${signal.name}` : 'JSON';
     throw httpOnly('bad_request', `the body is not a ${what}: ${(error as Error).message}`);
   }
   try {
-    return readTraceRequest(decoded);
+    return signal.read(decoded);
   } catch (error) {
     if (error instanceof MalformedRequestError) throw httpOnly('bad_request', error.message);
     throw error;
   }
 }
 
-/** Tells each trace's workflow that its spans are stored; Temporal down is a 503 to retry. */
+/** Tells each trace's workflow that its rows are stored; Temporal down is a 503 to retry. */
 async function tellWorkflows(
   deps: RouteDeps,
   settings: TraceSettings,
   request: FastifyRequest,
-  spans: readonly SpanRecord[],
+  rows: Received['rows'],
 ): Promise<void> {
   const caller = callerOf(request);
-  const traces = new Map<string, boolean>();
-  for (const span of spans) {
-    const mayEnd = span.parentSpanId === null || roleOf(span) === 'agent';
-    traces.set(span.traceId, (traces.get(span.traceId) ?? false) || mayEnd);
+  const traceIds = new Map<string, boolean>();
+  for (const row of rows) {
+    traceIds.set(row.trace_id, (traceIds.get(row.trace_id) ?? false) || row.mayEnd);
   }
   try {
     await Promise.all(
-      [...traces].map(([traceId, mayEnd]) =>
+      [...traceIds].map(([traceId, mayEnd]) =>
         signalTraceBatch(deps.temporal.client, deps.store, deps.temporal.taskQueue, {
           workspaceId: caller.workspaceId,
           traceId,
@@ -158,22 +222,22 @@ async function tellWorkflows(
       ),
     );
   } catch (error) {
-    request.log.warn({ err: error }, 'spans stored; their traces could not be signalled');
-    throw httpOnly('unavailable', 'the engine is unavailable; retry (the spans are kept)', {
+    request.log.warn({ err: error }, 'OTLP data stored; its traces could not be signalled');
+    throw httpOnly('unavailable', 'the engine is unavailable; retry (what was sent is kept)', {
       'retry-after': '1',
     });
   }
 }
 
-function responseOf(read: ReadRequest): Record<string, unknown> {
-  if (read.refused.length === 0) return {};
-  const shown = read.refused
+function responseOf(signal: Signal, received: Received): Record<string, unknown> {
+  if (received.refused.length === 0) return {};
+  const shown = received.refused
     .slice(0, 3)
-    .map(({ spanId, reason }) => `span ${spanId ?? '(no id)'}: ${reason}`);
-  const more = read.refused.length - shown.length;
+    .map(({ id, reason }) => `${signal.item} ${id ?? '(no id)'}: ${reason}`);
+  const more = received.refused.length - shown.length;
   return {
     partialSuccess: {
-      rejectedSpans: String(read.refused.length),
+      [signal.rejectedField]: String(received.refused.length),
       errorMessage: `${shown.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`,
     },
   };
