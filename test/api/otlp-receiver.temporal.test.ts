@@ -1,12 +1,14 @@
 import { gzipSync } from 'node:zlib';
 import {
   type Attributes,
+  context,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -20,6 +22,8 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { generateText, stepCountIs, tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -79,7 +83,7 @@ beforeAll(async () => {
       bodyLimitBytes: 1024 * 1024,
       settleMs: 100,
       idleMs: 60_000,
-      conversationAttribute: null,
+      conversationAttribute: 'ai.telemetry.metadata.conversationId',
     },
   });
   agentKey = await h.key('agent', 'otlp');
@@ -305,6 +309,71 @@ describe('POST /v1/traces', () => {
     ]);
     await close();
     await logs.shutdown();
+  });
+
+  it("turns the Vercel AI SDK's telemetry of a generateText with a tool call into a run", async () => {
+    // The SDK nests its spans through the active context, as an app's OTel set-up provides it.
+    const contexts = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(contexts);
+    const { tracer, flush, close } = tracing(
+      new ProtobufExporter(exporterOptions('gzip')),
+      'batch',
+    );
+    const usage = {
+      inputTokens: { total: 12, noCache: 12, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 3, text: 3, reasoning: undefined },
+    };
+    // The model asks for the tool once, then answers: two steps, as a real provider would.
+    const replies = [
+      {
+        content: [
+          {
+            type: 'tool-call' as const,
+            toolCallId: 'call-1',
+            toolName: 'add',
+            input: '{"a":2,"b":2}',
+          },
+        ],
+        finishReason: { unified: 'tool-calls' as const, raw: 'tool_calls' },
+      },
+      {
+        content: [{ type: 'text' as const, text: 'Four.' }],
+        finishReason: { unified: 'stop' as const, raw: 'stop' },
+      },
+    ];
+    let step = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => ({ ...(replies[step++] ?? replies[1]!), usage, warnings: [] }),
+    });
+    const result = await generateText({
+      model,
+      prompt: 'What is 2+2?',
+      tools: {
+        add: tool({
+          inputSchema: z.object({ a: z.number(), b: z.number() }),
+          execute: async ({ a, b }) => a + b,
+        }),
+      },
+      stopWhen: stepCountIs(3),
+      experimental_telemetry: { isEnabled: true, tracer, metadata: { conversationId: 'chat-7' } },
+    });
+    expect(result.text).toBe('Four.');
+    await flush();
+    // The app's own conversation id, under the metadata key the workspace names.
+    const [run] = await eventually(
+      () => h.engine.store.runs('otlp', { thread_id: 'chat-7', limit: 10 }),
+      (runs) => runs.length > 0 && runs[0]?.status !== 'running',
+    );
+    await judged('otlp', run?.run_id ?? '');
+    expect(run).toMatchObject({ status: 'completed', thread_id: 'chat-7' });
+    expect(
+      (await h.engine.store.conversation('otlp', 'chat-7'))?.map((m) => [m.role, m.content]),
+    ).toEqual([
+      ['user', 'What is 2+2?'],
+      ['assistant', 'Four.'],
+    ]);
+    await close();
+    context.disable();
   });
 
   it('records a batch sent twice once', async () => {
