@@ -94,11 +94,12 @@ async function openQueue(page: Page, queueId: string) {
 }
 
 /**
- * Waits until the item's form has the focus: the page moves it there in an effect after the item's
- * first paint, and keys pressed before that land nowhere (the shortcuts dialog also gives the focus
- * back to where it was when it opened).
+ * Waits until the item's first field has the focus: the page moves it there in an effect after a
+ * new item's first paint, and until then keys go where the focus was (the last item's note, or
+ * nowhere); the shortcuts dialog gives the focus back to where it was when it opened.
  */
-const formFocused = (page: Page) => page.locator('form :focus').waitFor();
+const formFocused = (page: Page) =>
+  page.locator('form [data-field]').first().locator(':focus').waitFor();
 
 /** A verdict with the keyboard alone: an option by its number, stars typed, a note, submit. */
 async function judge(page: Page, option: number, stars: string, note: string) {
@@ -161,6 +162,7 @@ describe("the reviewers' page", () => {
     seen.push((await nextShown(page, seen.at(-1) as string)) as string);
     await judge(page, 2, '2', 'promises a date it cannot know');
     seen.push((await nextShown(page, seen.at(-1) as string)) as string);
+    await formFocused(page);
     await page.keyboard.press('s');
     seen.push((await nextShown(page, seen.at(-1) as string)) as string);
     await judge(page, 3, '3', 'not sure the order exists');
@@ -508,6 +510,7 @@ describe("the reviewers' page", () => {
     await judge(page, 1, '4', 'fine');
     // The next item takes the focus; until then Esc would only leave the note.
     await nextShown(page, first);
+    await formFocused(page);
     await page.keyboard.press('Escape');
     await queuesFocused(page);
     await page.keyboard.press('Tab');
