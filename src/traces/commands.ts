@@ -1,4 +1,4 @@
-import type { CommandOf } from '../core/index.js';
+import { type CommandOf, DEFAULT_LIMITS, utf8Bytes } from '../core/index.js';
 import type { TraceRun } from './translate.js';
 
 // A translated run as the lifecycle commands a host would send: start the run, post the turn's
@@ -7,6 +7,22 @@ import type { TraceRun } from './translate.js';
 
 export type RunCommand = CommandOf<'start_run'> | CommandOf<'post_message'> | CommandOf<'end_run'>;
 
+/**
+ * A message's content within the default limit: a span's long content is cut, with a marker that
+ * says how much, rather than the message refused whole.
+ */
+export function boundedContent(
+  text: string,
+  maxBytes = DEFAULT_LIMITS.messageContentBytes,
+): string {
+  const bytes = utf8Bytes(text);
+  if (bytes <= maxBytes) return text;
+  const kept = new TextDecoder()
+    .decode(new TextEncoder().encode(text).slice(0, maxBytes - 100))
+    .replace(/\uFFFD$/, '');
+  return `${kept}\n[… cut by evalflow: ${bytes - utf8Bytes(kept)} more bytes]`;
+}
+
 export function commandsOfRun(run: TraceRun): RunCommand[] {
   const id = (what: string) => `otlp:${run.runId}:${what}`;
   const messages: RunCommand[] = run.input.map((content, at) => ({
@@ -14,7 +30,7 @@ export function commandsOfRun(run: TraceRun): RunCommand[] {
     thread_id: run.threadId,
     message_id: `${run.runId}-in-${at}`,
     role: 'user',
-    content,
+    content: boundedContent(content),
     run_id: run.runId,
     command_id: id(`in-${at}`),
   }));
@@ -24,7 +40,7 @@ export function commandsOfRun(run: TraceRun): RunCommand[] {
       thread_id: run.threadId,
       message_id: `${run.runId}-out`,
       role: 'assistant',
-      content: run.output,
+      content: boundedContent(run.output),
       run_id: run.runId,
       command_id: id('out'),
     });

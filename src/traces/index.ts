@@ -1,7 +1,7 @@
 // Traces in: an agent's OpenTelemetry spans read from OTLP requests and translated into the runs
 // they tell of (docs/traces.md). Pure: the receiver (api) and the activity that records the runs
 // do the I/O.
-export { commandsOfRun, type RunCommand } from './commands.js';
+export { boundedContent, commandsOfRun, type RunCommand } from './commands.js';
 export { joinLogs, type ReadLogs, readLogsRequest, type SpanLog } from './otlp-logs.js';
 export {
   MalformedRequestError,

@@ -60,27 +60,18 @@ export function translateTrace(
   const byId = new Map(spans.map((span) => [span.spanId, span]));
   const roles = new Map(spans.map((span) => [span.spanId, roleOf(span)]));
   const anyAgent = [...roles.values()].includes('agent');
+  const chains = chainsOf(spans, byId, roles);
   /**
    * The span a span's run is named by: its top agent span, or (with no agent span in the trace)
    * the trace's root; a span that has not come yet when the chain stops short of either; null
    * for a span outside every run (an HTTP root above an agent span).
    */
   const runSpanOf = (span: SpanRecord): { id: string; present: boolean } | null => {
-    let top: SpanRecord | null = null;
-    let at: SpanRecord = span;
-    const seen = new Set<string>([span.spanId]);
-    for (;;) {
-      if (roles.get(at.spanId) === 'agent') top = at;
-      if (at.parentSpanId === null) break;
-      const parent = byId.get(at.parentSpanId);
-      if (parent === undefined || seen.has(parent.spanId)) {
-        return top ? { id: top.spanId, present: true } : { id: at.parentSpanId, present: false };
-      }
-      seen.add(parent.spanId);
-      at = parent;
-    }
-    if (top) return { id: top.spanId, present: true };
-    return anyAgent ? null : { id: at.spanId, present: true };
+    const chain = chains.get(span.spanId);
+    if (!chain) return null;
+    if (chain.top) return { id: chain.top, present: true };
+    if (chain.missing) return { id: chain.end, present: false };
+    return anyAgent ? null : { id: chain.end, present: true };
   };
 
   const members = new Map<string, { present: boolean; spans: SpanRecord[] }>();
@@ -105,6 +96,66 @@ export function translateTrace(
     runs.push(runOf(spanId, runSpan, group.spans, roles, options));
   }
   return { runs, waiting };
+}
+
+/** Where a span's chain of parents leads: its top agent span, and where the chain ends. */
+interface Chain {
+  /** The agent span nearest the root on the way up, the span itself included; null for none. */
+  top: string | null;
+  /** The root's id, or (`missing`) the id of the first parent that has not come. */
+  end: string;
+  missing: boolean;
+}
+
+/**
+ * Every span's chain, each parent's computed once (a 10,000-span trace nested deep would take
+ * quadratic time walked span by span); a parent chain that loops ends where it loops, as missing.
+ */
+function chainsOf(
+  spans: readonly SpanRecord[],
+  byId: ReadonlyMap<string, SpanRecord>,
+  roles: ReadonlyMap<string, SpanRole>,
+): Map<string, Chain> {
+  const chains = new Map<string, Chain>();
+  const own = (span: SpanRecord, above: Chain): Chain => ({
+    ...above,
+    top: above.top ?? (roles.get(span.spanId) === 'agent' ? span.spanId : null),
+  });
+  for (const start of spans) {
+    const path: SpanRecord[] = [];
+    const onPath = new Set<string>();
+    let at: SpanRecord | undefined = start;
+    let above: Chain | undefined;
+    while (at && !above) {
+      const known = chains.get(at.spanId);
+      if (known) {
+        above = known;
+        break;
+      }
+      path.push(at);
+      onPath.add(at.spanId);
+      const parentId: string | null = at.parentSpanId;
+      if (parentId === null) {
+        above = { top: null, end: at.spanId, missing: false };
+        path.pop();
+        chains.set(at.spanId, own(at, above));
+        above = chains.get(at.spanId);
+        break;
+      }
+      const parent = byId.get(parentId);
+      if (parent === undefined || onPath.has(parentId)) {
+        above = { top: null, end: parentId, missing: true };
+        break;
+      }
+      at = parent;
+    }
+    for (let i = path.length - 1; i >= 0; i--) {
+      const span = path[i] as SpanRecord;
+      above = own(span, above as Chain);
+      chains.set(span.spanId, above);
+    }
+  }
+  return chains;
 }
 
 function runOf(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandsOfRun, translateTrace } from '../../src/traces/index.js';
+import { boundedContent, commandsOfRun, translateTrace } from '../../src/traces/index.js';
 import { genaiAgent, span, spanId, TRACE } from './spans.js';
 
 // The translator over hand-written spans of each convention: which span is a run, its thread,
@@ -216,5 +216,37 @@ describe('commandsOfRun', () => {
       ['post_message', `otlp:${run.runId}:out`],
       ['end_run', `otlp:${run.runId}:end`],
     ]);
+  });
+});
+
+describe('a trace of 10,000 spans', () => {
+  it('is one run whether its spans hang flat under the agent span or nest 10,000 deep', () => {
+    const agent = genaiAgent({}, 'q', 'a');
+    const flat = Array.from({ length: 9_999 }, () =>
+      span({ parentSpanId: agent.spanId, attributes: { 'gen_ai.operation.name': 'chat' } }),
+    );
+    expect(translateTrace([...flat, agent], { idle: false }).runs).toMatchObject([
+      { spanCount: 10_000 },
+    ]);
+    const deep = [agent];
+    for (let i = 1; i < 10_000; i++) {
+      const parent = deep[i - 1] as (typeof deep)[number];
+      deep.push(
+        span({ parentSpanId: parent.spanId, attributes: { 'gen_ai.operation.name': 'chat' } }),
+      );
+    }
+    expect(translateTrace(deep.reverse(), { idle: false }).runs).toMatchObject([
+      { runId: `${TRACE}-${agent.spanId}`, spanCount: 10_000 },
+    ]);
+  });
+});
+
+describe('boundedContent', () => {
+  it('cuts content over the limit with a marker that says how much, within the limit', () => {
+    expect(boundedContent('short', 1000)).toBe('short');
+    const long = 'é'.repeat(1000);
+    const cut = boundedContent(long, 500);
+    expect(new TextEncoder().encode(cut).length).toBeLessThanOrEqual(500);
+    expect(cut).toMatch(/^é+\n\[… cut by evalflow: \d+ more bytes\]$/);
   });
 });
