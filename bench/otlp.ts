@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import Fastify from 'fastify';
 import { z } from 'zod';
 import { buildApi, issueCredential } from '../src/api/index.js';
 import {

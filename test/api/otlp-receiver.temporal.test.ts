@@ -343,7 +343,11 @@ describe('POST /v1/traces', () => {
     ];
     let step = 0;
     const model = new MockLanguageModelV3({
-      doGenerate: async () => ({ ...(replies[step++] ?? replies[1]!), usage, warnings: [] }),
+      doGenerate: async () => ({
+        ...(replies[Math.min(step++, 1)] as (typeof replies)[number]),
+        usage,
+        warnings: [],
+      }),
     });
     const result = await generateText({
       model,

@@ -20,6 +20,9 @@ interface CollectorConfig {
 }
 
 const config = parse(readFileSync('deploy/otel-collector/config.yaml', 'utf8')) as CollectorConfig;
+/** The Collector's own `${env:NAME}` syntax. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the Collector's syntax, not a template
+const env = (name: string) => '${env:NAME}'.replace('NAME', name);
 const exporter = (name: string): Exporter => {
   const found = config.exporters[name];
   if (!found) throw new Error(`no exporter ${name}`);
@@ -39,12 +42,12 @@ describe('deploy/otel-collector/config.yaml', () => {
   it("reaches evalflow's receiver with an agent key, and Langfuse's OTLP endpoint with its Basic auth", () => {
     const evalflow = exporter('otlphttp/evalflow');
     // otlphttp appends /v1/traces and /v1/logs to the endpoint: the API's routes.
-    expect(evalflow.endpoint).toBe('${env:EVALFLOW_URL}');
+    expect(evalflow.endpoint).toBe(env('EVALFLOW_URL'));
     expect(evalflow.headers?.Authorization).toMatch(/^Bearer \$\{env:EVALFLOW_AGENT_KEY\}$/);
     expect(evalflow.compression).toBe('gzip');
     const langfuse = exporter('otlphttp/langfuse');
-    expect(langfuse.endpoint).toBe('${env:LANGFUSE_BASE_URL}/api/public/otel');
-    expect(langfuse.headers?.Authorization).toBe('Basic ${env:LANGFUSE_AUTH}');
+    expect(langfuse.endpoint).toBe(`${env('LANGFUSE_BASE_URL')}/api/public/otel`);
+    expect(langfuse.headers?.Authorization).toBe(`Basic ${env('LANGFUSE_AUTH')}`);
     expect(langfuse.headers?.['x-langfuse-ingestion-version']).toBe('4');
   });
 
