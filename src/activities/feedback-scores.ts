@@ -68,7 +68,7 @@ export async function scoresOfFeedback(
   // Replacing feedback (a rating, a reviewer's) keeps the first one's identity, so its scores
   // upsert in place.
   const identity = identityOf(envelope);
-  const { traceId, sessionId } = await attachment(envelope, options.store);
+  const { traceId, spanId, sessionId } = await attachment(envelope, options.store);
   if (traceId === undefined && sessionId === undefined) return [];
   const source: Record<string, string> = {
     tenant_id: options.tenantId,
@@ -89,6 +89,7 @@ export async function scoresOfFeedback(
       value,
       dataType: config.dataType,
       ...(traceId !== undefined ? { traceId } : { sessionId }),
+      ...(traceId !== undefined && spanId !== undefined ? { spanId } : {}),
       timestamp: identity.ts,
       ...(actor.kind === 'evaluator' ? { evaluator: actor.name, version: actor.version } : {}),
       source,
@@ -113,7 +114,7 @@ export function scoreIdsOfWithdrawn(
 async function attachment(
   envelope: Envelope<FeedbackGiven>,
   store: Store,
-): Promise<{ traceId?: string; sessionId?: string }> {
+): Promise<{ traceId?: string; spanId?: string; sessionId?: string }> {
   const { target, thread_id } = envelope.event;
   const ws = envelope.workspace_id;
   const session = thread_id ?? undefined;
@@ -123,7 +124,8 @@ async function attachment(
     case 'turn':
     case 'message': {
       const run = target.run_id ? await store.run(ws, target.run_id) : null;
-      return { traceId: traceOrNone(run?.trace_ids.at(-1)), sessionId: session };
+      const traceId = traceOrNone(run?.trace_ids.at(-1));
+      return { traceId, spanId: agentSpanOf(target.run_id, traceId), sessionId: session };
     }
     case 'artifact': {
       const version = await store.artifact(ws, target.artifact_id, target.version);
@@ -169,4 +171,15 @@ export function scoreOfRecorded(
     timestamp: envelope.ts,
     source,
   };
+}
+
+/**
+ * The agent span a run came from, for a run the OTLP receiver recorded (its id is
+ * `{traceId}-{spanId}`, docs/traces.md): its scores then land on that span (Langfuse's
+ * observation), not only on the trace.
+ */
+function agentSpanOf(runId: string | null | undefined, traceId: string | undefined) {
+  if (!runId || traceId === undefined) return undefined;
+  const match = /^([0-9a-f]{32})-([0-9a-f]{16})$/.exec(runId);
+  return match?.[1] === traceId ? match[2] : undefined;
 }

@@ -34,6 +34,7 @@ import {
 import { defineConfig } from '../../src/config/index.js';
 import { defineFeedbackType, type Envelope } from '../../src/core/index.js';
 import { defineEvaluator } from '../../src/evaluators/index.js';
+import { JsonlScoreSink } from '../../src/scores/file/index.js';
 import {
   ingestTraceStateQuery,
   ingestTraceWorkflowId,
@@ -225,6 +226,16 @@ describe('POST /v1/traces', () => {
       key: await h.key('system', 'otlp'),
     });
     expect(listed.body.runs.map((r: { run: { runId: string } }) => r.run.runId)).toEqual([runId]);
+    // The verdict's score lands on the agent's span (Langfuse's observation), not only its trace.
+    const { traceId, spanId } = agent.spanContext();
+    const sink = new JsonlScoreSink(h.scoresFile);
+    const scores = await eventually(
+      async () => [...(await sink.all()).values()].filter((score) => score.traceId === traceId),
+      (found) => found.length > 0,
+    );
+    expect(scores).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'answered.answered', spanId })]),
+    );
     await close();
   });
 
