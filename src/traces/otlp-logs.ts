@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { issueLine } from '../core/rejections.js';
-import { AnyValue, AttributeList, HexId, MalformedRequestError, Uint64 } from './otlp-request.js';
+import { AnyValue, AttributeList, envelopeOf, HexId, reasonOf, Uint64 } from './otlp-request.js';
 import type { Attributes, SpanEvent, SpanRecord } from './span.js';
 
 // An ExportLogsServiceRequest read as the span events it tells of: instrumentations that send
@@ -41,21 +40,14 @@ export interface ReadLogs {
 }
 
 export function readLogsRequest(decoded: unknown): ReadLogs {
-  const request = Request.safeParse(decoded);
-  if (!request.success) {
-    const first = request.error.issues[0];
-    throw new MalformedRequestError(
-      `not an ExportLogsServiceRequest: ${first ? issueLine(first) : 'unreadable'}`,
-    );
-  }
+  const request = envelopeOf(Request, decoded, 'ExportLogsServiceRequest');
   const read: ReadLogs = { logs: [], refused: [] };
-  for (const resourceLogs of request.data.resourceLogs) {
+  for (const resourceLogs of request.resourceLogs) {
     for (const scopeLogs of resourceLogs.scopeLogs) {
       for (const raw of scopeLogs.logRecords) {
         const record = LogRecord.safeParse(raw);
         if (!record.success) {
-          const first = record.error.issues[0];
-          read.refused.push({ reason: first ? issueLine(first) : 'not a log record' });
+          read.refused.push({ reason: reasonOf(record.error, 'not a log record') });
           continue;
         }
         const { traceId, spanId, eventName, body, attributes } = record.data;

@@ -144,27 +144,31 @@ export class MalformedRequestError extends Error {
   override readonly name = 'MalformedRequestError';
 }
 
+/** A request's envelope read by `schema`, or the whole body refused, naming what it is not. */
+export function envelopeOf<T>(schema: z.ZodType<T>, decoded: unknown, message: string): T {
+  const request = schema.safeParse(decoded);
+  if (request.success) return request.data;
+  const first = request.error.issues[0];
+  throw new MalformedRequestError(`not an ${message}: ${first ? issueLine(first) : 'unreadable'}`);
+}
+
+/** The first issue of a refused item, as one line. */
+export const reasonOf = (error: z.ZodError, fallback: string): string => {
+  const first = error.issues[0];
+  return first ? issueLine(first) : fallback;
+};
+
 /** Reads a decoded request (JSON parsed, or protobuf as objects) into spans and refusals. */
 export function readTraceRequest(decoded: unknown): ReadRequest {
-  const request = Request.safeParse(decoded);
-  if (!request.success) {
-    const first = request.error.issues[0];
-    throw new MalformedRequestError(
-      `not an ExportTraceServiceRequest: ${first ? issueLine(first) : 'unreadable'}`,
-    );
-  }
+  const request = envelopeOf(Request, decoded, 'ExportTraceServiceRequest');
   const read: ReadRequest = { spans: [], refused: [] };
-  for (const resourceSpans of request.data.resourceSpans) {
+  for (const resourceSpans of request.resourceSpans) {
     const serviceName = resourceSpans.resource?.attributes['service.name'];
     for (const scopeSpans of resourceSpans.scopeSpans) {
       for (const raw of scopeSpans.spans) {
         const span = Span.safeParse(raw);
         if (!span.success) {
-          const first = span.error.issues[0];
-          read.refused.push({
-            spanId: spanIdOf(raw),
-            reason: first ? issueLine(first) : 'not a span',
-          });
+          read.refused.push({ spanId: spanIdOf(raw), reason: reasonOf(span.error, 'not a span') });
           continue;
         }
         const { startTimeUnixNano, endTimeUnixNano, events, ...rest } = span.data;
