@@ -16,6 +16,8 @@ import { embeddedDefaults, repoRoot } from '../support/processes.js';
 // one error line, and its --json output. Temporal's commands are tried where no Temporal runs;
 // test/cli/commands.temporal.test.ts runs them against a real engine.
 
+/** The trace run r1 was started with. */
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const home = mkdtempSync(join(tmpdir(), 'evalflow-commands-'));
 const config = resolve(repoRoot, 'examples/quickstart/evalflow.config.ts');
 const env = embeddedDefaults();
@@ -41,7 +43,7 @@ beforeAll(async () => {
   };
   const agent = { kind: 'agent', thread_id: 't1' };
   await tell({ kind: 'system', name: 'host' }, { type: 'create_thread', thread_id: 't1' });
-  await tell(agent, { type: 'start_run', run_id: 'r1', thread_id: 't1' });
+  await tell(agent, { type: 'start_run', run_id: 'r1', thread_id: 't1', trace_id: TRACE_ID });
   await tell(agent, {
     type: 'post_message',
     thread_id: 't1',
@@ -675,6 +677,13 @@ describe('runs and threads', () => {
       },
     ]);
     expect(paused).toEqual([]);
+    // An OpenTelemetry trace's runs (docs/traces.md): by the trace id among a run's trace ids.
+    const [ofTrace, ofOther] = await Promise.all([
+      json('runs', 'list', '--trace', TRACE_ID, '--json'),
+      json('runs', 'list', '--trace', 'f'.repeat(32), '--json'),
+    ]);
+    expect(ofTrace.map((r: { run: { runId: string } }) => r.run.runId)).toEqual(['r1']);
+    expect(ofOther).toEqual([]);
     const table = await cli('runs', 'list', '--workspace', 'acme');
     expect(table.out.split('\n')[0]).toMatch(
       /^workspace +run +thread +status +started +updated +recorded +sampled_out +failed +skipped$/,
