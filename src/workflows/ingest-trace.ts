@@ -20,10 +20,10 @@ const HISTORY_BUDGET = 2_000;
  * One trace's spans into runs (docs/traces.md#when-a-run-ends). Exporters send a span when it
  * ends, so a run's agent span comes after its children: when a batch holds one, its runs are
  * recorded after the settle window (spans of the next batch are included), which the activity
- * waits out before it reads the spans: the server's timers fire about a second late, far more
- * than the window's 2 s can bear. When no span comes
- * for the idle timeout, runs whose agent span never came are recorded `stopped` and the workflow
- * ends; a span that comes later starts it again, and translating again records nothing twice.
+ * waits out before it reads the spans: the server's timers fire up to a second late, too coarse
+ * for a 2 s window. When no span comes for the idle timeout, runs whose agent span never came are
+ * recorded `stopped` and the workflow ends; a span that comes later starts it again, and
+ * translating again records nothing twice.
  */
 export async function ingestTrace(input: IngestTraceInput): Promise<IngestTraceState> {
   const state: IngestTraceState = input.carried ?? {
