@@ -975,17 +975,20 @@ export function storeContract(adapter: string, open: OpenStore) {
       const at = (minute: number) => {
         clock = Date.parse('2026-03-01T00:00:00Z') + minute * 60_000;
       };
-      for (const [minute, thread_id, run_id] of [
-        [0, 't-b', 'r1'],
-        [1, 't-a', 'r2'],
-        [2, 't-b', 'r3'],
-        [3, 't-c', 'r4'],
+      // r3's trace id holds LIKE's wildcards: the trace filter matches it as written, and no other.
+      for (const [minute, thread_id, run_id, trace_id] of [
+        [0, 't-b', 'r1', null],
+        [1, 't-a', 'r2', 'ab'.repeat(16)],
+        [2, 't-b', 'r3', 'a_b%c\\"d'],
+        [3, 't-c', 'r4', null],
       ] as const) {
         at(minute);
         if ((await store.thread(ws, thread_id)) === null) {
           recorded(await run(ws, system, { type: 'create_thread', thread_id }));
         }
-        recorded(await run(ws, agent(thread_id), { type: 'start_run', run_id, thread_id }));
+        recorded(
+          await run(ws, agent(thread_id), { type: 'start_run', run_id, thread_id, trace_id }),
+        );
       }
       at(10);
       recorded(await run(ws, agent('t-b'), { type: 'end_run', run_id: 'r1', status: 'completed' }));
@@ -1009,6 +1012,11 @@ export function storeContract(adapter: string, open: OpenStore) {
       expect(ids(await store.runs(ws, { limit: 2, after: last }))).toEqual(['r2', 'r1']);
       expect(ids(await store.runs(ws, { limit: 10, thread_id: 't-b' }))).toEqual(['r3', 'r1']);
       expect(ids(await store.runs(ws, { limit: 10, status: 'paused' }))).toEqual(['r4']);
+      expect(ids(await store.runs(ws, { limit: 10, trace_id: 'ab'.repeat(16) }))).toEqual(['r2']);
+      expect(ids(await store.runs(ws, { limit: 10, trace_id: 'a_b%c\\"d' }))).toEqual(['r3']);
+      // Wildcards in the filter match nothing else; an id found in another field is no trace id.
+      expect(ids(await store.runs(ws, { limit: 10, trace_id: 'a%' }))).toEqual([]);
+      expect(ids(await store.runs(ws, { limit: 10, trace_id: 't-c' }))).toEqual([]);
       expect(
         ids(
           await store.runs(ws, {
