@@ -184,11 +184,13 @@ export interface EvalflowActivities {
   recordTrace(input: RecordTraceInput): Promise<TraceOutcome>;
 }
 
+/** Who sent a trace's spans: an agent key records as each run's thread's agent, a system key as the system. */
+export type SpanReporter = 'agent' | 'system';
+
 export interface RecordTraceInput {
   workspaceId: string;
   traceId: string;
-  /** Who sent the spans: an agent key records as each run's thread's agent. */
-  reporter: 'agent' | 'system';
+  reporter: SpanReporter;
   /** The trace's spans stopped coming: runs whose agent span never came end `stopped`. */
   idle: boolean;
   /** Waited before the spans are read: the settle window, for the next batch's spans. */

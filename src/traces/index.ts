@@ -11,9 +11,6 @@ export {
 export { isKept, roleOf, type SpanRole } from './roles.js';
 export type { Attributes, AttributeValue, SpanRecord } from './span.js';
 export {
-  CONVERSATION_ATTRIBUTES,
-  errorOf,
-  RUN_ID_ATTRIBUTE,
   type TraceRun,
   type TraceTranslation,
   translateTrace,

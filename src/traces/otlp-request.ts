@@ -139,7 +139,7 @@ export interface ReadRequest {
   refused: { spanId: string | null; reason: string }[];
 }
 
-/** The request's envelope is not an ExportTraceServiceRequest: the whole body is refused. */
+/** A request's envelope is not the export request it should be: the whole body is refused. */
 export class MalformedRequestError extends Error {
   override readonly name = 'MalformedRequestError';
 }

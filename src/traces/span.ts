@@ -40,10 +40,5 @@ export interface SpanRecord {
   events: SpanEvent[];
 }
 
-/** Nanoseconds (a decimal string) as an ISO time, to the millisecond. */
-export function isoOfNs(ns: string): string {
-  return new Date(Number(BigInt(ns) / 1_000_000n)).toISOString();
-}
-
 /** The earlier of two nanosecond times. */
 export const earlierNs = (a: string, b: string): boolean => BigInt(a) < BigInt(b);

@@ -223,7 +223,7 @@ function failureOf(
 }
 
 /** A span's error from its status, `error.type` and exception events together. */
-export function errorOf(span: SpanRecord): string | null {
+function errorOf(span: SpanRecord): string | null {
   const exception = span.events.find((event) => event.name === 'exception');
   const type = span.attributes['error.type'] ?? exception?.attributes['exception.type'];
   if (span.status.code !== STATUS_ERROR && type === undefined) return null;

@@ -1,10 +1,7 @@
 // The messages of `ingestTrace`, one workflow per trace an OTLP exporter sends: shared by the
 // workflow, the receiver's client and the tests.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { TraceOutcome } from '../activities/types.js';
-
-/** Who sent the spans: an agent key records as the thread's agent, a system key as the system. */
-export type SpanReporter = 'agent' | 'system';
+import type { SpanReporter, TraceOutcome } from '../activities/types.js';
 
 export interface IngestTraceInput {
   workspaceId: string;

@@ -58,7 +58,6 @@ interface Received {
 interface Signal {
   request: protobuf.Type;
   response: protobuf.Type;
-  name: string;
   read(decoded: unknown): Received;
   /** `rejectedSpans`, `rejectedLogRecords`. */
   rejectedField: string;
@@ -69,7 +68,6 @@ interface Signal {
 const traces: Signal = {
   request: ExportTraceServiceRequest,
   response: ExportTraceServiceResponse,
-  name: 'ExportTraceServiceRequest',
   rejectedField: 'rejectedSpans',
   item: 'span',
   read(decoded) {
@@ -89,7 +87,6 @@ const traces: Signal = {
 const logs: Signal = {
   request: ExportLogsServiceRequest,
   response: ExportLogsServiceResponse,
-  name: 'ExportLogsServiceRequest',
   rejectedField: 'rejectedLogRecords',
   item: 'log record',
   read(decoded) {
@@ -182,7 +179,7 @@ function readBody(signal: Signal, body: Buffer, protobufBody: boolean): Received
       ? decodeProtobuf(signal.request, body)
       : JSON.parse(body.toString('utf8'));
   } catch (error) {
-    const what = protobufBody ? `protobuf ${signal.name}` : 'JSON';
+    const what = protobufBody ? `protobuf ${signal.request.name}` : 'JSON';
     throw httpOnly('bad_request', `the body is not a ${what}: ${(error as Error).message}`);
   }
   try {
