@@ -1,5 +1,6 @@
 import type { Subject } from '../evaluators/index.js';
 import type { Store } from '../store/index.js';
+import { stepsOfRun } from '../traces/index.js';
 import { subjectMessage, threadPages } from './thread-pages.js';
 import type { EvaluationTarget } from './types.js';
 
@@ -50,6 +51,7 @@ export async function loadSubject(
           trace_ids: run.trace_ids,
         },
         messages: conversation.filter((m) => m.run_id === run.run_id).map(subjectMessage),
+        steps: (await stepsOfRun(store.traceSpans, workspaceId, run)).steps,
       };
     }
     case 'message': {

@@ -1,13 +1,7 @@
 import { setTimeout } from 'node:timers/promises';
 import type { Actor } from '../core/index.js';
 import type { Store } from '../store/index.js';
-import {
-  commandsOfRun,
-  joinLogs,
-  type SpanLog,
-  type SpanRecord,
-  translateTrace,
-} from '../traces/index.js';
+import { commandsOfRun, spansOfStored, translateTrace } from '../traces/index.js';
 import { activityLogger } from './activity-context.js';
 import type { RecordTraceInput, TraceOutcome } from './types.js';
 
@@ -22,11 +16,7 @@ export function traceActivities(deps: { store: Store }) {
       const { store } = deps;
       if (input.settleMs) await setTimeout(input.settleMs);
       const rows = await store.traceSpans.ofTrace(input.workspaceId, input.traceId);
-      // Log records (from `POST /v1/logs`) are stored beside the spans they name.
-      const isLog = (row: unknown): row is SpanLog =>
-        typeof row === 'object' && row !== null && 'event' in row;
-      const spans = joinLogs(rows.filter((row) => !isLog(row)) as SpanRecord[], rows.filter(isLog));
-      const translation = translateTrace(spans, {
+      const translation = translateTrace(spansOfStored(rows), {
         idle: input.idle,
         ...(input.conversationAttribute
           ? { conversationAttribute: input.conversationAttribute }

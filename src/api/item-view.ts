@@ -10,14 +10,17 @@ import {
 } from '../core/index.js';
 import type { ScoreConfigStore } from '../scores/index.js';
 import type { ReviewItemWithSlots, Store } from '../store/index.js';
+import { stepsOfRun } from '../traces/index.js';
 import { WireConfig, wireConfig } from './routes/score-configs.js';
 import {
   RoleName,
   roleName,
   WireFeedback,
   WireRun,
+  WireSteps,
   WireTarget,
   wireFeedback,
+  wireSteps,
   wireTarget,
 } from './wire.js';
 
@@ -75,7 +78,13 @@ export const ItemView = z.object({
     })
     .nullable(),
   run: z
-    .object({ runId: z.string(), status: WireRun.shape.status, timeline: z.array(TimelineEntry) })
+    .object({
+      runId: z.string(),
+      status: WireRun.shape.status,
+      timeline: z.array(TimelineEntry),
+      /** Its model and tool calls, for a run read from an agent's spans. */
+      ...WireSteps,
+    })
     .nullable(),
   artifact: z
     .object({
@@ -212,6 +221,7 @@ export async function itemView(
             runId: run.run_id,
             status: run.status,
             timeline: await timelineOf(store, ws, run.thread_id, run.run_id),
+            ...wireSteps(await stepsOfRun(store.traceSpans, ws, run)),
           },
     artifact:
       artifact === null || target.kind !== 'artifact'

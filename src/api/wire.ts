@@ -12,6 +12,8 @@ import {
   RuleModeSchema,
   type Run,
   RunStatus,
+  type RunStep,
+  type RunSteps,
   ScoreSource,
   type Target,
   type Thread,
@@ -197,6 +199,53 @@ export const wireRun = (run: Run) => ({
   pauseReason: run.pause_reason,
   startedAt: run.started_at,
   updatedAt: run.updated_at,
+});
+
+/** A model or tool call inside a run, read from the agent's spans (docs/traces.md#steps). */
+export const WireStep = z.object({
+  kind: z.enum(['model', 'tool']),
+  spanId: z.string(),
+  name: z.string(),
+  operation: z.string(),
+  model: z.string().nullable(),
+  provider: z.string().nullable(),
+  inputTokens: z.int().nullable(),
+  outputTokens: z.int().nullable(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  status: z.enum(['ok', 'error']),
+  error: z.string().nullable(),
+  toolName: z.string().nullable(),
+  callId: z.string().nullable(),
+  arguments: z.string().nullable(),
+  result: z.string().nullable(),
+});
+export const wireStep = (step: RunStep): z.output<typeof WireStep> => ({
+  kind: step.kind,
+  spanId: step.span_id,
+  name: step.name,
+  operation: step.operation,
+  model: step.model,
+  provider: step.provider,
+  inputTokens: step.input_tokens,
+  outputTokens: step.output_tokens,
+  startedAt: step.started_at,
+  endedAt: step.ended_at,
+  status: step.status,
+  error: step.error,
+  toolName: step.tool_name,
+  callId: step.call_id,
+  arguments: step.arguments,
+  result: step.result,
+});
+/** A run's steps on the wire, with how many past the limit are not listed. */
+export const WireSteps = {
+  steps: z.array(WireStep),
+  stepsOmitted: z.int().describe('steps past the per-run limit, counted and not listed'),
+};
+export const wireSteps = ({ steps, omitted }: RunSteps) => ({
+  steps: steps.map(wireStep),
+  stepsOmitted: omitted,
 });
 
 export const WireRule = z.object({

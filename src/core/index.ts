@@ -207,6 +207,8 @@ export {
   ratingsOn,
   viewNames,
 } from './state.js';
+export type { RunStep, RunSteps, StepKind } from './steps.js';
+export { MAX_STEPS_PER_RUN, STEP_TEXT_BYTES } from './steps.js';
 export type { EvaluatedKind, EvaluationTarget, TargetKind } from './targets.js';
 export {
   ArtifactTarget,

@@ -1,4 +1,4 @@
-import type { MessageRole, RunStatus } from '../core/index.js';
+import type { MessageRole, RunStatus, RunStep } from '../core/index.js';
 
 export type { EvaluatedKind } from '../core/index.js';
 
@@ -12,11 +12,15 @@ export interface SubjectMessage {
   content: string;
 }
 
-/** A whole run (a turn), with the messages it posted, in order. */
+/**
+ * A whole run (a turn), with the messages it posted and, for a run read from an agent's spans,
+ * its model and tool calls (docs/traces.md#steps), each in order.
+ */
 export interface TurnSubject {
   kind: 'turn';
   run: { run_id: string; thread_id: string; status: RunStatus; trace_ids: string[] };
   messages: SubjectMessage[];
+  steps: RunStep[];
 }
 
 export interface MessageSubject {

@@ -1,4 +1,5 @@
-import { type CommandOf, DEFAULT_LIMITS, utf8Bytes } from '../core/index.js';
+import type { CommandOf } from '../core/index.js';
+import { boundedContent } from './bounded.js';
 import type { TraceRun } from './translate.js';
 
 // A translated run as the lifecycle commands a host would send: start the run, post the turn's
@@ -6,22 +7,6 @@ import type { TraceRun } from './translate.js';
 // the trace and span ids), so translating the same spans again appends nothing.
 
 export type RunCommand = CommandOf<'start_run'> | CommandOf<'post_message'> | CommandOf<'end_run'>;
-
-/**
- * A message's content within the default limit: a span's long content is cut, with a marker that
- * says how much, rather than the message refused whole.
- */
-export function boundedContent(
-  text: string,
-  maxBytes = DEFAULT_LIMITS.messageContentBytes,
-): string {
-  const bytes = utf8Bytes(text);
-  if (bytes <= maxBytes) return text;
-  const kept = new TextDecoder()
-    .decode(new TextEncoder().encode(text).slice(0, maxBytes - 100))
-    .replace(/\uFFFD$/, '');
-  return `${kept}\n[… cut by evalflow: ${bytes - utf8Bytes(kept)} more bytes]`;
-}
 
 export function commandsOfRun(run: TraceRun): RunCommand[] {
   const id = (what: string) => `otlp:${run.runId}:${what}`;

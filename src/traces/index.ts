@@ -1,7 +1,8 @@
 // Traces in: an agent's OpenTelemetry spans read from OTLP requests and translated into the runs
 // they tell of (docs/traces.md). Pure: the receiver (api) and the activity that records the runs
 // do the I/O.
-export { boundedContent, commandsOfRun, type RunCommand } from './commands.js';
+export { boundedContent } from './bounded.js';
+export { commandsOfRun, type RunCommand } from './commands.js';
 export { joinLogs, type ReadLogs, readLogsRequest, type SpanLog } from './otlp-logs.js';
 export {
   MalformedRequestError,
@@ -10,6 +11,7 @@ export {
 } from './otlp-request.js';
 export { isKept, roleOf, type SpanRole } from './roles.js';
 export type { Attributes, AttributeValue, SpanRecord } from './span.js';
+export { type StoredTraces, spansOfStored, stepsOfRun } from './stored.js';
 export {
   type TraceRun,
   type TraceTranslation,

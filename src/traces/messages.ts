@@ -13,7 +13,7 @@ export interface TextMessage {
 }
 
 /** A value sent either as a JSON string or as the structured value itself. */
-function structured(value: AttributeValue | undefined): AttributeValue | undefined {
+export function structured(value: AttributeValue | undefined): AttributeValue | undefined {
   if (typeof value !== 'string') return value;
   const trimmed = value.trimStart();
   if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return value;
@@ -24,7 +24,7 @@ function structured(value: AttributeValue | undefined): AttributeValue | undefin
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, AttributeValue> =>
+export const isRecord = (value: unknown): value is Record<string, AttributeValue> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The text of a message's content: a string, GenAI parts, or OpenAI/Vercel content parts. */

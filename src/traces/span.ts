@@ -40,5 +40,28 @@ export interface SpanRecord {
   events: SpanEvent[];
 }
 
-/** The earlier of two nanosecond times. */
-export const earlierNs = (a: string, b: string): boolean => BigInt(a) < BigInt(b);
+/** Two nanosecond times compared, as a sort's comparator wants. */
+export const compareNs = (a: string, b: string): number => {
+  const [x, y] = [BigInt(a), BigInt(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** Spans in the order they started; ties by end, then id, so any arrival order sorts alike. */
+export const byStartThenEnd = (a: SpanRecord, b: SpanRecord): number =>
+  compareNs(a.startNs, b.startNs) ||
+  compareNs(a.endNs, b.endNs) ||
+  (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0);
+
+/** A span's time (nanoseconds since the epoch) as an ISO instant, to the millisecond. */
+export const isoOfNs = (ns: string): string =>
+  new Date(Number(BigInt(ns) / 1_000_000n)).toISOString();
+
+/** A span's error from its status, `error.type` and exception events together; null for none. */
+export function errorOf(span: SpanRecord): string | null {
+  const exception = span.events.find((event) => event.name === 'exception');
+  const type = span.attributes['error.type'] ?? exception?.attributes['exception.type'];
+  if (span.status.code !== STATUS_ERROR && type === undefined) return null;
+  const message =
+    span.status.message || exception?.attributes['exception.message'] || (type ?? 'error');
+  return typeof message === 'string' ? message : JSON.stringify(message);
+}

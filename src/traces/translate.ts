@@ -1,7 +1,8 @@
-import type { RunEndStatus } from '../core/index.js';
+import type { RunEndStatus, RunSteps } from '../core/index.js';
 import { inputMessages, newUserInput, outputText } from './messages.js';
 import { roleOf, type SpanRole } from './roles.js';
-import { earlierNs, type SpanRecord, STATUS_ERROR } from './span.js';
+import { byStartThenEnd, compareNs, errorOf, type SpanRecord } from './span.js';
+import { stepsOf } from './steps.js';
 
 // A trace's spans into the runs they tell of: pure, and the same answer however the spans were
 // batched or ordered, so that translating again after more spans came records nothing twice.
@@ -24,6 +25,8 @@ export interface TraceRun {
   input: string[];
   /** The agent's final answer, or null. */
   output: string | null;
+  /** Its model and tool calls, in the order they started. */
+  steps: RunSteps;
   spanCount: number;
 }
 
@@ -166,14 +169,16 @@ function runOf(
   options: TranslateOptions,
 ): TraceRun {
   const traceId = spans[0]?.traceId ?? '';
-  const byStart = [...spans].sort((a, b) => (earlierNs(a.startNs, b.startNs) ? -1 : 1));
+  const byStart = [...spans].sort(byStartThenEnd);
   const modelCalls = byStart.filter((span) => roles.get(span.spanId) === 'model');
   const agents = byStart.filter((span) => roles.get(span.spanId) === 'agent');
   const failure = failureOf(runSpan, modelCalls);
   const history = [...agents, ...modelCalls]
     .map(inputMessages)
     .find((messages) => messages.length > 0);
-  const lastModelCall = [...modelCalls].sort((a, b) => (earlierNs(a.endNs, b.endNs) ? 1 : -1));
+  const lastModelCall = [...modelCalls].sort(
+    (a, b) => compareNs(b.endNs, a.endNs) || byStartThenEnd(b, a),
+  );
   const output =
     (runSpan ? outputText(runSpan) : null) ??
     lastModelCall.map(outputText).find((text) => text !== null) ??
@@ -190,6 +195,7 @@ function runOf(
     failure: runSpan === undefined ? null : failure,
     input: history ? newUserInput(history) : [],
     output,
+    steps: stepsOf(byStart, roles),
     spanCount: spans.length,
   };
 }
@@ -220,14 +226,4 @@ function failureOf(
     if (error !== null) return `${span.name || span.spanId}: ${error}`;
   }
   return null;
-}
-
-/** A span's error from its status, `error.type` and exception events together. */
-function errorOf(span: SpanRecord): string | null {
-  const exception = span.events.find((event) => event.name === 'exception');
-  const type = span.attributes['error.type'] ?? exception?.attributes['exception.type'];
-  if (span.status.code !== STATUS_ERROR && type === undefined) return null;
-  const message =
-    span.status.message || exception?.attributes['exception.message'] || (type ?? 'error');
-  return typeof message === 'string' ? message : JSON.stringify(message);
 }

@@ -24,6 +24,7 @@ export function ItemDetails({ view }: { view: ItemView }) {
       </p>
       {view.thread && <Conversation thread={view.thread} />}
       {view.run && <Timeline run={view.run} />}
+      {view.run && view.run.steps.length > 0 && <Steps run={view.run} />}
       {view.artifact && <Artifact artifact={view.artifact} />}
       <Ratings ratings={view.ratings} />
       {view.queue.showAutomatedVerdicts && <Verdicts verdicts={view.automatedVerdicts} />}
@@ -125,6 +126,51 @@ function Timeline({ run }: { run: NonNullable<ItemView['run']> }) {
           ))}
         </tbody>
       </table>
+    </section>
+  );
+}
+
+/** A step's gist: a model call's model and tokens, a tool call's arguments and result. */
+function stepDetail(step: Step): string {
+  if (step.kind === 'model') {
+    const tokens =
+      step.inputTokens === null && step.outputTokens === null
+        ? ''
+        : ` · ${step.inputTokens ?? '?'} in, ${step.outputTokens ?? '?'} out`;
+    return `${step.model ?? 'model'}${tokens}`;
+  }
+  return `${step.arguments ?? ''} → ${step.result ?? ''}`;
+}
+
+type Step = NonNullable<ItemView['run']>['steps'][number];
+
+function Steps({ run }: { run: NonNullable<ItemView['run']> }) {
+  return (
+    <section aria-labelledby="steps-title">
+      <h2 id="steps-title">Steps: {run.steps.length + run.stepsOmitted}</h2>
+      <table class="steps" data-testid="steps">
+        <thead>
+          <tr>
+            <th scope="col">Call</th>
+            <th scope="col">Name</th>
+            <th scope="col">Took</th>
+            <th scope="col">Detail</th>
+            <th scope="col">Outcome</th>
+          </tr>
+        </thead>
+        <tbody>
+          {run.steps.map((step) => (
+            <tr key={step.spanId} class={step.status === 'error' ? 'failed' : undefined}>
+              <td>{step.kind === 'model' ? 'model' : 'tool'}</td>
+              <td>{step.kind === 'tool' ? (step.toolName ?? step.name) : step.name}</td>
+              <td>{formatDuration(Date.parse(step.endedAt) - Date.parse(step.startedAt))}</td>
+              <td class="step-detail">{stepDetail(step)}</td>
+              <td>{step.error ?? step.status}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {run.stepsOmitted > 0 && <p class="quiet">{run.stepsOmitted} more steps not listed.</p>}
     </section>
   );
 }

@@ -6,6 +6,7 @@ const turn = (run_id: string): Subject => ({
   kind: 'turn',
   run: { run_id, thread_id: 't1', status: 'completed', trace_ids: [] },
   messages: [{ message_id: 'm1', role: 'assistant', content: 'hi' } as never],
+  steps: [],
 });
 
 describe("one generation's turn snapshot", () => {

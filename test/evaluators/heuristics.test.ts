@@ -7,8 +7,11 @@ import {
   jsonValidityEvaluator,
   refusalEvaluator,
   type Subject,
+  stepBudgetEvaluator,
+  toolFailuresEvaluator,
   turnOutcomeEvaluator,
 } from '../../src/evaluators/index.js';
+import { step, turnWith } from './turns.js';
 
 const context: EvaluationContext = {
   participant: 'evaluator:test@1',
@@ -75,6 +78,7 @@ describe('the built-in heuristic evaluators', () => {
     const subject: Subject = {
       kind: 'turn',
       run: { run_id: 'r', thread_id: 't', status: 'completed', trace_ids: [] },
+      steps: [],
       messages: [
         { message_id: '1', thread_id: 't', run_id: 'r', role: 'user', content: 'hi' },
         { message_id: '2', thread_id: 't', run_id: 'r', role: 'assistant', content: 'hello' },
@@ -84,6 +88,39 @@ describe('the built-in heuristic evaluators', () => {
       completed: true,
       assistant_messages: 1,
     });
+  });
+
+  it("count the failed tool calls among a turn's steps", async () => {
+    const evaluator = toolFailuresEvaluator();
+    const steps = [
+      step({ kind: 'model', status: 'error', error: 'a model fault is not a tool call' }),
+      step({ tool_name: 'a' }),
+      step({ tool_name: 'b', status: 'error', error: 'denied' }),
+    ];
+    expect(await evaluator.evaluate(turnWith(steps), context)).toEqual({
+      failed: 1,
+      tool_calls: 2,
+      none_failed: false,
+    });
+    expect(await evaluator.evaluate(turnWith([]), context)).toEqual({
+      failed: 0,
+      tool_calls: 0,
+      none_failed: true,
+    });
+  });
+
+  it('hold a turn to a budget of steps and of tokens, each unlimited unless set', async () => {
+    const steps = [
+      step({ kind: 'model', input_tokens: 100, output_tokens: 20 }),
+      step({ tool_name: 'a' }),
+      step({ kind: 'model', input_tokens: 130, output_tokens: null }),
+    ];
+    const verdict = (options: { maxSteps?: number; maxTokens?: number }) =>
+      stepBudgetEvaluator(options).evaluate(turnWith(steps), context);
+    expect(await verdict({})).toEqual({ steps: 3, tokens: 250, within_budget: true });
+    expect(await verdict({ maxSteps: 3, maxTokens: 250 })).toMatchObject({ within_budget: true });
+    expect(await verdict({ maxSteps: 2 })).toMatchObject({ within_budget: false });
+    expect(await verdict({ maxTokens: 249 })).toMatchObject({ within_budget: false });
   });
 
   it('give values their feedback type accepts', async () => {

@@ -10,6 +10,7 @@ import {
   llmJudgeEvaluator,
   type Subject,
 } from '../../src/evaluators/index.js';
+import { step, turnWith } from './turns.js';
 
 // A local stand-in for an OpenAI-compatible endpoint: the real one is not reachable from here.
 let server: Server;
@@ -82,6 +83,29 @@ describe('the LLM judge', () => {
       body: { model: 'grader', temperature: 0, response_format: { type: 'json_object' } },
     });
     expect(JSON.stringify(requests[0]?.body)).toContain('Answer:\\n42');
+  });
+
+  it("shows a turn's steps only when asked to, each call with how it ended", async () => {
+    const turn = turnWith([
+      step({ kind: 'model', model: 'gpt-4o' }),
+      step({ tool_name: 'refund', arguments: '{"order":7}', status: 'error', error: 'denied' }),
+    ]);
+    const userPrompt = () => {
+      const messages = requests.at(-1)?.body.messages as { content: string }[];
+      return messages[1]?.content;
+    };
+    await llmJudgeEvaluator({ baseUrl, model: 'grader' }).evaluate(turn, context);
+    expect(userPrompt()).toBe('assistant: Done.');
+    await llmJudgeEvaluator({ baseUrl, model: 'grader', showSteps: true }).evaluate(turn, context);
+    expect(userPrompt()).toBe(
+      [
+        'assistant: Done.',
+        '',
+        'Steps, in order:',
+        '1. model call gpt-4o [ok]',
+        '2. tool call refund({"order":7}) →  [failed: denied]',
+      ].join('\n'),
+    );
   });
 
   it('marks rate limits and server faults retryable, other refusals not', async () => {

@@ -28,6 +28,12 @@ describe('translateTrace', () => {
         failure: null,
         input: ['Where is my order?'],
         output: 'It ships today.',
+        steps: {
+          steps: [
+            expect.objectContaining({ kind: 'model', span_id: chat.spanId, model: 'gpt-4o' }),
+          ],
+          omitted: 0,
+        },
         spanCount: 2,
       },
     ]);

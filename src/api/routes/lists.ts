@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { evaluationStates } from '../../core/index.js';
 import type { RunListKey } from '../../store/index.js';
+import { stepsOfRun } from '../../traces/index.js';
 import { httpOnly, refusalResponses } from '../errors.js';
 import { evaluationSummary, evaluationsOfRuns } from '../run-evaluations.js';
-import { WireRun, WireThread, wireRun, wireThread } from '../wire.js';
+import { WireRun, WireSteps, WireThread, wireRun, wireSteps, wireThread } from '../wire.js';
 import { callerOf, type Register } from './context.js';
 
 // Lists of what the host reported: threads by id, runs newest first with each one's evaluation
@@ -28,6 +29,10 @@ export const EvaluationSummary = z.object(
     z.ZodInt
   >,
 );
+const partialSteps = {
+  steps: WireSteps.steps.optional(),
+  stepsOmitted: WireSteps.stepsOmitted.optional(),
+};
 export const RunsQuery = z.object({
   threadId: z.string().min(1).optional(),
   traceId: z.string().min(1).optional().describe("only the runs of this trace (an OTel trace's)"),
@@ -40,7 +45,14 @@ export const RunsQuery = z.object({
   limit,
 });
 export const RunsReply = z.object({
-  runs: z.array(z.object({ run: WireRun, evaluations: EvaluationSummary })),
+  runs: z.array(
+    z.object({
+      run: WireRun,
+      evaluations: EvaluationSummary,
+      /** With `traceId` only: each run's model and tool calls (docs/traces.md#steps). */
+      ...partialSteps,
+    }),
+  ),
   nextCursor: z.string().nullable(),
 });
 
@@ -97,7 +109,8 @@ export const registerLists: Register = (api, deps) => {
       description:
         'Filters combine: a thread, a trace, a status, a window on the start and one on the end (an ended ' +
         'run only). `evaluations` counts the run’s own (target, evaluator version) pairs in each ' +
-        'ledger state; GET /v1/runs/{runId} lists them.',
+        'ledger state; GET /v1/runs/{runId} lists them. With `traceId`, each run also lists its ' +
+        'steps: the model and tool calls read from its spans.',
       querystring: RunsQuery,
       response: { 200: RunsReply, ...refusalResponses },
     },
@@ -127,10 +140,16 @@ export const registerLists: Register = (api, deps) => {
       );
       const last = page.at(-1);
       return {
-        runs: page.map((run) => ({
-          run: wireRun(run),
-          evaluations: evaluationSummary(evaluations.get(run.run_id) ?? []),
-        })),
+        runs: await Promise.all(
+          page.map(async (run) => ({
+            run: wireRun(run),
+            evaluations: evaluationSummary(evaluations.get(run.run_id) ?? []),
+            // A trace's runs are few, and a reader of one wants what they did.
+            ...(q.traceId === undefined
+              ? {}
+              : wireSteps(await stepsOfRun(deps.store.traceSpans, workspaceId, run))),
+          })),
+        ),
         nextCursor:
           runs.length > q.limit && last
             ? encode({ started_at: last.started_at, run_id: last.run_id })

@@ -1,10 +1,20 @@
 import { z } from 'zod';
 import { type EvaluationTarget, evaluationStates, notFound, targetKey } from '../../core/index.js';
+import { stepsOfRun } from '../../traces/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { byGeneration, LedgerEntry, ledgerEntries, runOfTarget } from '../ledger-entries.js';
 import { evaluationsOfRuns } from '../run-evaluations.js';
 import { ScoreSummaryGroup, summarizeScores } from '../score-summary.js';
-import { SourceName, sourceOf, WireRun, WireThread, wireRun, wireThread } from '../wire.js';
+import {
+  SourceName,
+  sourceOf,
+  WireRun,
+  WireSteps,
+  WireThread,
+  wireRun,
+  wireSteps,
+  wireThread,
+} from '../wire.js';
 import { callerOf, type Register } from './context.js';
 
 // Reading back: a run with its evaluation ledger, the ledger in pages, and a summary of scores
@@ -14,7 +24,12 @@ const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
 
 // Each route's query and answer, named so that the HTTP client's types are these very schemas.
 export { LedgerEntry };
-export const RunReply = z.object({ run: WireRun, evaluations: z.array(LedgerEntry) });
+/** A run, its ledger, and its model and tool calls when it came from an agent's spans. */
+export const RunReply = z.object({
+  run: WireRun,
+  evaluations: z.array(LedgerEntry),
+  ...WireSteps,
+});
 export const ThreadReply = z.object({ thread: WireThread, evaluations: z.array(LedgerEntry) });
 export const LedgerQuery = z.object({
   runId: z.string().min(1).optional(),
@@ -61,6 +76,7 @@ export const registerReading: Register = (api, deps) => {
       return {
         run: wireRun(run),
         evaluations: await ledgerEntries(deps.store, workspaceId, entries ?? []),
+        ...wireSteps(await stepsOfRun(deps.store.traceSpans, workspaceId, run)),
       };
     },
   });

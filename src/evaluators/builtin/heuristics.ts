@@ -150,3 +150,76 @@ export function turnOutcomeEvaluator({ version = '1' } = {}) {
     },
   });
 }
+
+function turnOf(subject: Subject) {
+  if (subject.kind !== 'turn')
+    throw new TypeError(`expected a turn, got ${withArticle(subject.kind)}`);
+  return subject;
+}
+
+export const toolFailuresFeedback = defineFeedbackType({
+  name: 'tool_failures',
+  targets: ['turn'],
+  schema: z.object({
+    failed: z.int().min(0).describe('Tool calls that failed'),
+    tool_calls: z.int().min(0).describe('Tool calls the run made'),
+    none_failed: z.boolean().describe('Every tool call succeeded'),
+  }),
+});
+
+/** Counts a run's failed tool calls, from its steps (docs/traces.md#steps). */
+export function toolFailuresEvaluator({ version = '1' } = {}) {
+  return defineEvaluator({
+    name: 'tool_failures',
+    version,
+    feedbackType: toolFailuresFeedback,
+    targets: ['turn'],
+    source: 'HARNESS',
+    evaluate(subject) {
+      const tools = turnOf(subject).steps.filter((step) => step.kind === 'tool');
+      const failed = tools.filter((step) => step.status === 'error').length;
+      return { failed, tool_calls: tools.length, none_failed: failed === 0 };
+    },
+  });
+}
+
+export const stepBudgetFeedback = defineFeedbackType({
+  name: 'step_budget',
+  targets: ['turn'],
+  schema: z.object({
+    steps: z.int().min(0).describe('Model and tool calls the run made'),
+    tokens: z.int().min(0).describe("Its model calls' input and output tokens"),
+    within_budget: z.boolean().describe('At most the configured steps and tokens'),
+  }),
+});
+
+/** Whether a run kept within a budget of steps and of tokens (either may be left unlimited). */
+export function stepBudgetEvaluator({
+  version = '1',
+  maxSteps = Number.POSITIVE_INFINITY,
+  maxTokens = Number.POSITIVE_INFINITY,
+}: {
+  version?: string;
+  maxSteps?: number;
+  maxTokens?: number;
+} = {}) {
+  return defineEvaluator({
+    name: 'step_budget',
+    version,
+    feedbackType: stepBudgetFeedback,
+    targets: ['turn'],
+    source: 'HARNESS',
+    evaluate(subject) {
+      const { steps } = turnOf(subject);
+      const tokens = steps.reduce(
+        (sum, step) => sum + (step.input_tokens ?? 0) + (step.output_tokens ?? 0),
+        0,
+      );
+      return {
+        steps: steps.length,
+        tokens,
+        within_budget: steps.length <= maxSteps && tokens <= maxTokens,
+      };
+    },
+  });
+}

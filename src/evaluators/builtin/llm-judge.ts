@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineFeedbackType, type EvaluatedKind } from '../../core/index.js';
+import { defineFeedbackType, type EvaluatedKind, type RunStep } from '../../core/index.js';
 import { defineEvaluator, type EvaluationContext } from '../define.js';
 import { JudgeRequestError } from '../errors.js';
 import type { Subject } from '../subjects.js';
@@ -26,6 +26,8 @@ export interface LlmJudgeOptions {
   targets?: readonly EvaluatedKind[];
   /** What one evaluation is expected to cost in USD, until measured (see `Evaluator`). */
   estimatedCostUsd?: number;
+  /** Show the judge a turn's steps (its model and tool calls) after its messages. */
+  showSteps?: boolean;
 }
 
 const defaultRubric =
@@ -70,7 +72,7 @@ async function judge(options: LlmJudgeOptions, subject: Subject, context: Evalua
             role: 'system',
             content: `${options.rubric ?? defaultRubric}\nReply with a JSON object {"score": number from 0 to 1, "passed": boolean, "reasoning": string}.`,
           },
-          { role: 'user', content: await describe(subject) },
+          { role: 'user', content: await describe(subject, options.showSteps ?? false) },
         ],
       }),
     });
@@ -124,7 +126,7 @@ function retryAfterMs(header: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(at - Date.now(), 0);
 }
 
-async function describe(subject: Subject): Promise<string> {
+async function describe(subject: Subject, showSteps: boolean): Promise<string> {
   switch (subject.kind) {
     case 'thread': {
       const lines: string[] = [];
@@ -141,9 +143,22 @@ async function describe(subject: Subject): Promise<string> {
     }
     case 'message':
       return `Answer:\n${subject.message.content}`;
-    case 'turn':
-      return subject.messages.map((m) => `${m.role}: ${m.content}`).join('\n');
+    case 'turn': {
+      const messages = subject.messages.map((m) => `${m.role}: ${m.content}`);
+      if (!showSteps || subject.steps.length === 0) return messages.join('\n');
+      return [...messages, '', 'Steps, in order:', ...subject.steps.map(stepLine)].join('\n');
+    }
     case 'artifact':
       return `Artifact of kind ${subject.artifact.kind}, version ${subject.artifact.version}:\n${JSON.stringify(subject.artifact.data)}`;
   }
+}
+
+/** One step as the judge reads it: what was called, with what, and how it ended. */
+function stepLine(step: RunStep, at: number): string {
+  const outcome = step.status === 'error' ? `failed: ${step.error}` : 'ok';
+  const call =
+    step.kind === 'model'
+      ? `model call ${step.model ?? step.name}`
+      : `tool call ${step.tool_name ?? step.name}(${step.arguments ?? ''}) → ${step.result ?? ''}`;
+  return `${at + 1}. ${call} [${outcome}]`;
 }
