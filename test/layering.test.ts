@@ -54,6 +54,7 @@ const allowed: Record<string, string[]> = {
   ui: ['client'],
   cli: [
     'core',
+    'traces',
     'scores',
     'store',
     'evaluators',

@@ -51,7 +51,7 @@ import { devServerEnvironment } from '../support/temporal.js';
 const answered = defineFeedbackType({
   name: 'answered',
   targets: ['turn'],
-  schema: z.object({ answered: z.boolean(), messages: z.int() }),
+  schema: z.object({ answered: z.boolean(), messages: z.int(), steps: z.int() }),
 });
 const app = defineConfig({
   feedbackTypes: [answered],
@@ -67,6 +67,7 @@ const app = defineConfig({
         return {
           answered: messages.some((m) => m.role === 'assistant'),
           messages: messages.length,
+          steps: subject.kind === 'turn' ? subject.steps.length : 0,
         };
       },
     }),
@@ -220,12 +221,27 @@ describe('POST /v1/traces', () => {
       ['assistant', 'It ships today.'],
     ]);
     const verdict = ofRun.at(-1)?.event;
-    expect(verdict).toMatchObject({ value: { answered: true, messages: 2 } });
-    // The trace's runs, as `evalflow runs list --trace` and the clients read them.
+    // The evaluator was given the run's steps: its model call and its tool call.
+    expect(verdict).toMatchObject({ value: { answered: true, messages: 2, steps: 2 } });
+    // The trace's runs with their steps, as `evalflow runs list --trace` and the clients read them.
     const listed = await h.call('GET', `/v1/runs?traceId=${agent.spanContext().traceId}`, {
       key: await h.key('system', 'otlp'),
     });
     expect(listed.body.runs.map((r: { run: { runId: string } }) => r.run.runId)).toEqual([runId]);
+    expect(listed.body.runs[0]).toMatchObject({
+      stepsOmitted: 0,
+      steps: [
+        {
+          kind: 'model',
+          name: 'chat gpt-4o-mini',
+          model: 'gpt-4o-mini',
+          inputTokens: 42,
+          outputTokens: 7,
+          status: 'ok',
+        },
+        { kind: 'tool', toolName: 'lookup_order', status: 'ok', error: null },
+      ],
+    });
     // The verdict's score lands on the agent's span (Langfuse's observation), not only its trace.
     const { traceId, spanId } = agent.spanContext();
     const sink = new JsonlScoreSink(h.scoresFile);
@@ -387,6 +403,27 @@ describe('POST /v1/traces', () => {
       ['user', 'What is 2+2?'],
       ['assistant', 'Four.'],
     ]);
+    // Its steps: the two model calls, each with its own tokens, and the tool call between them.
+    const read = await h.call('GET', `/v1/runs/${run?.run_id}`, {
+      key: await h.key('system', 'otlp'),
+    });
+    expect(
+      read.body.steps.map((s: { kind: string; inputTokens: number | null }) => [
+        s.kind,
+        s.inputTokens,
+      ]),
+    ).toEqual([
+      ['model', 12],
+      ['tool', null],
+      ['model', 12],
+    ]);
+    expect(read.body.steps[1]).toMatchObject({
+      toolName: 'add',
+      callId: 'call-1',
+      arguments: '{"a":2,"b":2}',
+      result: '4',
+      status: 'ok',
+    });
     await close();
     context.disable();
   });

@@ -683,11 +683,16 @@ describe('runs and threads', () => {
       json('runs', 'list', '--trace', 'f'.repeat(32), '--json'),
     ]);
     expect(ofTrace.map((r: { run: { runId: string } }) => r.run.runId)).toEqual(['r1']);
+    // By trace, with its steps (none: r1 was reported through the API, not by spans).
+    expect(ofTrace[0]).toMatchObject({ steps: [], stepsOmitted: 0 });
     expect(ofOther).toEqual([]);
     const table = await cli('runs', 'list', '--workspace', 'acme');
     expect(table.out.split('\n')[0]).toMatch(
       /^workspace +run +thread +status +started +updated +recorded +sampled_out +failed +skipped$/,
     );
+    const traced = await cli('runs', 'list', '--trace', TRACE_ID);
+    expect(traced.out.split('\n')[0]).toMatch(/ skipped +steps$/);
+    expect(traced.out.split('\n')[2]).toMatch(/ 0$/);
     expect(await json('threads', 'list', '--json')).toEqual([
       {
         workspace: 'acme',

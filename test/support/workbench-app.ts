@@ -7,7 +7,8 @@ import { defineEvaluator } from '../../src/evaluators/index.js';
 // and artifact versions with a verdict, stars and a note (a HUMAN score config of a CATEGORICAL,
 // a NUMERIC and a TEXT field), users rate answers, and a judge gives a verdict with a confidence
 // on every answer. Its queues: `answers` (answers, the judge's verdicts shown, instructions in
-// Markdown), `artifacts`, `expiring` (the shortest lease), `pairs` (for two reviewers at once).
+// Markdown), `artifacts`, `expiring` (the shortest lease), `pairs` (for two reviewers at once),
+// `turns` (whole runs, with the steps read from their spans).
 
 export const answerReview = defineFeedbackType({
   name: 'answer_review',
@@ -74,5 +75,6 @@ export const workbenchApp = defineConfig({
     { ...queue, queueId: 'artifacts', targetKinds: ['artifact'] },
     { ...queue, queueId: 'expiring', targetKinds: ['message'], leaseSeconds: 30 },
     { ...queue, queueId: 'pairs', targetKinds: ['message'] },
+    { ...queue, queueId: 'turns', targetKinds: ['turn'] },
   ],
 });

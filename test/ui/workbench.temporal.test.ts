@@ -406,6 +406,93 @@ describe("the reviewers' page", () => {
     }
   });
 
+  it("shows a run's steps read from its agent's spans: each model and tool call, a failed one marked", async () => {
+    const w = workspace(h);
+    const { runId } = await answer(h, w, 1);
+    const traceId = `${'ab'.repeat(14)}0001`;
+    const at = (ms: number) => String(BigInt(1_767_225_600_000 + ms) * 1_000_000n);
+    const span = (
+      spanId: string,
+      parentSpanId: string | null,
+      name: string,
+      attributes: object,
+      startMs: number,
+      endMs: number,
+      failed = false,
+    ) => ({
+      trace_id: traceId,
+      span_id: spanId,
+      body: {
+        traceId,
+        spanId,
+        parentSpanId,
+        name,
+        kind: 1,
+        startNs: at(startMs),
+        endNs: at(endMs),
+        status: failed ? { code: 2, message: 'order 1001 is locked' } : { code: 0, message: '' },
+        attributes,
+        events: [],
+      },
+    });
+    // As the OTLP receiver keeps them; `evalflow.run.id` names the run the API started.
+    await h.engine.store.traceSpans.put(w.ws, [
+      span(
+        '00000000000000a1',
+        null,
+        'invoke_agent refunds',
+        { 'gen_ai.operation.name': 'invoke_agent', 'evalflow.run.id': runId },
+        0,
+        4000,
+      ),
+      span(
+        '00000000000000a2',
+        '00000000000000a1',
+        'chat gpt-4o',
+        {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.request.model': 'gpt-4o',
+          'gen_ai.usage.input_tokens': 310,
+          'gen_ai.usage.output_tokens': 24,
+        },
+        100,
+        1300,
+      ),
+      span(
+        '00000000000000a3',
+        '00000000000000a1',
+        'execute_tool refund',
+        {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': 'refund',
+          'gen_ai.tool.call.arguments': '{"order":1001}',
+        },
+        1400,
+        1650,
+        true,
+      ),
+    ]);
+    await h.call('POST', '/v1/review-queues/turns/items', {
+      key: await w.key('system'),
+      body: { targets: [{ kind: 'turn', runId }] },
+    });
+    const page = await signedIn(w, 'grace');
+    await openQueue(page, 'turns');
+    const steps = page.getByTestId('steps');
+    await steps.waitFor();
+    const rows = await steps
+      .locator('tbody tr')
+      .evaluateAll((all) =>
+        all.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent)),
+      );
+    expect(rows).toEqual([
+      ['model', 'chat gpt-4o', '1.2 s', 'gpt-4o · 310 in, 24 out', 'ok'],
+      ['tool', 'refund', '250 ms', '{"order":1001} → ', 'order 1001 is locked'],
+    ]);
+    expect(await steps.locator('tr.failed').count()).toBe(1);
+    await page.context().close();
+  });
+
   it('checks a verdict as the API does before sending, and brings a verdict the API still refuses back with its refusal', async () => {
     const w = workspace(h);
     await enqueue(h, w, 'answers', [await answer(h, w, 1), await answer(h, w, 2)]);

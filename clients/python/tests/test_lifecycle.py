@@ -50,6 +50,7 @@ def test_a_run_is_reported_paused_resumed_and_ended_and_each_write_says_what_it_
     read = connect("system").run(run)
     assert read.run.status == "stopped"
     assert read.run.trace_ids == [TRACE, "cd" * 16]
+    assert (read.steps, read.steps_omitted) == ([], 0)
     assert read.run.pause_reason is None
 
 
@@ -180,6 +181,9 @@ def test_threads_and_runs_list_a_page_at_a_time_with_their_filters_and_summaries
     assert [r.run.run_id for r in system.runs(status="running")] == ["r1"]
     assert [r.run.run_id for r in system.runs(thread_id="t0")] == ["r0"]
     assert [r.run.run_id for r in system.runs(trace_id=TRACE)] == ["r2", "r1", "r0"]
+    # By trace, each run comes with its steps: none for runs reported through the API.
+    assert [(r.steps, r.steps_omitted) for r in system.runs(trace_id=TRACE)] == [([], 0)] * 3
+    assert [r.steps for r in system.runs(thread_id="t0")] == [None]
     assert list(system.runs(trace_id="cd" * 16)) == []
     ended = eventually(
         lambda: list(system.runs(ended_from="2000-01-01T00:00:00Z")),

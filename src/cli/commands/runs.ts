@@ -1,8 +1,9 @@
 import { type Command, Option } from 'commander';
 import { evaluationSummary, evaluationsOfRuns } from '../../api/run-evaluations.js';
-import { wireRun } from '../../api/wire.js';
+import { wireRun, wireSteps } from '../../api/wire.js';
 import { evaluationStates, RunStatus } from '../../core/index.js';
 import type { RunListOptions } from '../../store/index.js';
+import { stepsOfRun } from '../../traces/index.js';
 import { identifier, instant, wholeNumber, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
@@ -42,7 +43,10 @@ export function registerRuns(program: Command, terminal: Terminal): void {
       .option('--ended-from <instant>', 'only runs that ended at or after this instant', instant)
       .option('--ended-before <instant>', 'only runs that ended before this instant', instant)
       .option('--limit <n>', 'at most this many runs per workspace (default 100)', wholeNumber, 100)
-      .option('--json', 'print one JSON array of {workspace, run, evaluations} (the API’s shape)'),
+      .option(
+        '--json',
+        'print one JSON array of {workspace, run, evaluations} (the API’s shape; by trace, with steps)',
+      ),
     'evalflow runs list --workspace acme --status completed --ended-from 2026-01-01T00:00:00Z',
     'evalflow runs list --thread thread-1 --json',
   ).action(async (options: RunsOptions) => {
@@ -57,23 +61,39 @@ export function registerRuns(program: Command, terminal: Terminal): void {
         );
         for (const run of page) {
           const counts = evaluationSummary(evaluations.get(run.run_id) ?? []);
-          rows.push({ workspace, run: wireRun(run), evaluations: counts });
+          // By trace, as the API answers: each run with its steps.
+          const steps =
+            options.trace === undefined
+              ? undefined
+              : wireSteps(await stepsOfRun(store.traceSpans, workspace, run));
+          rows.push({ workspace, run: wireRun(run), evaluations: counts, ...steps });
         }
       }
       return rows;
     });
     if (options.json) return print(JSON.stringify(listed));
     if (listed.length === 0) return print('no runs');
+    const byTrace = options.trace !== undefined;
     const table = renderTable(
-      ['workspace', 'run', 'thread', 'status', 'started', 'updated', ...evaluationStates],
-      listed.map(({ workspace, run, evaluations }) => [
-        workspace,
-        run.runId,
-        run.threadId,
-        run.status,
-        run.startedAt,
-        run.updatedAt,
-        ...evaluationStates.map((state) => evaluations[state]),
+      [
+        'workspace',
+        'run',
+        'thread',
+        'status',
+        'started',
+        'updated',
+        ...evaluationStates,
+        ...(byTrace ? ['steps'] : []),
+      ],
+      listed.map((row) => [
+        row.workspace,
+        row.run.runId,
+        row.run.threadId,
+        row.run.status,
+        row.run.startedAt,
+        row.run.updatedAt,
+        ...evaluationStates.map((state) => row.evaluations[state]),
+        ...(row.steps === undefined ? [] : [row.steps.length + (row.stepsOmitted ?? 0)]),
       ]),
     );
     for (const line of table) print(line);

@@ -206,6 +206,27 @@ class Run(WireModel):
     updated_at: datetime
 
 
+class Step(WireModel):
+    """A model or tool call inside a run, read from the agent's spans (docs/traces.md#steps)."""
+
+    kind: Literal["model", "tool"]
+    span_id: str
+    name: str
+    operation: str
+    model: str | None
+    provider: str | None
+    input_tokens: int | None
+    output_tokens: int | None
+    started_at: datetime
+    ended_at: datetime
+    status: Literal["ok", "error"]
+    error: str | None
+    tool_name: str | None
+    call_id: str | None
+    arguments: str | None
+    result: str | None
+
+
 class Thread(WireModel):
     thread_id: str
     title: str | None
@@ -316,10 +337,13 @@ class BudgetChanges(WireModel):
 
 
 class RunReport(WireModel):
-    """A run and its own evaluation's ledger entries."""
+    """A run, its own evaluation's ledger entries, and its steps (a run from an agent's spans)."""
 
     run: Run
     evaluations: list[LedgerEntry]
+    steps: list[Step]
+    #: Steps past the per-run limit, counted and not listed.
+    steps_omitted: int
 
 
 class ThreadReport(WireModel):
@@ -351,6 +375,9 @@ class EvaluationSummary(WireModel):
 class ListedRun(WireModel):
     run: Run
     evaluations: EvaluationSummary
+    #: Only when the list was asked for by trace id: the run's steps.
+    steps: list[Step] | None = None
+    steps_omitted: int | None = None
 
 
 class RunsPage(WireModel):
