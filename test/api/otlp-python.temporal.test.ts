@@ -320,6 +320,7 @@ describe('OpenAI Agents SDK traced by OpenInference', () => {
       const conversation = `conv-agents-${processor}`;
       const before = model.requests.length;
       const printed = await python3('agents_turns.py', [processor, conversation]);
+      expect(printed.processors).toEqual(['OpenInferenceTracingProcessor']);
       expect(printed.answers).toEqual([
         'Order 7: order 7 ships on Monday.',
         'Order 8: order 8 ships on Tuesday.',
@@ -399,7 +400,10 @@ describe('OpenAI Agents SDK traced by OpenInference', () => {
     const conversation = 'conv-agents-fail';
     const before = model.requests.length;
     const printed = await python3('agents_turns.py', ['fail', conversation]);
-    expect(printed).toEqual({ error: 'BadRequestError' });
+    expect(printed).toEqual({
+      error: 'BadRequestError',
+      processors: ['OpenInferenceTracingProcessor'],
+    });
     expect(model.requests.length - before).toBe(1);
     const { runs, verdicts } = await judgedRuns(workspace, { thread_id: conversation }, 1);
     expect(runs[0]?.status).toBe('failed');

@@ -60,12 +60,21 @@ async def turn(conversation_id: str, history: list, text: str):
 # docs: end
 
 
+def processors() -> list[str]:
+    # The SDK's registered trace processors (it lists them nowhere public; OpenInference reads
+    # them the same way): OpenInference's alone, so nothing goes to OpenAI's tracing backend.
+    from agents.tracing import get_trace_provider
+
+    registered = get_trace_provider()._multi_processor._processors  # type: ignore[attr-defined]
+    return [type(processor).__name__ for processor in registered]
+
+
 async def main() -> None:
     if MODE == "fail":
         try:
             await turn(CONVERSATION, [], "Please fail: refund order 9")
         except Exception as error:  # the model's 400, raised by Runner.run
-            print(json.dumps({"error": type(error).__name__}))
+            print(json.dumps({"error": type(error).__name__, "processors": processors()}))
         return
     history: list = []
     answers = []
@@ -73,7 +82,7 @@ async def main() -> None:
         result = await turn(CONVERSATION, history, text)
         answers.append(result.final_output)
         history = result.to_input_list()
-    print(json.dumps({"answers": answers}))
+    print(json.dumps({"answers": answers, "processors": processors()}))
 
 
 try:
