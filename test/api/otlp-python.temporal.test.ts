@@ -259,7 +259,7 @@ afterAll(async () => {
 });
 
 /** Runs a script of test/otlp-python/ against evalflow and the stand-in model. */
-async function python3(
+async function runScript(
   script: string,
   args: string[],
   options: { key?: string; env?: NodeJS.ProcessEnv } = {},
@@ -319,7 +319,7 @@ describe('OpenAI Agents SDK traced by OpenInference', () => {
     async (processor) => {
       const conversation = `conv-agents-${processor}`;
       const before = model.requests.length;
-      const printed = await python3('agents_turns.py', [processor, conversation]);
+      const printed = await runScript('agents_turns.py', [processor, conversation]);
       expect(printed.processors).toEqual(['OpenInferenceTracingProcessor']);
       expect(printed.answers).toEqual([
         'Order 7: order 7 ships on Monday.',
@@ -399,7 +399,7 @@ describe('OpenAI Agents SDK traced by OpenInference', () => {
   it('ends a turn whose model call fails (a 400 the SDK does not retry) failed', async () => {
     const conversation = 'conv-agents-fail';
     const before = model.requests.length;
-    const printed = await python3('agents_turns.py', ['fail', conversation]);
+    const printed = await runScript('agents_turns.py', ['fail', conversation]);
     expect(printed).toEqual({
       error: 'BadRequestError',
       processors: ['OpenInferenceTracingProcessor'],
@@ -424,7 +424,7 @@ describe('the OTel GenAI instrumentation of the openai client', () => {
     'records a call (the chat span the trace root, no agent span) as a run of a thread of its own, its content captured %s: %s',
     async (capture) => {
       const ws = `otlp-python-openai-${capture}`;
-      const printed = await python3('openai_chat.py', ['call'], {
+      const printed = await runScript('openai_chat.py', ['call'], {
         key: await h.key('agent', ws),
         env: { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: capture },
       });
@@ -459,7 +459,7 @@ describe('the OTel GenAI instrumentation of the openai client', () => {
   it("groups turns whose calls run inside the app's own invoke_agent span with gen_ai.conversation.id", async () => {
     const ws = 'otlp-python-openai-conversation';
     const conversation = 'conv-openai';
-    const printed = await python3('openai_chat.py', ['conversation', conversation], {
+    const printed = await runScript('openai_chat.py', ['conversation', conversation], {
       key: await h.key('agent', ws),
       env: { OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'span_only' },
     });
