@@ -53,9 +53,12 @@ function messagesOf(value: AttributeValue | undefined): TextMessage[] {
   });
 }
 
-/** Flattened messages under `prefix.N.`: `role` and `content` (or `contents.M.…text`). */
+/**
+ * Flattened messages under `prefix.N.`: `role` and `content`, or `contents.M.…text` when there is
+ * no `content` (OpenInference's OpenAI Agents instrumentation writes an answer both ways).
+ */
 function flattened(attributes: Attributes, prefix: string, inner: string): TextMessage[] {
-  const byIndex = new Map<number, { role?: string; parts: string[] }>();
+  const byIndex = new Map<number, { role?: string; content?: string; parts: string[] }>();
   for (const [key, value] of Object.entries(attributes)) {
     if (!key.startsWith(prefix)) continue;
     const match = /^(\d+)\.(.*)$/.exec(key.slice(prefix.length));
@@ -64,14 +67,15 @@ function flattened(attributes: Attributes, prefix: string, inner: string): TextM
     const field = (match[2] ?? '').replace(inner, '');
     const entry = byIndex.get(index) ?? { parts: [] };
     if (field === 'role') entry.role = value;
-    else if (field === 'content' || /^contents\.\d+\.message_content\.text$/.test(field)) {
-      entry.parts.push(value);
-    }
+    else if (field === 'content') entry.content = value;
+    else if (/^contents\.\d+\.message_content\.text$/.test(field)) entry.parts.push(value);
     byIndex.set(index, entry);
   }
   return [...byIndex.entries()]
     .sort(([a], [b]) => a - b)
-    .flatMap(([, { role, parts }]) => (role ? [{ role, text: parts.join('\n') }] : []));
+    .flatMap(([, { role, content, parts }]) =>
+      role ? [{ role, text: content ?? parts.join('\n') }] : [],
+    );
 }
 
 /** The Vercel AI SDK's `ai.prompt`: `{system?, prompt}` or `{system?, messages}`. */

@@ -88,6 +88,29 @@ describe('translateTrace', () => {
     ]);
   });
 
+  it('reads an OpenInference answer once though it is written as both message.content and message.contents (openai-agents, OpenInference 2.6)', () => {
+    const root = span({
+      name: 'Agent workflow',
+      attributes: { 'openinference.span.kind': 'AGENT' },
+    });
+    const llm = span({
+      parentSpanId: root.spanId,
+      name: 'response',
+      attributes: {
+        'openinference.span.kind': 'LLM',
+        'llm.input_messages.1.message.role': 'user',
+        'llm.input_messages.1.message.content': 'Where is order 7?',
+        'llm.output_messages.0.message.role': 'assistant',
+        'llm.output_messages.0.message.contents.0.message_content.type': 'text',
+        'llm.output_messages.0.message.contents.0.message_content.text': 'It ships Monday.',
+        'llm.output_messages.0.message.content': 'It ships Monday.',
+      },
+    });
+    expect(translateTrace([llm, root], { idle: false }).runs).toMatchObject([
+      { input: ['Where is order 7?'], output: 'It ships Monday.' },
+    ]);
+  });
+
   it("reads the Vercel AI SDK's spans: its prompt, its answer, its metadata key", () => {
     const root = span({
       name: 'ai.generateText',
