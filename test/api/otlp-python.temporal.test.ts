@@ -351,6 +351,17 @@ describe('OpenAI Agents SDK traced by OpenInference', () => {
         expect(listed.body.runs.map((r: { run: { runId: string } }) => r.run.runId)).toEqual([
           run.run_id,
         ]);
+        // Its steps: the model asks for the tool, the tool answers, the model answers (the model
+        // the SDK asked for, which the stand-in echoes).
+        const steps = listed.body.runs[0].steps as Record<string, unknown>[];
+        const asked = calls[0]?.body.model;
+        expect(steps.map((s) => [s.kind, s.toolName ?? s.model, s.status])).toEqual([
+          ['model', asked, 'ok'],
+          ['tool', 'lookup_order', 'ok'],
+          ['model', asked, 'ok'],
+        ]);
+        expect(steps[1]).toMatchObject({ result: expect.stringMatching(/^order [78] ships on/) });
+        expect(steps[0]).toMatchObject({ inputTokens: expect.any(Number) });
       }
       // Each run has its turn's input and answer. The thread holds both turns; their order in it
       // is the order the two traces were recorded in, which for traces exported in one batch is
@@ -407,6 +418,13 @@ describe('OpenAI Agents SDK traced by OpenInference', () => {
     expect(model.requests.length - before).toBe(1);
     const { runs, verdicts } = await judgedRuns(workspace, { thread_id: conversation }, 1);
     expect(runs[0]?.status).toBe('failed');
+    // Its one step, the model call, failed with the API's error.
+    const read = await h.call('GET', `/v1/runs/${runs[0]?.run_id}`, {
+      key: await h.key('system', workspace),
+    });
+    expect(read.body.steps).toMatchObject([
+      { kind: 'model', status: 'error', error: expect.any(String) },
+    ]);
     // The turn's input was only on the failed model call's span, which OpenInference sends
     // without it: the run has no messages, and the judge is told so.
     expect(await h.engine.store.conversation(workspace, conversation)).toEqual([]);
@@ -440,6 +458,13 @@ describe('the OTel GenAI instrumentation of the openai client', () => {
         thread_id: `trace-${traceId}`,
         status: 'completed',
       });
+      // The call is the run's one step, with the tokens the API reported.
+      const read = await h.call('GET', `/v1/runs/${run?.run_id}`, {
+        key: await h.key('system', ws),
+      });
+      expect(read.body.steps).toMatchObject([
+        { kind: 'model', spanId: root?.spanId, inputTokens: 12, outputTokens: 6, status: 'ok' },
+      ]);
       expect(
         (await h.engine.store.conversation(ws, `trace-${traceId}`))?.map((m) => [
           m.role,
