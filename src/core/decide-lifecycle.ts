@@ -61,9 +61,10 @@ export function startRun(
       return invalidState(`run ${run_id} is ${run.status} and cannot start again`);
     }
   }
-  const started_at = recordedTime('started_at', command.started_at, context.now);
+  const of = { field: 'started_at', what: run ? 'the resumption' : 'the start' } as const;
+  const started_at = recordedTime(of, command.started_at, context.now);
   if (refusedTime(started_at)) return started_at;
-  const early = run && beforeRunStart('started_at', started_at, run);
+  const early = run && beforeRunStart(of, started_at, run);
   if (early) return early;
   return recorded([
     {
@@ -105,9 +106,10 @@ export function endRun(
   if (run.status !== 'running' && run.status !== 'paused') {
     return invalidState(`run ${run.run_id} is ${run.status} and has ended already`);
   }
-  const ended_at = recordedTime('ended_at', command.ended_at, context.now);
+  const of = { field: 'ended_at', what: 'the end' } as const;
+  const ended_at = recordedTime(of, command.ended_at, context.now);
   if (refusedTime(ended_at)) return ended_at;
-  const early = beforeRunStart('ended_at', ended_at, run);
+  const early = beforeRunStart(of, ended_at, run);
   if (early) return early;
   return recorded([
     {
@@ -132,7 +134,8 @@ export function postMessage(
   context: DecideContext,
 ): Decision {
   const { thread_id, message_id, run_id, role, content } = command;
-  const posted_at = recordedTime('posted_at', command.posted_at, context.now);
+  const of = { field: 'posted_at', what: `message ${message_id}` } as const;
+  const posted_at = recordedTime(of, command.posted_at, context.now);
   if (refusedTime(posted_at)) return posted_at;
   if (role === 'assistant' && !mayRecordFor(actor, thread_id)) {
     return notThreadsAgent(thread_id, 'assistant messages');
@@ -149,7 +152,7 @@ export function postMessage(
         `run ${run_id} is ${run.status}; a run's messages are posted while it is running or paused`,
       );
     }
-    const early = beforeRunStart('posted_at', posted_at, run);
+    const early = beforeRunStart(of, posted_at, run);
     if (early) return early;
   }
   if (state.messages.has(messageKey(thread_id, message_id))) {

@@ -14,6 +14,12 @@ export const ReportedTime = z.iso.datetime({
   error: 'a time is ISO-8601 with a zone (Z or ±hh:mm)',
 });
 
+/** A reported time's field, and what it is the time of in a refusal's words ("the end"). */
+export interface TimeOf {
+  field: 'started_at' | 'ended_at' | 'posted_at';
+  what: string;
+}
+
 /**
  * A reported time as the store records it, or why it is refused. It is kept in the store's form
  * (`toISOString`, UTC), so stored times compare as text. Up to `CLOCK_SKEW_MS` ahead of `now` is
@@ -21,7 +27,7 @@ export const ReportedTime = z.iso.datetime({
  * that happened. Without `now` (no store deciding) the time is recorded as given.
  */
 export function recordedTime(
-  field: string,
+  of: TimeOf,
   given: string | undefined,
   now: string | undefined,
 ): string | undefined | Rejection {
@@ -30,20 +36,22 @@ export function recordedTime(
   if (now === undefined) return new Date(at).toISOString();
   const clock = Date.parse(now);
   if (at - clock > CLOCK_SKEW_MS) {
+    const skew = `${CLOCK_SKEW_MS / 60_000} minutes`;
     return validationFailed(
-      `${field} ${given} is more than ${CLOCK_SKEW_MS / 60_000} minutes ahead of the store's clock (${now})`,
-      [{ path: [field], message: 'ahead of the store by more than the clock skew' }],
+      `${of.what} reported at ${given} is more than ${skew} ahead of the store's clock (${now})`,
+      [{ path: [of.field], message: `more than ${skew} ahead of the store's clock` }],
     );
   }
   return new Date(Math.min(at, clock)).toISOString();
 }
 
 /** Refuses a recorded time before the run's start: its messages, resumptions and end follow it. */
-export function beforeRunStart(field: string, at: string | undefined, run: Run): Rejection | null {
+export function beforeRunStart(of: TimeOf, at: string | undefined, run: Run): Rejection | null {
   if (at === undefined || Date.parse(at) >= Date.parse(run.started_at)) return null;
-  return validationFailed(`${field} ${at} precedes run ${run.run_id}'s start (${run.started_at})`, [
-    { path: [field], message: "before the run's start" },
-  ]);
+  return validationFailed(
+    `${of.what} reported at ${at} precedes run ${run.run_id}'s start (${run.started_at})`,
+    [{ path: [of.field], message: "before the run's start" }],
+  );
 }
 
 /** Whether `recordedTime` refused the time. */

@@ -50,22 +50,24 @@ function decided(state: WorkspaceState, command: Record<string, unknown>) {
 }
 
 describe('recordedTime', () => {
+  const start = { field: 'started_at', what: 'the start' } as const;
+  const end = { field: 'ended_at', what: 'the end' } as const;
+  const message = { field: 'posted_at', what: 'message m1' } as const;
+
   it('keeps a past time, in the store’s form (UTC, milliseconds)', () => {
-    expect(recordedTime('started_at', '2020-01-01T01:00:00+01:00', now)).toBe(
-      '2020-01-01T00:00:00.000Z',
-    );
+    expect(recordedTime(start, '2020-01-01T01:00:00+01:00', now)).toBe('2020-01-01T00:00:00.000Z');
   });
 
   it('records a time up to the skew ahead as the store’s clock, and refuses one further ahead', () => {
-    expect(recordedTime('started_at', minutes(CLOCK_SKEW_MS / 60_000), now)).toBe(now);
-    expect(recordedTime('ended_at', minutes(6), now)).toMatchObject({
+    expect(recordedTime(start, minutes(CLOCK_SKEW_MS / 60_000), now)).toBe(now);
+    expect(recordedTime(end, minutes(6), now)).toMatchObject({
       type: 'validation_failed',
-      message: `ended_at ${minutes(6)} is more than 5 minutes ahead of the store's clock (${now})`,
+      message: `the end reported at ${minutes(6)} is more than 5 minutes ahead of the store's clock (${now})`,
     });
   });
 
   it('leaves an absent time absent', () => {
-    expect(recordedTime('posted_at', undefined, now)).toBeUndefined();
+    expect(recordedTime(message, undefined, now)).toBeUndefined();
   });
 });
 
@@ -106,7 +108,7 @@ describe('deciding reported times', () => {
     ).toMatchObject({
       type: 'validation_failed',
       message:
-        "ended_at 2026-04-30T23:59:59.000Z precedes run r1's start (2026-05-01T00:00:00.000Z)",
+        "the end reported at 2026-04-30T23:59:59.000Z precedes run r1's start (2026-05-01T00:00:00.000Z)",
     });
     const message = { type: 'post_message', thread_id: 't1', message_id: 'm1', role: 'user' };
     expect(
