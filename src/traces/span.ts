@@ -42,3 +42,6 @@ export interface SpanRecord {
 
 /** The earlier of two nanosecond times. */
 export const earlierNs = (a: string, b: string): boolean => BigInt(a) < BigInt(b);
+
+/** A nanosecond time in milliseconds: exact, through BigInt (nanoseconds exceed 2^53). */
+export const msOfNs = (ns: string): number => Number(BigInt(ns) / 1_000_000n);

@@ -25,6 +25,15 @@ export interface TraceRun {
   /** The agent's final answer, or null. */
   output: string | null;
   spanCount: number;
+  /**
+   * When the run started and ended (ns since the epoch, decimal): its span's start and end, or
+   * for a run whose span never came the earliest start and latest end of its spans. The input
+   * was sent at the start.
+   */
+  startNs: string;
+  endNs: string;
+  /** When the answer was given: the end of the span it was read from; null with no answer. */
+  outputNs: string | null;
 }
 
 export interface TraceTranslation {
@@ -174,10 +183,10 @@ function runOf(
     .map(inputMessages)
     .find((messages) => messages.length > 0);
   const lastModelCall = [...modelCalls].sort((a, b) => (earlierNs(a.endNs, b.endNs) ? 1 : -1));
-  const output =
-    (runSpan ? outputText(runSpan) : null) ??
-    lastModelCall.map(outputText).find((text) => text !== null) ??
-    null;
+  const answered = [...(runSpan ? [runSpan] : []), ...lastModelCall].find(
+    (span) => outputText(span) !== null,
+  );
+  const output = answered ? outputText(answered) : null;
   const named = spans
     .map((span) => span.attributes[RUN_ID_ATTRIBUTE])
     .find((value): value is string => typeof value === 'string' && value !== '');
@@ -191,6 +200,18 @@ function runOf(
     input: history ? newUserInput(history) : [],
     output,
     spanCount: spans.length,
+    ...timesOf(runSpan, byStart),
+    outputNs: answered?.endNs ?? null,
+  };
+}
+
+/** A run's start and end: its span's, or (none) the earliest start and latest end of `byStart`. */
+function timesOf(runSpan: SpanRecord | undefined, byStart: readonly SpanRecord[]) {
+  if (runSpan) return { startNs: runSpan.startNs, endNs: runSpan.endNs };
+  const ends = byStart.map((span) => span.endNs);
+  return {
+    startNs: byStart[0]?.startNs ?? '0',
+    endNs: ends.reduce((latest, end) => (earlierNs(latest, end) ? end : latest), '0'),
   };
 }
 
