@@ -134,13 +134,13 @@ export function postMessage(
   context: DecideContext,
 ): Decision {
   const { thread_id, message_id, run_id, role, content } = command;
-  const of = { field: 'posted_at', what: `message ${message_id}` } as const;
-  const posted_at = recordedTime(of, command.posted_at, context.now);
-  if (refusedTime(posted_at)) return posted_at;
   if (role === 'assistant' && !mayRecordFor(actor, thread_id)) {
     return notThreadsAgent(thread_id, 'assistant messages');
   }
   if (!state.threads.has(thread_id)) return notFound('thread', thread_id);
+  const of = { field: 'posted_at', what: `message ${message_id}` } as const;
+  const posted_at = recordedTime(of, command.posted_at, context.now);
+  if (refusedTime(posted_at)) return posted_at;
   if (run_id !== null) {
     const run = state.runs.get(run_id);
     if (run === undefined) return notFound('run', run_id);
