@@ -13,6 +13,7 @@ import {
   Json,
   MessageRole,
   participantOf,
+  ReportedTime,
   ReviewQueueSchema,
   RoutingRule,
   RuleFilter,
@@ -49,6 +50,7 @@ const names: Names = new Map<unknown, string>([
   [Target, '[target](#targets)'],
   [EvaluatorId, '`name@version`'],
   [Duration, '[duration](limits.md#durations)'],
+  [ReportedTime, '[reported time](specification.md#reported-times)'],
   [RuleFilter, '[rule filter](#rules)'],
   [RoutingRule, '[routing rule](#review-queues)'],
 ]);

@@ -36,7 +36,7 @@ export function traceActivities(deps: { store: Store }) {
             command_id: `otlp:thread:${run.threadId}`,
           });
         }
-        for (const command of commandsOfRun(run)) {
+        for (const command of commandsOfRun(run, new Date())) {
           const done = await store.execute({ workspace_id: input.workspaceId, actor, command });
           if (done.type === 'recorded') continue;
           const reason = `${command.type} ${command.command_id}: ${done.message}`;

@@ -157,7 +157,11 @@ export class EvalflowClient {
     return this.send({ method: 'POST', path: `/v1/threads/${at(threadId)}/end`, options });
   }
 
-  /** Starts a run, or resumes a paused one (`resumed: true`), appending its trace id. */
+  /**
+   * Starts a run, or resumes a paused one (`resumed: true`), appending its trace id. Its
+   * `startedAt`, like `endRun`'s `endedAt` and `postMessage`'s `postedAt`, reports when it
+   * happened (docs/specification.md#reported-times).
+   */
   startRun(
     threadId: string,
     request: StartRunRequest,

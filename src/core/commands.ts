@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CommandId, Id as id, Text } from './ids.js';
 import { Json } from './json-values.js';
 import { PromotedSettings, PromotionEvidence } from './promotions.js';
+import { ReportedTime } from './reported-times.js';
 import { ReviewQueueSettings } from './review-queues.js';
 import { EvaluatorId, RuleSettings } from './rules.js';
 import { ScoreSource } from './sources.js';
@@ -30,12 +31,17 @@ export const EndThread = z.strictObject({
   ...commandId,
 });
 
-/** Starts a run, or resumes a paused run of the same thread (appending the trace id). */
+/**
+ * Starts a run, or resumes a paused run of the same thread (appending the trace id).
+ * `started_at`, like `end_run`'s `ended_at` and `post_message`'s `posted_at`, is when it happened
+ * by the reporter's clock; without it, the store's (docs/specification.md#reported-times).
+ */
 export const StartRun = z.strictObject({
   type: z.literal('start_run'),
   run_id: id,
   thread_id: id,
   trace_id: id.nullable().default(null),
+  started_at: ReportedTime.optional(),
   ...commandId,
 });
 
@@ -55,6 +61,7 @@ export const EndRun = z.strictObject({
   type: z.literal('end_run'),
   run_id: id,
   status: RunEndStatus,
+  ended_at: ReportedTime.optional(),
   ...commandId,
 });
 
@@ -73,6 +80,7 @@ export const PostMessage = z.strictObject({
   role: MessageRole,
   content: Text,
   run_id: id.nullable().default(null),
+  posted_at: ReportedTime.optional(),
   feedback: Json.optional(),
   ...commandId,
 });

@@ -1,8 +1,9 @@
 import { type Actor, participantOf } from './actors.js';
 import type { CommandOf } from './commands.js';
-import { type Decision, recorded } from './decision.js';
+import { type DecideContext, type Decision, recorded } from './decision.js';
 import { withArticle } from './ids.js';
 import { conflict, forbidden, invalidState, notFound, type Rejection } from './rejections.js';
+import { beforeRunStart, recordedTime, refusedTime } from './reported-times.js';
 import { messageKey, type WorkspaceState } from './state.js';
 
 // Threads, runs, messages and artifacts: the facts the host reports.
@@ -41,10 +42,12 @@ export function endThread(
   return recorded([{ type: 'thread_ended', thread_id }]);
 }
 
+/** A resumed run keeps its first start: a resumption's reported time may not precede it. */
 export function startRun(
   state: WorkspaceState,
   actor: Actor,
   command: CommandOf<'start_run'>,
+  context: DecideContext,
 ): Decision {
   const { run_id, thread_id, trace_id } = command;
   if (!mayRecordFor(actor, thread_id)) return notThreadsAgent(thread_id, 'runs');
@@ -58,8 +61,20 @@ export function startRun(
       return invalidState(`run ${run_id} is ${run.status} and cannot start again`);
     }
   }
+  const of = { field: 'started_at', what: run ? 'the resumption' : 'the start' } as const;
+  const started_at = recordedTime(of, command.started_at, context.now);
+  if (refusedTime(started_at)) return started_at;
+  const early = run && beforeRunStart(of, started_at, run);
+  if (early) return early;
   return recorded([
-    { type: 'run_started', run_id, thread_id, trace_id, resumed: run !== undefined },
+    {
+      type: 'run_started',
+      run_id,
+      thread_id,
+      trace_id,
+      resumed: run !== undefined,
+      ...(started_at === undefined ? {} : { started_at }),
+    },
   ]);
 }
 
@@ -83,6 +98,7 @@ export function endRun(
   state: WorkspaceState,
   actor: Actor,
   command: CommandOf<'end_run'>,
+  context: DecideContext,
 ): Decision {
   const run = state.runs.get(command.run_id);
   if (run === undefined) return notFound('run', command.run_id);
@@ -90,26 +106,41 @@ export function endRun(
   if (run.status !== 'running' && run.status !== 'paused') {
     return invalidState(`run ${run.run_id} is ${run.status} and has ended already`);
   }
+  const of = { field: 'ended_at', what: 'the end' } as const;
+  const ended_at = recordedTime(of, command.ended_at, context.now);
+  if (refusedTime(ended_at)) return ended_at;
+  const early = beforeRunStart(of, ended_at, run);
+  if (early) return early;
   return recorded([
-    { type: 'run_ended', run_id: run.run_id, thread_id: run.thread_id, status: command.status },
+    {
+      type: 'run_ended',
+      run_id: run.run_id,
+      thread_id: run.thread_id,
+      status: command.status,
+      ...(ended_at === undefined ? {} : { ended_at }),
+    },
   ]);
 }
 
 /**
  * Anyone but an evaluator may post; an assistant message speaks for the thread's agent, so only
  * that agent or the system may post one. A message's run must be one of its thread's, and live
- * (running or paused).
+ * (running or paused), and the message no earlier than its start.
  */
 export function postMessage(
   state: WorkspaceState,
   actor: Actor,
   command: CommandOf<'post_message'> & { message_id: string },
+  context: DecideContext,
 ): Decision {
   const { thread_id, message_id, run_id, role, content } = command;
   if (role === 'assistant' && !mayRecordFor(actor, thread_id)) {
     return notThreadsAgent(thread_id, 'assistant messages');
   }
   if (!state.threads.has(thread_id)) return notFound('thread', thread_id);
+  const of = { field: 'posted_at', what: `message ${message_id}` } as const;
+  const posted_at = recordedTime(of, command.posted_at, context.now);
+  if (refusedTime(posted_at)) return posted_at;
   if (run_id !== null) {
     const run = state.runs.get(run_id);
     if (run === undefined) return notFound('run', run_id);
@@ -121,11 +152,16 @@ export function postMessage(
         `run ${run_id} is ${run.status}; a run's messages are posted while it is running or paused`,
       );
     }
+    const early = beforeRunStart(of, posted_at, run);
+    if (early) return early;
   }
   if (state.messages.has(messageKey(thread_id, message_id))) {
     return conflict(`message ${message_id} exists already in thread ${thread_id}`);
   }
-  return recorded([{ type: 'message_posted', message_id, thread_id, run_id, role, content }]);
+  const at = posted_at === undefined ? {} : { posted_at };
+  return recorded([
+    { type: 'message_posted', message_id, thread_id, run_id, role, content, ...at },
+  ]);
 }
 
 /**

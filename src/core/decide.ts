@@ -61,8 +61,9 @@ const refused = (what: string, error: z.ZodError): Admitted => ({
 });
 
 /**
- * Decides an admitted command against the entities it needs. Pure: time and ids are the store's,
- * so a post_message must carry its `message_id` by now (the store assigns a missing one).
+ * Decides an admitted command against the entities it needs. Pure: ids and the clock are the
+ * store's, so a post_message must carry its `message_id` by now (the store assigns a missing one)
+ * and reported times are checked against `context.now`.
  */
 export function decideCommand(
   state: WorkspaceState,
@@ -76,16 +77,16 @@ export function decideCommand(
     case 'end_thread':
       return endThread(state, actor, command);
     case 'start_run':
-      return startRun(state, actor, command);
+      return startRun(state, actor, command, context);
     case 'pause_run':
       return pauseRun(state, actor, command);
     case 'end_run':
-      return endRun(state, actor, command);
+      return endRun(state, actor, command, context);
     case 'post_message':
       if (command.message_id === undefined) {
         return validationFailed('a message needs a message_id to be decided', []);
       }
-      return postMessage(state, actor, { ...command, message_id: command.message_id });
+      return postMessage(state, actor, { ...command, message_id: command.message_id }, context);
     case 'put_artifact':
       return putArtifact(state, actor, command);
     case 'archive_artifact':

@@ -58,6 +58,11 @@ export interface DecideContext {
   evaluators?: EvaluatorCatalog;
   /** The provider's score configs HUMAN feedback depends on; a name absent here is missing. */
   scoreConfigs?: ReadonlyMap<string, ScoreConfigStatus>;
+  /**
+   * The store's clock as it decides (ISO-8601), which reported times may not run ahead of
+   * (docs/specification.md#reported-times). A store always gives it.
+   */
+  now?: string;
 }
 
 export const recorded = (

@@ -29,6 +29,8 @@ export interface RunStarted {
   thread_id: string;
   trace_id: string | null;
   resumed: boolean;
+  /** The reported time it started or resumed at (as recorded); absent: the envelope's ts. */
+  started_at?: string;
 }
 export interface RunPaused {
   type: 'run_paused';
@@ -41,6 +43,8 @@ export interface RunEnded {
   run_id: string;
   thread_id: string;
   status: RunEndStatus;
+  /** The reported time it ended at (as recorded); absent: the envelope's ts. */
+  ended_at?: string;
 }
 export interface MessagePosted {
   type: 'message_posted';
@@ -49,6 +53,8 @@ export interface MessagePosted {
   run_id: string | null;
   role: MessageRole;
   content: string;
+  /** The reported time it was sent at (as recorded); absent: the envelope's ts. */
+  posted_at?: string;
 }
 export interface ArtifactPut {
   type: 'artifact_put';

@@ -52,8 +52,9 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
           status: 'running',
           trace_ids,
           pause_reason: null,
-          started_at: run?.started_at ?? ts,
-          updated_at: ts,
+          // A resumed run keeps its first start.
+          started_at: run?.started_at ?? event.started_at ?? ts,
+          updated_at: event.started_at ?? ts,
         }),
         ...reopened(state, event.thread_id),
       ];
@@ -68,7 +69,8 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
           ...run,
           status: paused ? 'paused' : event.status,
           pause_reason: paused ? event.reason : null,
-          updated_at: ts,
+          // An ended run's updated_at is when it ended (lists and backfills select by it).
+          updated_at: (event.type === 'run_ended' ? event.ended_at : undefined) ?? ts,
         }),
       ];
     }
@@ -83,7 +85,7 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
           content,
           author: participantOf(actor),
           seq,
-          posted_at: ts,
+          posted_at: event.posted_at ?? ts,
         }),
         ...reopened(state, thread_id),
       ];

@@ -151,6 +151,13 @@ export {
   validationFailed,
 } from './rejections.js';
 export {
+  beforeRunStart,
+  CLOCK_SKEW_MS,
+  ReportedTime,
+  recordedTime,
+  refusedTime,
+} from './reported-times.js';
+export {
   isReviewersType,
   LEASE_SECONDS,
   MAX_REVIEWERS_PER_ITEM,

@@ -52,9 +52,11 @@ export const byStartThenEnd = (a: SpanRecord, b: SpanRecord): number =>
   compareNs(a.endNs, b.endNs) ||
   (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0);
 
+/** A nanosecond time in milliseconds: exact, through BigInt (nanoseconds exceed 2^53). */
+export const msOfNs = (ns: string): number => Number(BigInt(ns) / 1_000_000n);
+
 /** A span's time (nanoseconds since the epoch) as an ISO instant, to the millisecond. */
-export const isoOfNs = (ns: string): string =>
-  new Date(Number(BigInt(ns) / 1_000_000n)).toISOString();
+export const isoOfNs = (ns: string): string => new Date(msOfNs(ns)).toISOString();
 
 /** A span's error from its status, `error.type` and exception events together; null for none. */
 export function errorOf(span: SpanRecord): string | null {

@@ -28,6 +28,15 @@ export interface TraceRun {
   /** Its model and tool calls, in the order they started. */
   steps: RunSteps;
   spanCount: number;
+  /**
+   * When the run started and ended (ns since the epoch, decimal): its span's start and end, or
+   * for a run whose span never came the earliest start and latest end of its spans. The input
+   * was sent at the start.
+   */
+  startNs: string;
+  endNs: string;
+  /** When the answer was given: the end of the span it was read from; null with no answer. */
+  outputNs: string | null;
 }
 
 export interface TraceTranslation {
@@ -179,10 +188,10 @@ function runOf(
   const lastModelCall = [...modelCalls].sort(
     (a, b) => compareNs(b.endNs, a.endNs) || byStartThenEnd(b, a),
   );
-  const output =
-    (runSpan ? outputText(runSpan) : null) ??
-    lastModelCall.map(outputText).find((text) => text !== null) ??
-    null;
+  const answered = [...(runSpan ? [runSpan] : []), ...lastModelCall].find(
+    (span) => outputText(span) !== null,
+  );
+  const output = answered ? outputText(answered) : null;
   const named = spans
     .map((span) => span.attributes[RUN_ID_ATTRIBUTE])
     .find((value): value is string => typeof value === 'string' && value !== '');
@@ -197,6 +206,18 @@ function runOf(
     output,
     steps: stepsOf(byStart, roles),
     spanCount: spans.length,
+    ...timesOf(runSpan, byStart),
+    outputNs: answered?.endNs ?? null,
+  };
+}
+
+/** A run's start and end: its span's, or (none) the earliest start and latest end of `byStart`. */
+function timesOf(runSpan: SpanRecord | undefined, byStart: readonly SpanRecord[]) {
+  if (runSpan) return { startNs: runSpan.startNs, endNs: runSpan.endNs };
+  const ends = byStart.map((span) => span.endNs);
+  return {
+    startNs: byStart[0]?.startNs ?? '0',
+    endNs: ends.reduce((latest, end) => (compareNs(latest, end) < 0 ? end : latest), '0'),
   };
 }
 

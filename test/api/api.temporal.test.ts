@@ -188,6 +188,64 @@ describe('the HTTP API', () => {
     expect(artifact.body).toMatchObject({ type: 'validation_failed' });
   });
 
+  it('keeps the reported times of a run and its messages; one too far ahead is a 422 that records nothing', async () => {
+    const post = (path: string, body: unknown) => h.call('POST', path, { key: agent, body });
+    expect((await post('/v1/threads', { threadId: 't-times' })).status).toBe(201);
+    const startedAt = '2026-03-01T09:00:00+01:00';
+    expect((await post('/v1/threads/t-times/runs', { runId: 'r-times', startedAt })).status).toBe(
+      201,
+    );
+    const question = { messageId: 'q', role: 'ROLE_USER', content: 'Hi?', runId: 'r-times' };
+    const early = await post('/v1/threads/t-times/messages', {
+      ...question,
+      postedAt: '2026-03-01T07:59:59Z',
+    });
+    expect(early.status).toBe(422);
+    expect(early.body.message).toBe(
+      "message q reported at 2026-03-01T07:59:59.000Z precedes run r-times's start (2026-03-01T08:00:00.000Z)",
+    );
+    expect(
+      (
+        await post('/v1/threads/t-times/messages', {
+          ...question,
+          postedAt: '2026-03-01T08:00:01Z',
+        })
+      ).status,
+    ).toBe(201);
+    const ahead = new Date(Date.now() + 60 * 60_000).toISOString();
+    const refused = await post('/v1/runs/r-times/end', { status: 'completed', endedAt: ahead });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      type: 'validation_failed',
+      message: expect.stringContaining("is more than 5 minutes ahead of the store's clock"),
+    });
+    expect(
+      (await post('/v1/runs/r-times/end', { status: 'completed', endedAt: 'soon' })).status,
+    ).toBe(422);
+    expect(
+      (await post('/v1/runs/r-times/end', { status: 'completed', endedAt: '2026-03-01T08:00:09Z' }))
+        .status,
+    ).toBe(200);
+    const run = (await h.call('GET', '/v1/runs/r-times', { key: system })).body.run;
+    expect(run).toMatchObject({
+      status: 'completed',
+      startedAt: '2026-03-01T08:00:00.000Z',
+      updatedAt: '2026-03-01T08:00:09.000Z',
+    });
+    expect(await h.engine.store.message('ws', 't-times', 'q')).toMatchObject({
+      posted_at: '2026-03-01T08:00:01.000Z',
+    });
+    const { paths } = (await h.call('GET', '/openapi.json')).body;
+    const bodyOf = (path: string) =>
+      paths[path].post.requestBody.content['application/json'].schema;
+    expect(bodyOf('/v1/threads/{threadId}/runs').properties.startedAt).toMatchObject({
+      type: 'string',
+      format: 'date-time',
+    });
+    expect(bodyOf('/v1/runs/{runId}/end').properties).toHaveProperty('endedAt');
+    expect(bodyOf('/v1/threads/{threadId}/messages').properties).toHaveProperty('postedAt');
+  });
+
   it("plays the rating scenario: every rater's entry, isUpdate, removed, assistant messages only", async () => {
     await conversation('t-rate', 'r-rate');
     const path = '/v1/threads/t-rate/messages/r-rate-a/rating';

@@ -255,6 +255,55 @@ describe('POST /v1/traces', () => {
     await close();
   });
 
+  it("keeps a run exported late at its spans' times: the agent span's start and end, the answer at its model call's end", async () => {
+    const { tracer, flush, close } = tracing(
+      new ProtobufExporter(exporterOptions('none')),
+      'batch',
+    );
+    const startedAt = new Date(Date.now() - 3_600_000);
+    const at = (ms: number) => new Date(startedAt.getTime() + ms);
+    const agent = tracer.startSpan('invoke_agent support', {
+      startTime: startedAt,
+      attributes: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.conversation.id': 'conv-late',
+      },
+    });
+    const chat = tracer.startSpan(
+      'chat gpt-4o-mini',
+      {
+        startTime: at(1000),
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.input.messages': JSON.stringify([
+            { role: 'user', parts: [{ type: 'text', content: 'Still there?' }] },
+          ]),
+          'gen_ai.output.messages': JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'text', content: 'Yes.' }] },
+          ]),
+        },
+      },
+      trace.setSpan(ROOT_CONTEXT, agent),
+    );
+    chat.end(at(2500));
+    agent.end(at(3000));
+    await flush();
+    const runId = runIdOf(agent);
+    await judged('otlp', runId);
+    expect(await h.engine.store.run('otlp', runId)).toMatchObject({
+      status: 'completed',
+      started_at: startedAt.toISOString(),
+      updated_at: at(3000).toISOString(),
+    });
+    expect(
+      (await h.engine.store.conversation('otlp', 'conv-late'))?.map((m) => [m.role, m.posted_at]),
+    ).toEqual([
+      ['user', startedAt.toISOString()],
+      ['assistant', at(2500).toISOString()],
+    ]);
+    await close();
+  });
+
   it('keeps two turns of one conversation as one thread with two runs, from the JSON exporter with the simple processor (children first)', async () => {
     const { tracer, close } = tracing(new JsonExporter(exporterOptions('none')), 'simple');
     const first = turn(tracer, 'conv-json', [{ role: 'user', text: 'Hi' }], 'Hello!');

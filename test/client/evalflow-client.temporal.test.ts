@@ -131,6 +131,29 @@ describe('EvalflowClient', () => {
     expect(all).toEqual(whole.entries);
   });
 
+  it('sends reported times, and one too far ahead comes back as a validation_failed', async () => {
+    await agent.createThread({ threadId: 't-times' });
+    const startedAt = '2026-03-01T08:00:00.000Z';
+    await agent.startRun('t-times', { runId: 'r-times', startedAt });
+    await agent.postMessage('t-times', {
+      messageId: 'q',
+      role: 'ROLE_USER',
+      content: 'Hi?',
+      runId: 'r-times',
+      postedAt: '2026-03-01T09:00:01+01:00',
+    });
+    const ahead = new Date(Date.now() + 3_600_000).toISOString();
+    const refused = await refusal(agent.endRun('r-times', { status: 'completed', endedAt: ahead }));
+    expect([refused.status, refused.type]).toEqual([422, 'validation_failed']);
+    await agent.endRun('r-times', { status: 'completed', endedAt: '2026-03-01T08:00:09Z' });
+    expect((await agent.run('r-times')).run).toMatchObject({
+      startedAt,
+      updatedAt: '2026-03-01T08:00:09.000Z',
+    });
+    const [message] = (await agent.conversation('t-times')).messages;
+    expect(message?.postedAt).toBe('2026-03-01T08:00:01.000Z');
+  });
+
   it('ends a thread, reads it back with each generation judged, and sets a thread rule', async () => {
     await reported('t-end', 'r-end');
     const ended = await agent.endThread('t-end');

@@ -16,6 +16,13 @@ const pools: Record<string, readonly string[]> = {
   trace_id: ['tr-1', 'tr-2'],
   command_id: Array.from({ length: 500 }, (_, i) => `c${i}`),
   source_label: ['nightly', 'provider:x'],
+  // Reported times: mostly after the generated envelopes' ts (2026-01-01T00:00), one long before.
+  ...Object.fromEntries(
+    ['started_at', 'ended_at', 'posted_at'].map((key) => [
+      key,
+      ['2026-01-01T00:01:00Z', '2026-01-01T01:00:00+01:00', '2020-01-01T00:00:00Z'],
+    ]),
+  ),
 };
 
 const feedbackTypes = conformanceFeedbackTypes();

@@ -59,6 +59,7 @@ describe('the pure core', () => {
         ['review', { archived: false }],
         ['escalation', { archived: false }],
       ]),
+      now: '2026-01-01T00:01:00Z',
     };
     const state = emptyState();
     let seq = 0;

@@ -324,6 +324,73 @@ export function storeContract(adapter: string, open: OpenStore) {
       clock += 7_200_000;
     });
 
+    it('keeps reported times in the views and lists, refusing one too far ahead unchanged', async () => {
+      const ws = freshWorkspace();
+      const start = new Date(clock - 86_400_000).toISOString();
+      const end = new Date(clock - 86_000_000).toISOString();
+      recorded(await run(ws, system, { type: 'create_thread', thread_id: 't1' }));
+      const startRun = { type: 'start_run', run_id: 'r1', thread_id: 't1', started_at: start };
+      const started = recorded(await run(ws, system, startRun, 'start-r1'));
+      expect(started.events[0]?.ts).toBe(new Date(clock).toISOString());
+      recorded(
+        await run(ws, system, {
+          type: 'post_message',
+          thread_id: 't1',
+          message_id: 'm1',
+          role: 'user',
+          content: 'hi',
+          run_id: 'r1',
+          posted_at: start,
+        }),
+      );
+      const ahead = new Date(clock + 6 * 60_000).toISOString();
+      const before = await store.views(ws);
+      expect(
+        await run(ws, system, {
+          type: 'end_run',
+          run_id: 'r1',
+          status: 'completed',
+          ended_at: ahead,
+        }),
+      ).toMatchObject({ type: 'validation_failed', message: expect.stringContaining('ahead') });
+      expect(
+        await run(ws, system, {
+          type: 'end_run',
+          run_id: 'r1',
+          status: 'completed',
+          ended_at: '2020-01-01T00:00:00Z',
+        }),
+      ).toMatchObject({ type: 'validation_failed', message: expect.stringContaining('precedes') });
+      expect(await store.views(ws)).toEqual(before);
+      expect(await store.head(ws)).toBe(3);
+      recorded(
+        await run(ws, system, {
+          type: 'end_run',
+          run_id: 'r1',
+          status: 'completed',
+          ended_at: end,
+        }),
+      );
+      // The time is a clock's reading, not the command's identity: a retry reading another is
+      // the same command, and the first time stays.
+      const again = await run(ws, system, { ...startRun, started_at: end }, 'start-r1');
+      expect(again).toEqual(started);
+
+      expect(await store.run(ws, 'r1')).toMatchObject({ started_at: start, updated_at: end });
+      expect(await store.message(ws, 't1', 'm1')).toMatchObject({ posted_at: start });
+      // Listed by its reported times, both before the store's clock.
+      const storeNow = new Date(clock).toISOString();
+      const listed = await store.runs(ws, {
+        started_before: end,
+        ended_before: storeNow,
+        limit: 10,
+      });
+      expect(listed.map((r) => r.run_id)).toEqual(['r1']);
+      expect(replay(await store.events({ workspace_id: ws })).runs).toEqual(
+        (await store.views(ws)).runs,
+      );
+    });
+
     it("reads a thread's events, its feedback included, and pages by seq", async () => {
       const ws = await conversationWorkspace();
       recorded(await run(ws, system, { type: 'create_thread', thread_id: 't2' }));

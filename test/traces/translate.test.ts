@@ -35,7 +35,45 @@ describe('translateTrace', () => {
           omitted: 0,
         },
         spanCount: 2,
+        startNs: agent.startNs,
+        endNs: agent.endNs,
+        outputNs: agent.endNs,
       },
+    ]);
+  });
+
+  it('times a run by its span, and its answer by the end of the span it was read from', () => {
+    const agent = span({
+      name: 'invoke_agent support',
+      startNs: '1700000000123456789',
+      endNs: '1700000009000000000',
+      attributes: { 'gen_ai.operation.name': 'invoke_agent' },
+    });
+    const chat = (startNs: string, endNs: string, answer: string) =>
+      span({
+        parentSpanId: agent.spanId,
+        startNs,
+        endNs,
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.output.messages': JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'text', content: answer }] },
+          ]),
+        },
+      });
+    const first = chat('1700000001000000000', '1700000002000000000', 'thinking');
+    const last = chat('1700000003000000000', '1700000008000000000', 'done');
+    expect(translateTrace([first, agent, last], { idle: false }).runs).toMatchObject([
+      {
+        output: 'done',
+        startNs: '1700000000123456789',
+        endNs: '1700000009000000000',
+        outputNs: '1700000008000000000',
+      },
+    ]);
+    // Its span never came: the earliest start and the latest end of the spans it has.
+    expect(translateTrace([last, first], { idle: true }).runs).toMatchObject([
+      { status: 'stopped', startNs: first.startNs, endNs: last.endNs, outputNs: last.endNs },
     ]);
   });
 
@@ -239,12 +277,53 @@ describe('commandsOfRun', () => {
     const agent = genaiAgent({}, 'q', 'a');
     const [run] = translateTrace([agent], { idle: false }).runs;
     if (!run) throw new Error('no run');
-    expect(commandsOfRun(run).map((c) => [c.type, c.command_id])).toEqual([
+    expect(commandsOfRun(run, new Date()).map((c) => [c.type, c.command_id])).toEqual([
       ['start_run', `otlp:${run.runId}:start`],
       ['post_message', `otlp:${run.runId}:in-0`],
       ['post_message', `otlp:${run.runId}:out`],
       ['end_run', `otlp:${run.runId}:end`],
     ]);
+  });
+
+  const timesOf = (commands: ReturnType<typeof commandsOfRun>) =>
+    commands.map((c) =>
+      c.type === 'start_run' ? c.started_at : c.type === 'end_run' ? c.ended_at : c.posted_at,
+    );
+  const agentAt = (startNs: string, endNs: string) => {
+    const [run] = translateTrace([genaiAgent({ startNs, endNs }, 'q', 'a')], { idle: false }).runs;
+    if (!run) throw new Error('no run');
+    return run;
+  };
+
+  it("reports the spans' times in milliseconds, exactly: the input at the start, the answer at its span's end", () => {
+    const run = agentAt('1700000000123456789', '1700000004999999999');
+    expect(timesOf(commandsOfRun(run, new Date()))).toEqual([
+      '2023-11-14T22:13:20.123Z',
+      '2023-11-14T22:13:20.123Z',
+      '2023-11-14T22:13:24.999Z',
+      '2023-11-14T22:13:24.999Z',
+    ]);
+  });
+
+  it('bounds the times by the receiver’s clock and the run’s start, so the run is still recorded', () => {
+    const now = new Date('2023-11-14T22:13:22.000Z');
+    // An agent clock running ahead: what is after `now` is reported at `now`.
+    expect(
+      timesOf(commandsOfRun(agentAt('1700000000123456789', '1700000900000000000'), now)),
+    ).toEqual([
+      '2023-11-14T22:13:20.123Z',
+      '2023-11-14T22:13:20.123Z',
+      now.toISOString(),
+      now.toISOString(),
+    ]);
+    // An end before its start is reported at the start.
+    expect(
+      timesOf(commandsOfRun(agentAt('1700000001000000000', '1700000000000000000'), now)),
+    ).toEqual(Array(4).fill('2023-11-14T22:13:21.000Z'));
+    // OTLP's unset zero: no times, the store's clock stands in.
+    expect(timesOf(commandsOfRun(agentAt('0', '1700000000000000000'), now))).toEqual(
+      Array(4).fill(undefined),
+    );
   });
 });
 

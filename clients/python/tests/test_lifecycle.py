@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from conftest import eventually
@@ -52,6 +53,30 @@ def test_a_run_is_reported_paused_resumed_and_ended_and_each_write_says_what_it_
     assert read.run.trace_ids == [TRACE, "cd" * 16]
     assert (read.steps, read.steps_omitted) == ([], 0)
     assert read.run.pause_reason is None
+
+
+def test_reported_times_are_kept_and_one_too_far_ahead_is_refused_unrecorded(connect, unique):
+    agent = connect("agent")
+    thread, run = f"t-{unique}", f"r-{unique}"
+    started = datetime(2026, 3, 1, 9, 0, tzinfo=timezone(timedelta(hours=1)))
+    agent.create_thread(thread)
+    agent.start_run(thread, run, started_at=started)
+    agent.post_message(
+        thread, "ROLE_USER", "Hi?", message_id="q", run_id=run, posted_at="2026-03-01T08:00:01Z"
+    )
+    ahead = datetime.now(timezone.utc) + timedelta(hours=1)
+    try:
+        agent.end_run(run, ended_at=ahead)
+    except ValidationFailedError as error:
+        assert "more than 5 minutes ahead of the store's clock" in error.message
+    else:
+        raise AssertionError("an end an hour ahead of the server's clock was accepted")
+    agent.end_run(run, ended_at=started + timedelta(seconds=9))
+    read = connect("system").run(run).run
+    assert read.started_at == started
+    assert read.updated_at == started + timedelta(seconds=9)
+    posted = connect("system").conversation(thread).messages[0].posted_at
+    assert posted == datetime(2026, 3, 1, 8, 0, 1, tzinfo=timezone.utc)
 
 
 def test_an_ended_thread_is_judged_at_once_and_reads_back_with_each_generation(connect, unique):

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type Actor, type CommandOf, notFound, RunEndStatus } from '../../core/index.js';
+import {
+  type Actor,
+  type CommandOf,
+  notFound,
+  ReportedTime,
+  RunEndStatus,
+} from '../../core/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { actorOf } from '../principals.js';
 import { RoleName, roleOf, Written, written } from '../wire.js';
@@ -11,6 +17,10 @@ import { callerOf, execute, type Register } from './context.js';
 const id = z.string().min(1);
 const reporters = ['system', 'agent'] as const;
 const tags = ['lifecycle'];
+// When it happened by the reporter's clock (docs/specification.md#reported-times).
+const reportedTime = ReportedTime.optional().describe(
+  "when it happened, by the reporter's clock; at most 5 minutes ahead of the server's; default: now",
+);
 
 // Each route's body and answer, named so that the HTTP client's types are these very schemas.
 export const CreateThreadBody = z.strictObject({
@@ -18,19 +28,24 @@ export const CreateThreadBody = z.strictObject({
   title: z.string().nullable().optional(),
 });
 export const CreateThreadReply = Written.extend({ threadId: z.string() });
-export const StartRunBody = z.strictObject({ runId: id, traceId: id.nullable().optional() });
+export const StartRunBody = z.strictObject({
+  runId: id,
+  traceId: id.nullable().optional(),
+  startedAt: reportedTime,
+});
 export const StartRunReply = Written.extend({ runId: z.string(), resumed: z.boolean() });
 // No body at all is a pause without a reason (Fastify hands the schema null for it).
 export const PauseRunBody = z
   .strictObject({ reason: z.string().nullable().optional() })
   .nullable()
   .optional();
-export const EndRunBody = z.strictObject({ status: RunEndStatus });
+export const EndRunBody = z.strictObject({ status: RunEndStatus, endedAt: reportedTime });
 export const PostMessageBody = z.strictObject({
   messageId: id.optional(),
   role: RoleName,
   content: z.string(),
   runId: id.nullable().optional(),
+  postedAt: reportedTime,
   feedback: z.unknown().optional(),
 });
 export const PostMessageReply = Written.extend({ messageId: z.string() });
@@ -116,6 +131,7 @@ export const registerLifecycle: Register = (api, deps) => {
         run_id: request.body.runId,
         thread_id: threadId,
         trace_id: request.body.traceId ?? null,
+        started_at: request.body.startedAt,
       });
       const event = outcome.events[0]?.event;
       const resumed = event?.type === 'run_started' && event.resumed;
@@ -152,7 +168,8 @@ export const registerLifecycle: Register = (api, deps) => {
       response: { 200: Written, ...refusalResponses },
     },
     handler: async (request) => {
-      return onRun(request, request.params.runId, { type: 'end_run', status: request.body.status });
+      const { status, endedAt } = request.body;
+      return onRun(request, request.params.runId, { type: 'end_run', status, ended_at: endedAt });
     },
   });
 
@@ -167,7 +184,7 @@ export const registerLifecycle: Register = (api, deps) => {
     },
     handler: async (request, reply) => {
       const { threadId } = request.params;
-      const { messageId, role, content, runId } = request.body;
+      const { messageId, role, content, runId, postedAt } = request.body;
       const outcome = await execute(deps, request, actorFor(request, threadId), {
         type: 'post_message',
         thread_id: threadId,
@@ -175,6 +192,7 @@ export const registerLifecycle: Register = (api, deps) => {
         role: roleOf(role),
         content,
         run_id: runId ?? null,
+        posted_at: postedAt,
       });
       const event = outcome.events[0]?.event;
       const posted = event?.type === 'message_posted' ? event.message_id : (messageId ?? '');

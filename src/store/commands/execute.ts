@@ -84,7 +84,7 @@ export async function execute(
   if (oversized !== null) return oversized;
   // The fingerprint is taken before the store fills in ids, so a replay of the same wire command
   // matches it.
-  const fingerprint = JSON.stringify([participantOf(actor), withoutCommandId(admitted.command)]);
+  const fingerprint = JSON.stringify([participantOf(actor), identityOf(admitted.command)]);
   const command = withMessageId(admitted.command, deps.newId);
   const needs = needsOf(actor, command, deps.feedbackTypes);
   const context: DecideContext = {
@@ -94,6 +94,7 @@ export async function execute(
       needs.scoreConfigs.length > 0
         ? await deps.scoreConfigs.statusOf(needs.scoreConfigs)
         : undefined,
+    now: deps.now().toISOString(),
   };
 
   const decidable: Decidable = {
@@ -308,8 +309,19 @@ function resolveCommandId(
   return given;
 }
 
-function withoutCommandId(command: Command): Omit<Command, 'command_id'> {
-  const { command_id: _ignored, ...rest } = command;
+/**
+ * What a command id names: the command without its id, and without a reported time, which is a
+ * clock's reading (a retry that reads the clock again, or a trace translated again once an
+ * earlier span came, is the same command; the first time stays).
+ */
+function identityOf(command: Command): Partial<Command> {
+  const {
+    command_id: _id,
+    started_at: _started,
+    ended_at: _ended,
+    posted_at: _posted,
+    ...rest
+  } = command as Partial<Record<'started_at' | 'ended_at' | 'posted_at', string>> & Command;
   return rest;
 }
 

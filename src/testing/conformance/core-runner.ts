@@ -37,6 +37,9 @@ const roundTrip = (state: WorkspaceState): WorkspaceState => {
  *
  * @param feedbackTypes What the case is written against; the conformance types by default.
  */
+/** The core runner's clock: a second per event from 2026-01-01. */
+const clockAt = (seq: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString();
+
 export function runCaseOnCore(
   testCase: ConformanceCase,
   feedbackTypes: FeedbackTypeRegistry = conformanceFeedbackTypes(),
@@ -53,14 +56,16 @@ export function runCaseOnCore(
       admitted.command.type === 'post_message' && admitted.command.message_id === undefined
         ? { ...admitted.command, message_id: `m-${seq + 1}` }
         : admitted.command;
-    const decision = decideCommand(state, admitted.actor, parsed, { feedbackTypes, scoreConfigs });
+    const now = clockAt(seq + 1);
+    const context = { feedbackTypes, scoreConfigs, now };
+    const decision = decideCommand(state, admitted.actor, parsed, context);
     if (decision.type !== 'recorded') return decision;
     const envelopes: Envelope[] = decision.events.map((event) => {
       seq += 1;
       const envelope: Envelope = {
         seq,
         id: `evt-${seq}`,
-        ts: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+        ts: clockAt(seq),
         workspace_id: 'core',
         ...scopeOf(event),
         actor: admitted.actor,

@@ -124,10 +124,16 @@ class EvalflowClient:
         run_id: str,
         *,
         trace_id: str | None = None,
+        started_at: datetime | str | None = None,
         idempotency_key: str | None = None,
     ) -> m.RunStarted:
-        """Start a run, or resume a paused one (its trace id appended); ``resumed`` tells which."""
-        return self._send(routes.start_run(thread_id, run_id, trace_id), idempotency_key)
+        """Start a run, or resume a paused one (its trace id appended); ``resumed`` tells which.
+
+        ``started_at`` (here, ``ended_at`` and ``posted_at``: an aware datetime or ISO-8601 with
+        a zone) is when it happened, for history sent late; at most 5 minutes ahead of the
+        server's clock. Without it, the server's clock."""
+        call = routes.start_run(thread_id, run_id, trace_id, started_at)
+        return self._send(call, idempotency_key)
 
     def pause_run(
         self, run_id: str, *, reason: str | None = None, idempotency_key: str | None = None
@@ -143,10 +149,11 @@ class EvalflowClient:
         run_id: str,
         status: m.RunEndStatus = "completed",
         *,
+        ended_at: datetime | str | None = None,
         idempotency_key: str | None = None,
     ) -> m.Written:
-        """End a run; its evaluators then judge it."""
-        return self._send(routes.end_run(run_id, status), idempotency_key)
+        """End a run; its evaluators then judge it. ``ended_at``: when, as ``start_run``'s."""
+        return self._send(routes.end_run(run_id, status, ended_at), idempotency_key)
 
     def post_message(
         self,
@@ -156,10 +163,12 @@ class EvalflowClient:
         *,
         message_id: str | None = None,
         run_id: str | None = None,
+        posted_at: datetime | str | None = None,
         idempotency_key: str | None = None,
     ) -> m.MessagePosted:
-        """Post a message; without ``message_id`` the API names it (``message_id`` answered)."""
-        call = routes.post_message(thread_id, role, content, message_id, run_id)
+        """Post a message; without ``message_id`` the API names it (``message_id`` answered).
+        ``posted_at``: when it was sent, as ``start_run``'s ``started_at``."""
+        call = routes.post_message(thread_id, role, content, message_id, run_id, posted_at)
         return self._send(call, idempotency_key)
 
     def put_artifact(

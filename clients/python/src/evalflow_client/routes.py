@@ -182,24 +182,42 @@ def end_thread(thread_id: str) -> Call[m.Written]:
     return END_THREAD.call({"threadId": thread_id})
 
 
-def start_run(thread_id: str, run_id: str, trace_id: str | None) -> Call[m.RunStarted]:
-    return START_RUN.call({"threadId": thread_id}, body={"runId": run_id, "traceId": trace_id})
+def start_run(
+    thread_id: str, run_id: str, trace_id: str | None, started_at: datetime | str | None
+) -> Call[m.RunStarted]:
+    return START_RUN.call(
+        {"threadId": thread_id},
+        body={"runId": run_id, "traceId": trace_id, "startedAt": started_at},
+    )
 
 
 def pause_run(run_id: str, reason: str | None) -> Call[m.Written]:
     return PAUSE_RUN.call({"runId": run_id}, body={"reason": reason})
 
 
-def end_run(run_id: str, status: m.RunEndStatus) -> Call[m.Written]:
-    return END_RUN.call({"runId": run_id}, body={"status": status})
+def end_run(
+    run_id: str, status: m.RunEndStatus, ended_at: datetime | str | None
+) -> Call[m.Written]:
+    return END_RUN.call({"runId": run_id}, body={"status": status, "endedAt": ended_at})
 
 
 def post_message(
-    thread_id: str, role: m.Role, content: str, message_id: str | None, run_id: str | None
+    thread_id: str,
+    role: m.Role,
+    content: str,
+    message_id: str | None,
+    run_id: str | None,
+    posted_at: datetime | str | None,
 ) -> Call[m.MessagePosted]:
     return POST_MESSAGE.call(
         {"threadId": thread_id},
-        body={"messageId": message_id, "role": role, "content": content, "runId": run_id},
+        body={
+            "messageId": message_id,
+            "role": role,
+            "content": content,
+            "runId": run_id,
+            "postedAt": posted_at,
+        },
     )
 
 
