@@ -86,7 +86,7 @@ function turn(tracer: ReturnType<BasicTracerProvider['getTracer']>, n: number): 
   return agent;
 }
 
-it('records each exported turn once and judges each message once through worker and API kills', {
+it('records each exported turn once and judges each answer once through worker and API kills', {
   timeout: 600_000,
 }, async () => {
   const exporter = new Recorded(
@@ -150,6 +150,6 @@ it('records each exported turn once and judges each message once through worker 
   });
   expect(verdicts).toHaveLength(expected);
   expect(new Set(verdicts).size).toBe(expected);
-  // The API was down for a while and the batch still landed: the exporter retried.
+  // Phase 3's batch met no API for as long as the restart took, and landed: the exporter retried.
   expect(apiDownMs).toBeGreaterThan(500);
 });
