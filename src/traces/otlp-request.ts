@@ -9,17 +9,19 @@ import type { Attributes, AttributeValue, SpanRecord } from './span.js';
 // span alone, so that a malformed span is refused by itself and the rest of the batch kept.
 
 /** An id of `bytes` bytes: hex in JSON, bytes from protobuf; lowercase hex once read. */
-export const HexId = (bytes: number) =>
-  z
+export const HexId = (bytes: number) => {
+  const digits = new RegExp(`^[0-9a-f]{${bytes * 2}}$`);
+  return z
     .union([
       z.string(),
       z.instanceof(Uint8Array).transform((raw) => Buffer.from(raw).toString('hex')),
     ])
     .transform((id) => id.toLowerCase())
-    .refine((id) => new RegExp(`^[0-9a-f]{${bytes * 2}}$`).test(id), {
+    .refine((id) => digits.test(id), {
       message: `an id of ${bytes} bytes: ${bytes * 2} hex digits`,
     })
     .refine((id) => !/^0+$/.test(id), { message: 'an id that is not all zeros' });
+};
 
 /** A 64-bit unsigned integer: a decimal string, or a number JSON could carry exactly. */
 export const Uint64 = z

@@ -128,7 +128,11 @@ function turn(
     JSON.stringify(
       list.map(({ role, text }) => ({ role, parts: [{ type: 'text', content: text }] })),
     );
+  // Times in whole milliseconds apart: the SDK stamps a span's start to the millisecond, so calls
+  // started within one would tie (a real model call takes far longer).
+  const t0 = Date.now();
   const agent = tracer.startSpan('invoke_agent support', {
+    startTime: t0,
     attributes: {
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'support',
@@ -144,19 +148,26 @@ function turn(
     'gen_ai.input.messages': messages(history),
     'gen_ai.output.messages': messages([{ role: 'assistant', text: answer }]),
   };
-  const chat = tracer.startSpan('chat gpt-4o-mini', { attributes: chatAttributes }, inside);
+  const chat = tracer.startSpan(
+    'chat gpt-4o-mini',
+    { attributes: chatAttributes, startTime: t0 + 1 },
+    inside,
+  );
   if (options.modelFails) {
     chat.setStatus({ code: SpanStatusCode.ERROR, message: 'rate limited' });
     chat.setAttribute('error.type', 'RateLimitError');
   }
-  chat.end();
+  chat.end(t0 + 2);
   const tool = tracer.startSpan(
     'execute_tool lookup_order',
-    { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order' } },
+    {
+      attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order' },
+      startTime: t0 + 3,
+    },
     inside,
   );
-  tool.end();
-  agent.end();
+  tool.end(t0 + 4);
+  agent.end(t0 + 5);
   return agent;
 }
 
@@ -452,21 +463,18 @@ describe('POST /v1/traces', () => {
       ['user', 'What is 2+2?'],
       ['assistant', 'Four.'],
     ]);
-    // Its steps: the two model calls, each with its own tokens, and the tool call between them.
+    // Its steps: the two model calls, each with its own tokens, and the tool call. (Their order
+    // is by start, which the SDK stamps to the millisecond: a mock's calls share one.)
     const read = await h.call('GET', `/v1/runs/${run?.run_id}`, {
       key: await h.key('system', 'otlp'),
     });
-    expect(
-      read.body.steps.map((s: { kind: string; inputTokens: number | null }) => [
-        s.kind,
-        s.inputTokens,
-      ]),
-    ).toEqual([
+    type Step = { kind: string; inputTokens: number | null };
+    expect(read.body.steps.map((s: Step) => [s.kind, s.inputTokens]).sort()).toEqual([
+      ['model', 12],
       ['model', 12],
       ['tool', null],
-      ['model', 12],
     ]);
-    expect(read.body.steps[1]).toMatchObject({
+    expect(read.body.steps.find((s: Step) => s.kind === 'tool')).toMatchObject({
       toolName: 'add',
       callId: 'call-1',
       arguments: '{"a":2,"b":2}',
