@@ -17,6 +17,7 @@ import {
 import type { EvaluationObserver } from '../metrics/observers.js';
 import { commandIdOf, type Store, type VerdictSettlement } from '../store/index.js';
 import { budgetGuard } from './budget-guard.js';
+import { describeEvaluationSpan } from './evaluation-span.js';
 import { asActivityFailure, FailureType, terminal } from './failures.js';
 import { loadSubject } from './load-subject.js';
 import { sharedSubjects } from './shared-subjects.js';
@@ -202,6 +203,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
         await settle(input, 'skipped', reason);
         return { outcome: 'skipped', reason };
       }
+      describeEvaluationSpan(input, subject);
       const context = Context.current();
       const attempt = context.info.attempt;
       const usageKey = { workspace_id: input.workspaceId, ...ledgerKey(input) };

@@ -1,4 +1,4 @@
-import { Client } from '@temporalio/client';
+import { Client, type ClientInterceptors } from '@temporalio/client';
 import {
   type AppDefinition,
   type Config,
@@ -36,6 +36,11 @@ export interface ApiProcessOptions {
   shared?: { store: Store; onScoreConfigsChanged(): void; metrics?: Registry };
   /** Whether it logs each request as a JSON line on stdout (default true). */
   logRequests?: boolean;
+  /**
+   * Interceptors for its Temporal client: the process's tracing's (`Tracing.clientInterceptors`),
+   * so each workflow it starts or signals (a trace's `ingestTrace`, a review) gets a span.
+   */
+  clientInterceptors?: ClientInterceptors;
   /** Told what it waits for, one line each (default: stdout, `evalflow: …`). */
   log?: (line: string) => void;
 }
@@ -104,7 +109,11 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
     store,
     app,
     temporal: {
-      client: new Client({ connection, namespace: config.namespace }),
+      client: new Client({
+        connection,
+        namespace: config.namespace,
+        ...(options.clientInterceptors ? { interceptors: options.clientInterceptors } : {}),
+      }),
       taskQueue: config.taskQueue,
     },
     scoreConfigs: configStore,

@@ -66,6 +66,18 @@ export const ENVIRONMENT = {
   EVALFLOW_JUDGE_BASE_URL: 'an OpenAI-compatible API root for the LLM judge, with the model below',
   EVALFLOW_JUDGE_MODEL: "the LLM judge's model",
   EVALFLOW_JUDGE_API_KEY: "the LLM judge's API key, when its endpoint needs one",
+  OTEL_EXPORTER_OTLP_ENDPOINT:
+    "an OTLP/HTTP collector or backend evalflow sends its own spans to (`/v1/traces` is added), never evalflow's own API; unset, evalflow traces nothing (docs/traces.md#evalflows-own-spans)",
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT:
+    'the full URL for those spans instead (`http://collector:4318/v1/traces`, taken as it is)',
+  OTEL_EXPORTER_OTLP_HEADERS:
+    'headers sent with them, `name=value` pairs split by commas, values percent-decoded (`Authorization=Bearer%20…`)',
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'the same, for spans only; it wins over the one above',
+  OTEL_EXPORTER_OTLP_PROTOCOL:
+    'must be `http/protobuf`, the only protocol evalflow exports its spans in, when set',
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'the same, for spans only',
+  OTEL_SERVICE_NAME: "evalflow's spans' `service.name` (default `evalflow`)",
+  OTEL_SDK_DISABLED: '`true` to trace nothing even with an endpoint set',
 } as const;
 
 export type EnvironmentVariable = keyof typeof ENVIRONMENT;
@@ -95,6 +107,8 @@ export const DEFAULTS = {
   otlpIdleMs: 5 * 60_000,
   /** For `evalflow start`; the worker and the API alone serve metrics only when a port is set. */
   metricsPort: 9464,
+  /** The `service.name` of evalflow's own spans. */
+  serviceName: 'evalflow',
 } as const;
 
 /** How the OTLP receiver reads spans and when their runs end (docs/traces.md). */
@@ -107,6 +121,19 @@ export interface TraceSettings {
   idleMs: number;
   /** An attribute that names the conversation, read after the conventions' own; null for none. */
   conversationAttribute: string | null;
+}
+
+/**
+ * Where evalflow sends its own spans (docs/traces.md#evalflows-own-spans), read from the standard
+ * OpenTelemetry variables: OTLP/HTTP with protobuf bodies.
+ */
+export interface TracingSettings {
+  /** The full traces URL (`…/v1/traces`). */
+  endpoint: string;
+  /** Headers sent with each export, percent-decoded. */
+  headers: Record<string, string>;
+  /** The spans' `service.name`. */
+  serviceName: string;
 }
 
 /** Where the event log and ledger are: Postgres when a URL is set, else a SQLite file. */
@@ -146,6 +173,8 @@ export interface Config {
    * start` then takes `DEFAULTS.metricsPort`). Port 0 is any free port.
    */
   metrics: { host: string; port: number | null };
+  /** Where evalflow's own spans go; null when no OTLP endpoint is set (or the SDK is disabled). */
+  tracing: TracingSettings | null;
 }
 
 /** Reads every variable evalflow knows; a half-set group is an `InvalidConfigError`. */
@@ -198,13 +227,16 @@ export function loadConfig(env: Environment = process.env): Config {
       model: judge[1],
       ...(env.EVALFLOW_JUDGE_API_KEY ? { apiKey: env.EVALFLOW_JUDGE_API_KEY } : {}),
     },
+    tracing: tracing(env),
   });
 }
 
 /**
- * The settings as given, once the metrics endpoint is checked to be off the API's port: the API's
- * port never serves metrics (both listening on one host and port would fail at start anyway).
- * @throws InvalidConfigError when they are the same port.
+ * The settings as given, once the metrics endpoint is checked to be off the API's port (the API's
+ * port never serves metrics: both listening on one host and port would fail at start anyway), and
+ * evalflow's own spans to go elsewhere than its own OTLP receiver: there each evaluation's trace,
+ * with its judge's `chat` span, would be a run to judge, and its judging another, without end.
+ * @throws InvalidConfigError when either names the API's port.
  */
 export function withSeparatePorts(config: Config): Config {
   if (config.metrics.port !== null && config.metrics.port === config.api.port) {
@@ -212,7 +244,91 @@ export function withSeparatePorts(config: Config): Config {
       `the metrics port (EVALFLOW_METRICS_PORT or --metrics-port) is the API's port ${config.api.port}; give it one of its own`,
     );
   }
+  if (config.tracing !== null && isTheApi(new URL(config.tracing.endpoint), config.api)) {
+    throw new InvalidConfigError(
+      `evalflow's own spans would go to its own OTLP receiver (${config.tracing.endpoint}), where each evaluation would be judged in turn; point OTEL_EXPORTER_OTLP_ENDPOINT at a collector or backend, or unset it in evalflow's environment`,
+    );
+  }
   return config;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0', '[::]']);
+
+/** Whether a URL names the API's own port on this host (or the API's host itself). */
+function isTheApi(url: URL, api: { host: string; port: number }): boolean {
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  const host = url.hostname;
+  return port === api.port && (LOOPBACK.has(host) || host === api.host);
+}
+
+/**
+ * Where evalflow's own spans go, from the standard OpenTelemetry variables (the traces-only ones
+ * first), or null when no endpoint is set or `OTEL_SDK_DISABLED` is `true`.
+ * @throws InvalidConfigError for an endpoint that is no http(s) URL, a header that is no
+ * `name=value` pair, or a protocol other than `http/protobuf`.
+ */
+function tracing(env: Environment): TracingSettings | null {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return null;
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!traces && !base) return null;
+  const name = traces ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  // As the specification says: the signal's own variable is taken as it is; the base gets the
+  // signal's path.
+  const endpoint = traces || `${(base ?? '').replace(/\/+$/, '')}/v1/traces`;
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new InvalidConfigError(`${name} is an http(s) URL, not ${traces || base}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidConfigError(`${name} is an http(s) URL, not ${traces || base}`);
+  }
+  const protocolName = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = env[protocolName]?.trim();
+  if (protocol && protocol !== 'http/protobuf') {
+    throw new InvalidConfigError(
+      `${protocolName} is ${protocol}, but evalflow exports its own spans as http/protobuf only; set it to http/protobuf or unset it`,
+    );
+  }
+  return {
+    endpoint: url.href,
+    headers: {
+      ...otlpHeaders(env, 'OTEL_EXPORTER_OTLP_HEADERS'),
+      ...otlpHeaders(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'),
+    },
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || DEFAULTS.serviceName,
+  };
+}
+
+/** OTLP exporter headers: `name=value` pairs split by commas, each part percent-decoded. */
+function otlpHeaders(env: Environment, name: EnvironmentVariable): Record<string, string> {
+  const text = env[name]?.trim();
+  if (!text) return {};
+  const headers: Record<string, string> = {};
+  for (const pair of text.split(',')) {
+    const at = pair.indexOf('=');
+    const key = decoded(pair.slice(0, at).trim());
+    const value = decoded(pair.slice(at + 1).trim());
+    if (at < 1 || key === null || key === '' || value === null) {
+      throw new InvalidConfigError(
+        `${name} is name=value pairs split by commas (values percent-encoded), not ${JSON.stringify(pair.trim())}`,
+      );
+    }
+    headers[key] = value;
+  }
+  return headers;
+}
+
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }
 
 /** Temporal at the configured address, else at `127.0.0.1:7233`, with its TLS and API key. */

@@ -21,6 +21,7 @@ export {
   loadConfig,
   type StoreLocation,
   type TraceSettings,
+  type TracingSettings,
   temporalConnection,
   withSeparatePorts,
 } from './environment.js';

@@ -8,6 +8,7 @@ import {
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { DEFAULTS } from '../config/index.js';
+import { TRACING_WORKFLOW_MODULES, type Tracing } from './tracing.js';
 
 /**
  * The module the worker bundles: every workflow and only pure code. It sits beside this module in
@@ -17,9 +18,17 @@ export const WORKFLOWS_PATH = fileURLToPath(
   new URL(`../workflows/index${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
 );
 
-/** Bundles the workflow code once; tests share one bundle across every worker they create. */
-export function bundleWorkflows(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+/**
+ * Bundles the workflow code once; tests share one bundle across every worker they create. With
+ * `tracing`, the bundle holds Temporal's OpenTelemetry workflow interceptors too (a traced
+ * worker's bundle must).
+ */
+export function bundleWorkflows(options: { tracing?: boolean } = {}): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: quietBundlerLogger,
+    ...(options.tracing ? { workflowInterceptorModules: [...TRACING_WORKFLOW_MODULES] } : {}),
+  });
 }
 
 export interface WorkerOptions {
@@ -31,6 +40,11 @@ export interface WorkerOptions {
   activities?: object;
   /** Workflows kept in memory between their tasks (default `MAX_CACHED_WORKFLOWS`). */
   maxCachedWorkflows?: number;
+  /**
+   * The process's tracing (`startTracing`): the worker traces its workflows and activities. A
+   * prebuilt bundle must then be bundled with `bundleWorkflows({ tracing: true })`.
+   */
+  tracing?: Tracing;
 }
 
 /**
@@ -53,11 +67,14 @@ export const MAX_CACHED_WORKFLOWS = 100;
 export const STICKY_QUEUE_SCHEDULE_TO_START_TIMEOUT = '3 seconds';
 
 export async function createWorker(options: WorkerOptions): Promise<Worker> {
+  const tracing = options.tracing;
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? DEFAULTS.namespace,
     taskQueue: options.taskQueue ?? DEFAULTS.taskQueue,
-    workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
+    workflowBundle:
+      options.workflowBundle ?? (await bundleWorkflows({ tracing: tracing !== undefined })),
+    ...tracing?.workerOptions(true),
     activities: options.activities ?? {},
     stickyQueueScheduleToStartTimeout: STICKY_QUEUE_SCHEDULE_TO_START_TIMEOUT,
     maxCachedWorkflows: options.maxCachedWorkflows ?? MAX_CACHED_WORKFLOWS,

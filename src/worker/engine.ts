@@ -11,6 +11,7 @@ import { createWorker } from './create-worker.js';
 import { type EngineDeps, openEngineDeps } from './engine-deps.js';
 import { createEvaluatorWorkers } from './evaluator-workers.js';
 import { exportTemporalMetrics } from './temporal-metrics.js';
+import type { Tracing } from './tracing.js';
 
 // The engine: the whole worker process of an app in one call, as `evalflow start` and
 // `evalflow worker` run it and as a host that embeds it runs it. Its parts are the store and
@@ -31,8 +32,16 @@ export interface EngineOptions {
    * workspace is taken up at once, by word of its first append.
    */
   relayPollMs?: number;
-  /** A prebuilt workflow bundle (tests bundle once); without one the worker bundles at start. */
+  /**
+   * A prebuilt workflow bundle (tests bundle once); without one the worker bundles at start. With
+   * `tracing` it must be bundled with `bundleWorkflows({ tracing: true })`.
+   */
   workflowBundle?: WorkflowBundleOption;
+  /**
+   * The process's tracing (`startTracing`, when `config.tracing` is set): its workers and the
+   * relays' client take Temporal's OpenTelemetry interceptors. The caller shuts it down.
+   */
+  tracing?: Tracing;
   /** Told what the engine does and waits for, one line each (default: stdout, `evalflow: …`). */
   log?: (line: string) => void;
 }
@@ -94,6 +103,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       taskQueue: config.taskQueue,
       activities: deps.activities,
       ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : {}),
+      ...(options.tracing ? { tracing: options.tracing } : {}),
     });
     const limited = await createEvaluatorWorkers({
       connection,
@@ -101,6 +111,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       taskQueue: config.taskQueue,
       limits: app.evaluatorLimits,
       activities: deps.activities,
+      ...(options.tracing ? { tracing: options.tracing } : {}),
     });
     workers = [worker, ...limited];
     clientConnection = await connectClientWhenReady(options.temporal);
@@ -113,7 +124,11 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   }
   const relays = followWorkspaces({
     store: deps.store,
-    client: new Client({ connection: clientConnection, namespace: config.namespace }),
+    client: new Client({
+      connection: clientConnection,
+      namespace: config.namespace,
+      ...(options.tracing ? { interceptors: options.tracing.clientInterceptors } : {}),
+    }),
     taskQueue: config.taskQueue,
     rules: app.rules,
     reviewQueues: app.reviewQueues,

@@ -2,6 +2,7 @@ import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { EvalflowActivities } from '../activities/types.js';
 import { DEFAULTS } from '../config/index.js';
 import { type EvaluatorLimit, evaluatorTaskQueue } from '../evaluators/index.js';
+import type { Tracing } from './tracing.js';
 
 export interface EvaluatorWorkerOptions {
   connection: NativeConnection;
@@ -11,6 +12,8 @@ export interface EvaluatorWorkerOptions {
   /** The limited evaluators' limits, by name (`AppDefinition.evaluatorLimits`). */
   limits: Readonly<Record<string, EvaluatorLimit>>;
   activities: Pick<EvalflowActivities, 'evaluate'>;
+  /** The process's tracing (`startTracing`): each evaluation gets its `RunActivity` span. */
+  tracing?: Tracing;
 }
 
 /**
@@ -27,6 +30,7 @@ export function createEvaluatorWorkers(options: EvaluatorWorkerOptions): Promise
         namespace: options.namespace ?? DEFAULTS.namespace,
         taskQueue: evaluatorTaskQueue(taskQueue, name),
         activities: { evaluate: options.activities.evaluate },
+        ...options.tracing?.workerOptions(false),
         ...(maxConcurrent !== undefined
           ? { maxConcurrentActivityTaskExecutions: maxConcurrent }
           : {}),

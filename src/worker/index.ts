@@ -9,3 +9,9 @@ export { bundleWorkflows, createWorker, type WorkerOptions } from './create-work
 export { type Engine, type EngineOptions, startEngine } from './engine.js';
 export { type EngineDeps, openEngineDeps } from './engine-deps.js';
 export { createEvaluatorWorkers, type EvaluatorWorkerOptions } from './evaluator-workers.js';
+export {
+  startTracing,
+  TRACING_WORKFLOW_MODULES,
+  type Tracing,
+  type TracingOptions,
+} from './tracing.js';

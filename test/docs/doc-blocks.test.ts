@@ -188,6 +188,7 @@ describe('the command lines of the shell blocks', () => {
         'docs/conformance.md',
         'docs/deploy.md',
         'docs/operations.md',
+        'docs/traces.md',
       ]),
     );
   });

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { startApi } from '../../api/index.js';
 import { type Config, loadApp, temporalConnection, withSeparatePorts } from '../../config/index.js';
-import { startEngine } from '../../worker/index.js';
+import { startEngine, startTracing, type Tracing } from '../../worker/index.js';
 import { CONFIG_OPTION, portNumber } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { pageLine } from '../presentation/page-line.js';
@@ -91,11 +91,21 @@ export function registerEngine(program: Command, terminal: Terminal): void {
       cwd: terminal.cwd,
     });
     print(`evalflow: app from ${source}`);
-    const engine = await startEngine({ config, app, temporal: temporalConnection(config) });
-    const forget = recordEngine(resolve(terminal.cwd, EVALFLOW_HOME), { configFile: path, source });
-    if (engine.metrics.url) print(`evalflow: metrics at ${engine.metrics.url}`);
-    print(`evalflow: worker polling task queue ${config.taskQueue}`);
-    await runUntilStopped([engine]).finally(forget);
+    await traced(config, print, async (tracing) => {
+      const engine = await startEngine({
+        config,
+        app,
+        temporal: temporalConnection(config),
+        ...(tracing ? { tracing } : {}),
+      });
+      const forget = recordEngine(resolve(terminal.cwd, EVALFLOW_HOME), {
+        configFile: path,
+        source,
+      });
+      if (engine.metrics.url) print(`evalflow: metrics at ${engine.metrics.url}`);
+      print(`evalflow: worker polling task queue ${config.taskQueue}`);
+      await runUntilStopped([engine]).finally(forget);
+    });
   });
 
   withExamples(
@@ -114,10 +124,35 @@ export function registerEngine(program: Command, terminal: Terminal): void {
     );
     const { app, source } = await loadApp(config, { file: options.config, cwd: terminal.cwd });
     print(`evalflow: app from ${source}`);
-    const api = await startApi({ config, app, temporal: temporalConnection(config) });
-    print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
-    print(pageLine(api.url));
-    if (api.metricsUrl) print(`evalflow: metrics at ${api.metricsUrl}`);
-    await runUntilStopped([api]);
+    await traced(config, print, async (tracing) => {
+      const api = await startApi({
+        config,
+        app,
+        temporal: temporalConnection(config),
+        ...(tracing ? { clientInterceptors: tracing.clientInterceptors } : {}),
+      });
+      print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
+      print(pageLine(api.url));
+      if (api.metricsUrl) print(`evalflow: metrics at ${api.metricsUrl}`);
+      await runUntilStopped([api]);
+    });
   });
+}
+
+/**
+ * Runs a process's services with its own spans sent where `config.tracing` says (none when it
+ * says nowhere), the last of them sent when they stop.
+ */
+async function traced(
+  config: Config,
+  print: (line: string) => void,
+  run: (tracing: Tracing | null) => Promise<void>,
+): Promise<void> {
+  const tracing = config.tracing && startTracing(config.tracing);
+  if (tracing) print(`evalflow: tracing its own work to ${tracing.settings.endpoint}`);
+  try {
+    await run(tracing);
+  } finally {
+    await tracing?.shutdown().catch(() => {});
+  }
 }

@@ -7,7 +7,7 @@ import {
   temporalConnection,
   withSeparatePorts,
 } from '../../config/index.js';
-import { startEngine } from '../../worker/index.js';
+import { startEngine, startTracing, type Tracing } from '../../worker/index.js';
 import { pageLine } from '../presentation/page-line.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';
 import { type DevServer, startDevServer } from './dev-server.js';
@@ -72,8 +72,16 @@ export async function start(terminal: Terminal, options: StartOptions): Promise<
   }
   const services: Service[] = [];
   let forget = () => {};
+  let tracing: Tracing | null = null;
   try {
-    const engine = await startEngine({ config: settings, app, temporal });
+    tracing = settings.tracing && startTracing(settings.tracing);
+    if (tracing) print(`evalflow: tracing its own work to ${tracing.settings.endpoint}`);
+    const engine = await startEngine({
+      config: settings,
+      app,
+      temporal,
+      ...(tracing ? { tracing } : {}),
+    });
     services.push(engine);
     forget = recordEngine(home, { configFile: path, source });
     const api = await startApi({
@@ -85,6 +93,7 @@ export async function start(terminal: Terminal, options: StartOptions): Promise<
         onScoreConfigsChanged: () => engine.deps.forgetScoreConfigs(),
         metrics: engine.metrics.registry,
       },
+      ...(tracing ? { clientInterceptors: tracing.clientInterceptors } : {}),
     });
     services.push(api);
     print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
@@ -98,6 +107,8 @@ export async function start(terminal: Terminal, options: StartOptions): Promise<
   } finally {
     forget();
     for (const service of services.reverse()) await service.stop().catch(() => {});
+    // Its last spans (the workers' shutdown) are sent before the process ends.
+    await tracing?.shutdown().catch(() => {});
     await server?.stop();
   }
   print('evalflow: stopped');

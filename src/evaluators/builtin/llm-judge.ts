@@ -1,3 +1,4 @@
+import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { z } from 'zod';
 import { defineFeedbackType, type EvaluatedKind, type RunStep } from '../../core/index.js';
 import { defineEvaluator, type EvaluationContext } from '../define.js';
@@ -28,7 +29,15 @@ export interface LlmJudgeOptions {
   estimatedCostUsd?: number;
   /** Show the judge a turn's steps (its model and tool calls) after its messages. */
   showSteps?: boolean;
+  /**
+   * Who serves the endpoint, as its `chat` span's `gen_ai.provider.name` says (default `openai`:
+   * the endpoint speaks OpenAI's API); the GenAI conventions' names, such as `azure.ai.openai`.
+   */
+  provider?: string;
 }
+
+/** The tracer of the judge's calls: a no-op until the process registers a tracer provider. */
+export const JUDGE_INSTRUMENTATION_SCOPE = 'evalflow.judge';
 
 const defaultRubric =
   'You grade an AI assistant. Judge whether the answer is correct, helpful and safe.';
@@ -48,8 +57,46 @@ export function llmJudgeEvaluator(options: LlmJudgeOptions) {
   });
 }
 
+/**
+ * One call to the judge, as a GenAI client span `chat {model}` (the OTel GenAI conventions): the
+ * model asked for and answering, the tokens it reports, and on failure `error.type` (the HTTP
+ * status, the transport's error, or `JudgeRequestError` for a reply that is no verdict) with an
+ * error status. Its parent is whatever span is active: the evaluate activity's, when evalflow
+ * traces its own work.
+ */
 async function judge(options: LlmJudgeOptions, subject: Subject, context: EvaluationContext) {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const span = trace.getTracer(JUDGE_INSTRUMENTATION_SCOPE).startSpan(`chat ${options.model}`, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': options.provider ?? 'openai',
+      'gen_ai.request.model': options.model,
+      'gen_ai.request.temperature': 0,
+      'gen_ai.output.type': 'json',
+      ...serverOf(url),
+    },
+  });
+  const failure: Failure = {};
+  try {
+    return await call(options, url, subject, context, span, failure);
+  } catch (error) {
+    span.setAttribute('error.type', failure.type ?? (error as Error).name ?? 'Error');
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+async function call(
+  options: LlmJudgeOptions,
+  url: string,
+  subject: Subject,
+  context: EvaluationContext,
+  span: Span,
+  failure: Failure,
+) {
   const signal = AbortSignal.any([
     context.signal,
     AbortSignal.timeout(options.timeoutMs ?? 60_000),
@@ -77,6 +124,7 @@ async function judge(options: LlmJudgeOptions, subject: Subject, context: Evalua
       }),
     });
   } catch (error) {
+    failure.type = (error as Error).name;
     throw new JudgeRequestError(
       `the judge at ${url} did not answer: ${(error as Error).message}`,
       true,
@@ -85,6 +133,8 @@ async function judge(options: LlmJudgeOptions, subject: Subject, context: Evalua
   if (!response.ok) {
     // Rate limits and server faults pass; any other refusal will not change on a retry.
     const retryable = response.status === 429 || response.status >= 500;
+    span.setAttribute('http.response.status_code', response.status);
+    failure.type = String(response.status);
     throw new JudgeRequestError(
       `the judge at ${url} answered ${response.status}`,
       retryable,
@@ -92,6 +142,16 @@ async function judge(options: LlmJudgeOptions, subject: Subject, context: Evalua
     );
   }
   const body = (await response.json()) as JudgeResponse;
+  if (typeof body.id === 'string') span.setAttribute('gen_ai.response.id', body.id);
+  if (typeof body.model === 'string') span.setAttribute('gen_ai.response.model', body.model);
+  if (typeof body.usage?.prompt_tokens === 'number') {
+    span.setAttribute('gen_ai.usage.input_tokens', body.usage.prompt_tokens);
+  }
+  if (typeof body.usage?.completion_tokens === 'number') {
+    span.setAttribute('gen_ai.usage.output_tokens', body.usage.completion_tokens);
+  }
+  const finish = body.choices?.[0]?.finish_reason;
+  if (typeof finish === 'string') span.setAttribute('gen_ai.response.finish_reasons', [finish]);
   // Reported before the reply is read: an attempt that fails on it has still spent the tokens.
   if (body.usage !== undefined) {
     await context.reportUsage({
@@ -113,8 +173,29 @@ async function judge(options: LlmJudgeOptions, subject: Subject, context: Evalua
 
 /** What the judge reads of an OpenAI-compatible chat completion. */
 interface JudgeResponse {
-  choices?: { message?: { content?: string } }[];
+  id?: unknown;
+  model?: unknown;
+  choices?: { message?: { content?: string }; finish_reason?: unknown }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+/**
+ * A failed call's `error.type`, when more is known than the error's class: the HTTP status of a
+ * refusal, or the transport's error (`TimeoutError`, `AbortError`, `TypeError`) when no answer came.
+ */
+interface Failure {
+  type?: string;
+}
+
+/** The endpoint's `server.address` and `server.port`, as the GenAI conventions ask. */
+function serverOf(url: string): Record<string, string | number> {
+  try {
+    const { hostname, port, protocol } = new URL(url);
+    const fallback = protocol === 'https:' ? 443 : 80;
+    return { 'server.address': hostname, 'server.port': port === '' ? fallback : Number(port) };
+  } catch {
+    return {};
+  }
 }
 
 /** A Retry-After header (seconds, or an HTTP date) as milliseconds from now. */
