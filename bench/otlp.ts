@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { z } from 'zod';
 import { buildApi, issueCredential } from '../src/api/index.js';
 import {
   decodeProtobuf,
@@ -25,11 +24,10 @@ import {
 } from '../src/api/otlp/protobuf.js';
 import { ensureTemporalBinaries } from '../src/cli/supervision/setup.js';
 import { executableOption } from '../src/cli/supervision/temporal-binaries.js';
-import { defineConfig, loadConfig } from '../src/config/index.js';
-import { defineFeedbackType } from '../src/core/index.js';
-import { defineEvaluator } from '../src/evaluators/index.js';
+import { loadConfig } from '../src/config/index.js';
 import { followWorkspaces } from '../src/relay/index.js';
 import { createWorker, openEngineDeps } from '../src/worker/index.js';
+import { answeredApp as app } from '../test/support/answered-app.js';
 
 const SPANS_PER_BODY = 512;
 const SPANS_PER_TRACE = 64;
@@ -41,27 +39,6 @@ const SETTLE_MS = Number(process.env.BENCH_OTLP_SETTLE_MS ?? 100);
 const BIG_TRACE_SPANS = 10_000;
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
-const answered = defineFeedbackType({
-  name: 'answered',
-  targets: ['turn'],
-  schema: z.object({ messages: z.int() }),
-});
-const app = defineConfig({
-  feedbackTypes: [answered],
-  evaluators: [
-    defineEvaluator({
-      name: 'answered',
-      version: '1',
-      feedbackType: answered,
-      targets: ['turn'],
-      source: 'JUDGE',
-      evaluate: async (subject) => ({
-        messages: subject.kind === 'turn' ? subject.messages.length : 0,
-      }),
-    }),
-  ],
-  rules: [{ evaluator: 'answered@1' }],
-});
 
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-bench-otlp-'));
 const binaries = await ensureTemporalBinaries();

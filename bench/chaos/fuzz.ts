@@ -8,8 +8,9 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { run } from '../../test/support/python-venv.js';
 import { fetchDocument, type Route, routeFor, routesOf } from './openapi-routes.js';
-import { readySchemathesis, run } from './schemathesis.js';
+import { readySchemathesis } from './schemathesis.js';
 
 // Scenario 7: schemathesis generates requests for every route in the API's OpenAPI document
 // (valid and invalid bodies, wrong types, odd strings, unknown fields) and sends them through a
@@ -223,9 +224,8 @@ export async function fuzzApi(options: FuzzOptions): Promise<FuzzFigures> {
           '--generation-database',
           'none',
         ],
-        { ...process.env, NO_COLOR: '1' },
-        // Its crash cache (.schemathesis/) goes there too, not into the repository.
-        dir,
+        // Its crash cache (.schemathesis/) goes into `dir` too, not into the repository.
+        { env: { ...process.env, NO_COLOR: '1' }, cwd: dir },
       );
       last = { code: ran.code, summary: ran.out.split('\n').slice(-40).join('\n') + ran.err };
       if (process.env.CHAOS_FUZZ_OUTPUT)

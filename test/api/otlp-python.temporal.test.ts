@@ -1,19 +1,17 @@
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { DEFAULTS, defineConfig } from '../../src/config/index.js';
-import { defineFeedbackType, type Envelope } from '../../src/core/index.js';
-import { defineEvaluator } from '../../src/evaluators/index.js';
+import { DEFAULTS } from '../../src/config/index.js';
+import type { Envelope } from '../../src/core/index.js';
 import { JsonlScoreSink } from '../../src/scores/file/index.js';
 import type { SpanRecord } from '../../src/traces/index.js';
+import { answeredApp } from '../support/answered-app.js';
 import { type ApiHarness, startApi } from '../support/api.js';
-import { eventually, finished, repoRoot } from '../support/processes.js';
+import { eventually, repoRoot } from '../support/processes.js';
+import { readyVenv, run } from '../support/python-venv.js';
 import { devServerEnvironment } from '../support/temporal.js';
 
 // The OTLP receiver with Python clients nobody here wrote: the OpenAI Agents SDK traced by
@@ -26,43 +24,8 @@ import { devServerEnvironment } from '../support/temporal.js';
 // the real clients parse. Everything else is real: the SDKs, the instrumentations, the exporters.
 
 const scripts = join(repoRoot, 'test', 'otlp-python');
-const venv = join(scripts, '.venv');
-const python = join(venv, 'bin', 'python');
-const stamp = join(venv, 'evalflow-installed');
 const requirements = join(scripts, 'requirements.txt');
-
-async function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const result = await finished(
-    spawn(command, args, { cwd: scripts, env, stdio: ['ignore', 'pipe', 'pipe'] }),
-  );
-  return {
-    ...result,
-    shown: `${command} ${args.join(' ')} exited ${result.code}\n${result.out}${result.err}`,
-  };
-}
-
-/** The venv with the pinned packages, installed again only when the pins change. */
-async function readyVenv(): Promise<void> {
-  const wanted = createHash('sha256').update(readFileSync(requirements)).digest('hex');
-  const works = existsSync(python) && (await run(python, ['-c', 'import sys'])).code === 0;
-  if (works && existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return;
-  if (!works) {
-    rmSync(venv, { recursive: true, force: true });
-    const made = await run('python3', ['-m', 'venv', venv]);
-    if (made.code !== 0) throw new Error(made.shown);
-  }
-  const installed = await run(python, [
-    '-m',
-    'pip',
-    'install',
-    '--quiet',
-    '--disable-pip-version-check',
-    '-r',
-    requirements,
-  ]);
-  if (installed.code !== 0) throw new Error(installed.shown);
-  writeFileSync(stamp, wanted);
-}
+let python = '';
 
 // ---- The stand-in model ----------------------------------------------------------------------
 
@@ -206,32 +169,6 @@ async function startModel(): Promise<{
 
 // ---- evalflow --------------------------------------------------------------------------------
 
-const answered = defineFeedbackType({
-  name: 'answered',
-  targets: ['turn'],
-  schema: z.object({ answered: z.boolean(), messages: z.int() }),
-});
-const app = defineConfig({
-  feedbackTypes: [answered],
-  evaluators: [
-    defineEvaluator({
-      name: 'answered',
-      version: '1',
-      feedbackType: answered,
-      targets: ['turn'],
-      source: 'JUDGE',
-      async evaluate(subject) {
-        const messages = subject.kind === 'turn' ? subject.messages : [];
-        return {
-          answered: messages.some((m) => m.role === 'assistant'),
-          messages: messages.length,
-        };
-      },
-    }),
-  ],
-  rules: [{ evaluator: 'answered@1' }],
-});
-
 const workspace = 'otlp-python';
 let env: TestWorkflowEnvironment;
 let h: ApiHarness;
@@ -239,9 +176,9 @@ let model: Awaited<ReturnType<typeof startModel>>;
 let agentKey = '';
 beforeAll(async () => {
   // The first run installs the venv (a minute or two); later runs find it ready.
-  await readyVenv();
+  python = await readyVenv(join(scripts, '.venv'), [requirements], ['-r', requirements]);
   env = await devServerEnvironment();
-  h = await startApi(env, app, {
+  h = await startApi(env, answeredApp, {
     traces: {
       bodyLimitBytes: DEFAULTS.otlpBodyLimitBytes,
       settleMs: 300,
@@ -265,14 +202,17 @@ async function runScript(
   options: { key?: string; env?: NodeJS.ProcessEnv } = {},
 ) {
   const result = await run(python, [join(scripts, script), ...args], {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NO_PROXY: '127.0.0.1,localhost',
-    OTEL_EXPORTER_OTLP_ENDPOINT: h.url,
-    OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer%20${options.key ?? agentKey}`,
-    OPENAI_BASE_URL: model.url,
-    OPENAI_API_KEY: 'test',
-    ...options.env,
+    cwd: scripts,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NO_PROXY: '127.0.0.1,localhost',
+      OTEL_EXPORTER_OTLP_ENDPOINT: h.url,
+      OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer%20${options.key ?? agentKey}`,
+      OPENAI_BASE_URL: model.url,
+      OPENAI_API_KEY: 'test',
+      ...options.env,
+    },
   });
   expect(result.code, result.shown).toBe(0);
   return JSON.parse(result.out.trim().split('\n').at(-1) ?? 'null');

@@ -31,14 +31,13 @@ import {
   ExportTraceServiceResponse,
   RpcStatus,
 } from '../../src/api/otlp/protobuf.js';
-import { defineConfig } from '../../src/config/index.js';
-import { defineFeedbackType, type Envelope } from '../../src/core/index.js';
-import { defineEvaluator } from '../../src/evaluators/index.js';
+import type { Envelope } from '../../src/core/index.js';
 import { JsonlScoreSink } from '../../src/scores/file/index.js';
 import {
   ingestTraceStateQuery,
   ingestTraceWorkflowId,
 } from '../../src/workflows/ingest-trace-messages.js';
+import { answeredApp } from '../support/answered-app.js';
 import { type ApiHarness, startApi } from '../support/api.js';
 import { eventually } from '../support/processes.js';
 import { devServerEnvironment } from '../support/temporal.js';
@@ -48,39 +47,12 @@ import { devServerEnvironment } from '../support/temporal.js';
 // the API and engine with their real parts. Each trace's run is recorded once, ended by its agent
 // span, and judged once by the app's run evaluator.
 
-const answered = defineFeedbackType({
-  name: 'answered',
-  targets: ['turn'],
-  schema: z.object({ answered: z.boolean(), messages: z.int(), steps: z.int() }),
-});
-const app = defineConfig({
-  feedbackTypes: [answered],
-  evaluators: [
-    defineEvaluator({
-      name: 'answered',
-      version: '1',
-      feedbackType: answered,
-      targets: ['turn'],
-      source: 'JUDGE',
-      async evaluate(subject) {
-        const messages = subject.kind === 'turn' ? subject.messages : [];
-        return {
-          answered: messages.some((m) => m.role === 'assistant'),
-          messages: messages.length,
-          steps: subject.kind === 'turn' ? subject.steps.length : 0,
-        };
-      },
-    }),
-  ],
-  rules: [{ evaluator: 'answered@1' }],
-});
-
 let env: TestWorkflowEnvironment;
 let h: ApiHarness;
 let agentKey = '';
 beforeAll(async () => {
   env = await devServerEnvironment();
-  h = await startApi(env, app, {
+  h = await startApi(env, answeredApp, {
     traces: {
       bodyLimitBytes: 1024 * 1024,
       settleMs: 100,
