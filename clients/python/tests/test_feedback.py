@@ -24,7 +24,9 @@ from evalflow_client import (
 def test_a_user_rates_replaces_and_deletes_their_own_rating_while_others_stay(connect, unique):
     workspace = f"rate-{unique}"
     agent, system = connect("agent", workspace), connect("system", workspace)
-    answer = report(agent, "t", "r")
+    # The run stays open: an ended run's answer is judged by answer_length, and a verdict that
+    # lands before the conversation is read would count among the feedback asserted below.
+    answer = report(agent, "t", "r", end=False)
     ada = system.with_key(system.create_user_token("ada", name="Ada").token)
     bob = system.with_key(system.create_user_token("bob").token)
     first = ada.rate_message("t", answer, "helpfulness", {"helpful": True, "stars": 4})
