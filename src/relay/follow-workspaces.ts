@@ -4,6 +4,7 @@ import type { RelayObserver } from '../metrics/observers.js';
 import type { Lease, Store, Subscription } from '../store/index.js';
 import { QueueRouter } from './queue-router.js';
 import { TriggerRelay } from './relay.js';
+import { startTraceSignaller } from './trace-signaller.js';
 
 /** The lease a workspace's relay holds: one relay per workspace across every process. */
 export const relayLeaseName = (workspaceId: string) => `relay:${workspaceId}`;
@@ -205,6 +206,14 @@ export function followWorkspaces(options: FollowOptions): Following {
   });
   queue('look');
   const timer = setInterval(() => queue('look'), options.pollMs ?? 2000);
+  // Beside the workspaces' relays, the OTLP receiver's outbox (one process at a time drains it).
+  const traceSignaller = startTraceSignaller({
+    store,
+    client: options.client,
+    taskQueue: options.taskQueue,
+    onError: report,
+    ...(options.pollMs !== undefined ? { pollMs: Math.min(options.pollMs, 1000) } : {}),
+  });
 
   return {
     relaying: () => [...following.keys()],
@@ -212,6 +221,7 @@ export function followWorkspaces(options: FollowOptions): Following {
       closed = true;
       clearInterval(timer);
       stopWatching();
+      await traceSignaller.close();
       await looking;
       await Promise.allSettled(
         [...following.values()].map(async ({ subscription, lease }) => {

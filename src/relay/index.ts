@@ -19,3 +19,10 @@ export {
   type Verdicts,
 } from './queue-routing.js';
 export { RELAY_CURSOR, type RelayOptions, TriggerRelay } from './relay.js';
+export {
+  signalTrace,
+  startTraceSignaller,
+  TRACE_SIGNALS_LEASE,
+  type TraceSignaller,
+  type TraceSignallerOptions,
+} from './trace-signaller.js';

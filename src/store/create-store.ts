@@ -45,7 +45,8 @@ import {
 import { follow, followPages, Wakeups } from './reads/subscription.js';
 import { createReviewQueueStore } from './review-queues/review-queue-store.js';
 import { staticScoreConfigs } from './score-configs.js';
-import { createTraceSpans } from './trace-spans.js';
+import { createTraceSignals } from './trace-signals.js';
+import { createTraceSpans, type TraceSpans } from './trace-spans.js';
 import { createUsageLedger } from './usage.js';
 
 export interface StoreOptions {
@@ -191,7 +192,11 @@ export function createStore(
     budgets: createBudgetStore(backend, deps.now),
     apiKeys: createApiKeys(backend, deps.now),
     idempotency: createIdempotencyRecords(backend, deps.now),
-    traceSpans: createTraceSpans(backend, deps.now),
+    traceSpans: wakingOnEnds(createTraceSpans(backend, deps.now), (workspace) => {
+      wakeups.wake(workspace);
+      coordination.announce(workspace);
+    }),
+    traceSignals: createTraceSignals(backend),
     artifactVersions: {
       count: (workspace_id, selector) => countArtifactVersions(backend, workspace_id, selector),
       list: (workspace_id, selector, after, limit) =>
@@ -215,4 +220,15 @@ export function createStore(
     },
   };
   return store;
+}
+
+/** Spans whose batches may end a run wake the signaller once they are committed. */
+function wakingOnEnds(spans: TraceSpans, wake: (workspace_id: string) => void): TraceSpans {
+  return {
+    ...spans,
+    async put(workspace_id, received, batches) {
+      await spans.put(workspace_id, received, batches);
+      if (batches.some((batch) => batch.may_end)) wake(workspace_id);
+    },
+  };
 }

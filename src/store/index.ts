@@ -112,6 +112,7 @@ export {
   holdSqliteEngineLock,
   type SqliteEngineLock,
 } from './sqlite/engine-lock.js';
+export type { DueTrace, TraceBatch, TraceSignals } from './trace-signals.js';
 export type { ReceivedSpan, TraceSpans } from './trace-spans.js';
 export {
   type AttemptRecord,

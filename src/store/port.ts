@@ -25,6 +25,7 @@ import type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifa
 import type { BackfillCursor, BackfillRow, BackfillSelector } from './reads/backfill-targets.js';
 import type { RunListOptions, ThreadListOptions } from './reads/lists.js';
 import type { ReviewQueueStore } from './review-queues/port.js';
+import type { TraceSignals } from './trace-signals.js';
 import type { TraceSpans } from './trace-spans.js';
 import type { UsageLedger } from './usage.js';
 
@@ -254,8 +255,13 @@ export interface Store {
   readonly apiKeys: ApiKeys;
   /** The HTTP API's first response to each idempotency key. */
   readonly idempotency: IdempotencyRecords;
-  /** Spans received over OTLP, until their trace's runs are recorded. */
+  /**
+   * Spans received over OTLP, until their trace's runs are recorded. A put whose batches may end
+   * a run wakes the watchers of appends (`watchAppends`), as an append does: the signaller.
+   */
   readonly traceSpans: TraceSpans;
+  /** The traces whose workflows are due to be told of their stored spans (the outbox). */
+  readonly traceSignals: TraceSignals;
   /** Leases for work that runs in one process at a time (each workspace's relay). */
   readonly leases: Leases;
   /** Review queues: their definitions (a view), items, slots and reviewers' leases. */

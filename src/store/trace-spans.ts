@@ -1,8 +1,10 @@
 import { type Backend, parseJson } from './backend.js';
+import { noteTraceBatches, type TraceBatch } from './trace-signals.js';
 
 // The spans an OTLP exporter sent, by workspace and trace, as the receiver read them (the store
 // keeps each span's body as JSON and knows nothing of its shape). Putting a span again keeps the
-// first: exporters retry, and Collectors fan out twice.
+// first: exporters retry, and Collectors fan out twice. Their traces' rows in the receiver's outbox
+// (trace-signals.ts) are written in the same transaction.
 
 export interface ReceivedSpan {
   trace_id: string;
@@ -11,8 +13,15 @@ export interface ReceivedSpan {
 }
 
 export interface TraceSpans {
-  /** Keeps the spans, in one transaction: once it resolves they survive a crash. */
-  put(workspace_id: string, spans: readonly ReceivedSpan[]): Promise<void>;
+  /**
+   * Keeps the spans and notes their traces' batches for signalling, in one transaction: once it
+   * resolves they survive a crash.
+   */
+  put(
+    workspace_id: string,
+    spans: readonly ReceivedSpan[],
+    batches: readonly TraceBatch[],
+  ): Promise<void>;
   /** A trace's spans' bodies, in the order they were first received. */
   ofTrace(workspace_id: string, trace_id: string): Promise<unknown[]>;
 }
@@ -22,10 +31,12 @@ const ROWS_PER_INSERT = 500;
 
 export function createTraceSpans(backend: Backend, now: () => Date): TraceSpans {
   return {
-    async put(workspace_id, spans) {
-      if (spans.length === 0) return;
-      const received_at = now().toISOString();
+    async put(workspace_id, spans, batches) {
+      if (spans.length === 0 && batches.length === 0) return;
+      const at = now();
+      const received_at = at.toISOString();
       await backend.transaction(async (sql) => {
+        await noteTraceBatches(sql, workspace_id, batches, at.getTime());
         for (let at = 0; at < spans.length; at += ROWS_PER_INSERT) {
           const rows = spans.slice(at, at + ROWS_PER_INSERT);
           await sql.run(

@@ -22,4 +22,3 @@ export {
 } from './reevaluations.js';
 export { type ReviewBody, ReviewClient, type ReviewClientOptions } from './reviews.js';
 export { runEvaluationState } from './runs.js';
-export { signalTraceBatch, type TraceBatch } from './traces.js';

@@ -26,10 +26,22 @@ export interface IngestTraceState {
   endPending: boolean;
   /** What the last translation recorded. */
   last: TraceOutcome | null;
+  /**
+   * The trace went quiet for its idle timeout before this workflow ran (the receiver's
+   * signaller says so): translate as idle at once. Absent in states carried before it existed.
+   */
+  quietPending?: boolean;
 }
 
-/** A batch of the trace's spans is stored; `mayEnd`: it holds an agent span or a root span. */
-export const spansStoredSignal = defineSignal<[{ mayEnd: boolean }]>('spansStored');
+/**
+ * Spans of the trace are stored; `mayEnd`: they hold an agent span or a root span; `quiet`: no
+ * span has come for the idle timeout.
+ */
+export interface SpansStored {
+  mayEnd: boolean;
+  quiet?: boolean;
+}
+export const spansStoredSignal = defineSignal<[SpansStored]>('spansStored');
 export const ingestTraceStateQuery = defineQuery<IngestTraceState>('ingestTraceState');
 
 /** One workflow per trace, in one store and workspace. */

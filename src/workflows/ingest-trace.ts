@@ -23,7 +23,9 @@ const HISTORY_BUDGET = 2_000;
  * waits out before it reads the spans: the server's timers fire up to a second late, too coarse
  * for a 2 s window. When no span comes for the idle timeout, runs whose agent span never came are
  * recorded `stopped` and the workflow ends; a span that comes later starts it again, and
- * translating again records nothing twice.
+ * translating again records nothing twice. The receiver's signaller starts it only when a batch
+ * may end a run or the trace has been quiet for the idle timeout (`quiet`: recorded as idle at
+ * once), so a run still going costs no workflow.
  */
 export async function ingestTrace(input: IngestTraceInput): Promise<IngestTraceState> {
   const state: IngestTraceState = input.carried ?? {
@@ -32,9 +34,11 @@ export async function ingestTrace(input: IngestTraceInput): Promise<IngestTraceS
     endPending: false,
     last: null,
   };
-  setHandler(spansStoredSignal, ({ mayEnd }) => {
+  setHandler(spansStoredSignal, ({ mayEnd, quiet }) => {
     state.batches += 1;
     if (mayEnd) state.endPending = true;
+    // Quiet holds until spans come again: a later batch means the trace is not quiet.
+    state.quietPending = quiet === true;
   });
   setHandler(ingestTraceStateQuery, () => state);
   const { recordTrace } = proxyActivities<EvalflowActivities>({
@@ -59,6 +63,12 @@ export async function ingestTrace(input: IngestTraceInput): Promise<IngestTraceS
     if (state.endPending) {
       state.endPending = false;
       await record(false);
+    } else if (state.quietPending) {
+      // The signaller waited out the idle timeout already; no history before it signals quiet.
+      state.quietPending = false;
+      const seen = state.batches;
+      await record(true);
+      if (state.batches === seen) return state;
     } else {
       const seen = state.batches;
       const more = await condition(() => state.batches !== seen, input.idleMs);

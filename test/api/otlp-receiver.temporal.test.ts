@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
   type Attributes,
@@ -26,13 +29,16 @@ import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { buildApi, issueCredential } from '../../src/api/index.js';
 import {
   decodeProtobuf,
   ExportTraceServiceResponse,
   RpcStatus,
 } from '../../src/api/otlp/protobuf.js';
+import { loadConfig } from '../../src/config/index.js';
 import type { Envelope } from '../../src/core/index.js';
 import { JsonlScoreSink } from '../../src/scores/file/index.js';
+import { openEngineDeps } from '../../src/worker/index.js';
 import {
   ingestTraceStateQuery,
   ingestTraceWorkflowId,
@@ -604,6 +610,62 @@ describe('POST /v1/traces refuses', () => {
     expect(body.partialSuccess.errorMessage).toMatch(/intValue: a decimal integer/);
     const stored = await h.engine.store.traceSpans.ofTrace('otlp', '5'.repeat(32));
     expect(stored).toMatchObject([{ spanId: '6'.repeat(16) }]);
+  });
+
+  it('with 503 and Retry-After while the engine is behind, having kept what it took before', async () => {
+    // An API alone: no relay drains its outbox, as when Temporal or every worker is down.
+    const dir = mkdtempSync(join(tmpdir(), 'evalflow-otlp-behind-'));
+    const engine = await openEngineDeps(
+      loadConfig({
+        EVALFLOW_SQLITE_PATH: join(dir, 'evalflow.db'),
+        EVALFLOW_SCORES_FILE: join(dir, 'scores.jsonl'),
+        EVALFLOW_SCORE_CONFIGS_FILE: join(dir, 'score-configs.jsonl'),
+      }),
+      answeredApp,
+    );
+    let ahead = 0;
+    const api = await buildApi({
+      store: engine.store,
+      app: answeredApp,
+      temporal: { client: env.client, taskQueue: 'nobody-polls' },
+      scoreConfigs: engine.configStore,
+      logger: false,
+      now: () => new Date(Date.now() + ahead),
+    });
+    try {
+      const url = await api.listen({ host: '127.0.0.1', port: 0 });
+      const { key } = await issueCredential(engine.store, {
+        kind: 'key',
+        workspaceId: 'otlp',
+        principal: { kind: 'agent' },
+      });
+      const send = (traceId: string) =>
+        fetch(`${url}/v1/traces`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(jsonRequest(traceId, 'a'.repeat(16))),
+        });
+      expect((await send('a'.repeat(32))).status).toBe(200);
+      ahead = 29_000;
+      expect((await send('b'.repeat(32))).status).toBe(200);
+      ahead = 31_000;
+      const refused = await send('c'.repeat(32));
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(await refused.json()).toMatchObject({
+        code: 14,
+        message: expect.stringMatching(/engine is behind/),
+      });
+      const stored = (traceId: string) => engine.store.traceSpans.ofTrace('otlp', traceId);
+      expect(await stored('a'.repeat(32))).toHaveLength(1);
+      expect(await stored('c'.repeat(32))).toEqual([]);
+      const due = await engine.store.traceSignals.due(Date.now(), 10);
+      expect(due.map((trace) => trace.trace_id).sort()).toEqual(['a'.repeat(32), 'b'.repeat(32)]);
+    } finally {
+      await api.close();
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers a good protobuf request with an empty ExportTraceServiceResponse', async () => {

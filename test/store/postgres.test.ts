@@ -9,6 +9,7 @@ import { givenTwoRatings } from './feedback-history.js';
 import { ledgerContract } from './ledger-contract.js';
 import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
+import { traceSignalsContract } from './trace-signals-contract.js';
 import { usageContract } from './usage-contract.js';
 
 const schema = freshSchemaName();
@@ -35,6 +36,10 @@ budgetsContract('Postgres', (options) =>
 );
 
 backfillContract('Postgres', (options) =>
+  openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
+);
+
+traceSignalsContract('Postgres', (options) =>
   openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
 );
 

@@ -11,6 +11,7 @@ import { givenTwoRatings } from './feedback-history.js';
 import { ledgerContract } from './ledger-contract.js';
 import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
+import { traceSignalsContract } from './trace-signals-contract.js';
 import { usageContract } from './usage-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-sqlite-'));
@@ -28,6 +29,10 @@ usageContract('SQLite', async (options) => openSqliteStore(join(dir, 'usage.db')
 
 budgetsContract('SQLite', async (options) => openSqliteStore(join(dir, 'budgets.db'), options));
 backfillContract('SQLite', async (options) => openSqliteStore(join(dir, 'backfill.db'), options));
+
+traceSignalsContract('SQLite', async (options) =>
+  openSqliteStore(join(dir, 'trace-signals.db'), options),
+);
 
 describe('the SQLite store on disk', () => {
   it('opens the default file under .evalflow/, creating the folder', async () => {

@@ -436,42 +436,46 @@ describe("the reviewers' page", () => {
       },
     });
     // As the OTLP receiver keeps them; `evalflow.run.id` names the run the API started.
-    await h.engine.store.traceSpans.put(w.ws, [
-      span(
-        '00000000000000a1',
-        null,
-        'invoke_agent refunds',
-        { 'gen_ai.operation.name': 'invoke_agent', 'evalflow.run.id': runId },
-        0,
-        4000,
-      ),
-      span(
-        '00000000000000a2',
-        '00000000000000a1',
-        'chat gpt-4o',
-        {
-          'gen_ai.operation.name': 'chat',
-          'gen_ai.request.model': 'gpt-4o',
-          'gen_ai.usage.input_tokens': 310,
-          'gen_ai.usage.output_tokens': 24,
-        },
-        100,
-        1300,
-      ),
-      span(
-        '00000000000000a3',
-        '00000000000000a1',
-        'execute_tool refund',
-        {
-          'gen_ai.operation.name': 'execute_tool',
-          'gen_ai.tool.name': 'refund',
-          'gen_ai.tool.call.arguments': '{"order":1001}',
-        },
-        1400,
-        1650,
-        true,
-      ),
-    ]);
+    await h.engine.store.traceSpans.put(
+      w.ws,
+      [
+        span(
+          '00000000000000a1',
+          null,
+          'invoke_agent refunds',
+          { 'gen_ai.operation.name': 'invoke_agent', 'evalflow.run.id': runId },
+          0,
+          4000,
+        ),
+        span(
+          '00000000000000a2',
+          '00000000000000a1',
+          'chat gpt-4o',
+          {
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.request.model': 'gpt-4o',
+            'gen_ai.usage.input_tokens': 310,
+            'gen_ai.usage.output_tokens': 24,
+          },
+          100,
+          1300,
+        ),
+        span(
+          '00000000000000a3',
+          '00000000000000a1',
+          'execute_tool refund',
+          {
+            'gen_ai.operation.name': 'execute_tool',
+            'gen_ai.tool.name': 'refund',
+            'gen_ai.tool.call.arguments': '{"order":1001}',
+          },
+          1400,
+          1650,
+          true,
+        ),
+      ],
+      [],
+    );
     await h.call('POST', '/v1/review-queues/turns/items', {
       key: await w.key('system'),
       body: { targets: [{ kind: 'turn', runId }] },

@@ -18,6 +18,7 @@ describe('replaying recorded histories', () => {
     expect([...new Set(histories.map((file) => file.split('.')[0]))].sort()).toEqual([
       'evaluateRun',
       'evaluateThread',
+      'ingestTrace',
       'mirror',
       'reevaluate',
       'review',

@@ -4,7 +4,7 @@ import { gunzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type protobuf from 'protobufjs';
 import { DEFAULTS, type TraceSettings } from '../../config/index.js';
-import type { ReceivedSpan } from '../../store/index.js';
+import type { ReceivedSpan, TraceBatch } from '../../store/index.js';
 import {
   isKept,
   MalformedRequestError,
@@ -12,7 +12,6 @@ import {
   readTraceRequest,
   roleOf,
 } from '../../traces/index.js';
-import { signalTraceBatch } from '../../workflow-clients/index.js';
 import { httpOnly } from '../errors.js';
 import type { Api, RouteDeps } from '../options.js';
 import { callerOf } from '../plugins/authentication.js';
@@ -29,11 +28,14 @@ import {
 
 // `POST /v1/traces` and `POST /v1/logs`, as OTLP/HTTP specifies them (docs/traces.md): a protobuf
 // or JSON export request, gzip or not, sized after decompression. What it holds is stored before
-// the answer, so a 200 means it survives a crash; each trace's workflow is then told. Malformed
+// the answer, with its traces noted in the outbox in the same transaction, so a 200 means it
+// survives a crash; the relays' signaller tells the traces' workflows from there. Malformed
 // items are refused one by one in `partial_success`; a body that does not decode is refused whole
 // (400, nothing stored). Errors answer a google.rpc.Status in the request's encoding.
 
 const gunzipAsync = promisify(gunzip);
+/** How long a trace that may end a run may wait to be signalled before the receiver says 503. */
+const BEHIND_MS = 30_000;
 const PROTOBUF = 'application/x-protobuf';
 const JSON_TYPE = 'application/json';
 
@@ -141,9 +143,10 @@ export function registerTraceReceiver(api: Api, deps: RouteDeps): void {
         handler: async (request, reply) => {
           const body = await inflate(request, settings.bodyLimitBytes);
           const received = readBody(signal, body, isProtobuf(request));
+          await refuseWhileBehind(deps);
           const workspaceId = callerOf(request).workspaceId;
-          await deps.store.traceSpans.put(workspaceId, received.rows);
-          await tellWorkflows(deps, settings, request, received.rows);
+          const batches = batchesOf(request, settings, received.rows);
+          await deps.store.traceSpans.put(workspaceId, received.rows, batches);
           return answer(request, reply, signal.response, responseOf(signal, received));
         },
       });
@@ -190,38 +193,39 @@ function readBody(signal: Signal, body: Buffer, protobufBody: boolean): Received
   }
 }
 
-/** Tells each trace's workflow that its rows are stored; Temporal down is a 503 to retry. */
-async function tellWorkflows(
-  deps: RouteDeps,
-  settings: TraceSettings,
+/**
+ * The traces of the rows, each once, as the outbox notes them: whether a row of it may end a run,
+ * and what its workflow is to be started with.
+ */
+function batchesOf(
   request: FastifyRequest,
+  settings: TraceSettings,
   rows: Received['rows'],
-): Promise<void> {
-  const caller = callerOf(request);
-  const traceIds = new Map<string, boolean>();
-  for (const row of rows) {
-    traceIds.set(row.trace_id, (traceIds.get(row.trace_id) ?? false) || row.mayEnd);
-  }
-  try {
-    await Promise.all(
-      [...traceIds].map(([traceId, mayEnd]) =>
-        signalTraceBatch(deps.temporal.client, deps.store, deps.temporal.taskQueue, {
-          workspaceId: caller.workspaceId,
-          traceId,
-          reporter: caller.principal.kind === 'agent' ? 'agent' : 'system',
-          settleMs: settings.settleMs,
-          idleMs: settings.idleMs,
-          ...(settings.conversationAttribute
-            ? { conversationAttribute: settings.conversationAttribute }
-            : {}),
-          mayEnd,
-        }),
-      ),
-    );
-  } catch (error) {
-    request.log.warn({ err: error }, 'OTLP data stored; its traces could not be signalled');
-    throw httpOnly('unavailable', 'the engine is unavailable; retry (what was sent is kept)', {
-      'retry-after': '1',
+): TraceBatch[] {
+  const mayEnd = new Map<string, boolean>();
+  for (const row of rows)
+    mayEnd.set(row.trace_id, (mayEnd.get(row.trace_id) ?? false) || row.mayEnd);
+  const reporter = callerOf(request).principal.kind === 'agent' ? 'agent' : 'system';
+  return [...mayEnd].map(([trace_id, may_end]) => ({
+    trace_id,
+    reporter,
+    settle_ms: settings.settleMs,
+    idle_ms: settings.idleMs,
+    conversation_attribute: settings.conversationAttribute,
+    may_end,
+  }));
+}
+
+/**
+ * Refuses (503, retry) while the engine is behind: a trace that may end a run has waited longer
+ * than `BEHIND_MS` for its workflow to be told (Temporal or every relay down). What was sent
+ * before is kept and told once the engine is back.
+ */
+async function refuseWhileBehind(deps: RouteDeps): Promise<void> {
+  const oldest = await deps.store.traceSignals.oldestEndingMs();
+  if (oldest !== null && deps.now().getTime() - oldest > BEHIND_MS) {
+    throw httpOnly('unavailable', 'the engine is behind; retry (what was sent is kept)', {
+      'retry-after': String(Math.ceil(BEHIND_MS / 1000)),
     });
   }
 }

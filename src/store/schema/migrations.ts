@@ -427,6 +427,33 @@ const traceSpansMigration: Migration = {
   ],
 };
 
+/**
+ * Migration 15: the traces whose workflows are still to be told of spans stored (the receiver's
+ * outbox): a row per trace, written in the spans' transaction, removed once its workflow is
+ * signalled. `quiet_at_ms` is when it goes idle: its last batch's time plus its idle timeout.
+ */
+const traceSignalsMigration: Migration = {
+  version: 15,
+  name: 'traces to signal, the OTLP receiver outbox',
+  statements: [
+    keyedTable(`CREATE TABLE trace_signals (
+      workspace_id TEXT NOT NULL,
+      trace_id TEXT NOT NULL,
+      reporter TEXT NOT NULL,
+      settle_ms BIGINT NOT NULL,
+      idle_ms BIGINT NOT NULL,
+      conversation_attribute TEXT,
+      may_end INTEGER NOT NULL,
+      since_ms BIGINT NOT NULL,
+      quiet_at_ms BIGINT NOT NULL,
+      version BIGINT NOT NULL,
+      PRIMARY KEY (workspace_id, trace_id)
+    )`),
+    'CREATE INDEX trace_signals_ending ON trace_signals (may_end, since_ms)',
+    'CREATE INDEX trace_signals_quiet ON trace_signals (quiet_at_ms)',
+  ],
+};
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -494,4 +521,5 @@ export const migrations: readonly Migration[] = [
   budgetsMigration,
   backfillMigration,
   traceSpansMigration,
+  traceSignalsMigration,
 ];
