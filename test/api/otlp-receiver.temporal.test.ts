@@ -19,11 +19,11 @@ import type { CompressionAlgorithm } from '@opentelemetry/otlp-exporter-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import {
-  BasicTracerProvider,
   BatchSpanProcessor,
   SimpleSpanProcessor,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -75,7 +75,7 @@ afterAll(async () => {
 
 /** A tracer whose spans go to the API through `exporter`, flushed by `flush`. */
 function tracing(exporter: SpanExporter, processor: 'batch' | 'simple') {
-  const provider = new BasicTracerProvider({
+  const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'support-bot' }),
     spanProcessors: [
       processor === 'batch' ? new BatchSpanProcessor(exporter) : new SimpleSpanProcessor(exporter),

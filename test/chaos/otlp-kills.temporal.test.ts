@@ -2,11 +2,11 @@ import { performance } from 'node:perf_hooks';
 import { ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import {
-  BasicTracerProvider,
   BatchSpanProcessor,
   type ReadableSpan,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Deployment, startDeployment } from '../../bench/chaos/deployment.js';
 import type { Envelope } from '../../src/core/index.js';
@@ -55,7 +55,7 @@ class Recorded implements SpanExporter {
 }
 
 /** One agent turn: its agent span, a model call with the conversation and a tool call. */
-function turn(tracer: ReturnType<BasicTracerProvider['getTracer']>, n: number): Span {
+function turn(tracer: ReturnType<NodeTracerProvider['getTracer']>, n: number): Span {
   const messages = (role: string, text: string) =>
     JSON.stringify([{ role, parts: [{ type: 'text', content: text }] }]);
   const agent = tracer.startSpan('invoke_agent support', {
@@ -97,7 +97,7 @@ it('records each exported turn once and judges each answer once through worker a
       timeoutMillis: 60_000,
     }),
   );
-  const provider = new BasicTracerProvider({
+  const provider = new NodeTracerProvider({
     spanProcessors: [
       new BatchSpanProcessor(exporter, { scheduledDelayMillis: 20, maxExportBatchSize: 12 }),
     ],
