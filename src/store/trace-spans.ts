@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
 import { type Backend, parseJson } from './backend.js';
 import { noteTraceBatches, type TraceBatch } from './trace-signals.js';
 
 // The spans an OTLP exporter sent, by workspace and trace, as the receiver read them (the store
-// keeps each span's body as JSON and knows nothing of its shape). Putting a span again keeps the
-// first: exporters retry, and Collectors fan out twice. Their traces' rows in the receiver's outbox
-// (trace-signals.ts) are written in the same transaction.
+// keeps each span's body as JSON and knows nothing of its shape). A request's spans of one trace
+// are one row, keyed `batch:` and a hash of their ids: a request sent again (exporters retry) is
+// the same row, kept once. A span that comes again in another batch (a Collector that fans out
+// and batches anew) is read once: the first received. Rows of one span each, keyed by its id, are
+// what stores before batch rows wrote; they read the same. Their traces' rows in the receiver's
+// outbox (trace-signals.ts) are written in the same transaction.
 
 export interface ReceivedSpan {
   trace_id: string;
@@ -22,12 +26,31 @@ export interface TraceSpans {
     spans: readonly ReceivedSpan[],
     batches: readonly TraceBatch[],
   ): Promise<void>;
-  /** A trace's spans' bodies, in the order they were first received. */
+  /** A trace's spans' bodies, each once, in the order they were first received. */
   ofTrace(workspace_id: string, trace_id: string): Promise<unknown[]>;
 }
 
-/** Rows per INSERT: five parameters each, well under either database's parameter limit. */
-const ROWS_PER_INSERT = 500;
+const BATCH = 'batch:';
+
+/** A batch row's body: its spans' ids and bodies. */
+type BatchBody = { id: string; body: unknown }[];
+
+/** The spans by trace, in the order they came. */
+function byTrace(spans: readonly ReceivedSpan[]): Map<string, BatchBody> {
+  const traces = new Map<string, BatchBody>();
+  for (const span of spans) {
+    let batch = traces.get(span.trace_id);
+    if (batch === undefined) traces.set(span.trace_id, (batch = []));
+    batch.push({ id: span.span_id, body: span.body });
+  }
+  return traces;
+}
+
+const batchKey = (batch: BatchBody) => {
+  const hash = createHash('sha256');
+  for (const { id } of batch) hash.update(id).update('\n');
+  return `${BATCH}${hash.digest('hex').slice(0, 32)}`;
+};
 
 export function createTraceSpans(backend: Backend, now: () => Date): TraceSpans {
   return {
@@ -37,19 +60,12 @@ export function createTraceSpans(backend: Backend, now: () => Date): TraceSpans 
       const received_at = at.toISOString();
       await backend.transaction(async (sql) => {
         await noteTraceBatches(sql, workspace_id, batches, at.getTime());
-        for (let at = 0; at < spans.length; at += ROWS_PER_INSERT) {
-          const rows = spans.slice(at, at + ROWS_PER_INSERT);
+        for (const [trace_id, batch] of byTrace(spans)) {
           await sql.run(
             `INSERT INTO trace_spans (workspace_id, trace_id, span_id, body, received_at)
-               VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}
+               VALUES (?, ?, ?, ?, ?)
                ON CONFLICT (workspace_id, trace_id, span_id) DO NOTHING`,
-            rows.flatMap((span) => [
-              workspace_id,
-              span.trace_id,
-              span.span_id,
-              JSON.stringify(span.body),
-              received_at,
-            ]),
+            [workspace_id, trace_id, batchKey(batch), JSON.stringify(batch), received_at],
           );
         }
       });
@@ -57,12 +73,25 @@ export function createTraceSpans(backend: Backend, now: () => Date): TraceSpans 
     async ofTrace(workspace_id, trace_id) {
       const rows = await backend.read((sql) =>
         sql.all(
-          `SELECT body FROM trace_spans WHERE workspace_id = ? AND trace_id = ?
+          `SELECT span_id, body FROM trace_spans WHERE workspace_id = ? AND trace_id = ?
              ORDER BY received_at, span_id`,
           [workspace_id, trace_id],
         ),
       );
-      return rows.map((row) => parseJson(row.body));
+      const seen = new Set<string>();
+      const bodies: unknown[] = [];
+      const keep = (id: string, body: unknown) => {
+        if (seen.has(id)) return;
+        seen.add(id);
+        bodies.push(body);
+      };
+      for (const row of rows) {
+        const key = String(row.span_id);
+        const body = parseJson(row.body);
+        if (!key.startsWith(BATCH)) keep(key, body);
+        else for (const span of body as BatchBody) keep(span.id, span.body);
+      }
+      return bodies;
     },
   };
 }

@@ -81,6 +81,26 @@ describe('the SQLite store on disk', () => {
     }
   });
 
+  it('reads the spans stored a row each, before batch rows, with those stored since', async () => {
+    const path = join(dir, 'span-rows.db');
+    const store = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
+    await store.close();
+    const db = new Database(path);
+    db.prepare(
+      `INSERT INTO trace_spans (workspace_id, trace_id, span_id, body, received_at)
+         VALUES ('w', 't', ?, ?, '2026-01-01T00:00:00.000Z')`,
+    ).run('s1', JSON.stringify({ v: 'old' }));
+    db.close();
+    const again = openSqliteStore(path, { feedbackTypes: conformanceFeedbackTypes() });
+    try {
+      const span = (span_id: string) => ({ trace_id: 't', span_id, body: { v: span_id } });
+      await again.traceSpans.put('w', [span('s1'), span('s2')], []);
+      expect(await again.traceSpans.ofTrace('w', 't')).toEqual([{ v: 'old' }, { v: 's2' }]);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('fills the last-given column of feedback recorded before it (migration 9)', async () => {
     const path = join(dir, 'before-verdict-reads.db');
     let clock = Date.parse('2026-02-01T09:00:00Z');

@@ -3,9 +3,9 @@ import type { DueTrace, Store, TraceBatch } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import type { OpenStore } from './store-contract.js';
 
-// The OTLP receiver's outbox, run unchanged against every adapter: a row per trace, folded from
-// its batches in the spans' transaction; due at once when a batch may end a run, else once quiet;
-// removed only as it was read.
+// The spans the OTLP receiver keeps and its outbox, run unchanged against every adapter: each span
+// read once; a row per trace, folded from its batches in the spans' transaction, due at once
+// when a batch may end a run, else once quiet, removed only as it was read.
 
 let counter = 0;
 const freshWorkspace = () => `traces-${Date.now().toString(36)}-${++counter}`;
@@ -22,7 +22,7 @@ const batch = (trace_id: string, may_end: boolean): TraceBatch => ({
 const span = (trace_id: string, span_id: string) => ({ trace_id, span_id, body: { span_id } });
 
 export function traceSignalsContract(adapter: string, open: OpenStore) {
-  describe(`the ${adapter} trace outbox`, () => {
+  describe(`the ${adapter} trace spans and outbox`, () => {
     let store: Store;
     let clock = Date.parse('2026-03-01T10:00:00Z');
     beforeAll(async () => {
@@ -70,6 +70,29 @@ export function traceSignalsContract(adapter: string, open: OpenStore) {
       expect(still).toMatchObject({ trace_id: 't3', may_end: true, version: 2 });
       await store.traceSignals.done(still as DueTrace);
       expect(await dueIn(ws, clock + IDLE_MS)).toEqual([]);
+    });
+
+    it('reads each span once, as first received, however often and in whatever batch it came', async () => {
+      const ws = freshWorkspace();
+      const as = (span_id: string, v: number) => ({
+        trace_id: 't5',
+        span_id,
+        body: { span_id, v },
+      });
+      await store.traceSpans.put(ws, [as('s1', 1), as('s2', 1)], []);
+      clock += 1;
+      await store.traceSpans.put(ws, [as('s1', 1), as('s2', 1)], []);
+      await store.traceSpans.put(
+        ws,
+        [as('s2', 2), as('s3', 2), { ...as('x', 0), trace_id: 't6' }],
+        [],
+      );
+      expect(await store.traceSpans.ofTrace(ws, 't5')).toEqual([
+        { span_id: 's1', v: 1 },
+        { span_id: 's2', v: 1 },
+        { span_id: 's3', v: 2 },
+      ]);
+      expect(await store.traceSpans.ofTrace(ws, 't6')).toEqual([{ span_id: 'x', v: 0 }]);
     });
 
     it('writes nothing of a put that fails: spans and rows share its transaction', async () => {
