@@ -39,8 +39,8 @@ type BatchBody = { id: string; body: unknown }[];
 function byTrace(spans: readonly ReceivedSpan[]): Map<string, BatchBody> {
   const traces = new Map<string, BatchBody>();
   for (const span of spans) {
-    let batch = traces.get(span.trace_id);
-    if (batch === undefined) traces.set(span.trace_id, (batch = []));
+    const batch = traces.get(span.trace_id) ?? [];
+    if (batch.length === 0) traces.set(span.trace_id, batch);
     batch.push({ id: span.span_id, body: span.body });
   }
   return traces;
