@@ -4,6 +4,7 @@
 export { boundedContent } from './bounded.js';
 export { commandsOfRun, type RunCommand } from './commands.js';
 export { joinLogs, type ReadLogs, readLogsRequest, type SpanLog } from './otlp-logs.js';
+export { readTraceMessage } from './otlp-protobuf.js';
 export {
   MalformedRequestError,
   type ReadRequest,

@@ -8,7 +8,9 @@ import type { ReceivedSpan, TraceBatch } from '../../store/index.js';
 import {
   isKept,
   MalformedRequestError,
+  type ReadRequest,
   readLogsRequest,
+  readTraceMessage,
   readTraceRequest,
   roleOf,
 } from '../../traces/index.js';
@@ -60,7 +62,10 @@ interface Received {
 interface Signal {
   request: protobuf.Type;
   response: protobuf.Type;
-  read(decoded: unknown): Received;
+  /** A protobuf body decoded, as `read` takes it. */
+  decode(body: Buffer): unknown;
+  /** A request read: OTLP/JSON as parsed, or protobuf as `decode` returns it. */
+  read(decoded: unknown, protobufBody: boolean): Received;
   /** `rejectedSpans`, `rejectedLogRecords`. */
   rejectedField: string;
   /** What a refused item is called in the message. */
@@ -72,25 +77,31 @@ const traces: Signal = {
   response: ExportTraceServiceResponse,
   rejectedField: 'rejectedSpans',
   item: 'span',
-  read(decoded) {
-    const read = readTraceRequest(decoded);
-    return {
-      rows: read.spans.filter(isKept).map((span) => ({
-        trace_id: span.traceId,
-        span_id: span.spanId,
-        body: span,
-        mayEnd: span.parentSpanId === null || roleOf(span) === 'agent',
-      })),
-      refused: read.refused.map(({ spanId, reason }) => ({ id: spanId, reason })),
-    };
-  },
+  // A protobuf body is read from the messages protobufjs decodes (readTraceMessage: no objects
+  // made of them first, no schema); OTLP/JSON by the schema. Both read a body alike.
+  decode: (body) => ExportTraceServiceRequest.decode(body),
+  read: (decoded, protobufBody) =>
+    receivedSpans(protobufBody ? readTraceMessage(decoded) : readTraceRequest(decoded)),
 };
+
+function receivedSpans(read: ReadRequest): Received {
+  return {
+    rows: read.spans.filter(isKept).map((span) => ({
+      trace_id: span.traceId,
+      span_id: span.spanId,
+      body: span,
+      mayEnd: span.parentSpanId === null || roleOf(span) === 'agent',
+    })),
+    refused: read.refused.map(({ spanId, reason }) => ({ id: spanId, reason })),
+  };
+}
 
 const logs: Signal = {
   request: ExportLogsServiceRequest,
   response: ExportLogsServiceResponse,
   rejectedField: 'rejectedLogRecords',
   item: 'log record',
+  decode: (body) => decodeProtobuf(ExportLogsServiceRequest, body),
   read(decoded) {
     const read = readLogsRequest(decoded);
     return {
@@ -178,15 +189,13 @@ async function inflate(request: FastifyRequest, limit: number): Promise<Buffer> 
 function readBody(signal: Signal, body: Buffer, protobufBody: boolean): Received {
   let decoded: unknown;
   try {
-    decoded = protobufBody
-      ? decodeProtobuf(signal.request, body)
-      : JSON.parse(body.toString('utf8'));
+    decoded = protobufBody ? signal.decode(body) : JSON.parse(body.toString('utf8'));
   } catch (error) {
     const what = protobufBody ? `protobuf ${signal.request.name}` : 'JSON';
     throw httpOnly('bad_request', `the body is not a ${what}: ${(error as Error).message}`);
   }
   try {
-    return signal.read(decoded);
+    return signal.read(decoded, protobufBody);
   } catch (error) {
     if (error instanceof MalformedRequestError) throw httpOnly('bad_request', error.message);
     throw error;
