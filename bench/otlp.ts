@@ -258,8 +258,9 @@ console.log(
   `agent span to verdict, beyond the ${SETTLE_MS} ms settle window: p50 ${p(0.5).toFixed(0)} ms, p99 ${p(0.99).toFixed(0)} ms`,
 );
 
-// Throughput: every body eight traces' children, stored and signalled as any; their agent spans
-// are not sent, so that no run is judged while the next figures are taken.
+// Throughput: every body eight traces' children, stored and noted in the outbox as any; their
+// agent spans are not sent, so that no run is judged while the next figures are taken (and no
+// workflow starts for them: the signaller would once they had been quiet for the idle timeout).
 const bodies = Array.from({ length: BODIES }, () => {
   const spans: SpanSpec[] = [];
   for (let t = 0; t < SPANS_PER_BODY / SPANS_PER_TRACE; t++) {

@@ -42,5 +42,5 @@ export function roleOf(span: SpanRecord): SpanRole {
  * and every trace's root (a run of a trace with no agent span is its root's). The rest (HTTP,
  * databases) are counted and not stored.
  */
-export const isKept = (span: SpanRecord): boolean =>
-  span.parentSpanId === null || roleOf(span) !== 'other';
+export const isKept = (span: SpanRecord, role: SpanRole = roleOf(span)): boolean =>
+  span.parentSpanId === null || role !== 'other';

@@ -85,13 +85,19 @@ const traces: Signal = {
 };
 
 function receivedSpans(read: ReadRequest): Received {
-  return {
-    rows: read.spans.filter(isKept).map((span) => ({
+  const rows: Received['rows'] = [];
+  for (const span of read.spans) {
+    const role = roleOf(span);
+    if (!isKept(span, role)) continue;
+    rows.push({
       trace_id: span.traceId,
       span_id: span.spanId,
       body: span,
-      mayEnd: span.parentSpanId === null || roleOf(span) === 'agent',
-    })),
+      mayEnd: span.parentSpanId === null || role === 'agent',
+    });
+  }
+  return {
+    rows,
     refused: read.refused.map(({ spanId, reason }) => ({ id: spanId, reason })),
   };
 }
