@@ -209,6 +209,7 @@ export type {
 export {
   artifactVersionKey,
   emptyState,
+  inOrderSent,
   messageKey,
   ownFeedback,
   ratingsOn,

@@ -71,6 +71,14 @@ export interface Message {
 }
 
 /**
+ * Messages in the order they were sent (`posted_at`, which a reporter may give: history exported
+ * late, two turns' traces recorded in the other order), ties in log order. Stored times compare
+ * as text (reported-times.ts).
+ */
+export const inOrderSent = (a: Message, b: Message): number =>
+  a.posted_at === b.posted_at ? a.seq - b.seq : a.posted_at < b.posted_at ? -1 : 1;
+
+/**
  * Current feedback, keyed by its identity (the envelope id that first recorded it). Replaced
  * feedback (a user's rating, a reviewer's feedback) keeps its identity with the new value;
  * deleted or withdrawn feedback is gone (the log keeps both).

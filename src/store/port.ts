@@ -196,7 +196,10 @@ export interface Store {
   threads(workspace_id: string, options: ThreadListOptions): Promise<Thread[]>;
   /** A page of the workspace's runs matching every given filter, newest start first. */
   runs(workspace_id: string, options: RunListOptions): Promise<Run[]>;
-  /** The thread's messages in order, each assistant message with its feedback; null without the thread. */
+  /**
+   * The thread's messages in the order they were sent (`posted_at`; ties in log order), each
+   * assistant message with its feedback; null without the thread.
+   */
   conversation(workspace_id: string, thread_id: string): Promise<ConversationMessage[] | null>;
   /** A thread's runs, in the order they started (none for a thread that does not exist). */
   threadRuns(workspace_id: string, thread_id: string): Promise<Run[]>;

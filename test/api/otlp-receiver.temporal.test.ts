@@ -100,7 +100,7 @@ function turn(
   conversation: string,
   history: { role: string; text: string }[],
   answer: string,
-  options: { modelFails?: boolean } = {},
+  options: { modelFails?: boolean; startMs?: number } = {},
 ): Span {
   const messages = (list: { role: string; text: string }[]) =>
     JSON.stringify(
@@ -108,7 +108,7 @@ function turn(
     );
   // Times in whole milliseconds apart: the SDK stamps a span's start to the millisecond, so calls
   // started within one would tie (a real model call takes far longer).
-  const t0 = Date.now();
+  const t0 = options.startMs ?? Date.now();
   const agent = tracer.startSpan('invoke_agent support', {
     startTime: t0,
     attributes: {
@@ -319,6 +319,40 @@ describe('POST /v1/traces', () => {
     ]);
     expect((await h.engine.store.run('otlp', runIdOf(second)))?.status).toBe('failed');
     await close();
+  });
+
+  it("lists a thread's turns in the order they happened when the later one's trace is recorded first", async () => {
+    // Two turns of one conversation, the first still in its exporter's batch when the second,
+    // sent on its own, is recorded; a batch exporter sending both at once races them alike.
+    const held = tracing(new ProtobufExporter(exporterOptions('none')), 'batch');
+    const sent = tracing(new ProtobufExporter(exporterOptions('none')), 'simple');
+    const startMs = Date.now() - 60_000;
+    const first = turn(held.tracer, 'conv-order', [{ role: 'user', text: 'Hi' }], 'Hello!', {
+      startMs,
+    });
+    const history = [
+      { role: 'user', text: 'Hi' },
+      { role: 'assistant', text: 'Hello!' },
+      { role: 'user', text: 'Where is order 7?' },
+    ];
+    const second = turn(sent.tracer, 'conv-order', history, 'It ships today.', {
+      startMs: startMs + 1_000,
+    });
+    await judged('otlp', runIdOf(second));
+    await held.flush();
+    await judged('otlp', runIdOf(first));
+    const conversation = await h.engine.store.conversation('otlp', 'conv-order');
+    expect(conversation?.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Hi'],
+      ['assistant', 'Hello!'],
+      ['user', 'Where is order 7?'],
+      ['assistant', 'It ships today.'],
+    ]);
+    // Recorded the other way round: the log keeps the order it was told in.
+    expect(conversation?.map((m) => m.seq)).not.toEqual(
+      [...(conversation ?? [])].map((m) => m.seq).sort((a, b) => a - b),
+    );
+    await Promise.all([held.close(), sent.close()]);
   });
 
   it('joins message content sent as log records (POST /v1/logs, the logs SDK) to its span by span id', async () => {

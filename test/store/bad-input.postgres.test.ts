@@ -1,5 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Envelope, type Limits, rejectionTypes, replay } from '../../src/core/index.js';
+import {
+  type Envelope,
+  inOrderSent,
+  type Limits,
+  rejectionTypes,
+  replay,
+} from '../../src/core/index.js';
 import {
   type ExecuteInput,
   type Outcome,
@@ -280,7 +286,7 @@ describe.each(adapters)('the %s store given bad input', (name, open) => {
         expect(conversation?.map((m) => m.message_id)).toEqual(
           [...replayed.messages.values()]
             .filter((m) => m.thread_id === thread_id)
-            .sort((a, b) => a.seq - b.seq)
+            .sort(inOrderSent)
             .map((m) => m.message_id),
         );
       }

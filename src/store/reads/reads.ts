@@ -5,6 +5,7 @@ import {
   type Envelope,
   emptyState,
   type FeedbackRecord,
+  inOrderSent,
   type Message,
   messageKey,
   type Run,
@@ -158,23 +159,25 @@ export async function readConversation(
     const key = String(row.target_key);
     byTarget.set(key, [...(byTarget.get(key) ?? []), parseJson<FeedbackRecord>(row.body)]);
   }
-  return messages.map((row) => {
-    const message = parseJson<Message>(row.body);
-    if (message.role !== 'assistant') return message;
-    const key = targetKey({
-      kind: 'message',
-      thread_id,
-      message_id: message.message_id,
-      run_id: null,
+  return messages
+    .map((row) => parseJson<Message>(row.body))
+    .sort(inOrderSent)
+    .map((message) => {
+      if (message.role !== 'assistant') return message;
+      const key = targetKey({
+        kind: 'message',
+        thread_id,
+        message_id: message.message_id,
+        run_id: null,
+      });
+      const grouped: ConversationMessage['feedback'] = {};
+      for (const record of byTarget.get(key) ?? []) {
+        const group = grouped[record.source] ?? [];
+        group.push(record);
+        grouped[record.source] = group;
+      }
+      return { ...message, feedback: grouped };
     });
-    const grouped: ConversationMessage['feedback'] = {};
-    for (const record of byTarget.get(key) ?? []) {
-      const group = grouped[record.source] ?? [];
-      group.push(record);
-      grouped[record.source] = group;
-    }
-    return { ...message, feedback: grouped };
-  });
 }
 
 /** A thread's runs, in the order they started (ties by id). */
