@@ -1,5 +1,11 @@
 import { MalformedRequestError, type ReadRequest } from './otlp-request.js';
-import type { Attributes, AttributeValue, SpanEvent, SpanRecord } from './span.js';
+import {
+  type Attributes,
+  type AttributeValue,
+  type SpanEvent,
+  type SpanRecord,
+  setAttribute,
+} from './span.js';
 
 // An ExportTraceServiceRequest as protobufjs decodes a protobuf body into its messages (no
 // `toObject`, no schema): the protobuf path's reader, for what readTraceRequest does on the same
@@ -144,7 +150,7 @@ function spanOf(span: SpanMessage, serviceName: AttributeValue | undefined): Spa
     attributes =
       serviceName === undefined
         ? attributesOf(span.attributes, {})
-        : attributesOf(span.attributes, { 'service.name': serviceName }, true);
+        : attributesOf(span.attributes, { 'service.name': serviceName });
   } catch (error) {
     throw within(error, 'attributes');
   }
@@ -257,12 +263,8 @@ function int64Of(value: Int64Wire): number {
   return Number(digits);
 }
 
-/**
- * Key-value pairs into `attributes`, later keys winning; a pair with no value is null. With
- * `first` (the resource's `service.name` already there), a `__proto__` key is dropped: the schema's
- * path spreads the span's attributes after that first key, and a spread copies no prototype.
- */
-function attributesOf(pairs: KeyValues, attributes: Attributes, first = false): Attributes {
+/** Key-value pairs into `attributes`, later keys winning; a pair with no value is null. */
+function attributesOf(pairs: KeyValues, attributes: Attributes): Attributes {
   if (pairs == null) return attributes;
   for (let at = 0; at < pairs.length; at++) {
     const pair = pairs[at];
@@ -274,8 +276,7 @@ function attributesOf(pairs: KeyValues, attributes: Attributes, first = false): 
     } catch (error) {
       throw within(error, at, 'value');
     }
-    if (first && key === '__proto__') continue;
-    attributes[key] = value;
+    setAttribute(attributes, key, value);
   }
   return attributes;
 }

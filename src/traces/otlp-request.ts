@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { issueLine } from '../core/rejections.js';
-import type { Attributes, AttributeValue, SpanRecord } from './span.js';
+import { type Attributes, type AttributeValue, type SpanRecord, setAttribute } from './span.js';
 
 // An ExportTraceServiceRequest as OTLP/JSON writes it (ids in hex, enums as integers, 64-bit
 // integers as decimal strings or numbers), and as protobufjs decodes the protobuf body into
@@ -91,7 +91,7 @@ type KeyValue = z.output<typeof KeyValue>;
 
 function attributesOf(pairs: readonly KeyValue[]): Attributes {
   const attributes: Attributes = {};
-  for (const { key, value } of pairs) attributes[key] = value ?? null;
+  for (const { key, value } of pairs) setAttribute(attributes, key, value ?? null);
   return attributes;
 }
 

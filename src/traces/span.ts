@@ -13,6 +13,21 @@ export type AttributeValue =
 
 export type Attributes = Record<string, AttributeValue>;
 
+/**
+ * Sets an attribute as a property of its own, whatever its key: assigning a key `__proto__`
+ * would set the object's prototype instead, and every absent attribute would read through it.
+ */
+export function setAttribute(attributes: Attributes, key: string, value: AttributeValue): void {
+  if (key !== '__proto__') attributes[key] = value;
+  else
+    Object.defineProperty(attributes, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+}
+
 /** OTLP's status codes: unset, ok, error. */
 export const STATUS_ERROR = 2;
 

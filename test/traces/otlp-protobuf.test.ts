@@ -361,13 +361,25 @@ describe('readTraceMessage reads a protobuf body as readTraceRequest reads its o
     expect((read.read as { refused: unknown[] }).refused).toHaveLength(malformedSpans().length - 1);
   });
 
-  it('reads a key named __proto__ as the schema does (its value the prototype, or dropped)', () => {
-    const proto = attributes({
-      __proto__: { kvlistValue: { values: attributes({ 'gen_ai.operation.name': str('chat') }) } },
-      after: str('x'),
-    });
+  it('reads a key named __proto__ as an attribute of its own, on either path, prototype untouched', () => {
+    // Written as pairs: in an object literal, `__proto__:` would set the literal's prototype.
+    const proto = [
+      {
+        key: '__proto__',
+        value: { kvlistValue: { values: attributes({ 'gen_ai.operation.name': str('chat') }) } },
+      },
+      { key: 'after', value: str('x') },
+    ];
     for (const service of [str('svc'), null]) {
-      expectSameRead(oneResource([wireSpan(8, { attributes: proto })], service));
+      const request = oneResource([wireSpan(8, { attributes: proto })], service);
+      expectSameRead(request);
+      const [span] = readTraceMessage(ExportTraceServiceRequest.decode(request)).spans;
+      expect(Object.getPrototypeOf(span?.attributes)).toBe(Object.prototype);
+      expect(span?.attributes['gen_ai.operation.name']).toBeUndefined();
+      expect(Object.getOwnPropertyDescriptor(span?.attributes, '__proto__')?.value).toEqual({
+        'gen_ai.operation.name': 'chat',
+      });
+      expect(JSON.parse(JSON.stringify(span?.attributes))).toEqual(span?.attributes);
     }
     expectSameRead(
       body([{ resource: { attributes: proto }, scopeSpans: [{ spans: [wireSpan(9)] }] }]),
