@@ -200,4 +200,10 @@ function checkBudget(maxCostUsd: number | undefined) {
   if (maxCostUsd !== undefined && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0)) {
     throw new InvalidRequestError(`maxCostUsd is a positive amount, not ${maxCostUsd}`);
   }
+  // Spend is counted in nano-dollars: a budget below half of one would be $0, spent at once.
+  if (maxCostUsd !== undefined && nanosOf(maxCostUsd) < 1) {
+    throw new InvalidRequestError(
+      `maxCostUsd is at least a nano-dollar (0.000000001), not ${maxCostUsd}`,
+    );
+  }
 }
