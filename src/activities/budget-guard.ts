@@ -9,6 +9,7 @@ import {
   limitNanosOf,
   nextPeriodStartMs,
   periodKey,
+  spendAndLimitText,
   usdOf,
 } from '../core/index.js';
 import { type Evaluator, estimatedCostNanos } from '../evaluators/index.js';
@@ -28,6 +29,11 @@ export interface BudgetGuardDeps {
 }
 
 type AttemptKey = EvaluationKeyColumns & { attempt: number };
+
+/** `$0.0011 of $0.0010`. */
+function spentOf(spentNanos: number, limitNanos: number): string {
+  return spendAndLimitText(usdOf(spentNanos), usdOf(limitNanos)).join(' of ');
+}
 
 export type Admission =
   | { admitted: true }
@@ -93,7 +99,7 @@ export function budgetGuard(deps: BudgetGuardDeps) {
     for (const period of settled) {
       if (!period.warn) continue;
       deps.warn(
-        `budget ${period.budget_id} (${period.scope === GLOBAL_SCOPE ? 'every workspace' : `workspace ${period.scope}`}, period from ${period.period_key}) has spent $${usdOf(period.spent_nanos).toFixed(4)} of $${usdOf(period.limit_nanos).toFixed(4)}: past 80 %`,
+        `budget ${period.budget_id} (${period.scope === GLOBAL_SCOPE ? 'every workspace' : `workspace ${period.scope}`}, period from ${period.period_key}) has spent ${spentOf(period.spent_nanos, period.limit_nanos)}: past 80 %`,
       );
     }
   };
@@ -123,12 +129,12 @@ export function budgetGuard(deps: BudgetGuardDeps) {
         const outcome = await deps.store.budgets.reserve(key, periodRef(budget, at), estimateNanos);
         if (outcome.admitted) continue;
         await settle(key, 0, budgets);
-        const { budgetId, limitUsd, period, onExhausted } = budget.budget;
+        const { budgetId, period, onExhausted } = budget.budget;
         return {
           admission: {
             admitted: false,
             action: onExhausted,
-            reason: `${BUDGET_EXHAUSTED}: budget ${budgetId} spent $${usdOf(outcome.spent_nanos).toFixed(4)} of $${limitUsd} this ${period}`,
+            reason: `${BUDGET_EXHAUSTED}: budget ${budgetId} spent ${spentOf(outcome.spent_nanos, limitNanosOf(budget.budget))} this ${period}`,
             untilMs: nextPeriodStartMs(period, at),
           },
           held: [],

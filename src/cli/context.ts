@@ -8,7 +8,7 @@ import {
   loadApp,
   temporalConnection,
 } from '../config/index.js';
-import { durationProblem, idProblem } from '../core/index.js';
+import { durationProblem, idProblem, nanosOf } from '../core/index.js';
 import { evaluatorTaskQueues } from '../evaluators/index.js';
 import { openStore, type Store, type StoreIdentity } from '../store/index.js';
 import { ReevaluationClient } from '../workflow-clients/index.js';
@@ -166,6 +166,10 @@ export function usdAmount(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
     throw new InvalidArgumentError(`an amount of USD above 0, not ${value}`);
+  }
+  // Money is counted in nano-dollars: less than half of one would be $0.
+  if (nanosOf(n) < 1) {
+    throw new InvalidArgumentError(`an amount of USD of at least 0.000000001, not ${value}`);
   }
   return n;
 }

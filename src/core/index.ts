@@ -54,7 +54,18 @@ export {
   StartRun,
   WithdrawFeedback,
 } from './commands.js';
-export { costNanos, ModelPrice, nanosOf, Pricing, UsageReport, usdOf } from './costs.js';
+export {
+  costNanos,
+  ModelPrice,
+  nanosOf,
+  Pricing,
+  spendAndLimitText,
+  UsageReport,
+  usdOf,
+  usdPlaces,
+  usdShownPlaces,
+  usdText,
+} from './costs.js';
 export type { Admitted } from './decide.js';
 export { admit, decide, decideCommand } from './decide.js';
 export type {

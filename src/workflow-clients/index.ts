@@ -19,6 +19,7 @@ export {
 export {
   ReevaluationClient,
   type ReevaluationRequest,
+  waitingOnBudget,
 } from './reevaluations.js';
 export { type ReviewBody, ReviewClient, type ReviewClientOptions } from './reviews.js';
 export { runEvaluationState } from './runs.js';

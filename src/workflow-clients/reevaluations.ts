@@ -118,13 +118,16 @@ export class ReevaluationClient {
   }
 
   /**
-   * Reports progress every `intervalMs` until the batch completes, then returns its result.
+   * Reports progress every `intervalMs` until the batch completes, then returns its result; or
+   * returns the first progress read of which `until` holds (`waitingOnBudget`, say), while the
+   * batch goes on.
    */
   async watch(
     workspaceId: string,
     batchId: string,
     onProgress: (progress: ReevaluateProgress) => void,
     intervalMs = 1000,
+    until?: (progress: ReevaluateProgress) => boolean,
   ): Promise<ReevaluateProgress> {
     const handle = this.handle(workspaceId, batchId);
     const result = handle.result() as Promise<ReevaluateProgress>;
@@ -136,7 +139,10 @@ export class ReevaluationClient {
       .catch(() => {});
     while (!done) {
       const progress = await this.progress(workspaceId, batchId).catch(() => null);
-      if (progress !== null && !done) onProgress(progress);
+      if (progress !== null && !done) {
+        onProgress(progress);
+        if (until?.(progress)) return progress;
+      }
       await Promise.race([result, new Promise((resolve) => setTimeout(resolve, intervalMs))]);
     }
     return result;
@@ -180,8 +186,24 @@ export class ReevaluationClient {
   }
 }
 
+/**
+ * Whether a batch waits on its budget: paused by it with nothing in flight, it starts nothing more
+ * until `setBudget` raises the budget above its spend (or it is cancelled).
+ */
+export const waitingOnBudget = (progress: ReevaluateProgress): boolean =>
+  progress.paused &&
+  progress.pausedBy === 'budget' &&
+  progress.inFlight === 0 &&
+  !progress.cancelled;
+
 function checkBudget(maxCostUsd: number | undefined) {
   if (maxCostUsd !== undefined && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0)) {
     throw new InvalidRequestError(`maxCostUsd is a positive amount, not ${maxCostUsd}`);
+  }
+  // Spend is counted in nano-dollars: a budget below half of one would be $0, spent at once.
+  if (maxCostUsd !== undefined && nanosOf(maxCostUsd) < 1) {
+    throw new InvalidRequestError(
+      `maxCostUsd is at least a nano-dollar (0.000000001), not ${maxCostUsd}`,
+    );
   }
 }

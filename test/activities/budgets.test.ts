@@ -106,9 +106,12 @@ describe('budgets in the evaluate activity', () => {
     });
     expect(entry).toMatchObject({
       state: 'skipped',
-      reason: expect.stringMatching(/^budget_exhausted: budget skipper/),
+      // Money as the limit was set, the spend at least as finely (not `of $0.03`).
+      reason: 'budget_exhausted: budget skipper spent $0.0300 of $0.0300 this day',
     });
-    expect(warnings.filter((line) => line.includes('skipper'))).toHaveLength(1);
+    const warned = warnings.filter((line) => line.includes('skipper'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/has spent \$0\.0300 of \$0\.0300: past 80 %$/);
     // Never more than the limit: three calls of a cent against $0.03.
     const [spent] = await engine.store.usage.spend({ participant: 'evaluator:skipping@1' }, []);
     expect(spent?.cost_nanos).toBe(30_000_000);

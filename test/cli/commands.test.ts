@@ -285,6 +285,10 @@ describe('an error', () => {
         /^evalflow: option '--max-cost-usd <usd>' argument '-3' is invalid\. an amount of USD above 0, not -3 \(see evalflow reevaluate (start|budget) --help\)$/,
       ],
       [
+        ['reevaluate', 'budget', 'b1', '--workspace', 'acme', '--max-cost-usd', '0.0000000001'],
+        /^evalflow: option '--max-cost-usd <usd>' argument '0\.0000000001' is invalid\. an amount of USD of at least 0\.000000001, not 0\.0000000001 \(see evalflow reevaluate (start|budget) --help\)$/,
+      ],
+      [
         ['reevaluate', 'pause', 'b1'],
         /^evalflow: required option '--workspace <id>' not specified \(see evalflow reevaluate pause --help\)$/,
       ],

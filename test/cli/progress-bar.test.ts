@@ -111,8 +111,41 @@ describe('a budgeted batch', () => {
     line.update(progress(3, budgeted));
     line.update(progress(4, { ...budgeted, spentUsd: 0.02, paused: true, pausedBy: 'budget' }));
     expect(out.chunks).toEqual([
-      'b1: 3/100 done, 8 in flight, 0 failed, $0.0123 spent of $0.02, –/s, time left unknown\n',
-      'b1: 4/100 done, 8 in flight, 0 failed, $0.0200 spent of $0.02, –/s, paused: budget reached\n',
+      'b1: 3/100 done, 8 in flight, 0 failed, $0.0123 spent of $0.0200, –/s, time left unknown\n',
+      'b1: 4/100 done, 8 in flight, 0 failed, $0.0200 spent of $0.0200, –/s, paused: budget reached\n',
     ]);
+  });
+
+  it('prints the budget as it was set, never rounded to $0.00 (issue 34)', () => {
+    const out = stream(false);
+    const line = new ProgressReporter(out, 'b1', clock().now);
+    const paused = { paused: true, pausedBy: 'budget' as const, inFlight: 0 };
+    line.update(progress(3, { spentUsd: 0.0011, maxCostUsd: 0.001, ...paused }));
+    line.update(progress(3, { spentUsd: 0.00111, maxCostUsd: 0.00125, ...paused }));
+    line.update(progress(3, { spentUsd: 12.3, maxCostUsd: 40 }));
+    expect(out.chunks).toEqual([
+      'b1: 3/100 done, 0 in flight, 0 failed, $0.0011 spent of $0.0010, –/s, paused: budget reached\n',
+      // A new budget is a new line, though nothing else changed.
+      'b1: 3/100 done, 0 in flight, 0 failed, $0.00111 spent of $0.00125, –/s, paused: budget reached\n',
+      'b1: 3/100 done, 8 in flight, 0 failed, $12.30 spent of $40.00, –/s, time left unknown\n',
+    ]);
+  });
+
+  it('ends its line on a batch left paused by its budget without calling it complete', () => {
+    const out = stream(true, 200);
+    const bar = new ProgressReporter(out, 'b1', clock().now);
+    const waiting = progress(3, {
+      inFlight: 0,
+      paused: true,
+      pausedBy: 'budget',
+      spentUsd: 0.0011,
+      maxCostUsd: 0.001,
+    });
+    bar.update(waiting);
+    bar.finish(waiting, false);
+    expect(out.chunks.at(-2)).toMatch(
+      /\$0\.0011 spent of \$0\.0010 · –\/s · paused: budget reached$/,
+    );
+    expect(out.chunks.at(-1)).toBe('\n');
   });
 });

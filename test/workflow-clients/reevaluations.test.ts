@@ -44,5 +44,9 @@ describe('a backfill or a budget', () => {
     await expect(reevaluations.setBudget('ws', 'b', Number.NaN)).rejects.toThrow(
       new InvalidRequestError('maxCostUsd is a positive amount, not NaN'),
     );
+    // Below half a nano-dollar, the unit spend is counted in, a budget would be $0.
+    await expect(reevaluations.setBudget('ws', 'b', 4e-10)).rejects.toThrow(
+      new InvalidRequestError('maxCostUsd is at least a nano-dollar (0.000000001), not 4e-10'),
+    );
   });
 });

@@ -8,6 +8,7 @@ import {
   readCosts,
   UtcDay,
 } from '../../api/costs-wire.js';
+import { usdText } from '../../core/index.js';
 import { identifier, usage, withStore } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
@@ -44,12 +45,12 @@ function evaluator(value: string): string {
 }
 
 /** Dollars to the micro-dollar: judging one evaluation often costs less than a cent. */
-export const usdText = (usd: number): string => `$${usd.toFixed(6)}`;
+export const costText = (usd: number): string => usdText(usd, 6);
 
 /** `$0.012345`, or `unknown` when no report had a price (the unpriced column says how many). */
 export function moneyText(row: { costUsd: number; reports: number; unpricedReports: number }) {
   if (row.reports > 0 && row.unpricedReports === row.reports) return 'unknown';
-  return usdText(row.costUsd);
+  return costText(row.costUsd);
 }
 
 interface CostsOptions {

@@ -17,7 +17,7 @@ import { identifier, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';
-import { usdText } from './costs.js';
+import { costText } from './costs.js';
 
 // `evalflow ledger`: the evaluation ledger, one final state per (target, evaluator version,
 // generation) with its reason, as a table or as the API's JSON entries.
@@ -89,8 +89,8 @@ export function registerLedger(program: Command, terminal: Terminal): void {
           e.usage.attempts,
           `${e.usage.inputTokens}/${e.usage.outputTokens}`,
           e.usage.unpricedReports > 0
-            ? `${usdText(e.usage.costUsd)} + ${e.usage.unpricedReports} unpriced`
-            : usdText(e.usage.costUsd),
+            ? `${costText(e.usage.costUsd)} + ${e.usage.unpricedReports} unpriced`
+            : costText(e.usage.costUsd),
           `${e.usage.durationMs} ms`,
         ]),
       );

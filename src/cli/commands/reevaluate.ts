@@ -1,6 +1,13 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, InvalidArgumentError } from 'commander';
-import { RunStatus, usdOf } from '../../core/index.js';
+import {
+  RunStatus,
+  spendAndLimitText,
+  usdOf,
+  usdPlaces,
+  usdShownPlaces,
+  usdText,
+} from '../../core/index.js';
 import {
   type ArtifactVersionSelector,
   type BackfillKind,
@@ -12,6 +19,7 @@ import {
   previewReevaluation,
   type ReevaluationClient,
   type ReevaluationPreview,
+  waitingOnBudget,
   wirePreview,
 } from '../../workflow-clients/index.js';
 import type { ReevaluateProgress } from '../../workflows/reevaluate-messages.js';
@@ -37,7 +45,7 @@ import {
   ProgressReporter,
   type ProgressStream,
 } from '../presentation/progress-bar.js';
-import { printTo, type Terminal } from '../terminal.js';
+import { ExitCode, printTo, type Terminal } from '../terminal.js';
 
 // `evalflow reevaluate start|status|pause|resume|budget|cancel`: batch re-evaluation of artifact
 // versions, or a backfill of runs (turns), messages or threads, over Temporal (TEMPORAL_ADDRESS,
@@ -80,6 +88,10 @@ interface BatchOptions {
 const WORKSPACE = ['--workspace <id>', 'the workspace the batch runs in'] as const;
 /** How often `--watch` asks for progress. */
 const WATCH_INTERVAL_MS = 500;
+/** `--watch`'s exit code when the batch's budget paused it: it waits for a higher one. */
+export const BUDGET_PAUSED_EXIT_CODE = 3;
+const WATCH_HELP =
+  'show progress until the batch completes, or until its budget pauses it (then say how to raise the budget, and exit 3)';
 
 export function registerReevaluate(program: Command, terminal: Terminal): void {
   const print = printTo(terminal);
@@ -93,7 +105,7 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
     reevaluate
       .command('start')
       .description(
-        'start a batch and print its id; --watch follows it to the end, --dry-run previews it',
+        'start a batch and print its id; --watch follows it until it completes or its budget pauses it, --dry-run previews it',
       )
       .requiredOption(...WORKSPACE, identifier)
       .requiredOption(
@@ -130,11 +142,11 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
         identifier,
       )
       .option('--concurrency <n>', 'evaluations in flight at once (default 8)', wholeNumber)
-      .option('--watch', 'show progress until the batch completes')
+      .option('--watch', WATCH_HELP)
       .option(...APP_OPTION)
       .option(
         '--json',
-        'print one JSON object {batchId} (with --watch, {batchId, progress} once it completes)',
+        'print one JSON object {batchId} (with --watch, {batchId, progress} once it completes or its budget pauses it)',
       ),
     'evalflow reevaluate start --workspace acme --evaluator artifact_schema@2 --kind invoice --watch',
     'evalflow reevaluate start --workspace acme --evaluator json_validity@1 --artifact report-1 report-2',
@@ -177,29 +189,37 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
         terminal.stdout,
       );
       print(options.json ? JSON.stringify({ batchId, progress }) : totals(progress));
+      stopIfWaitingOnBudget(progress, batchId, options, terminal);
     });
   });
 
   withExamples(
     reevaluate
       .command('status')
-      .description("a batch's progress; --watch follows it to the end")
+      .description(
+        "a batch's progress; --watch follows it until it completes or its budget pauses it",
+      )
       .argument('<batch>', 'the batch id `start` printed')
       .requiredOption(...WORKSPACE, identifier)
-      .option('--watch', 'show progress until the batch completes')
+      .option('--watch', WATCH_HELP)
       .option(...APP_OPTION)
       .option('--json', 'print one JSON object {batchId, progress}'),
     'evalflow reevaluate status 0193f1c2-a8e0-7b3c-9d2e-4f5a6b7c8d9e --workspace acme --watch',
   ).action(async (batchId: string, options: BatchOptions & { watch?: boolean }) => {
     await withBatches(options, terminal, async (batches) => {
       const now = await progressOf(batches, options.workspace, batchId);
-      const following = options.watch === true && !finished(now);
+      // Asked of Temporal: the progress reads done a moment before the batch's last spend is read.
+      const following =
+        options.watch === true && (await batches.finished(options.workspace, batchId)) === false;
       const progress = following
         ? await follow(batches, options.workspace, batchId, !options.json, terminal.stdout)
         : now;
-      if (options.json) return print(JSON.stringify({ batchId, progress }));
-      if (!following) print(plainProgress(batchId, progress));
-      print(totals(progress));
+      if (options.json) print(JSON.stringify({ batchId, progress }));
+      else {
+        if (!following) print(plainProgress(batchId, progress));
+        print(totals(progress));
+      }
+      if (options.watch) stopIfWaitingOnBudget(progress, batchId, options, terminal);
     });
   });
 
@@ -353,8 +373,7 @@ async function preview(
   for (const line of previewLines(result)) print(line);
 }
 
-const money = (nanos: number | null) =>
-  nanos === null ? 'unknown' : `$${usdOf(nanos).toFixed(usdOf(nanos) < 1 ? 4 : 2)}`;
+const money = (nanos: number | null) => (nanos === null ? 'unknown' : usdText(usdOf(nanos)));
 const took = (ms: number | null) => (ms === null ? 'unknown' : durationText(ms / 1000));
 
 function previewLines(preview: ReevaluationPreview): string[] {
@@ -433,10 +452,63 @@ async function follow(
       if (show) reporter.update(shown(progress));
     },
     WATCH_INTERVAL_MS,
+    waitingOnBudget,
   );
-  if (show) reporter.finish(shown(result));
+  if (show) reporter.finish(shown(result), !waitingOnBudget(result));
   return result;
 }
+
+/**
+ * Ends a watch on a batch its budget paused: says what to do next (the command that raises the
+ * budget, by the spend so far enough to finish it) and exits `BUDGET_PAUSED_EXIT_CODE`.
+ */
+function stopIfWaitingOnBudget(
+  progress: ReevaluateProgress,
+  batchId: string,
+  options: BatchOptions,
+  terminal: Terminal,
+): void {
+  if (!waitingOnBudget(progress) || progress.maxCostNanos == null) return;
+  const print = printTo(terminal);
+  const spent = progress.spentNanos ?? 0;
+  const command = [
+    'evalflow reevaluate budget',
+    batchId,
+    '--workspace',
+    options.workspace,
+    '--max-cost-usd',
+    budgetToFinish(progress, spent, progress.maxCostNanos),
+    ...(options.config ? ['--config', shellWord(options.config)] : []),
+  ].join(' ');
+  if (!options.json) {
+    print(
+      `paused by its budget: ${spendOf(spent, progress.maxCostNanos)} spent, ` +
+        `${progress.done}/${progress.total} done; it goes on when its budget is above the spend`,
+    );
+    print(`raise it (this one finishes the batch at its spend so far): ${command}`);
+  }
+  throw new ExitCode(BUDGET_PAUSED_EXIT_CODE);
+}
+
+/**
+ * The budget that finishes the batch at its spend per settled target so far, rounded up to the
+ * places the budget is printed with (twice the budget when nothing has settled to go by).
+ */
+function budgetToFinish(progress: ReevaluateProgress, spent: number, budget: number): string {
+  const places = usdShownPlaces(usdOf(budget), usdPlaces(usdOf(budget)));
+  const measured = progress.done > 0 && spent > 0 && progress.total > progress.done;
+  const projected = measured ? (spent * progress.total) / progress.done : 2 * budget;
+  const unit = 10 ** (9 - places);
+  return usdOf(Math.ceil(Math.round(projected) / unit) * unit).toFixed(places);
+}
+
+/** A word as a POSIX shell reads it back. */
+const shellWord = (word: string) =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+
+/** `$0.0011 of $0.0010`. */
+const spendOf = (spentNanos: number, budgetNanos: number) =>
+  spendAndLimitText(usdOf(spentNanos), usdOf(budgetNanos)).join(' of ');
 
 /** The workflow's progress as a line shows it: spend in USD, for a batch with a budget. */
 function shown(progress: ReevaluateProgress): BatchProgress {
@@ -455,7 +527,7 @@ function plainProgress(batchId: string, progress: ReevaluateProgress): string {
   const spend =
     progress.maxCostNanos == null
       ? ''
-      : `spent ${money(progress.spentNanos ?? 0)} of ${money(progress.maxCostNanos)}, `;
+      : `spent ${spendOf(progress.spentNanos ?? 0, progress.maxCostNanos)}, `;
   return (
     `${batchId}: ${progress.done}/${progress.total} done, ${progress.inFlight} in flight, ` +
     `${progress.failed} failed, ${spend}${finished(progress) && !progress.cancelled ? 'complete' : state}`

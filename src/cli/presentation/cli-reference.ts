@@ -17,7 +17,9 @@ export function cliReference(program: Command): string {
     `\`evalflow --help\` lists the commands and \`evalflow <command> --help\` shows each one's flags. ` +
       'Every command exits 0 when it worked and 1 on any error, which it prints as one line on ' +
       'stderr (`evalflow: <what is wrong>`); `doctor` and `conformance` also exit 1 when a check ' +
-      'or a case fails. With `--json`, a command prints one JSON value on stdout and nothing else; ' +
+      'or a case fails, and `reevaluate start|status --watch` exits 3 when the batch’s budget ' +
+      'paused it (it prints the command that raises the budget). With `--json`, a command prints ' +
+      'one JSON value on stdout and nothing else; ' +
       'ledger entries, rules and score summaries have the HTTP API’s shapes. `--version` prints ' +
       "the package's version.",
     '',

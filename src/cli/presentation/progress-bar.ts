@@ -1,3 +1,5 @@
+import { spendAndLimitText, usdText } from '../../core/index.js';
+
 // The progress of a batch re-evaluation as a person watches it: one line redrawn in place on a
 // terminal (a bar, versions done, in flight, failed, rate and time left), or, when the output is
 // a file or a pipe, a plain line each time the numbers change.
@@ -52,16 +54,24 @@ export class ProgressReporter {
       return;
     }
     // The rate and time left change with every poll; only the counts and the state make a new line.
-    const { total, done, failed, inFlight, paused, cancelled, spentUsd } = progress;
-    const key = JSON.stringify([total, done, failed, inFlight, paused, cancelled, spentUsd, final]);
+    const { total, done, failed, inFlight, paused, pausedBy, cancelled, spentUsd, maxCostUsd } =
+      progress;
+    const key = JSON.stringify([
+      [total, done, failed, inFlight],
+      [paused, pausedBy, cancelled, final],
+      [spentUsd, maxCostUsd],
+    ]);
     if (key === this.lastKey) return;
     this.lastKey = key;
     this.stream.write(`${this.plainLine(progress, at, final)}\n`);
   }
 
-  /** Draws the final progress and ends the line, so what is printed next starts afresh. */
-  finish(progress: BatchProgress): void {
-    this.update(progress, true);
+  /**
+   * Draws the last progress and ends the line, so what is printed next starts afresh: a batch
+   * complete, or with `complete` false one left as it is (paused by its budget, say).
+   */
+  finish(progress: BatchProgress, complete = true): void {
+    this.update(progress, complete);
     if (this.stream.isTTY && this.drawn) this.stream.write('\n');
   }
 
@@ -81,8 +91,11 @@ export class ProgressReporter {
     if (progress.inFlight !== undefined) parts.push(`${progress.inFlight} in flight`);
     parts.push(`${progress.failed} failed`);
     if (progress.spentUsd !== undefined) {
-      const of = progress.maxCostUsd == null ? '' : ` of $${progress.maxCostUsd.toFixed(2)}`;
-      parts.push(`$${progress.spentUsd.toFixed(4)} spent${of}`);
+      if (progress.maxCostUsd == null) parts.push(`${usdText(progress.spentUsd)} spent`);
+      else {
+        const [spent, budget] = spendAndLimitText(progress.spentUsd, progress.maxCostUsd);
+        parts.push(`${spent} spent of ${budget}`);
+      }
     }
     const rate = this.rate(progress, at);
     parts.push(rate === null ? '–/s' : `${rate.toFixed(1)}/s`);
