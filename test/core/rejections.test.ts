@@ -43,6 +43,35 @@ describe('issueLine', () => {
   });
 });
 
+describe('issueLine of a union', () => {
+  it('says what each option expected when none got past the value itself', () => {
+    const either = z.object({ type: z.union([z.string(), z.literal(7)]) });
+    expect(issueLine(firstIssue(either, { type: false }))).toBe(
+      'type: Invalid input: expected string, received boolean, or Invalid input: expected 7',
+    );
+  });
+
+  it('gives the issue of the option that got deepest, with its whole path', () => {
+    const rule = z.union([
+      z.string(),
+      z.object({ evaluator: name, targets: z.array(z.enum(['message', 'turn'])) }),
+    ]);
+    const issue = firstIssue(z.object({ rules: z.array(rule) }), {
+      rules: [{ evaluator: 'a', targets: ['run'] }],
+    });
+    expect(issue.message).toBe('Invalid input');
+    expect(issueLine(issue)).toBe(
+      'rules[0].targets[0]: Invalid option: expected one of "message"|"turn"',
+    );
+  });
+
+  it('names the whole when the union is the whole value', () => {
+    expect(issueLine(firstIssue(z.union([name, z.number()]), true), 'config')).toBe(
+      `config: ${said}, or Invalid input: expected number, received boolean`,
+    );
+  });
+});
+
 describe('summaryOf', () => {
   const four = issuesOf(z.tuple([name, name, name, name]), [1, 2, 3, 4]);
 
