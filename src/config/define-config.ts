@@ -16,6 +16,7 @@ import {
   reviewQueueProblem,
   type ScoreConfigDirectory,
   type ScoreConfigStatus,
+  specificIssue,
   summaryOf,
 } from '../core/index.js';
 import {
@@ -230,7 +231,8 @@ export const CONFIG_ISSUES_SHOWN = 20;
 export function defineConfig(input: AppConfigInput = {}): AppDefinition {
   const parsed = Input.safeParse(input);
   if (!parsed.success) {
-    throw new InvalidConfigError(summaryOf(parsed.error, CONFIG_ISSUES_SHOWN, 'the definition'));
+    const specific = new z.ZodError(parsed.error.issues.map(specificIssue));
+    throw new InvalidConfigError(summaryOf(specific, CONFIG_ISSUES_SHOWN, 'the definition'));
   }
   const { feedbackTypes: declared, evaluators: list, scoreConfigs: human } = parsed.data;
 

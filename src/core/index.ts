@@ -147,6 +147,7 @@ export {
   isRejection,
   notFound,
   rejectionTypes,
+  specificIssue,
   summaryOf,
   validationFailed,
 } from './rejections.js';

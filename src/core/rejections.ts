@@ -55,10 +55,6 @@ export function summaryOf(error: z.ZodError, shown = 3, whole = ''): string {
  * Every zod error evalflow reports, outside the pure scores module, is written by this.
  */
 export function issueLine(issue: z.core.$ZodIssue, whole = ''): string {
-  return lineOf(specificIssue(issue), whole);
-}
-
-function lineOf(issue: z.core.$ZodIssue, whole: string): string {
   const field = issue.path
     .map((part, at) =>
       typeof part === 'number' ? `[${part}]` : `${at > 0 ? '.' : ''}${String(part)}`,
@@ -69,7 +65,9 @@ function lineOf(issue: z.core.$ZodIssue, whole: string): string {
 }
 
 /**
- * A union's issue as what its options said, not zod's bare "Invalid input": the option that got
+ * A union's issue as what its options said, not zod's bare "Invalid input" (an app definition's
+ * errors are written so; the OTLP receiver's reasons and commands' refusals keep zod's own words,
+ * which the protobuf reader and the conformance cases repeat): the option that got
  * deepest into the value (an object's field, say), or, when none got past the value itself, each
  * option's own complaint, joined by "or" (`expected string, received number, or not a feedback
  * type from defineFeedbackType`). Every issue keeps the whole path from the root.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { summaryOf } from '../../src/core/index.js';
-import { issueLine } from '../../src/core/rejections.js';
+import { issueLine, specificIssue } from '../../src/core/rejections.js';
 
 // Every zod error evalflow reports is written by these: a field as a JavaScript path, then the
 // message, so a reader can find the field in what they sent.
@@ -43,10 +43,10 @@ describe('issueLine', () => {
   });
 });
 
-describe('issueLine of a union', () => {
+describe('specificIssue: a union as what its options expected', () => {
   it('says what each option expected when none got past the value itself', () => {
     const either = z.object({ type: z.union([z.string(), z.literal(7)]) });
-    expect(issueLine(firstIssue(either, { type: false }))).toBe(
+    expect(issueLine(specificIssue(firstIssue(either, { type: false })))).toBe(
       'type: Invalid input: expected string, received boolean, or Invalid input: expected 7',
     );
   });
@@ -59,14 +59,14 @@ describe('issueLine of a union', () => {
     const issue = firstIssue(z.object({ rules: z.array(rule) }), {
       rules: [{ evaluator: 'a', targets: ['run'] }],
     });
-    expect(issue.message).toBe('Invalid input');
-    expect(issueLine(issue)).toBe(
+    expect(issueLine(issue)).toBe('rules[0]: Invalid input');
+    expect(issueLine(specificIssue(issue))).toBe(
       'rules[0].targets[0]: Invalid option: expected one of "message"|"turn"',
     );
   });
 
   it('names the whole when the union is the whole value', () => {
-    expect(issueLine(firstIssue(z.union([name, z.number()]), true), 'config')).toBe(
+    expect(issueLine(specificIssue(firstIssue(z.union([name, z.number()]), true)), 'config')).toBe(
       `config: ${said}, or Invalid input: expected number, received boolean`,
     );
   });
