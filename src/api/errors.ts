@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { type Rejection, type RejectionType, rejectionTypes } from '../core/index.js';
 
 // One map from each refusal to its HTTP status, and the bodies: the core's rejection shapes, plus
-// the HTTP-only refusals (malformed request, no credential, too large, too many).
+// the HTTP-only refusals (malformed request, no credential, too large, a body of no type it
+// reads, too many).
 
 export const HTTP_STATUS: Record<RejectionType, number> = {
   not_found: 404,
@@ -17,6 +18,7 @@ export const HTTP_ONLY = {
   bad_request: 400,
   unauthenticated: 401,
   too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
@@ -64,6 +66,7 @@ export const refusalResponses = {
   404: RejectionBody,
   409: RejectionBody,
   413: RejectionBody,
+  415: RejectionBody,
   422: RejectionBody,
   429: RejectionBody,
 } as const;

@@ -86,6 +86,7 @@ export async function runCli(
   const tell = tellTo(terminal);
   const program = buildProgram(terminal);
   try {
+    refuseUnknownCommandsWithHelp(program, argv.slice(2));
     await program.parseAsync([...argv]);
     return 0;
   } catch (error) {
@@ -99,6 +100,27 @@ export async function runCli(
     }
     tell(`evalflow: ${firstLine(error)}`);
     return 1;
+  }
+}
+
+/**
+ * Commander prints a group's help for `--help` before it looks at the command named, so
+ * `evalflow frobnicate --help` would print the top help and exit 0. An unknown command is refused
+ * with or without --help, as commander refuses it without. (Groups take no options with values,
+ * so their first word that is not an option names the command.)
+ */
+function refuseUnknownCommandsWithHelp(program: Command, args: readonly string[]): void {
+  if (!args.some((arg) => arg === '--help' || arg === '-h')) return;
+  let command: Command = program;
+  for (const arg of args) {
+    if (arg === '--' || command.commands.length === 0) return;
+    if (arg.startsWith('-')) continue;
+    if (arg === 'help') return;
+    const named = command.commands.find((sub) => sub.name() === arg || sub.aliases().includes(arg));
+    if (named === undefined) {
+      command.error(`error: unknown command '${arg}'`, { code: 'commander.unknownCommand' });
+    }
+    command = named;
   }
 }
 

@@ -61,6 +61,7 @@ const FALLBACK: Record<number, ApiRejectionType> = {
   404: 'not_found',
   409: 'conflict',
   413: 'too_large',
+  415: 'unsupported_media_type',
   422: 'validation_failed',
   429: 'rate_limited',
   503: 'unavailable',

@@ -16,6 +16,7 @@ import {
   reviewQueueProblem,
   type ScoreConfigDirectory,
   type ScoreConfigStatus,
+  specificIssue,
   summaryOf,
 } from '../core/index.js';
 import {
@@ -220,11 +221,18 @@ const Input = z.strictObject({
   budgets: z.array(Budget).default([]),
 });
 
-/** Checks an app's definition whole; a mistake throws `InvalidConfigError` naming it. */
+/** How many of a definition's issues its error lists, each with its path, before "and N more". */
+export const CONFIG_ISSUES_SHOWN = 20;
+
+/**
+ * Checks an app's definition whole; a mistake throws `InvalidConfigError` naming it, and every
+ * issue the schema finds (up to `CONFIG_ISSUES_SHOWN`) with its path and what it expected.
+ */
 export function defineConfig(input: AppConfigInput = {}): AppDefinition {
   const parsed = Input.safeParse(input);
   if (!parsed.success) {
-    throw new InvalidConfigError(summaryOf(parsed.error, 1, 'the definition'));
+    const specific = new z.ZodError(parsed.error.issues.map(specificIssue));
+    throw new InvalidConfigError(summaryOf(specific, CONFIG_ISSUES_SHOWN, 'the definition'));
   }
   const { feedbackTypes: declared, evaluators: list, scoreConfigs: human } = parsed.data;
 

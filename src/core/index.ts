@@ -158,6 +158,7 @@ export {
   isRejection,
   notFound,
   rejectionTypes,
+  specificIssue,
   summaryOf,
   validationFailed,
 } from './rejections.js';

@@ -64,6 +64,32 @@ export function issueLine(issue: z.core.$ZodIssue, whole = ''): string {
   return subject === '' ? issue.message : `${subject}: ${issue.message}`;
 }
 
+/**
+ * A union's issue as what its options said, not zod's bare "Invalid input" (an app definition's
+ * errors are written so; the OTLP receiver's reasons and commands' refusals keep zod's own words,
+ * which the protobuf reader and the conformance cases repeat): the option that got
+ * deepest into the value (an object's field, say), or, when none got past the value itself, each
+ * option's own complaint, joined by "or" (`expected string, received number, or not a feedback
+ * type from defineFeedbackType`). Every issue keeps the whole path from the root.
+ */
+export function specificIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue;
+  const options = issue.errors.map((branch) =>
+    branch.map((inner) => specificIssue({ ...inner, path: [...issue.path, ...inner.path] })),
+  );
+  const found = options.flat();
+  if (found.length === 0) return issue;
+  const deepest = Math.max(...found.map((inner) => inner.path.length));
+  const atDeepest = found.filter((inner) => inner.path.length === deepest);
+  const first = atDeepest[0] as z.core.$ZodIssue;
+  const samePlace = atDeepest.filter((inner) => samePath(inner.path, first.path));
+  const messages = [...new Set(samePlace.map((inner) => inner.message))];
+  return messages.length === 1 ? first : { ...first, message: messages.join(', or ') };
+}
+
+const samePath = (a: readonly PropertyKey[], b: readonly PropertyKey[]) =>
+  a.length === b.length && a.every((part, at) => part === b[at]);
+
 export function isRejection(value: { type: string }): value is Rejection {
   return (rejectionTypes as readonly string[]).includes(value.type);
 }

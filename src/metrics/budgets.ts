@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { nanosOf, usdOf } from '../core/index.js';
 import { sharedRead } from './shared-read.js';
 
 // Budgets' gauges, read at each scrape: the API process passes the store's figures for every
@@ -23,17 +24,31 @@ interface BudgetTotals {
   usedRatio: number;
 }
 
+/** Money summed in whole nano-dollars and converted once: USD added as floats drifts. */
 function totalsByBudget(figures: readonly BudgetFigures[]): Map<string, BudgetTotals> {
-  const totals = new Map<string, BudgetTotals>();
+  const nanos = new Map<
+    string,
+    { limit: number; spent: number; reserved: number; ratio: number }
+  >();
   for (const f of figures) {
-    const t = totals.get(f.budget) ?? { limitUsd: 0, spentUsd: 0, reservedUsd: 0, usedRatio: 0 };
-    t.limitUsd += f.limitUsd;
-    t.spentUsd += f.spentUsd;
-    t.reservedUsd += f.reservedUsd;
-    t.usedRatio = Math.max(t.usedRatio, f.spentUsd / f.limitUsd);
-    totals.set(f.budget, t);
+    const t = nanos.get(f.budget) ?? { limit: 0, spent: 0, reserved: 0, ratio: 0 };
+    t.limit += nanosOf(f.limitUsd);
+    t.spent += nanosOf(f.spentUsd);
+    t.reserved += nanosOf(f.reservedUsd);
+    t.ratio = Math.max(t.ratio, f.spentUsd / f.limitUsd);
+    nanos.set(f.budget, t);
   }
-  return totals;
+  return new Map(
+    [...nanos].map(([budget, t]) => [
+      budget,
+      {
+        limitUsd: usdOf(t.limit),
+        spentUsd: usdOf(t.spent),
+        reservedUsd: usdOf(t.reserved),
+        usedRatio: t.ratio,
+      },
+    ]),
+  );
 }
 
 export function budgetMetrics(

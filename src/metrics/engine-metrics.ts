@@ -68,11 +68,27 @@ export function engineMetrics(registry: Registry, options: EngineMetricsOptions)
     labelNames: [...evaluatorLabels, 'direction'],
     registers,
   });
-  const cost = new Counter({
+  // Each version's spend summed in whole nano-dollars and converted once, at each scrape: USD
+  // added up as floats drifts (0.010799999999999994 for three spends of 0.0036).
+  const spentNanos = new Map<
+    string,
+    { labels: { evaluator: string; version: string }; nanos: number }
+  >();
+  const spend = (labels: { evaluator: string; version: string }, nanos: number) => {
+    const key = JSON.stringify([labels.evaluator, labels.version]);
+    const sum = spentNanos.get(key) ?? { labels, nanos: 0 };
+    sum.nanos += nanos;
+    spentNanos.set(key, sum);
+  };
+  new Counter({
     name: 'evalflow_evaluation_cost_usd_total',
     help: 'What evaluators reported spending (or their tokens at the configured price), in USD',
     labelNames: evaluatorLabels,
     registers,
+    collect() {
+      this.reset();
+      for (const { labels, nanos } of spentNanos.values()) this.inc(labels, usdOf(nanos));
+    },
   });
   for (const { name, version } of options.evaluators) {
     const labels = { evaluator: name, version };
@@ -80,7 +96,7 @@ export function engineMetrics(registry: Registry, options: EngineMetricsOptions)
     judgeSeconds.zero(labels);
     judgeErrors.inc(labels, 0);
     for (const direction of ['input', 'output']) tokens.inc({ ...labels, direction }, 0);
-    cost.inc(labels, 0);
+    spend(labels, 0);
   }
 
   const sink = { sink: options.sink };
@@ -164,7 +180,7 @@ export function engineMetrics(registry: Registry, options: EngineMetricsOptions)
         const labels = { evaluator: name, version };
         tokens.inc({ ...labels, direction: 'input' }, usage.inputTokens);
         tokens.inc({ ...labels, direction: 'output' }, usage.outputTokens);
-        if (costNanos !== null) cost.inc(labels, usdOf(costNanos));
+        if (costNanos !== null) spend(labels, costNanos);
       },
     },
     mirror: {

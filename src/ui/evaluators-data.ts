@@ -239,6 +239,13 @@ export interface SpendView {
   total: Costs['total'];
 }
 
+/**
+ * Two amounts of USD added in whole nano-dollars, the unit the API's amounts were converted from:
+ * added as floats they drift (0.0018 six times is 0.010799999999999999).
+ */
+export const addUsd = (a: number, b: number): number =>
+  (Math.round(a * 1e9) + Math.round(b * 1e9)) / 1e9;
+
 /** The costs route's rows arranged per version, a slot for each of the window's days. */
 export function spendOf(costs: Costs, window: Window): SpendView {
   const versions = new Map<string, VersionSpend>();
@@ -261,10 +268,10 @@ export function spendOf(costs: Costs, window: Window): SpendView {
     }
     const day = found.days.find((d) => d.day === row.day);
     if (day) {
-      day.costUsd += row.costUsd;
+      day.costUsd = addUsd(day.costUsd, row.costUsd);
       day.unpricedReports += row.unpricedReports;
     }
-    found.costUsd += row.costUsd;
+    found.costUsd = addUsd(found.costUsd, row.costUsd);
     found.evaluations += row.evaluations;
     found.unpricedReports += row.unpricedReports;
   }

@@ -135,19 +135,29 @@ async function artifactCounts(
 
 const usd = (nanos: number | null) => (nanos === null ? null : usdOf(nanos));
 
-/** A preview as the API answers it and `--dry-run --json` prints it: money in dollars. */
+/**
+ * Milliseconds to a tenth, as a preview shows them: a mean over attempts, spread over slots, is
+ * any fraction (`2.5500000000000003`), and a tenth of a millisecond is finer than any estimate.
+ */
+export const shownMs = (ms: number | null): number | null =>
+  ms === null ? null : Math.round(ms * 10) / 10;
+
+/**
+ * A preview as the API answers it and `--dry-run --json` prints it: money in dollars (each
+ * converted once from its whole nano-dollars), milliseconds to a tenth.
+ */
 export function wirePreview(preview: ReevaluationPreview) {
   return {
     targets: preview.targets,
     costUsd: usd(preview.costNanos),
-    durationMs: preview.durationMs,
+    durationMs: shownMs(preview.durationMs),
     versions: preview.versions.map((version) => ({
       evaluator: version.evaluator,
       targets: version.targets,
       costPerEvaluationUsd: usd(version.costPerEvaluationNanos),
       costUsd: usd(version.costNanos),
-      meanAttemptMs: version.meanAttemptMs,
-      durationMs: version.durationMs,
+      meanAttemptMs: shownMs(version.meanAttemptMs),
+      durationMs: shownMs(version.durationMs),
     })),
   };
 }

@@ -152,6 +152,16 @@ describe('an error', () => {
     const closed = await freePort();
     const cases: [string[], RegExp][] = [
       [['frob'], /^evalflow: unknown command 'frob' \(see evalflow --help\)$/],
+      // --help names no command that does not exist: the same refusal, not the top help.
+      [
+        ['frobnicate', '--help'],
+        /^evalflow: unknown command 'frobnicate' \(see evalflow --help\)$/,
+      ],
+      [['-h', 'frobnicate'], /^evalflow: unknown command 'frobnicate' \(see evalflow --help\)$/],
+      [
+        ['rules', 'frobnicate', '--help'],
+        /^evalflow: unknown command 'frobnicate' \(see evalflow rules --help\)$/,
+      ],
       [
         ['rules', 'set', 'answer_length@2', '--sample-rate', '2'],
         /^evalflow: option '--sample-rate <rate>' argument '2' is invalid\. a sample rate is a number from 0 to 1, not 2 \(see evalflow rules set --help\)$/,
@@ -334,6 +344,26 @@ describe('an error', () => {
       ],
     });
 
+    // As text: what it counts, and why there is no estimate, never "about unknown".
+    const lines = await cli(
+      'reevaluate',
+      'start',
+      '--workspace',
+      'quiet',
+      '--evaluator',
+      'answer_length@1',
+      '--target',
+      'turn',
+      '--all',
+      '--dry-run',
+    );
+    expect(lines.err).toBe('');
+    expect(lines.out.trim().split('\n')).toEqual([
+      '0 turns',
+      'answer_length@1: 0 evaluations, cost not estimated: no cost of it recorded in this workspace, and it declares no estimatedCostUsd, duration not estimated: no attempt of it recorded in this workspace',
+      'estimated cost none (answer_length@1 not estimated), duration none (answer_length@1 not estimated)',
+    ]);
+
     const unreachable = await cliInProcess(
       ['reevaluate', 'status', 'b1', '--workspace', 'acme', '--json'],
       {
@@ -465,7 +495,20 @@ describe('rules', () => {
       config,
     );
     expect(everywhere.out).toMatch(
-      /^set politeness@1 in acme: message at 0\.25, enabled \(seq \d+\)\n$/,
+      /^set politeness@1 in acme: message at 0\.25, live, enabled \(seq \d+\)\n$/,
+    );
+
+    // The confirmation names the mode it set, and then the one kept.
+    const mode = (...flags: string[]) =>
+      cli('rules', 'set', 'answer_length@2', '--workspace', 'acme', '--config', config, ...flags);
+    expect((await mode('--mode', 'shadow')).out).toMatch(
+      /^set answer_length@2 in acme: message at 0\.5, shadow, enabled \(seq \d+\)\n$/,
+    );
+    expect((await mode('--sample-rate', '0.5')).out).toMatch(
+      /^set answer_length@2 in acme: message at 0\.5, shadow, enabled \(seq \d+\)\n$/,
+    );
+    expect((await mode('--mode', 'live')).out).toMatch(
+      /^set answer_length@2 in acme: message at 0\.5, live, enabled \(seq \d+\)\n$/,
     );
   }, 120_000);
 
@@ -497,7 +540,7 @@ describe('rules', () => {
       config,
     );
     expect(text.out).toMatch(
-      /^set resolution@1 in acme: thread at 0\.5, threads quiet for 2h, enabled \(seq \d+\)\n$/,
+      /^set resolution@1 in acme: thread at 0\.5, threads quiet for 2h, live, enabled \(seq \d+\)\n$/,
     );
     const bad = await cli(
       'rules',

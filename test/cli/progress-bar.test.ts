@@ -82,12 +82,24 @@ describe('the progress bar elsewhere (a pipe, a file)', () => {
     bar.update(progress(20));
     bar.finish(progress(100, { inFlight: 0 }));
     expect(out.chunks).toEqual([
-      'b1: 0/0 done, 0 in flight, 0 failed, –/s, counting versions\n',
+      'b1: 0/0 done, 0 in flight, 0 failed, –/s, counting targets, no estimate yet\n',
       'b1: 0/100 done, 8 in flight, 0 failed, –/s, time left unknown\n',
       'b1: 20/100 done, 8 in flight, 0 failed, 10.0/s, 8s left\n',
       'b1: 100/100 done, 0 in flight, 0 failed, 50.0/s, complete\n',
     ]);
     for (const control of ['\r', '\x1b']) expect(out.chunks.join('')).not.toContain(control);
+  });
+
+  it('names what a batch counts before it has a total: its turns, messages or threads', () => {
+    for (const what of ['turns', 'messages', 'threads']) {
+      const out = stream(false);
+      new ProgressReporter(out, 'b1', clock().now, what).update(
+        progress(0, { total: 0, inFlight: 0 }),
+      );
+      expect(out.chunks).toEqual([
+        `b1: 0/0 done, 0 in flight, 0 failed, –/s, counting ${what}, no estimate yet\n`,
+      ]);
+    }
   });
 
   it('leaves out in flight when the progress does not say (the HTTP API’s)', () => {

@@ -181,6 +181,39 @@ describe('defineConfig', () => {
     });
   });
 
+  it('lists every issue the schema finds, each with its path and what it expected', () => {
+    const define = () =>
+      defineConfig({
+        evaluators: [tone],
+        rules: [{ evaluator: 'tone@1', targets: ['run' as never], sampleRate: 2 }],
+        reviewQueues: [{ queueId: 'q', feedbackType: 42 as never }],
+      });
+    expect(define).toThrow(InvalidConfigError);
+    expect(define).toThrow(
+      [
+        'rules[0].targets[0]: Invalid option: expected one of "artifact"|"message"|"thread"|"turn"',
+        'rules[0].sampleRate: Too big: expected number to be <=1',
+        // A union says what each of its options expected, not "Invalid input" alone.
+        'reviewQueues[0].feedbackType: Invalid input: expected string, received number, or not a feedback type from defineFeedbackType',
+      ].join('; '),
+    );
+  });
+
+  it('lists twenty issues, then counts the rest', () => {
+    const rules = Array.from({ length: 23 }, () => ({ evaluator: 'tone@1', sampleRate: 2 }));
+    let message = '';
+    try {
+      defineConfig({ evaluators: [tone], rules });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.split('; ')).toHaveLength(20);
+    expect(message).toMatch(/^rules\[0\]\.sampleRate: Too big: expected number to be <=1; /);
+    expect(message).toMatch(
+      /; rules\[19\]\.sampleRate: Too big: expected number to be <=1 \(and 3 more\)$/,
+    );
+  });
+
   it('refuses unknown fields, things that are not types or evaluators, and name clashes', () => {
     expect(() => defineConfig({ evaluator: [] } as never)).toThrow(
       'the definition: Unrecognized key: "evaluator"',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { summaryOf } from '../../src/core/index.js';
-import { issueLine } from '../../src/core/rejections.js';
+import { issueLine, specificIssue } from '../../src/core/rejections.js';
 
 // Every zod error evalflow reports is written by these: a field as a JavaScript path, then the
 // message, so a reader can find the field in what they sent.
@@ -40,6 +40,35 @@ describe('issueLine', () => {
     // A field's own path wins over the whole's name.
     const field = firstIssue(z.object({ evaluator: name }), {});
     expect(issueLine(field, 'config')).toBe(`evaluator: ${said}`);
+  });
+});
+
+describe('specificIssue: a union as what its options expected', () => {
+  it('says what each option expected when none got past the value itself', () => {
+    const either = z.object({ type: z.union([z.string(), z.literal(7)]) });
+    expect(issueLine(specificIssue(firstIssue(either, { type: false })))).toBe(
+      'type: Invalid input: expected string, received boolean, or Invalid input: expected 7',
+    );
+  });
+
+  it('gives the issue of the option that got deepest, with its whole path', () => {
+    const rule = z.union([
+      z.string(),
+      z.object({ evaluator: name, targets: z.array(z.enum(['message', 'turn'])) }),
+    ]);
+    const issue = firstIssue(z.object({ rules: z.array(rule) }), {
+      rules: [{ evaluator: 'a', targets: ['run'] }],
+    });
+    expect(issueLine(issue)).toBe('rules[0]: Invalid input');
+    expect(issueLine(specificIssue(issue))).toBe(
+      'rules[0].targets[0]: Invalid option: expected one of "message"|"turn"',
+    );
+  });
+
+  it('names the whole when the union is the whole value', () => {
+    expect(issueLine(specificIssue(firstIssue(z.union([name, z.number()]), true)), 'config')).toBe(
+      `config: ${said}, or Invalid input: expected number, received boolean`,
+    );
   });
 });
 

@@ -65,6 +65,29 @@ describe("the engine's metrics", () => {
     expect(await sample(registry, `evalflow_evaluation_errors_total{${labels}}`)).toBe(1);
   });
 
+  it('sum each version’s spend exactly, in dollars converted once from nano-dollars', async () => {
+    const registry = new Registry();
+    const { evaluations } = engineMetrics(registry, { evaluators: deployed, sink: 'file' });
+    const tone = { name: 'tone', version: '2' };
+    const usage = { model: 'm', inputTokens: 10, outputTokens: 2 };
+    const used = evaluations.used;
+    if (used === undefined) throw new Error('the engine observes usage');
+    // $0.0018 six times: added as floats, 0.010799999999999999.
+    expect(Array.from({ length: 6 }, () => 0.0018).reduce((a, b) => a + b, 0)).not.toBe(0.0108);
+    for (let i = 0; i < 6; i += 1) used(tone, usage, 1_800_000);
+    used(tone, usage, null);
+    const cost = 'evalflow_evaluation_cost_usd_total';
+    expect(await sample(registry, `${cost}{evaluator="tone",version="2"}`)).toBe(0.0108);
+    expect(await registry.metrics()).toContain(`${cost}{evaluator="tone",version="2"} 0.0108\n`);
+    expect(await sample(registry, `${cost}{evaluator="length",version="1"}`)).toBe(0);
+    expect(
+      await sample(
+        registry,
+        'evalflow_evaluation_tokens_total{evaluator="tone",version="2",direction="input"}',
+      ),
+    ).toBe(70);
+  });
+
   it("count the mirror's writes, deletes, confirmations and failures for its sink", async () => {
     const registry = new Registry();
     const { mirror } = engineMetrics(registry, { evaluators: [], sink: 'langfuse' });
@@ -180,7 +203,20 @@ describe("budgets' gauges (the hook for the budgets in force)", () => {
     expect(await sample(registry, 'evalflow_budget_used_ratio{budget="daily"}')).toBe(0.9);
     expect(await sample(registry, 'evalflow_budget_used_ratio{budget="monthly"}')).toBe(0.25);
     expect(await registry.metrics()).not.toMatch(/acme|globex|scope=/);
-    budgets = budgets.slice(0, 1);
+    // Spends summed exactly: 0.0018 six times is 0.0108, not 0.010799999999999999.
+    budgets = ['a', 'b', 'c', 'd', 'e', 'f'].map((scope) => ({
+      budget: 'daily',
+      scope,
+      limitUsd: 0.1,
+      spentUsd: 0.0018,
+      reservedUsd: 0.0018,
+    }));
+    expect(await registry.metrics()).toContain(
+      'evalflow_budget_spent_usd{budget="daily"} 0.0108\n',
+    );
+    expect(await sample(registry, 'evalflow_budget_reserved_usd{budget="daily"}')).toBe(0.0108);
+    expect(await sample(registry, 'evalflow_budget_limit_usd{budget="daily"}')).toBe(0.6);
+    budgets = [{ budget: 'monthly', scope: '*', limitUsd: 200, spentUsd: 50, reservedUsd: 0.01 }];
     expect(await sample(registry, 'evalflow_budget_spent_usd{budget="daily"}')).toBeUndefined();
     expect(await sample(registry, 'evalflow_budget_spent_usd{budget="monthly"}')).toBe(50);
   });

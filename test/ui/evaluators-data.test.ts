@@ -249,4 +249,36 @@ describe('spend per version and day', () => {
     ]);
     expect(dollars(0.00301)).toBe('$0.003010');
   });
+
+  it('sums a version’s days exactly, in whole nano-dollars', () => {
+    const window = windowOf('2026-05-01', '2026-05-06');
+    if (typeof window === 'string') throw new Error(window);
+    const days = ['01', '02', '03', '04', '05', '06'].map((d) => `2026-05-${d}`);
+    const rows = days.map((day) => ({
+      evaluator: 'tone@1',
+      day,
+      workspace: null,
+      model: null,
+      evaluations: 1,
+      reports: 1,
+      inputTokens: 10,
+      outputTokens: 1,
+      costUsd: 0.0018,
+      unpricedReports: 0,
+    }));
+    const total = {
+      evaluations: 6,
+      reports: 6,
+      inputTokens: 60,
+      outputTokens: 6,
+      costUsd: 0.0108,
+      unpricedReports: 0,
+    };
+    const spend = spendOf(
+      { by: ['version', 'day'], workspace: 'ws', from: days[0], to: days[5], rows, total } as never,
+      window,
+    );
+    expect(rows.reduce((sum, row) => sum + row.costUsd, 0)).not.toBe(0.0108);
+    expect(spend.versions[0]?.costUsd).toBe(0.0108);
+  });
 });

@@ -5,7 +5,8 @@ import { StoreUnavailableError } from '../../store/index.js';
 import { HttpRefusal, httpOnly } from '../errors.js';
 
 // Every failure answers with the API's refusal body and its status: a route's refusal as it is,
-// a body or path the schemas refuse as 422, Fastify's own 4xx as 400 (413 for a body too large),
+// a body or path the schemas refuse as 422, Fastify's own 4xx as 400 (413 for a body too large,
+// 415 for a body without a content type it reads),
 // the store being down as 503 with Retry-After, anything else as 500 (logged, never shown).
 
 export const errorAnswers = fastifyPlugin(
@@ -49,6 +50,12 @@ export function asRefusal(error: unknown): HttpRefusal {
   const code = (error as { code?: string }).code;
   const status = (error as { statusCode?: number }).statusCode;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return httpOnly('too_large', (error as Error).message);
+  if (status === 415) {
+    return httpOnly(
+      'unsupported_media_type',
+      'Unsupported Media Type: send the body as JSON, with Content-Type: application/json',
+    );
+  }
   if (status === 429) return httpOnly('rate_limited', (error as Error).message);
   if (status !== undefined && status >= 400 && status < 500) {
     return httpOnly('bad_request', (error as Error).message);

@@ -187,6 +187,7 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
         batchId,
         !options.json,
         terminal.stdout,
+        TARGET_NOUNS[options.target],
       );
       print(options.json ? JSON.stringify({ batchId, progress }) : totals(progress));
       stopIfWaitingOnBudget(progress, batchId, options, terminal);
@@ -370,20 +371,54 @@ async function preview(
     }
   });
   if (options.json) return print(JSON.stringify(wirePreview(result)));
-  for (const line of previewLines(result)) print(line);
+  for (const line of previewLines(result, options.target)) print(line);
 }
+
+/** What a batch of `--target kind` judges, in the plural. */
+const TARGET_NOUNS: Record<StartOptions['target'], string> = {
+  artifact: 'artifact versions',
+  turn: 'turns',
+  message: 'messages',
+  thread: 'threads',
+};
 
 const money = (nanos: number | null) => (nanos === null ? 'unknown' : usdText(usdOf(nanos)));
 const took = (ms: number | null) => (ms === null ? 'unknown' : durationText(ms / 1000));
 
-function previewLines(preview: ReevaluationPreview): string[] {
+/**
+ * A dry run's lines: what it counts, each version's evaluations with its cost and duration, and
+ * the batch's; an estimate there is none of says why (nothing of the version measured in this
+ * workspace yet, and, for its cost, no estimate declared).
+ */
+export function previewLines(
+  preview: ReevaluationPreview,
+  target: StartOptions['target'],
+): string[] {
+  const noun = TARGET_NOUNS[target];
+  const unknown = (key: 'costNanos' | 'durationMs') =>
+    preview.versions.filter((v) => v[key] === null).map((v) => v.evaluator);
   return [
-    `${preview.targets} targets`,
-    ...preview.versions.map(
-      (version) =>
-        `${version.evaluator}: ${version.targets} evaluations × ${money(version.costPerEvaluationNanos)} = ${money(version.costNanos)}, about ${took(version.durationMs)}`,
-    ),
-    `estimated cost ${money(preview.costNanos)}, duration ${took(preview.durationMs)}`,
+    `${preview.targets} ${preview.targets === 1 ? noun.replace(/s$/, '') : noun}`,
+    ...preview.versions.map((version) => {
+      const cost =
+        version.costNanos === null
+          ? ', cost not estimated: no cost of it recorded in this workspace, and it declares no estimatedCostUsd'
+          : ` × ${money(version.costPerEvaluationNanos)} = ${money(version.costNanos)}`;
+      const time =
+        version.durationMs === null
+          ? 'duration not estimated: no attempt of it recorded in this workspace'
+          : `about ${took(version.durationMs)}`;
+      return `${version.evaluator}: ${version.targets} evaluations${cost}, ${time}`;
+    }),
+    `estimated cost ${
+      preview.costNanos === null
+        ? `none (${unknown('costNanos').join(', ')} not estimated)`
+        : money(preview.costNanos)
+    }, duration ${
+      preview.durationMs === null
+        ? `none (${unknown('durationMs').join(', ')} not estimated)`
+        : took(preview.durationMs)
+    }`,
   ];
 }
 
@@ -431,7 +466,7 @@ async function progressOf(
   return progress;
 }
 
-/** Whether nothing more will settle (a batch still counting its versions has total 0). */
+/** Whether nothing more will settle (a batch still counting its targets has total 0). */
 const finished = (progress: ReevaluateProgress) =>
   progress.inFlight === 0 &&
   (progress.cancelled || (progress.total > 0 && progress.done >= progress.total));
@@ -443,8 +478,10 @@ async function follow(
   batchId: string,
   show: boolean,
   stream: ProgressStream,
+  /** What the batch judges, in the plural, when known (`turns`). */
+  what?: string,
 ): Promise<ReevaluateProgress> {
-  const reporter = new ProgressReporter(stream, batchId);
+  const reporter = new ProgressReporter(stream, batchId, Date.now, what);
   const result = await batches.watch(
     workspace,
     batchId,

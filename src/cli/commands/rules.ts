@@ -152,7 +152,7 @@ export function registerRules(program: Command, terminal: Terminal): void {
       print(
         `set ${rule.evaluator} in ${workspace}: ${rule.targets.join(',')} at ${rule.sampleRate}, ` +
           `${rule.idleFor === null ? '' : `threads quiet for ${rule.idleFor}, `}` +
-          `${rule.enabled ? 'enabled' : 'disabled'} (seq ${seq})`,
+          `${rule.mode}, ${rule.enabled ? 'enabled' : 'disabled'} (seq ${seq})`,
       );
     }
   });

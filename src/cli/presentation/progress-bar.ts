@@ -40,6 +40,8 @@ export class ProgressReporter {
     /** What the batch is called on each line (its id). */
     private readonly label: string,
     private readonly now: () => number = Date.now,
+    /** What the batch judges, in the plural (`turns`), named while it counts them. */
+    private readonly what = 'targets',
   ) {}
 
   /** Draws the progress: a new frame on a terminal, a new line elsewhere only if it changed. */
@@ -105,8 +107,8 @@ export class ProgressReporter {
     else if (progress.paused) {
       parts.push(progress.pausedBy === 'budget' ? 'paused: budget reached' : 'paused');
     }
-    // The batch counts its versions first: until then there is nothing to measure against.
-    else if (progress.total === 0) parts.push('counting versions');
+    // The batch counts its targets first: until then there is nothing to measure against.
+    else if (progress.total === 0) parts.push(`counting ${this.what}, no estimate yet`);
     else parts.push(rate ? `${duration(left / rate)} left` : 'time left unknown');
     return parts;
   }

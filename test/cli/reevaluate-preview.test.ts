@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { previewLines } from '../../src/cli/commands/reevaluate.js';
+import {
+  type ReevaluationPreview,
+  wirePreview,
+} from '../../src/workflow-clients/reevaluation-preview.js';
+
+// A batch's preview as `reevaluate start --dry-run` prints it and the API answers it: what it
+// counts by name, an estimate or why there is none, and no float noise.
+
+/** Two versions: one measured (3 attempts of 1.1 ms, one slot), one never run and with no estimate. */
+const preview: ReevaluationPreview = {
+  targets: 3,
+  versions: [
+    {
+      evaluator: 'helpful@3',
+      targets: 3,
+      costPerEvaluationNanos: 3_600_000,
+      costNanos: 10_800_000,
+      meanAttemptMs: 1.1,
+      durationMs: 3 * 1.1,
+    },
+    {
+      evaluator: 'tone@1',
+      targets: 3,
+      costPerEvaluationNanos: null,
+      costNanos: null,
+      meanAttemptMs: null,
+      durationMs: null,
+    },
+  ],
+  costNanos: null,
+  durationMs: null,
+};
+
+describe('a dry run as text', () => {
+  it('names the turns it counts, and says why an estimate is missing', () => {
+    expect(previewLines(preview, 'turn')).toEqual([
+      '3 turns',
+      'helpful@3: 3 evaluations × $0.0036 = $0.0108, about 0s',
+      'tone@1: 3 evaluations, cost not estimated: no cost of it recorded in this workspace, and it declares no estimatedCostUsd, duration not estimated: no attempt of it recorded in this workspace',
+      'estimated cost none (tone@1 not estimated), duration none (tone@1 not estimated)',
+    ]);
+  });
+
+  it('names messages, threads and artifact versions, one in the singular', () => {
+    const one = { ...preview, targets: 1, versions: [] };
+    expect(previewLines(one, 'message')[0]).toBe('1 message');
+    expect(previewLines({ ...preview, versions: [] }, 'thread')[0]).toBe('3 threads');
+    expect(previewLines({ ...preview, versions: [] }, 'artifact')[0]).toBe('3 artifact versions');
+  });
+
+  it('gives the batch’s estimate when every version has one', () => {
+    const known = {
+      ...preview,
+      versions: preview.versions.slice(0, 1),
+      costNanos: 10_800_000,
+      durationMs: 125_000,
+    };
+    expect(previewLines(known, 'message').at(-1)).toBe('estimated cost $0.0108, duration 2m05s');
+  });
+});
+
+describe('a preview on the wire', () => {
+  it('rounds milliseconds to a tenth and converts whole nano-dollars once', () => {
+    expect(3 * 1.1).toBe(3.3000000000000003);
+    const wire = wirePreview({ ...preview, durationMs: 3 * 1.1 });
+    expect(wire.durationMs).toBe(3.3);
+    expect(wire.versions[0]).toEqual({
+      evaluator: 'helpful@3',
+      targets: 3,
+      costPerEvaluationUsd: 0.0036,
+      costUsd: 0.0108,
+      meanAttemptMs: 1.1,
+      durationMs: 3.3,
+    });
+    expect(JSON.stringify(wire)).not.toMatch(/\d{6,}/);
+  });
+});
