@@ -72,6 +72,7 @@ export async function queueDisagreements(
     const items = await store.reviewQueues.enqueue({
       workspace_id: workspaceId,
       queue_id: queueId,
+      feedback_type: queue.feedback_type,
       slots: queue.reviewers_per_item,
       targets: targets.slice(start, start + PAGE),
       enqueued_by: participantOf(query.by),

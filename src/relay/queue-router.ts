@@ -136,6 +136,7 @@ export class QueueRouter {
       const input = {
         workspace_id: workspaceId,
         queue_id,
+        feedback_type: queue.feedback_type,
         slots: queue.reviewers_per_item,
         enqueued_by: `routing:${rule}`,
         now: new Date(at),

@@ -10,9 +10,10 @@ import {
 } from '../core/index.js';
 import { isSampled } from '../evaluators/index.js';
 
-// Which events put which targets into which review queues, and which settle a reviewer's slot:
-// pure, so the router that follows the log (at least once) only loads what this asks for, then
-// enqueues (idempotent per queue and target) and settles (idempotent per slot).
+// Which events put which targets into which review queues, and which reviewer's verdict counts
+// toward which items: pure, so the router that follows the log (at least once) only loads what
+// this asks for, then enqueues (idempotent per queue and target) and settles (idempotent per
+// reviewer and item).
 
 /** A target a routing rule puts into a queue. */
 export interface Routed {
@@ -139,19 +140,24 @@ export function route(
 }
 
 /**
- * A reviewer's verdict of a queue's type was recorded: the slots that reviewer leases on the
- * target's items in those queues are done (the API marks them as it records; this catches a
- * verdict whose API stopped before it could). Archived queues too: work held is work done.
+ * A reviewer's verdict of a queue's type was recorded: it counts toward the target's items in
+ * those queues, however it was sent (the API counts it as it records; this catches a verdict
+ * whose API stopped before it could). Archived queues too: work held is work done.
  */
 export function settlementOf(
   queues: readonly ReviewQueue[],
   envelope: Envelope,
-): { reviewer: string; target_key: string; queue_ids: string[] } | null {
+): { reviewer: string; feedback_type: string; target_key: string; queue_ids: string[] } | null {
   const { event, actor } = envelope;
   if (event.type !== 'feedback_given' || actor.kind !== 'reviewer') return null;
   const queue_ids = queues
     .filter((queue) => queue.feedback_type === event.feedback_type)
     .map((queue) => queue.queue_id);
   if (queue_ids.length === 0) return null;
-  return { reviewer: participantOf(actor), target_key: targetKey(event.target), queue_ids };
+  return {
+    reviewer: participantOf(actor),
+    feedback_type: event.feedback_type,
+    target_key: targetKey(event.target),
+    queue_ids,
+  };
 }

@@ -324,6 +324,55 @@ describe('review queues over HTTP', () => {
     });
   });
 
+  it('counts verdicts given through POST /v1/reviews in the queue, and hands no one a target done so', async () => {
+    const { key } = await workspace();
+    await runs(key, 4);
+    await h.call('POST', '/v1/review-queues/triage/items', {
+      key: key('system'),
+      body: { targets: [turn(0), turn(1), turn(2)] },
+    });
+    // a leases r0, then reviews every run outside the queue; r3 is not queued yet.
+    const leased = await h.call('POST', '/v1/review-queues/triage/claim', {
+      key: key('reviewer:a'),
+    });
+    expect(leased.body.item.target).toEqual(turn(0));
+    for (let i = 0; i < 4; i++) {
+      const reviewed = await h.call('POST', '/v1/reviews', {
+        key: key('reviewer:a'),
+        body: {
+          action: 'submit',
+          target: turn(i),
+          feedbackType: 'review_verdict',
+          value: { verdict: 'pass' },
+          configId: 'review_verdict',
+        },
+      });
+      expect(reviewed.status, JSON.stringify(reviewed.body)).toBe(200);
+    }
+    const progress = async () =>
+      (await h.call('GET', '/v1/review-queues/triage', { key: key('admin') })).body;
+    expect(await progress()).toMatchObject({
+      progress: { items: 3, itemsDone: 3, pending: 0, leased: 0, done: 3 },
+      reviewers: [{ reviewer: 'reviewer:a', leased: 0, done: 3 }],
+    });
+    const claim = async (principal: string) =>
+      (await h.call('POST', '/v1/review-queues/triage/claim', { key: key(principal) })).body;
+    expect(await claim('reviewer:a')).toEqual({ item: null });
+    expect(await claim('reviewer:b')).toEqual({ item: null });
+    // Queued after her verdict, r3 is done as it arrives.
+    const added = await h.call('POST', '/v1/review-queues/triage/items', {
+      key: key('system'),
+      body: { targets: [turn(3)] },
+    });
+    expect(added.body).toMatchObject({ added: 1 });
+    expect((await progress()).progress).toMatchObject({ items: 4, itemsDone: 4, pending: 0 });
+    expect(await claim('reviewer:b')).toEqual({ item: null });
+    const mine = await h.call('GET', '/v1/review-queues/triage/my-reviews', {
+      key: key('reviewer:a'),
+    });
+    expect(mine.body.reviews.map((r: { target: object }) => r.target)).toHaveLength(4);
+  });
+
   it('records a retried submit once', async () => {
     const { ws, key } = await workspace();
     await runs(key, 1);

@@ -179,6 +179,30 @@ describe('the queue router', () => {
     });
   });
 
+  it('counts a verdict given outside the queue, and one given before its run was routed, once', async () => {
+    const ws = `router-${++workspaces}`;
+    await given(ws, system, { type: 'create_thread', thread_id: 't' }, ...finished('r0'));
+    const router = new QueueRouter({ store, workspaceId: ws, queues: defaults });
+    await router.drain();
+    const review = (run: string) => ({
+      type: 'give_feedback',
+      feedback_type: 'verdict',
+      target: { kind: 'turn', run_id: run },
+      value: { pass: true },
+    });
+    const [start, ...end] = finished('r1');
+    await given(ws, system, start as object);
+    await given(ws, { kind: 'reviewer', id: 'grace' }, review('r0'), review('r1'));
+    await given(ws, system, ...end);
+    await router.drain();
+    await new QueueRouter({ store, workspaceId: ws, queues: defaults, cursor: 'again' }).drain();
+    expect(await store.reviewQueues.counts(ws, 'runs', new Date())).toMatchObject({
+      items: 2,
+      items_done: 2,
+      done: 2,
+    });
+  });
+
   it('tells of a routed target it cannot queue, and queues the others', async () => {
     const ws = `router-${++workspaces}`;
     const warnings: string[] = [];

@@ -154,6 +154,7 @@ describe('settling', () => {
       settlementOf(queues, feedback({ kind: 'reviewer', id: 'grace' }, 'verdict', { pass: true })),
     ).toEqual({
       reviewer: 'reviewer:grace',
+      feedback_type: 'verdict',
       target_key: 'message:t/m1',
       queue_ids: ['q', 'old'],
     });

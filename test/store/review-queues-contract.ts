@@ -22,7 +22,10 @@ export function reviewQueuesContract(adapter: string, open: OpenStore) {
     beforeAll(async () => {
       store = await open({
         feedbackTypes: conformanceFeedbackTypes(),
-        scoreConfigs: staticScoreConfigs({ review: { archived: false } }),
+        scoreConfigs: staticScoreConfigs({
+          review: { archived: false },
+          escalation: { archived: false },
+        }),
       });
     });
     afterAll(async () => {
@@ -47,6 +50,7 @@ export function reviewQueuesContract(adapter: string, open: OpenStore) {
       const items = await store.reviewQueues.enqueue({
         workspace_id: ws,
         queue_id: queue,
+        feedback_type: 'review',
         slots,
         targets,
         enqueued_by: 'system:test',
@@ -82,6 +86,7 @@ export function reviewQueuesContract(adapter: string, open: OpenStore) {
       const again = await store.reviewQueues.enqueue({
         workspace_id: ws,
         queue_id: 'q',
+        feedback_type: 'review',
         slots: 1,
         targets: [turn('r1'), turn('r1'), turn('r0')],
         enqueued_by: 'routing:completed_runs',
@@ -95,6 +100,7 @@ export function reviewQueuesContract(adapter: string, open: OpenStore) {
       const elsewhere = await store.reviewQueues.enqueue({
         workspace_id: ws,
         queue_id: 'other',
+        feedback_type: 'review',
         slots: 1,
         targets: [turn('r0')],
         enqueued_by: 'system:test',
@@ -109,6 +115,7 @@ export function reviewQueuesContract(adapter: string, open: OpenStore) {
       const refused = await store.reviewQueues.enqueue({
         workspace_id: ws,
         queue_id: 'fresh',
+        feedback_type: 'review',
         slots: 1,
         targets: [turn('r0'), turn('nope')],
         enqueued_by: 'system:test',
@@ -119,6 +126,7 @@ export function reviewQueuesContract(adapter: string, open: OpenStore) {
       const message = await store.reviewQueues.enqueue({
         workspace_id: ws,
         queue_id: 'fresh',
+        feedback_type: 'review',
         slots: 1,
         targets: [{ kind: 'message', thread_id: 't', message_id: 'm9', run_id: null }],
         enqueued_by: 'system:test',
@@ -140,6 +148,7 @@ export function reviewQueuesContract(adapter: string, open: OpenStore) {
       const [item] = (await store.reviewQueues.enqueue({
         workspace_id: ws,
         queue_id: 'q',
+        feedback_type: 'review',
         slots: 1,
         targets: [{ kind: 'message', thread_id: 't', message_id: 'm1', run_id: null }],
         enqueued_by: 'system:test',
@@ -350,6 +359,7 @@ export function reviewQueuesContract(adapter: string, open: OpenStore) {
         await store.reviewQueues.settle({
           workspace_id: ws,
           queue_ids: ['q', 'absent'],
+          feedback_type: 'review',
           target_key: 'turn:r0',
           reviewer: 'reviewer:a',
           now: at(2 * MINUTE),
@@ -370,6 +380,187 @@ export function reviewQueuesContract(adapter: string, open: OpenStore) {
       );
       expect(await claim(other, 'reviewer:d')).toBeNull();
       expect(runOf(await claim(other, 'reviewer:e'))).toBe('r0');
+    });
+
+    /** Records reviewer `id`'s verdict of the queues' type on run `run` (outside any claim). */
+    const review = (ws: string, id: string, run: string) =>
+      execute(
+        ws,
+        { kind: 'reviewer', id },
+        {
+          type: 'give_feedback',
+          feedback_type: 'review',
+          target: turn(run),
+          value: { approved: true },
+        },
+      );
+    const settle = (ws: string, reviewer: string, run: string, now = at(0)) =>
+      store.reviewQueues.settle({
+        workspace_id: ws,
+        queue_ids: ['q'],
+        feedback_type: 'review',
+        target_key: `turn:${run}`,
+        reviewer,
+        now,
+      });
+    const slotsOf = async (ws: string, run: string) =>
+      (await store.reviewQueues.item(ws, 'q', reviewItemId('q', `turn:${run}`)))?.slot_states.map(
+        (slot) => [slot.state, slot.holder],
+      );
+
+    it('counts a verdict given outside a claim: it fills a free slot, the last one closes the item', async () => {
+      const { ws } = await queued(2, 2);
+      await review(ws, 'a', 'r0');
+      expect(await settle(ws, 'reviewer:a', 'r0', at(MINUTE))).toBe(1);
+      expect(await settle(ws, 'reviewer:a', 'r0', at(2 * MINUTE))).toBe(0);
+      expect(await slotsOf(ws, 'r0')).toEqual([
+        ['done', 'reviewer:a'],
+        ['free', null],
+      ]);
+      // a is never handed r0 again; b takes its last slot.
+      expect(runOf(await claim(ws, 'reviewer:a'))).toBe('r1');
+      await review(ws, 'b', 'r0');
+      expect(await settle(ws, 'reviewer:b', 'r0', at(MINUTE))).toBe(1);
+      expect(await store.reviewQueues.counts(ws, 'q', at(MINUTE))).toMatchObject({
+        items: 2,
+        items_done: 1,
+        pending: 1,
+        leased: 1,
+        done: 2,
+      });
+      expect(runOf(await claim(ws, 'reviewer:c', at(MINUTE)))).toBe('r1');
+      expect(await claim(ws, 'reviewer:d', at(MINUTE))).toBeNull();
+      // A verdict the queue has no slot for counts nowhere.
+      await review(ws, 'e', 'r0');
+      expect(await settle(ws, 'reviewer:e', 'r0', at(MINUTE))).toBe(0);
+      expect(
+        (await store.reviewQueues.item(ws, 'q', reviewItemId('q', 'turn:r0')))?.slots_done,
+      ).toBe(2);
+    });
+
+    it('counts a verdict on a slot the reviewer leases, else ends another reviewer’s live lease when no slot is open', async () => {
+      const { ws } = await queued(2, 1);
+      const b = await claim(ws, 'reviewer:b', at(0), 10 * MINUTE);
+      expect(runOf(b)).toBe('r0');
+      await review(ws, 'a', 'r0');
+      expect(await settle(ws, 'reviewer:a', 'r0', at(MINUTE))).toBe(1);
+      expect(await slotsOf(ws, 'r0')).toEqual([['done', 'reviewer:a']]);
+      const bHeld = held(ws, b?.item.item_id as string, 'reviewer:b', at(2 * MINUTE));
+      expect(await store.reviewQueues.heartbeat({ ...bHeld, lease_ms: MINUTE })).toBeNull();
+      // The verdict of a reviewer holding the lease fills that very slot.
+      const c = await claim(ws, 'reviewer:c', at(MINUTE));
+      expect(runOf(c)).toBe('r1');
+      await review(ws, 'c', 'r1');
+      expect(await settle(ws, 'reviewer:c', 'r1', at(2 * MINUTE))).toBe(1);
+      expect(await slotsOf(ws, 'r1')).toEqual([['done', 'reviewer:c']]);
+      expect((await store.reviewQueues.counts(ws, 'q', at(2 * MINUTE))).items_done).toBe(2);
+    });
+
+    it('never takes the lease of a holder whose verdict is recorded, waiting to be settled', async () => {
+      const { ws } = await queued(1, 1);
+      await claim(ws, 'reviewer:b', at(0), MINUTE);
+      await review(ws, 'b', 'r0');
+      await review(ws, 'a', 'r0');
+      expect(await settle(ws, 'reviewer:a', 'r0', at(2 * MINUTE))).toBe(0);
+      expect(await settle(ws, 'reviewer:b', 'r0', at(2 * MINUTE))).toBe(1);
+      expect(await slotsOf(ws, 'r0')).toEqual([['done', 'reviewer:b']]);
+    });
+
+    it('counts reviewers’ verdicts given before a target was queued, once, up to its slots', async () => {
+      const ws = freshWorkspace();
+      await execute(ws, system, { type: 'create_thread', thread_id: 't' });
+      for (const run of ['r0', 'r1', 'r2']) {
+        await execute(ws, system, { type: 'start_run', run_id: run, thread_id: 't' });
+      }
+      await review(ws, 'a', 'r0');
+      await review(ws, 'a', 'r1');
+      await review(ws, 'b', 'r1');
+      await review(ws, 'c', 'r1');
+      // A verdict of another type is not the queue's.
+      await execute(
+        ws,
+        { kind: 'reviewer', id: 'a' },
+        {
+          type: 'give_feedback',
+          feedback_type: 'escalation',
+          target: turn('r2'),
+          value: { needed: true },
+        },
+      );
+      const enqueue = (targets: Target[]) =>
+        store.reviewQueues.enqueue({
+          workspace_id: ws,
+          queue_id: 'q',
+          feedback_type: 'review',
+          slots: 2,
+          targets,
+          enqueued_by: 'system:test',
+          now: at(MINUTE),
+        });
+      await enqueue([turn('r0')]);
+      expect(
+        await store.reviewQueues.enqueueMatching({
+          workspace_id: ws,
+          queue_id: 'q',
+          feedback_type: 'review',
+          slots: 2,
+          filter: { kind: 'turn' },
+          enqueued_by: 'system:test',
+          now: at(MINUTE),
+        }),
+      ).toEqual({ added: 2, already_queued: 1 });
+      await enqueue([turn('r0'), turn('r1')]);
+      expect(await slotsOf(ws, 'r0')).toEqual([
+        ['done', 'reviewer:a'],
+        ['free', null],
+      ]);
+      expect(await slotsOf(ws, 'r1')).toEqual([
+        ['done', 'reviewer:a'],
+        ['done', 'reviewer:b'],
+      ]);
+      expect(await slotsOf(ws, 'r2')).toEqual([
+        ['free', null],
+        ['free', null],
+      ]);
+      expect(await store.reviewQueues.counts(ws, 'q', at(MINUTE))).toMatchObject({
+        items: 3,
+        items_done: 1,
+        done: 3,
+      });
+      // Done at the verdict's time, not the enqueue's.
+      const [done] = await store.reviewQueues.reviewedBy(ws, 'q', 'reviewer:b', 1);
+      const given = (await store.feedback(ws, { participant: 'reviewer:b' }))[0]?.ts;
+      expect(done?.done_at).toBe(given);
+      expect(runOf(await claim(ws, 'reviewer:a', at(MINUTE)))).toBe('r2');
+      expect(runOf(await claim(ws, 'reviewer:b', at(MINUTE)))).toBe('r0');
+    });
+
+    it('counts one verdict once when it is counted from several places at once', async () => {
+      const { ws } = await queued(1, 3);
+      await review(ws, 'a', 'r0');
+      const counted = await Promise.all([
+        settle(ws, 'reviewer:a', 'r0'),
+        settle(ws, 'reviewer:a', 'r0'),
+        claim(ws, 'reviewer:a'),
+        store.reviewQueues.enqueue({
+          workspace_id: ws,
+          queue_id: 'q',
+          feedback_type: 'review',
+          slots: 3,
+          targets: [turn('r0')],
+          enqueued_by: 'system:test',
+          now: at(0),
+        }),
+      ]);
+      expect(counted[2]).toBeNull();
+      expect(
+        (await store.reviewQueues.item(ws, 'q', reviewItemId('q', 'turn:r0')))?.slots_done,
+      ).toBe(1);
+      expect(await slotsOf(ws, 'r0')).toEqual([
+        ['done', 'reviewer:a'],
+        ['free', null],
+        ['free', null],
+      ]);
     });
 
     it('queues every target a filter selects, on the server, once', async () => {
@@ -400,6 +591,7 @@ export function reviewQueuesContract(adapter: string, open: OpenStore) {
         store.reviewQueues.enqueueMatching({
           workspace_id: ws,
           queue_id,
+          feedback_type: 'review',
           slots: 1,
           filter,
           enqueued_by: 'system:test',

@@ -280,6 +280,7 @@ export const registerReviewQueues: Register = (api, deps) => {
       const common = {
         workspace_id: workspaceId,
         queue_id: queue.queue_id,
+        feedback_type: queue.feedback_type,
         slots: queue.reviewers_per_item,
         enqueued_by: participantOf(actorOf(principal)),
         now: deps.now(),

@@ -1,12 +1,22 @@
 import { z } from 'zod';
-import { type FeedbackType, notFound } from '../../core/index.js';
+import {
+  type FeedbackType,
+  notFound,
+  participantOf,
+  type Target,
+  targetKey,
+} from '../../core/index.js';
 import { ReviewClient } from '../../workflow-clients/index.js';
 import { HTTP_STATUS, HttpRefusal, httpOnly, refusalResponses, refuse } from '../errors.js';
+import { actorOf } from '../principals.js';
+import { queuesOf } from '../review-queue-wire.js';
 import { targetOf, WireTarget } from '../wire.js';
-import { callerOf, type Register } from './context.js';
+import { callerOf, type Register, type RouteDeps } from './context.js';
 
 // Reviewers' actions (docs/specification.md#reviews): serialized per target by the target's
-// review workflow, each answered with the stored outcome and its place in the target's order.
+// review workflow, each answered with the stored outcome and its place in the target's order. A
+// recorded verdict counts toward its target's item in the queues of its type, as a claim's submit
+// does (docs/specification.md#review-queues).
 
 // The body and answer, named so that the HTTP client's types are these very schemas.
 export const ReviewActionBody = z.strictObject({
@@ -50,9 +60,10 @@ export const registerReviews: Register = (api, deps) => {
       if (action !== 'withdraw') checkHumanConfig(type, configId);
       const principal = caller.principal;
       if (principal.kind !== 'reviewer') throw new Error('unreachable: reviews are reviewers’');
+      const core = targetOf(target);
       const result = await reviews[action](
         caller.workspaceId,
-        targetOf(target),
+        core,
         { id: principal.id },
         {
           feedback_type: feedbackType,
@@ -65,6 +76,10 @@ export const registerReviews: Register = (api, deps) => {
           type: result.type,
           message: result.message,
         });
+      }
+      if (action !== 'withdraw') {
+        const reviewer = participantOf(actorOf(principal));
+        await countInQueues(deps, caller.workspaceId, core, reviewer, type.name);
       }
       return {
         type: 'recorded' as const,
@@ -93,4 +108,28 @@ export function checkHumanConfig(type: FeedbackType, configId: string | undefine
       errors: [],
     });
   }
+}
+
+/**
+ * A reviewer's recorded verdict counts toward its target's item in every queue of its type: it
+ * fills a slot, or closes the item (the log's follower counts it too, should this stop first).
+ */
+async function countInQueues(
+  deps: RouteDeps,
+  workspaceId: string,
+  target: Target,
+  reviewer: string,
+  feedbackType: string,
+): Promise<void> {
+  const queues = await queuesOf(deps.store, deps.app, workspaceId);
+  const queue_ids = queues.filter((q) => q.feedback_type === feedbackType).map((q) => q.queue_id);
+  if (queue_ids.length === 0) return;
+  await deps.store.reviewQueues.settle({
+    workspace_id: workspaceId,
+    queue_ids,
+    feedback_type: feedbackType,
+    target_key: targetKey(target),
+    reviewer,
+    now: deps.now(),
+  });
 }

@@ -243,6 +243,7 @@ export function registerQueues(program: Command, terminal: Terminal): void {
         const common = {
           workspace_id: options.workspace,
           queue_id: queueId,
+          feedback_type: queue.feedback_type,
           slots: queue.reviewers_per_item,
           enqueued_by: participantOf(CLI_ACTOR),
           now: new Date(),

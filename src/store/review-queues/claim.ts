@@ -1,4 +1,5 @@
 import type { Backend, Row, Sql } from '../backend.js';
+import { retryOnUniqueViolation } from './unique-retry.js';
 
 // A claim: the next slot a reviewer may lease, taken in one short write. Expired leases come
 // first (their items were at the front when claimed), then the free slot nearest the front; the
@@ -113,23 +114,15 @@ async function claimInSteps(sql: Sql, input: ClaimInput): Promise<Row | null> {
   return item === undefined ? null : { ...item, claimed_slot: picked.slot };
 }
 
-const UNIQUE_VIOLATION = '23505';
-const ATTEMPTS = 3;
-
 /**
  * Claims a slot; the claimed row (the item's columns and `claimed_slot`), or null. Two claims by
  * one reviewer at once could pick two slots of one item: the holder index refuses the second,
  * which then looks again and passes that item over.
  */
-export async function claimSlot(backend: Backend, input: ClaimInput): Promise<Row | null> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return backend.dialect === 'postgres'
-        ? await backend.read((sql) => claimInOneStatement(sql, input))
-        : await backend.transaction((sql) => claimInSteps(sql, input));
-    } catch (error) {
-      const code = (error as { code?: unknown; cause?: { code?: unknown } }).code;
-      if (code !== UNIQUE_VIOLATION || attempt >= ATTEMPTS) throw error;
-    }
-  }
+export function claimSlot(backend: Backend, input: ClaimInput): Promise<Row | null> {
+  return retryOnUniqueViolation(() =>
+    backend.dialect === 'postgres'
+      ? backend.read((sql) => claimInOneStatement(sql, input))
+      : backend.transaction((sql) => claimInSteps(sql, input)),
+  );
 }

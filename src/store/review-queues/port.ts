@@ -131,19 +131,25 @@ export interface ReviewQueueStore {
   definitions(workspace_id: string): Promise<StoredReviewQueue[]>;
   /** The workspace's own queues as they stood right after `seq`, for a follower of the log. */
   definitionsAt(workspace_id: string, seq: number): Promise<StoredReviewQueue[]>;
-  /** Puts each target in the queue once (by its target key); a missing target refuses them all. */
+  /**
+   * Puts each target in the queue once (by its target key); a missing target refuses them all.
+   * Reviewers' verdicts of `feedback_type` (the queue's) already on a target count toward its
+   * item, as `settle` counts them.
+   */
   enqueue(input: {
     workspace_id: string;
     queue_id: string;
+    feedback_type: string;
     slots: number;
     targets: readonly Target[];
     enqueued_by: string;
     now: Date;
   }): Promise<EnqueuedItem[] | Rejection>;
-  /** Puts every target matching the filter in the queue (at most `limit`), in pages. */
+  /** Puts every target matching the filter in the queue (at most `limit`), in pages, as `enqueue`. */
   enqueueMatching(input: {
     workspace_id: string;
     queue_id: string;
+    feedback_type: string;
     slots: number;
     filter: ReviewTargetFilter;
     enqueued_by: string;
@@ -177,12 +183,16 @@ export interface ReviewQueueStore {
    */
   complete(slot: HeldSlot): Promise<Completion>;
   /**
-   * A reviewer's verdict of a queue's type was recorded on a target (the log says so): every
-   * slot of that target's items in `queue_ids` the reviewer leases is done. Returns how many.
+   * A reviewer's verdict of `feedback_type` was recorded on a target, however it was sent: it
+   * counts toward that target's item in each of `queue_ids` (queues of that type). The slot the
+   * reviewer leases is done; else, when they hold none, the first open one becomes theirs, done
+   * (free, then a lease past its end, then another reviewer's live lease, which ends; never the
+   * lease of a holder whose verdict is recorded). Idempotent. Returns how many items it counted on.
    */
   settle(input: {
     workspace_id: string;
     queue_ids: readonly string[];
+    feedback_type: string;
     target_key: string;
     reviewer: string;
     now: Date;

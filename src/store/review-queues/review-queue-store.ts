@@ -19,6 +19,7 @@ import type {
   ReviewQueueStore,
 } from './port.js';
 import { matchingTargets, resolveTargets } from './targets.js';
+import { countItemVerdict, countVerdict, reviewersVerdicts } from './verdicts.js';
 
 // A fixed namespace: an item's id derives from its queue and target, so enqueueing the same target
 // again (a routing rule replayed, a manual add) names the same item, and a link to it stays good.
@@ -36,6 +37,14 @@ const ANALYZE_AFTER = 1000;
 const DAY_MS = 24 * HOUR_MS;
 // Rows per multi-row insert: well under every driver's limit on placeholders.
 const ROWS_PER_INSERT = 200;
+
+/** Where targets are queued: the queue, its feedback type, and the caller's clock. */
+interface QueuedTargets {
+  workspace_id: string;
+  queue_id: string;
+  feedback_type: string;
+  now: Date;
+}
 
 const itemOf = (row: Row): ReviewItem => ({
   item_id: String(row.item_id),
@@ -135,16 +144,6 @@ async function insertItems(
   return added;
 }
 
-/** Counts a verdict on an item (done once it has them all). */
-async function countVerdict(sql: Sql, slot: Omit<HeldSlot, 'reviewer' | 'now'>) {
-  const [item] = await sql.all(
-    `UPDATE review_items SET slots_done = slots_done + 1
-     WHERE workspace_id = ? AND queue_id = ? AND item_id = ? RETURNING slots, slots_done`,
-    [slot.workspace_id, slot.queue_id, slot.item_id],
-  );
-  return { slots: asNumber(item?.slots), slots_done: asNumber(item?.slots_done) };
-}
-
 // The common completion (the reviewer's lease, still theirs) as one Postgres statement: one round
 // trip and one commit. Anything else (a retry, a slot taken meanwhile) takes the general path.
 const COMPLETE_HELD = `WITH held AS (
@@ -183,6 +182,27 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
         workspace_id,
       ])
     ).map((row) => parseJson<StoredReviewQueue>(row.body));
+
+  /**
+   * Counts the verdicts reviewers gave on targets before they were queued. Read once the items
+   * are committed, so a verdict recorded meanwhile is counted here or by its own count (`settle`).
+   */
+  const countEarlierVerdicts = async (queued: QueuedTargets, targets: readonly Target[]) => {
+    const { workspace_id, queue_id, feedback_type } = queued;
+    const keys = [...new Set(targets.map(targetKey))];
+    const verdicts = await read((sql) => reviewersVerdicts(sql, workspace_id, feedback_type, keys));
+    for (const verdict of verdicts) {
+      await countItemVerdict(backend, {
+        workspace_id,
+        queue_id,
+        item_id: reviewItemId(queue_id, verdict.target_key),
+        feedback_type,
+        reviewer: verdict.reviewer,
+        at: verdict.at,
+        now: queued.now.getTime(),
+      });
+    }
+  };
 
   const completeInSteps = (slot: HeldSlot) =>
     write(async (sql): Promise<Completion> => {
@@ -245,6 +265,7 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
       const added = await write((sql) =>
         insertItems(sql, { ...input, targets: [...byKey.values()] }),
       );
+      await countEarlierVerdicts(input, [...byKey.values()]);
       await analyzeAfter(added.size);
       const seen = new Set<string>();
       return resolved.map((target): EnqueuedItem => {
@@ -265,6 +286,7 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
       for await (const page of matchingTargets(read, input.workspace_id, input.filter)) {
         const targets = page.slice(0, left);
         const added = await write((sql) => insertItems(sql, { ...input, targets }));
+        await countEarlierVerdicts(input, targets);
         counts.added += added.size;
         counts.already_queued += targets.length - added.size;
         left -= targets.length;
@@ -348,27 +370,22 @@ export function createReviewQueueStore(backend: Backend): ReviewQueueStore {
       return completeInSteps(slot);
     },
 
-    settle: (input) =>
-      write(async (sql) => {
-        let settled = 0;
-        for (const queue_id of input.queue_ids) {
-          const slot = {
-            workspace_id: input.workspace_id,
-            queue_id,
-            item_id: reviewItemId(queue_id, input.target_key),
-          };
-          const rows = await sql.all(
-            `UPDATE review_slots SET state = 'done', rank = ?
-             WHERE workspace_id = ? AND queue_id = ? AND item_id = ? AND holder = ? AND state = 'leased'
-             RETURNING slot`,
-            [input.now.getTime(), slot.workspace_id, queue_id, slot.item_id, input.reviewer],
-          );
-          if (rows.length === 0) continue;
-          await countVerdict(sql, slot);
-          settled += 1;
-        }
-        return settled;
-      }),
+    async settle(input) {
+      let counted = 0;
+      for (const queue_id of input.queue_ids) {
+        const counts = await countItemVerdict(backend, {
+          workspace_id: input.workspace_id,
+          queue_id,
+          item_id: reviewItemId(queue_id, input.target_key),
+          feedback_type: input.feedback_type,
+          reviewer: input.reviewer,
+          at: input.now.getTime(),
+          now: input.now.getTime(),
+        });
+        if (counts) counted += 1;
+      }
+      return counted;
+    },
 
     item: (workspace_id, queue_id, item_id) =>
       read(async (sql) => {
