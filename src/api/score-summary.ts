@@ -8,7 +8,8 @@ import { SourceName, sourceName } from './wire.js';
 // (docs/specification.md#score-sources): grouped by source, so end-user sentiment, reviewer
 // assessment and automated measurements never merge;
 // JUDGE and HARNESS groups are per evaluator version, and a `sourceLabel` is a group of its own.
-// A thread judged again counts once per evaluator: its latest generation's verdict.
+// A thread judged again counts once per evaluator: its latest generation's verdict. Feedback of a
+// type the app no longer declares is summarized too (`declared: false`), read from its fields.
 // `GET /v1/scores/summary` and `evalflow scores summary` both answer with this.
 
 export const ScoreSummaryGroup = z.object({
@@ -19,6 +20,11 @@ export const ScoreSummaryGroup = z.object({
   /** A shadow version's verdicts (listed only with `includeShadow`): never the current verdict. */
   shadow: z.boolean(),
   name: z.string(),
+  /**
+   * False for a feedback type the app no longer declares: its stored values are still counted,
+   * each boolean, number or text field a score named `{type}.{field}`.
+   */
+  declared: z.boolean(),
   /** The UTC day (`YYYY-MM-DD`) the group's feedback was last given on, with `per=day` only. */
   day: z.string().optional(),
   count: z.int(),
@@ -82,6 +88,7 @@ export async function summarizeScores(
           sourceLabel: record.source_label,
           shadow,
           name: scored.name,
+          declared: scored.declared,
           ...(day !== undefined ? { day } : {}),
           values: [],
         };
@@ -119,15 +126,30 @@ interface Group {
   sourceLabel: string | null;
   shadow: boolean;
   name: string;
+  declared: boolean;
   day?: string;
   values: (number | boolean | string)[];
 }
 
 function scoresOf(feedbackTypes: FeedbackTypeRegistry, record: FeedbackRecord) {
   const type = feedbackTypes.get(record.feedback_type);
-  if (type === undefined) return [];
+  if (type === undefined) return undeclaredScores(record);
   return scoreValues(type.schema, record.value, { typeName: type.name }).map(
-    ({ config, value }) => ({ name: config.name, value }),
+    ({ config, value }) => ({ name: config.name, value, declared: true }),
+  );
+}
+
+/**
+ * A value of a type the app no longer declares, with no schema to read it by: each field that
+ * holds a boolean, a finite number or a non-empty text, as its scores were named.
+ */
+function undeclaredScores(record: FeedbackRecord) {
+  return Object.entries(record.value).flatMap(([field, value]) =>
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    (typeof value === 'string' && value !== '')
+      ? [{ name: `${record.feedback_type}.${field}`, value, declared: false }]
+      : [],
   );
 }
 
@@ -145,6 +167,7 @@ function summarize(group: Group): ScoreSummaryGroup {
     sourceLabel: group.sourceLabel,
     shadow: group.shadow,
     name: group.name,
+    declared: group.declared,
     ...(group.day !== undefined ? { day: group.day } : {}),
     count: group.values.length,
     mean:

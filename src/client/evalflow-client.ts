@@ -434,7 +434,10 @@ export class EvalflowClient {
 
   // Reading back.
 
-  /** A run, with each (target, evaluator version)'s ledger state and reason. */
+  /**
+   * A run, with each (target, evaluator version)'s ledger state and reason, and the verdicts
+   * given on its turn, messages and artifact versions (values, labels, sources, evaluators).
+   */
   run(runId: string, options?: CallOptions): Promise<RunWithEvaluations> {
     return this.send({ method: 'GET', path: `/v1/runs/${at(runId)}`, options });
   }

@@ -65,6 +65,7 @@ export type ScoresSummaryQuery = z.input<typeof reading.ScoresSummaryQuery>;
 export type ScoresSummary = z.output<typeof reading.ScoresSummaryReply>;
 
 export type RunWithEvaluations = z.output<typeof reading.RunReply>;
+export type RunVerdict = RunWithEvaluations['verdicts'][number];
 export type ThreadWithEvaluations = z.output<typeof reading.ThreadReply>;
 export type LedgerEntry = z.output<typeof reading.LedgerEntry>;
 /** A page's filters; `limit` (1 to 1000, default 100) and `cursor` page through them. */

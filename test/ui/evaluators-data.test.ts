@@ -42,6 +42,7 @@ const group = (
   sourceLabel: null,
   shadow: false,
   name,
+  declared: true,
   count: Object.values(distribution ?? { n: 1 }).reduce((x, y) => x + y, 0),
   mean: null,
   distribution,

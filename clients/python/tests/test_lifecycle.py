@@ -15,6 +15,7 @@ from evalflow_client import (
     NotFoundError,
     ThreadTarget,
     TooLargeError,
+    TurnTarget,
     ValidationFailedError,
 )
 
@@ -175,6 +176,33 @@ def test_a_run_reads_back_with_its_verdicts_and_the_ledger_pages_through_every_e
     assert read.evaluations[0].target == MessageTarget(
         message_id=answers[1], thread_id="t1", run_id="r1"
     )
+    connect("reviewer:grace", workspace).submit_review(
+        TurnTarget(run_id="r1"), "review_verdict", {"verdict": "pass"}, config_id="review_verdict"
+    )
+    verdicts = system.run("r1").verdicts
+    assert [
+        (v.feedback_type, v.target, v.value, v.label, v.source, v.evaluator, v.rater)
+        for v in verdicts
+    ] == [
+        (
+            "answer_length",
+            read.evaluations[0].target,
+            {"characters": 11, "within_limit": True},
+            None,
+            "SCORE_SOURCE_HARNESS",
+            "answer_length@1",
+            "evaluator:answer_length@1",
+        ),
+        (
+            "review_verdict",
+            TurnTarget(run_id="r1"),
+            {"verdict": "pass", "note": ""},
+            "pass",
+            "SCORE_SOURCE_HUMAN",
+            None,
+            "reviewer:grace",
+        ),
+    ]
     eventually(lambda: len(list(system.ledger())), lambda n: n >= 3)
     first = system.ledger_page(limit=2)
     assert len(first.entries) == 2 and first.next_cursor is not None

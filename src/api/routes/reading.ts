@@ -4,6 +4,7 @@ import { stepsOfRun } from '../../traces/index.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { byGeneration, LedgerEntry, ledgerEntries, runOfTarget } from '../ledger-entries.js';
 import { evaluationsOfRuns } from '../run-evaluations.js';
+import { RunVerdict, runVerdicts } from '../run-verdicts.js';
 import { ScoreSummaryGroup, summarizeScores } from '../score-summary.js';
 import {
   SourceName,
@@ -24,10 +25,14 @@ const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
 
 // Each route's query and answer, named so that the HTTP client's types are these very schemas.
 export { LedgerEntry };
-/** A run, its ledger, and its model and tool calls when it came from an agent's spans. */
+/**
+ * A run, its ledger, the verdicts given on it (its turn, messages and artifact versions), and its
+ * model and tool calls when it came from an agent's spans.
+ */
 export const RunReply = z.object({
   run: WireRun,
   evaluations: z.array(LedgerEntry),
+  verdicts: z.array(RunVerdict),
   ...WireSteps,
 });
 export const ThreadReply = z.object({ thread: WireThread, evaluations: z.array(LedgerEntry) });
@@ -60,7 +65,12 @@ export const registerReading: Register = (api, deps) => {
     config: { allow: readers },
     schema: {
       tags: ['reading'],
-      summary: "A run and each (target, evaluator version)'s ledger state with its reason",
+      summary: "A run, each (target, evaluator version)'s ledger state, and the verdicts given",
+      description:
+        '`evaluations` is the ledger: each evaluation of the run, its state and reason. ' +
+        '`verdicts` is what was judged: the current feedback on its turn, its messages and the ' +
+        'artifact versions it produced, from evaluators, reviewers and users alike, each with ' +
+        'its value, label, source and evaluator version, oldest first.',
       params: z.object({ runId: z.string().min(1) }),
       response: { 200: RunReply, ...refusalResponses },
     },
@@ -76,6 +86,7 @@ export const registerReading: Register = (api, deps) => {
       return {
         run: wireRun(run),
         evaluations: await ledgerEntries(deps.store, workspaceId, entries ?? []),
+        verdicts: await runVerdicts(deps.store, deps.app.feedbackTypes, workspaceId, run),
         ...wireSteps(await stepsOfRun(deps.store.traceSpans, workspaceId, run)),
       };
     },

@@ -5,17 +5,20 @@ import {
   ledgerEntries,
   runOfTarget,
 } from '../../api/ledger-entries.js';
-import type { WireTarget } from '../../api/wire.js';
+import { labelOf } from '../../api/run-verdicts.js';
+import { targetOf, type WireTarget } from '../../api/wire.js';
 import {
   type EvaluationState,
   type EvaluationTarget,
   evaluationStates,
+  type FeedbackTypeRegistry,
   targetKey,
 } from '../../core/index.js';
 import type { EvaluationEntry, Store } from '../../store/index.js';
-import { identifier, withStore, workspacesOf } from '../context.js';
+import { APP_OPTION, appOf, identifier, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
+import { valueText } from '../presentation/verdict-text.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';
 import { costText } from './costs.js';
 
@@ -23,6 +26,8 @@ import { costText } from './costs.js';
 // generation) with its reason, as a table or as the API's JSON entries.
 
 type Listed = LedgerEntry & { workspace: string };
+/** With `--values`: a recorded entry's verdict, its value and label (null on any other state). */
+type WithValue = Listed & { value: Record<string, unknown> | null; label: string | null };
 
 export function registerLedger(program: Command, terminal: Terminal): void {
   const print = printTo(terminal);
@@ -50,8 +55,14 @@ export function registerLedger(program: Command, terminal: Terminal): void {
         '--generation <id>',
         "only one generation: `run`, a re-evaluation's batch id, or a thread's `thread:{seq}`",
       )
+      .option(
+        '--values',
+        "each recorded verdict's value and label too (`value`, `label` in --json; from the app)",
+      )
+      .option(...APP_OPTION)
       .option('--json', 'print one JSON array of entries (the API’s shape, with `workspace`)'),
     'evalflow ledger --workspace acme --state failed',
+    'evalflow ledger --run run-1 --values',
     'evalflow ledger --run run-1 --json',
     'evalflow ledger --thread thread-1',
   ).action(
@@ -61,11 +72,17 @@ export function registerLedger(program: Command, terminal: Terminal): void {
       thread?: string;
       state?: EvaluationState;
       generation?: string;
+      values?: boolean;
+      config?: string;
       json?: boolean;
     }) => {
-      const entries = await withStore(configOf(terminal), (store) => readLedger(store, options));
+      const entries: (Listed | WithValue)[] = options.values
+        ? await withValues(options, terminal)
+        : await withStore(configOf(terminal), (store) => readLedger(store, options));
       if (options.json) return print(JSON.stringify(entries));
       if (entries.length === 0) return print('no ledger entries');
+      const valued = (e: Listed | WithValue) =>
+        'value' in e ? [e.label, e.value === null ? null : valueText(e.value)] : [];
       const lines = renderTable(
         [
           'workspace',
@@ -73,6 +90,7 @@ export function registerLedger(program: Command, terminal: Terminal): void {
           'evaluator',
           'target',
           'state',
+          ...(options.values ? ['label', 'value'] : []),
           'reason',
           'attempts',
           'tokens in/out',
@@ -85,6 +103,7 @@ export function registerLedger(program: Command, terminal: Terminal): void {
           e.evaluator,
           targetText(e.target),
           e.state,
+          ...valued(e),
           e.reason,
           e.usage.attempts,
           `${e.usage.inputTokens}/${e.usage.outputTokens}`,
@@ -131,6 +150,36 @@ export async function readLedger(
     }
   }
   return listed;
+}
+
+/** The ledger with each recorded verdict's value, read with the app's feedback types. */
+async function withValues(
+  options: Parameters<typeof readLedger>[1] & { config?: string },
+  terminal: Terminal,
+): Promise<WithValue[]> {
+  const { config, app } = await appOf(options, terminal);
+  return withStore(
+    config,
+    async (store) => {
+      const listed: WithValue[] = [];
+      for (const entry of await readLedger(store, options)) {
+        listed.push({ ...entry, ...(await verdictOf(store, app.feedbackTypes, entry)) });
+      }
+      return listed;
+    },
+    app,
+  );
+}
+
+/** A recorded entry's verdict: the feedback its event gave. */
+async function verdictOf(store: Store, feedbackTypes: FeedbackTypeRegistry, entry: Listed) {
+  const none = { value: null, label: null };
+  if (entry.state !== 'recorded' || entry.eventId === null) return none;
+  const given = await store.feedback(entry.workspace, { target: targetOf(entry.target) });
+  const record = given.find((r) => r.id === entry.eventId);
+  return record === undefined
+    ? none
+    : { value: record.value, label: labelOf(feedbackTypes, record) };
 }
 
 /** The run a ledger entry belongs to; an artifact version's is the run that produced it. */

@@ -8,9 +8,10 @@ import { identifier, instant, wholeNumber, withStore, workspacesOf } from '../co
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';
+import { registerRunShow } from './run-show.js';
 
 // `evalflow runs list` and `evalflow threads list`: what the host reported, newest runs first
-// with how each one's evaluation stands, as a table or as the API's JSON.
+// with how each one's evaluation stands, as a table or as the API's JSON (`runs show`: one run).
 
 interface RunsOptions {
   workspace?: string;
@@ -98,6 +99,7 @@ export function registerRuns(program: Command, terminal: Terminal): void {
     );
     for (const line of table) print(line);
   });
+  registerRunShow(runs, terminal);
 
   const threads = program.command('threads').description('the threads the host reported');
   withExamples(

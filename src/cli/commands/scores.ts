@@ -115,7 +115,10 @@ export function registerScores(program: Command, terminal: Terminal): void {
 
 const names = (list: readonly string[]) => (list.length > 0 ? `: ${list.join(', ')}` : '');
 
-/** The summary's table: one row per population; a workspace column when the rows name theirs. */
+/**
+ * The summary's table: one row per population; a workspace column when the rows name theirs. A
+ * score of a type the app no longer declares is marked so.
+ */
 export function summaryTable(
   groups: readonly (ScoreSummaryGroup & { workspace?: string })[],
 ): string[] {
@@ -128,7 +131,7 @@ export function summaryTable(
       g.source.replace(/^SCORE_SOURCE_/, ''),
       g.shadow ? `${g.producer} (shadow)` : g.producer,
       g.sourceLabel,
-      g.name,
+      g.declared ? g.name : `${g.name} (not declared by the app)`,
       g.count,
       g.mean === null ? null : Number(g.mean.toFixed(3)),
       g.distribution === null

@@ -312,7 +312,7 @@ class AsyncEvalflowClient:
     # Reading back.
 
     async def run(self, run_id: str) -> m.RunReport:
-        """A run and each of its evaluations' ledger state with its reason."""
+        """A run, each of its evaluations' ledger state with its reason, and its verdicts."""
         return await self._send(routes.run(run_id))
 
     async def thread(self, thread_id: str) -> m.ThreadReport:

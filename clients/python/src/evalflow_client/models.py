@@ -336,11 +336,22 @@ class BudgetChanges(WireModel):
     changes: list[BudgetChange]
 
 
+class RunVerdict(Feedback):
+    """A verdict on a run's turn, message or artifact version, from any rater."""
+
+    #: The evaluator version (``name@version``) that gave a JUDGE or HARNESS verdict; else None.
+    evaluator: str | None
+    #: The value's category (``pass``), as the app declares the type; None when it has none.
+    label: str | None
+
+
 class RunReport(WireModel):
-    """A run, its own evaluation's ledger entries, and its steps (a run from an agent's spans)."""
+    """A run, its own evaluation's ledger entries, its verdicts, and its steps (from spans)."""
 
     run: Run
     evaluations: list[LedgerEntry]
+    #: What was judged: the current feedback on its turn, messages and artifact versions.
+    verdicts: list[RunVerdict]
     steps: list[Step]
     #: Steps past the per-run limit, counted and not listed.
     steps_omitted: int
@@ -395,6 +406,8 @@ class ScoreGroup(WireModel):
     #: A shadow version's verdicts, listed only with ``include_shadow``.
     shadow: bool
     name: str
+    #: False for a feedback type the app no longer declares (its stored values still count).
+    declared: bool
     #: The UTC day (``YYYY-MM-DD``) its feedback was last given on, with ``per="day"`` only.
     day: str | None = None
     count: int
