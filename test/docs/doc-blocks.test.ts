@@ -207,6 +207,15 @@ describe('the command lines of the shell blocks', () => {
     expect(ran, 'names a command that runs').not.toBe('');
   });
 
+  // A checkout has no `evalflow` on its PATH; `npx evalflow` runs it there and where installed
+  // (the README says so once, where it first runs the CLI).
+  it('run the CLI as npx evalflow, never a bare evalflow', () => {
+    const bare = commandLines
+      .filter((line) => command(line.words).rest[0] === 'evalflow')
+      .map((line) => `${line.document}:${line.line}: ${line.words.join(' ')}`);
+    expect(bare).toEqual([]);
+  });
+
   it('name scripts package.json has with npm run', () => {
     const scripts = Object.keys(
       (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: object }).scripts,
