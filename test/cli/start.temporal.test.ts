@@ -82,7 +82,9 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
     });
     const ledger = await store.ledger.evaluations('demo');
     expect(
-      ledger.map((entry) => [entry.participant, entry.target.kind, entry.state]).sort(),
+      ledger
+        .map((entry) => [entry.participant, (entry.target as { kind: string }).kind, entry.state])
+        .sort(),
     ).toEqual([
       ['evaluator:answer_length@1', 'message', 'recorded'],
       ['evaluator:json_validity@1', 'artifact', 'recorded'],
