@@ -24,6 +24,7 @@ const given: Record<string, string> = {
 declare const store: Store;`,
   'docs/client.md': '',
   'docs/conformance.md': '',
+  'docs/evaluators.md': '',
   'docs/operations.md': '',
   'docs/limits.md': `import type { Client } from '@temporalio/client';
 import { type AppDefinition, loadConfig } from 'evalflow';
