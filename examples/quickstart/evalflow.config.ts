@@ -42,6 +42,29 @@ export const politeness = defineEvaluator({
 });
 
 /**
+ * An evaluator of whole runs, as reviewers judge them: is the assistant courteous? Two versions
+ * to roll from one to the other: @2 also hears an apology or a glad offer of help.
+ */
+const courtesyFeedback = defineFeedbackType({
+  name: 'courtesy',
+  targets: ['turn'],
+  schema: z.object({ courteous: z.boolean() }),
+});
+const courtesy = (version: string, courteous: RegExp) =>
+  defineEvaluator({
+    name: 'courtesy',
+    version,
+    feedbackType: courtesyFeedback,
+    targets: ['turn'],
+    source: 'JUDGE',
+    evaluate: (subject) => ({
+      courteous:
+        subject.kind === 'turn' &&
+        subject.messages.some((m) => m.role === 'assistant' && courteous.test(m.content)),
+    }),
+  });
+
+/**
  * An evaluator of whole conversations: was the customer's question answered? A thread is
  * judged once it has been quiet for its rule's idleFor, at once when the host ends it, and again
  * each time it resumes; its conversation arrives a page at a time, so a long one is never whole.
@@ -74,11 +97,14 @@ export const resolution = defineEvaluator({
 
 export default defineConfig({
   feedbackTypes: [helpfulness, reviewVerdict],
-  // Every version still needed: @2 is deployed, but no rule makes it judge new runs yet, and
-  // json_validity@1 judges only what a re-evaluation hands it (artifact versions, say).
+  // Every version still needed: answer_length@2 and both courtesy versions are deployed, but no
+  // rule makes them judge new runs yet (README's rollout sets their rules), and json_validity@1
+  // judges only what a re-evaluation hands it (artifact versions, say).
   evaluators: [
     politeness,
     resolution,
+    courtesy('1', /thank|please/i),
+    courtesy('2', /thank|please|sorry|glad|happy to help/i),
     answerLengthEvaluator(),
     answerLengthEvaluator({ version: '2', maxCharacters: 80 }),
     jsonValidityEvaluator(),

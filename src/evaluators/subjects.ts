@@ -2,7 +2,8 @@ import type { MessageRole, RunStatus, RunStep } from '../core/index.js';
 
 export type { EvaluatedKind } from '../core/index.js';
 
-// What an evaluator judges: a snapshot of the target, loaded by the `evaluate` activity.
+// What an evaluator judges: a snapshot of the target, loaded by the `evaluate` activity
+// (docs/evaluators.md describes each kind's for evaluator authors).
 
 export interface SubjectMessage {
   message_id: string;

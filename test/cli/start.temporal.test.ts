@@ -51,9 +51,12 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
         thread_id: 't',
         message_id: 'a',
         role: 'assistant',
-        content: '{"ok": true}',
+        content: 'Your refund is on its way.',
         run_id: 'r',
       },
+      // JSON validity is checked on what claims to be JSON: a json artifact, not a note or prose.
+      { type: 'put_artifact', artifact_id: 'j', kind: 'json', data: '{"ok": tru', run_id: 'r' },
+      { type: 'put_artifact', artifact_id: 'n', kind: 'note', data: 'call back', run_id: 'r' },
       { type: 'end_run', run_id: 'r', status: 'completed' },
     ]) {
       expect(
@@ -61,25 +64,33 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
       ).toBe('recorded');
     }
     const scoresFile = new JsonlScoreSink(join(home, '.evalflow', 'scores.jsonl'));
-    // answer_length (2 fields), refusal, json_validity (valid; no error) and turn_outcome (2).
+    // answer_length (2 fields), refusal and turn_outcome (2) on the answer and the run;
+    // json_validity (valid and its error) on the json artifact alone.
     const scores = await eventually(
       () => scoresFile.all(),
-      (all) => all.size >= 6,
+      (all) => all.size >= 7,
     );
-    expect([...scores.values()].map((score) => score.name).sort()).toEqual([
-      'answer_length.characters',
-      'answer_length.within_limit',
-      'json_validity.valid',
-      'refusal.refused',
-      'turn_outcome.assistant_messages',
-      'turn_outcome.completed',
-    ]);
+    const values = new Map([...scores.values()].map((score) => [score.name, score.value]));
+    expect(Object.fromEntries(values)).toEqual({
+      'answer_length.characters': 26,
+      'answer_length.within_limit': true,
+      'json_validity.error': expect.stringContaining('JSON'),
+      'json_validity.valid': false,
+      'refusal.refused': false,
+      'turn_outcome.assistant_messages': 1,
+      'turn_outcome.completed': true,
+    });
     const ledger = await store.ledger.evaluations('demo');
-    expect(ledger.map((entry) => entry.state)).toEqual([
-      'recorded',
-      'recorded',
-      'recorded',
-      'recorded',
+    expect(
+      ledger
+        .map((entry) => [entry.participant, (entry.target as { kind: string }).kind, entry.state])
+        .sort(),
+    ).toEqual([
+      ['evaluator:answer_length@1', 'message', 'recorded'],
+      ['evaluator:json_validity@1', 'artifact', 'recorded'],
+      ['evaluator:json_validity@1', 'artifact', 'skipped'],
+      ['evaluator:refusal@1', 'message', 'recorded'],
+      ['evaluator:turn_outcome@1', 'turn', 'recorded'],
     ]);
   } finally {
     await store.close();

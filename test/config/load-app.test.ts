@@ -7,6 +7,7 @@ import {
   loadApp,
   loadConfig,
 } from '../../src/config/index.js';
+import { planOf } from '../../src/evaluators/index.js';
 
 // Inside the project, so a config file finds the project's packages (zod) as a user's would.
 mkdirSync('.evalflow/test', { recursive: true });
@@ -38,6 +39,31 @@ describe('loading the app', () => {
     });
     const { app } = await loadApp(judged, { cwd: dir });
     expect(app.evaluators.targetsOf('llm_judge@1')).toEqual(['artifact', 'message', 'turn']);
+  });
+
+  it('judges an answer as prose, and JSON validity only on json artifact versions', async () => {
+    const judged = loadConfig({
+      EVALFLOW_JUDGE_BASE_URL: 'http://127.0.0.1:1/v1',
+      EVALFLOW_JUDGE_MODEL: 'm',
+    });
+    for (const { app } of [
+      await loadApp(config, { cwd: dir }),
+      await loadApp(judged, { cwd: dir }),
+    ]) {
+      const plan = planOf(app.rules, 'ws', {}, app.evaluators);
+      const judges = (kind: 'artifact' | 'message' | 'turn') =>
+        plan[kind]
+          .filter((ref) => ref.name !== 'llm_judge')
+          .map((ref) => [`${ref.name}@${ref.version}`, ref.artifactKinds ?? 'every kind']);
+      expect(judges('message')).toEqual([
+        ['answer_length@1', 'every kind'],
+        ['refusal@1', 'every kind'],
+      ]);
+      expect(judges('turn')).toEqual([['turn_outcome@1', 'every kind']]);
+      expect(judges('artifact')).toEqual([['json_validity@1', ['json']]]);
+    }
+    const withJudge = planOf((await loadApp(judged, { cwd: dir })).app.rules, 'ws');
+    expect(withJudge.message.map((ref) => ref.name)).toContain('llm_judge');
   });
 
   it('loads ./evalflow.config.ts, a TypeScript module whose default export is the app', async () => {

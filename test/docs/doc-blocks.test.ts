@@ -24,6 +24,7 @@ const given: Record<string, string> = {
 declare const store: Store;`,
   'docs/client.md': '',
   'docs/conformance.md': '',
+  'docs/evaluators.md': '',
   'docs/operations.md': '',
   'docs/limits.md': `import type { Client } from '@temporalio/client';
 import { type AppDefinition, loadConfig } from 'evalflow';
@@ -205,6 +206,15 @@ describe('the command lines of the shell blocks', () => {
     }
     await program.parseAsync(args as string[], { from: 'user' });
     expect(ran, 'names a command that runs').not.toBe('');
+  });
+
+  // A checkout has no `evalflow` on its PATH; `npx evalflow` runs it there and where installed
+  // (the README says so once, where it first runs the CLI).
+  it('run the CLI as npx evalflow, never a bare evalflow', () => {
+    const bare = commandLines
+      .filter((line) => command(line.words).rest[0] === 'evalflow')
+      .map((line) => `${line.document}:${line.line}: ${line.words.join(' ')}`);
+    expect(bare).toEqual([]);
   });
 
   it('name scripts package.json has with npm run', () => {

@@ -14,7 +14,8 @@ export function cliReference(program: Command): string {
   const lines: string[] = [
     '## The command line',
     '',
-    `\`evalflow --help\` lists the commands and \`evalflow <command> --help\` shows each one's flags. ` +
+    '`npx evalflow --help` lists the commands and `npx evalflow <command> --help` shows each ' +
+      "one's flags ([README](../README.md) says where `npx evalflow` runs). " +
       'Every command exits 0 when it worked and 1 on any error, which it prints as one line on ' +
       'stderr (`evalflow: <what is wrong>`); `doctor` and `conformance` also exit 1 when a check ' +
       'or a case fails, and `reevaluate start|status --watch` exits 3 when the batch’s budget ' +
@@ -56,9 +57,13 @@ function commandSection(command: Command): string[] {
     for (const row of rows) lines.push(`| ${row.map(cell).join(' | ')} |`);
   }
   const examples = examplesOf(command);
-  if (examples.length > 0) lines.push('', '```sh', ...examples, '```');
+  if (examples.length > 0) lines.push('', '```sh', ...examples.map(asTyped), '```');
   return lines;
 }
+
+/** An example as a reader types it: `npx evalflow`, which runs in a checkout and where installed. */
+const asTyped = (example: string) =>
+  example.replace(/^((?:[A-Z_]+=\S+ )*)evalflow /, '$1npx evalflow ');
 
 const argumentUsage = (argument: Argument) => {
   const name = `${argument.name()}${argument.variadic ? '...' : ''}`;
