@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FeedbackRecord, FeedbackTypeRegistry, ScoreSource } from '../core/index.js';
-import { scoreValues } from '../scores/index.js';
+import { isComparable, scoreValues } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 import { SourceName, sourceName } from './wire.js';
 
@@ -19,6 +19,11 @@ export const ScoreSummaryGroup = z.object({
   /** A shadow version's verdicts (listed only with `includeShadow`): never the current verdict. */
   shadow: z.boolean(),
   name: z.string(),
+  /**
+   * Whether its field can be compared with another population's (GET /v1/agreement): booleans,
+   * categories and numbers; a free text is not.
+   */
+  comparable: z.boolean(),
   /** The UTC day (`YYYY-MM-DD`) the group's feedback was last given on, with `per=day` only. */
   day: z.string().optional(),
   count: z.int(),
@@ -82,6 +87,7 @@ export async function summarizeScores(
           sourceLabel: record.source_label,
           shadow,
           name: scored.name,
+          comparable: scored.comparable,
           ...(day !== undefined ? { day } : {}),
           values: [],
         };
@@ -119,6 +125,7 @@ interface Group {
   sourceLabel: string | null;
   shadow: boolean;
   name: string;
+  comparable: boolean;
   day?: string;
   values: (number | boolean | string)[];
 }
@@ -127,7 +134,11 @@ function scoresOf(feedbackTypes: FeedbackTypeRegistry, record: FeedbackRecord) {
   const type = feedbackTypes.get(record.feedback_type);
   if (type === undefined) return [];
   return scoreValues(type.schema, record.value, { typeName: type.name }).map(
-    ({ config, value }) => ({ name: config.name, value }),
+    ({ config, value }) => ({
+      name: config.name,
+      comparable: isComparable(config.dataType),
+      value,
+    }),
   );
 }
 
@@ -145,6 +156,7 @@ function summarize(group: Group): ScoreSummaryGroup {
     sourceLabel: group.sourceLabel,
     shadow: group.shadow,
     name: group.name,
+    comparable: group.comparable,
     ...(group.day !== undefined ? { day: group.day } : {}),
     count: group.values.length,
     mean:

@@ -166,6 +166,7 @@ describe('threads over HTTP', () => {
         sourceLabel: null,
         shadow: false,
         name: 'resolution.resolved',
+        comparable: true,
         count: 1,
         mean: 0,
         distribution: { false: 1 },

@@ -395,6 +395,8 @@ class ScoreGroup(WireModel):
     #: A shadow version's verdicts, listed only with ``include_shadow``.
     shadow: bool
     name: str
+    #: Whether its field can be compared with another population's (booleans, categories, numbers).
+    comparable: bool = True
     #: The UTC day (``YYYY-MM-DD``) its feedback was last given on, with ``per="day"`` only.
     day: str | None = None
     count: int
