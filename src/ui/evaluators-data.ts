@@ -334,6 +334,24 @@ export const agreementRequest = (
   limit: DISAGREEMENTS_LISTED,
 });
 
+/** Whether the two sides' labels have one in common: if not, no verdict can agree (map them). */
+export const labelsMeet = (agreement: Agreement): boolean =>
+  agreement.categorical?.perLabel.some((label) => label.countA > 0 && label.countB > 0) ?? true;
+
+/** Why two sides whose labels never meet are not drawn, and what makes them comparable. */
+export function unmappedText(agreement: Agreement): string {
+  const given = (side: 'A' | 'B') =>
+    (agreement.categorical?.perLabel ?? [])
+      .filter((label) => (side === 'A' ? label.countA : label.countB) > 0)
+      .map((label) => label.label)
+      .sort()
+      .join(', ');
+  return (
+    `${agreement.a.side} gives ${given('A')} and ${agreement.b.side} ${given('B')}: no label in ` +
+    'common, so no verdict can agree. Say above which of its labels each of these means.'
+  );
+}
+
 /** Why a version has nothing to compare with, and what would give it something. */
 export function noQueueText(row: VersionRow): string {
   const kinds = row.rule?.targets.join(' or ') ?? 'its targets';

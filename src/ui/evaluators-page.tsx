@@ -12,6 +12,7 @@ import {
   type FieldView,
   figure,
   intervalText,
+  labelsMeet,
   loadEvaluators,
   noMatchText,
   noQueueText,
@@ -22,6 +23,7 @@ import {
   totalText,
   trendLabel,
   trendOf,
+  unmappedText,
   unpricedText,
   type VersionView,
   windowOf,
@@ -365,6 +367,10 @@ function VersionField(props: {
                 agreement,
                 view.reviewed.find((r) => r.side === agreement.b.side),
               )}
+            </p>
+          ) : !labelsMeet(agreement) ? (
+            <p class="quiet" data-testid="unmapped">
+              {unmappedText(agreement)}
             </p>
           ) : (
             <AgreementFigures agreement={agreement} onOpen={props.onOpen} />

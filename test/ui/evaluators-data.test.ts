@@ -6,6 +6,7 @@ import {
   comparisonOf,
   type EvaluatorsApi,
   intervalText,
+  labelsMeet,
   loadEvaluators,
   noMatchText,
   noQueueText,
@@ -20,6 +21,7 @@ import {
   totalText,
   trendLabel,
   trendOf,
+  unmappedText,
   unpricedText,
   versionsOf,
   windowOf,
@@ -458,6 +460,33 @@ describe('what each version is compared with', () => {
         '(verdict_equals or confidence_below on answer_length@1, completed_runs) puts its ' +
         'targets before the reviewers.',
     );
+  });
+
+  it('finds sides whose labels never meet, and says to map them', () => {
+    const label = (name: string, countA: number, countB: number) => ({
+      label: name,
+      countA,
+      countB,
+    });
+    const agreement = (perLabel: ReturnType<typeof label>[]) =>
+      ({
+        a: { side: 'answer_length@1:within_limit' },
+        b: { side: 'reviewers:review_verdict.verdict' },
+        categorical: { perLabel },
+      }) as never;
+    const apart = agreement([
+      label('fail', 0, 2),
+      label('false', 1, 0),
+      label('pass', 0, 4),
+      label('true', 5, 0),
+    ]);
+    expect(labelsMeet(apart)).toBe(false);
+    expect(unmappedText(apart)).toBe(
+      'answer_length@1:within_limit gives false, true and reviewers:review_verdict.verdict ' +
+        'fail, pass: no label in common, so no verdict can agree. Say above which of its ' +
+        'labels each of these means.',
+    );
+    expect(labelsMeet(agreement([label('fail', 1, 2), label('pass', 5, 4)]))).toBe(true);
   });
 
   it('keeps the chosen comparisons as the page saved them, leaving out what is not one', () => {

@@ -429,7 +429,6 @@ describe('the evaluators page', () => {
     await expect.poll(() => view.locator('li.message.is-target').count()).toBe(12);
     await page.keyboard.press('Escape');
     await card(page, 'politeness@2:polite').waitFor();
-    await page.screenshot({ path: join(shots, 'evaluators.png'), fullPage: true });
     await page.context().close();
   });
 
@@ -455,7 +454,8 @@ describe('the evaluators page', () => {
 
   it('loads without an error box, and charts and compares only comparable fields', async () => {
     const page = await evaluatorsPage();
-    await card(page, 'answer_length@1:within_limit').getByTestId('agreement').waitFor();
+    await card(page, 'answer_length@1:within_limit').getByTestId('unmapped').waitFor();
+    await card(page, 'json_validity@1:valid').getByTestId('agreement').waitFor();
     expect(await page.locator('main [role="alert"]').count()).toBe(0);
     const sides = await page
       .getByTestId('version-field')
@@ -481,8 +481,14 @@ describe('the evaluators page', () => {
       to: window.to,
       limit: 20,
     });
+    // Matched, but with no label in common nothing can agree: said, not drawn as a matrix.
     expect(unmapped.categorical?.matched).toBe(6);
-    expect(await text(page, 'answer_length@1:within_limit', 'matched')).toBe('6');
+    expect(await length.getByTestId('unmapped').textContent()).toBe(
+      'answer_length@1:within_limit gives false, true and reviewers:review_verdict.verdict ' +
+        'fail, pass: no label in common, so no verdict can agree. Say above which of its ' +
+        'labels each of these means.',
+    );
+    expect(await length.getByTestId('confusion-heatmap').count()).toBe(0);
     // Its labels are true and false, the reviewers' pass and fail: the author says which is which.
     await length.locator('select[name="map-true"]').selectOption('pass');
     await length.locator('select[name="map-false"]').selectOption('fail');
@@ -502,7 +508,7 @@ describe('the evaluators page', () => {
     expect(await text(page, 'answer_length@1:within_limit', 'raw-agreement')).toBe(
       percent(api.categorical?.rawAgreement.value),
     );
-    await page.screenshot({ path: join(screenshots, 'evaluators-comparison.png'), fullPage: true });
+    await page.screenshot({ path: join(shots, 'evaluators.png'), fullPage: true });
     // Read again in this browser, the chosen mapping is still the one compared.
     const again = await page.context().newPage();
     await showEvaluators(again);
