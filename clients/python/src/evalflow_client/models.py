@@ -396,7 +396,7 @@ class ScoreGroup(WireModel):
     shadow: bool
     name: str
     #: Whether its field can be compared with another population's (booleans, categories, numbers).
-    comparable: bool = True
+    comparable: bool
     #: The UTC day (``YYYY-MM-DD``) its feedback was last given on, with ``per="day"`` only.
     day: str | None = None
     count: int
