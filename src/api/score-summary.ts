@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FeedbackRecord, FeedbackTypeRegistry, ScoreSource } from '../core/index.js';
-import { scoreValues } from '../scores/index.js';
+import { isComparable, scoreValues } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 import { SourceName, sourceName } from './wire.js';
 
@@ -25,6 +25,11 @@ export const ScoreSummaryGroup = z.object({
    * each boolean, number or text field a score named `{type}.{field}`.
    */
   declared: z.boolean(),
+  /**
+   * Whether its field can be compared with another population's (GET /v1/agreement): booleans,
+   * categories and numbers of a declared type; a free text is not.
+   */
+  comparable: z.boolean(),
   /** The UTC day (`YYYY-MM-DD`) the group's feedback was last given on, with `per=day` only. */
   day: z.string().optional(),
   count: z.int(),
@@ -89,6 +94,7 @@ export async function summarizeScores(
           shadow,
           name: scored.name,
           declared: scored.declared,
+          comparable: scored.comparable,
           ...(day !== undefined ? { day } : {}),
           values: [],
         };
@@ -127,6 +133,7 @@ interface Group {
   shadow: boolean;
   name: string;
   declared: boolean;
+  comparable: boolean;
   day?: string;
   values: (number | boolean | string)[];
 }
@@ -135,20 +142,26 @@ function scoresOf(feedbackTypes: FeedbackTypeRegistry, record: FeedbackRecord) {
   const type = feedbackTypes.get(record.feedback_type);
   if (type === undefined) return undeclaredScores(record);
   return scoreValues(type.schema, record.value, { typeName: type.name }).map(
-    ({ config, value }) => ({ name: config.name, value, declared: true }),
+    ({ config, value }) => ({
+      name: config.name,
+      declared: true,
+      comparable: isComparable(config.dataType),
+      value,
+    }),
   );
 }
 
 /**
  * A value of a type the app no longer declares, with no schema to read it by: each field that
- * holds a boolean, a finite number or a non-empty text, as its scores were named.
+ * holds a boolean, a finite number or a non-empty text, as its scores were named. Without a
+ * schema nothing says what its labels mean, so none is comparable.
  */
 function undeclaredScores(record: FeedbackRecord) {
   return Object.entries(record.value).flatMap(([field, value]) =>
     typeof value === 'boolean' ||
     (typeof value === 'number' && Number.isFinite(value)) ||
     (typeof value === 'string' && value !== '')
-      ? [{ name: `${record.feedback_type}.${field}`, value, declared: false }]
+      ? [{ name: `${record.feedback_type}.${field}`, value, declared: false, comparable: false }]
       : [],
   );
 }
@@ -168,6 +181,7 @@ function summarize(group: Group): ScoreSummaryGroup {
     shadow: group.shadow,
     name: group.name,
     declared: group.declared,
+    comparable: group.comparable,
     ...(group.day !== undefined ? { day: group.day } : {}),
     count: group.values.length,
     mean:

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { nanosOf } from './costs.js';
 import { Id } from './ids.js';
 import { evaluatorId } from './keys.js';
+import { nanosOf } from './money.js';
 
 // Budgets: a limit in money per evaluator (or one version) and UTC period, for one workspace or
 // all together, and what happens to an evaluation once it is spent. The period words and their

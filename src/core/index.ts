@@ -54,18 +54,7 @@ export {
   StartRun,
   WithdrawFeedback,
 } from './commands.js';
-export {
-  costNanos,
-  ModelPrice,
-  nanosOf,
-  Pricing,
-  spendAndLimitText,
-  UsageReport,
-  usdOf,
-  usdPlaces,
-  usdShownPlaces,
-  usdText,
-} from './costs.js';
+export { costNanos, ModelPrice, Pricing, UsageReport } from './costs.js';
 export type { Admitted } from './decide.js';
 export { admit, decide, decideCommand } from './decide.js';
 export type {
@@ -139,8 +128,18 @@ export {
   resolveLimits,
   utf8Bytes,
 } from './limits.js';
+export {
+  nanosOf,
+  spendAndLimitText,
+  usdExactText,
+  usdOf,
+  usdPlaces,
+  usdShownPlaces,
+  usdText,
+} from './money.js';
 export type { Needs } from './needs.js';
 export { needsOf } from './needs.js';
+export { counted } from './plurals.js';
 export {
   EvidenceInterval,
   evidenceLine,

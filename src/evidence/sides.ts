@@ -7,7 +7,7 @@ import {
   type ScoreSource,
 } from '../core/index.js';
 import type { EvaluatorRegistry } from '../evaluators/index.js';
-import { type ScoreConfig, scoreConfigs } from '../scores/index.js';
+import { isComparable, type ScoreConfig, scoreConfigs } from '../scores/index.js';
 import type { FeedbackFilter } from '../store/index.js';
 import { invalidQuery, missing } from './errors.js';
 
@@ -58,14 +58,13 @@ export interface ResolvedSide {
 const EVALUATOR_SIDE = new RegExp(
   `^(${EVALUATOR_ID_PART.source.slice(1, -1)}@${EVALUATOR_ID_PART.source.slice(1, -1)})(?::(.+))?$`,
 );
-const COMPARABLE: readonly ScoreConfig['dataType'][] = ['BOOLEAN', 'CATEGORICAL', 'NUMERIC'];
 
 /** Every comparable field config of every registered type, by its name (`type.field`). */
 function fieldsByName(app: AgreementApp): Map<string, { type: FeedbackType; config: ScoreConfig }> {
   const byName = new Map<string, { type: FeedbackType; config: ScoreConfig }>();
   for (const type of app.feedbackTypes.list()) {
     for (const config of scoreConfigs(type.schema, { typeName: type.name })) {
-      if (COMPARABLE.includes(config.dataType)) byName.set(config.name, { type, config });
+      if (isComparable(config.dataType)) byName.set(config.name, { type, config });
     }
   }
   return byName;

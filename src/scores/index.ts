@@ -28,6 +28,7 @@ export {
   scoreMetadata,
 } from './model/score.js';
 export {
+  isComparable,
   MAX_TEXT,
   SCORE_DATA_TYPES,
   type ScoreConfig,

@@ -150,6 +150,7 @@ export function App() {
       {screen.name === 'evaluators' && (
         <EvaluatorsPage
           api={api}
+          storage={localStorage}
           onBack={toQueues}
           onSignInRefused={onSignInRefused}
           setKeys={setKeys}

@@ -1,4 +1,5 @@
-import { type DayCount, dollars, type VersionSpend } from './evaluators-data.js';
+import { usdExactText } from '../core/money.js';
+import { addUsd, type DayCount, type VersionSpend } from './evaluators-data.js';
 
 // The evaluators page's plots, drawn here as SVG (no chart library, nothing fetched): a day's
 // verdicts as a bar stacked by label with the trend of one label's share as a line over them,
@@ -130,7 +131,8 @@ export function VolumeChart(props: {
 export function SpendChart(props: { versions: readonly VersionSpend[]; title: string }) {
   const { versions } = props;
   const days = versions[0]?.days.map((d) => d.day) ?? [];
-  const dayTotal = (i: number) => versions.reduce((sum, v) => sum + (v.days[i]?.costUsd ?? 0), 0);
+  const dayTotal = (i: number) =>
+    versions.reduce((sum, v) => addUsd(sum, v.days[i]?.costUsd ?? 0), 0);
   const most = Math.max(0, ...days.map((_, i) => dayTotal(i)));
   const scale = most > 0 ? most : 1;
   const { barW, barX, y, every } = dayBars(days.length, scale);
@@ -145,16 +147,22 @@ export function SpendChart(props: { versions: readonly VersionSpend[]; title: st
       <title>{props.title}</title>
       <line class="axis" x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} />
       {/* Above the tallest bar, from the axis's start: a dollar figure is wider than the margin. */}
-      <text class="tick" x={PAD.left} y={y(scale) - 2} text-anchor="start">
-        {most > 0 ? dollars(most).replace(/0+$/, '') : '$0'}
+      <text
+        class="tick"
+        x={PAD.left}
+        y={y(scale) - 2}
+        text-anchor="start"
+        data-testid="spend-axis-top"
+      >
+        {usdExactText(most)}
       </text>
       {days.map((day, i) => {
         const x = barX(i);
         let base = 0;
         return (
           <g key={day} class="bar" data-day={day} data-cost={dayTotal(i)}>
-            <title>{`${day}: ${dollars(dayTotal(i))}${versions
-              .map((v) => `, ${v.version} ${dollars(v.days[i]?.costUsd ?? 0)}`)
+            <title>{`${day}: ${usdExactText(dayTotal(i))}${versions
+              .map((v) => `, ${v.version} ${usdExactText(v.days[i]?.costUsd ?? 0)}`)
               .join('')}`}</title>
             {versions.map((v, n) => {
               const usd = v.days[i]?.costUsd ?? 0;

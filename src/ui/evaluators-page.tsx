@@ -2,19 +2,29 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Agreement } from '../client/index.js';
 import { ConfusionHeatmap, labelColour, SpendChart, VolumeChart } from './charts.js';
 import {
+  CHOSEN_KEY,
+  type Comparison,
+  comparisonKey,
   DAY_MS,
   dayOf,
-  dollars,
   type EvaluatorsApi,
   type EvaluatorsView,
   type FieldView,
   figure,
   intervalText,
+  labelsMeet,
   loadEvaluators,
+  noMatchText,
+  noQueueText,
   percent,
+  readChosen,
   type SpendView,
+  spentText,
+  totalText,
   trendLabel,
   trendOf,
+  unmappedText,
+  unpricedText,
   type VersionView,
   windowOf,
 } from './evaluators-data.js';
@@ -25,15 +35,20 @@ import { type Disagreement, TargetView } from './target-view.js';
 
 // The evaluators page: per feedback type, its versions with their rules (live or shadow), each
 // version's verdicts day by day (bars by label, a trend line of one label's share), and its
-// agreement with the reviewers over the same days: Cohen's κ with its 95 % interval, the base
-// rates beside it, the confusion matrix as a heatmap, and the disagreements, each opening the
-// target as the item view shows it; above them, what judging cost per version and day (usage
-// with no known price said as such, never drawn as $0). Esc closes an opened target, else goes back to the queues.
+// agreement over the same days with the reviewers' field of the queues that review its targets,
+// or the side and label mapping the author chose (kept in this browser): Cohen's κ with its 95 %
+// interval, the base rates beside it, the confusion matrix as a heatmap, and the disagreements,
+// each opening the target as the item view shows it; where nothing can be compared, what would
+// make it comparable. Above them, what judging cost per version and day (usage with no known
+// price said as such, never drawn as $0). Esc closes an opened target, else goes back to the
+// queues.
 
 const DEFAULT_DAYS = 14;
 
 export interface EvaluatorsPageProps {
   api: EvaluatorsApi;
+  /** Where the comparisons the author chose are kept: the browser's local storage. */
+  storage: Pick<Storage, 'getItem' | 'setItem'>;
   onBack(): void;
   onSignInRefused(message: string): void;
   setKeys(handler: ((action: KeyAction) => boolean) | null): void;
@@ -42,17 +57,24 @@ export interface EvaluatorsPageProps {
 interface Asked {
   first: string;
   last: string;
-  against: string;
 }
 
 export function EvaluatorsPage(props: EvaluatorsPageProps) {
-  const { api, onBack, onSignInRefused, setKeys } = props;
+  const { api, storage, onBack, onSignInRefused, setKeys } = props;
   const today = Date.now();
   const [asked, setAsked] = useState<Asked>({
     first: dayOf(today - (DEFAULT_DAYS - 1) * DAY_MS),
     last: dayOf(today),
-    against: 'reviewers',
   });
+  const [chosen, setChosen] = useState(() => readChosen(storage.getItem(CHOSEN_KEY)));
+  const choose = useCallback(
+    (key: string, comparison: Comparison) => {
+      const next = { ...chosen, [key]: comparison };
+      storage.setItem(CHOSEN_KEY, JSON.stringify(next));
+      setChosen(next);
+    },
+    [chosen, storage],
+  );
   const [draft, setDraft] = useState<Asked>(asked);
   const [view, setView] = useState<EvaluatorsView | null>(null);
   const [problem, setProblem] = useState<Refusal | null>(null);
@@ -68,7 +90,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
     setView(null);
     setProblem(null);
     let current = true;
-    loadEvaluators(api, window, asked.against).then(
+    loadEvaluators(api, window, chosen).then(
       (loaded) => current && setView(loaded),
       (error: unknown) => {
         if (!current) return;
@@ -79,7 +101,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
     return () => {
       current = false;
     };
-  }, [api, asked, onSignInRefused]);
+  }, [api, asked, chosen, onSignInRefused]);
 
   const close = useCallback(() => setOpened(null), []);
   useEffect(() => {
@@ -128,19 +150,9 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
             onInput={(e) => setDraft({ ...draft, last: e.currentTarget.value })}
           />
         </label>
-        <label>
-          Against{' '}
-          <input
-            type="text"
-            name="against"
-            value={draft.against}
-            size={28}
-            onInput={(e) => setDraft({ ...draft, against: e.currentTarget.value })}
-          />
-        </label>
         <button type="submit">Show</button>
         <span class="quiet">
-          Days in UTC; the agreement compares each version with {asked.against} over these days.
+          Days in UTC; each version is compared with the reviewers over these days.
         </span>
       </form>
       {problem && (
@@ -178,6 +190,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
                   key={`${version.version}:${fieldView.field.field}`}
                   version={version}
                   view={fieldView}
+                  onChoose={choose}
                   onOpen={(d, a, b) => setOpened({ d, a, b })}
                 />
               ))
@@ -206,15 +219,20 @@ function Spend({ spend }: { spend: SpendView | { refused: string } }) {
       <h2 id="spend-title">
         What judging cost{' '}
         <span class="quiet" data-testid="spend-total">
-          ({dollars(total.costUsd)} in all
-          {total.unpricedReports > 0 && `, and ${total.unpricedReports} reports without a price`})
+          ({totalText(total)})
         </span>
       </h2>
       {versions.length === 0 ? (
         <p class="quiet">No evaluator reported usage in these days.</p>
       ) : (
         <>
-          <SpendChart versions={versions} title="Spend per evaluator version per day (UTC)" />
+          {versions.some((v) => v.costUsd > 0) ? (
+            <SpendChart versions={versions} title="Spend per evaluator version per day (UTC)" />
+          ) : (
+            <p class="quiet" data-testid="spend-unpriced-only">
+              No usage in these days had a known price, so there is no spend to draw.
+            </p>
+          )}
           <table class="spend-table" data-testid="spend-table">
             <caption class="sr-only">Each version's spend over these days</caption>
             <thead>
@@ -235,9 +253,9 @@ function Spend({ spend }: { spend: SpendView | { refused: string } }) {
                     {v.version}
                   </th>
                   <td data-testid="spend-evaluations">{v.evaluations}</td>
-                  <td data-testid="spend-cost">{dollars(v.costUsd)}</td>
+                  <td data-testid="spend-cost">{spentText(v)}</td>
                   <td data-testid="spend-unpriced">
-                    {v.unpricedReports === 0 ? '–' : `${v.unpricedReports} reports, cost unknown`}
+                    {v.unpricedReports === 0 ? '–' : unpricedText(v.unpricedReports)}
                   </td>
                 </tr>
               ))}
@@ -288,6 +306,7 @@ function RulesTable({ versions }: { versions: readonly VersionView[] }) {
 function VersionField(props: {
   version: VersionView;
   view: FieldView;
+  onChoose(key: string, comparison: Comparison): void;
   onOpen(d: Disagreement, a: string, b: string): void;
 }) {
   const { version, view } = props;
@@ -325,16 +344,131 @@ function VersionField(props: {
             {follows && <span class="key trend-key">— share of {follows}</span>}
           </p>
         </div>
-        {'refused' in agreement ? (
-          <div role="alert" class="refusal">
-            <p>The agreement could not be read: {agreement.refused}</p>
-          </div>
-        ) : (
-          <AgreementFigures agreement={agreement} onOpen={props.onOpen} />
-        )}
+        <div>
+          <ComparisonForm
+            id={id}
+            view={view}
+            onChoose={(comparison) =>
+              props.onChoose(comparisonKey(version.version, field.field), comparison)
+            }
+          />
+          {agreement === null ? (
+            <p class="quiet" data-testid="no-comparison">
+              {noQueueText(version)}
+            </p>
+          ) : 'refused' in agreement ? (
+            <div role="alert" class="refusal">
+              <p>The agreement could not be read: {agreement.refused}</p>
+            </div>
+          ) : agreement.categorical?.matched === 0 ? (
+            <p class="quiet" data-testid="no-match">
+              {noMatchText(
+                version,
+                agreement,
+                view.reviewed.find((r) => r.side === agreement.b.side),
+              )}
+            </p>
+          ) : !labelsMeet(agreement) ? (
+            <p class="quiet" data-testid="unmapped">
+              {unmappedText(agreement)}
+            </p>
+          ) : (
+            <AgreementFigures agreement={agreement} onOpen={props.onOpen} />
+          )}
+        </div>
       </div>
     </article>
   );
+}
+
+/**
+ * What a version's field is compared with: a side (the reviewers' fields of the queues that
+ * review its targets are offered; any side the agreement reads can be written), and which of the
+ * other side's labels each of its labels means.
+ */
+function ComparisonForm(props: { id: string; view: FieldView; onChoose(c: Comparison): void }) {
+  const { id, view } = props;
+  const current = view.comparison ?? { against: '', mapping: {} };
+  const [draft, setDraft] = useState<Comparison>(current);
+  const other = view.reviewed.find((r) => r.side === draft.against);
+  const ownLabels = view.field.labels;
+  // A mapping is asked for where the labels differ (or one was chosen), not where they match.
+  const asksMapping =
+    Object.keys(draft.mapping).length > 0 ||
+    (other !== undefined && ownLabels.some((label) => !other.labels.includes(label)));
+  const listId = `sides-${id.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+  return (
+    <form
+      class="comparison"
+      data-testid="comparison"
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onChoose({ against: draft.against.trim(), mapping: draft.mapping });
+      }}
+    >
+      <label>
+        Compare with{' '}
+        <input
+          type="text"
+          name="against"
+          list={listId}
+          size={32}
+          value={draft.against}
+          placeholder="reviewers:type.field"
+          onInput={(e) => setDraft({ ...draft, against: e.currentTarget.value })}
+        />
+      </label>
+      <datalist id={listId}>
+        {view.reviewed.map((r) => (
+          <option key={r.side} value={r.side}>
+            {`queue ${r.queues.join(', ')}: ${r.verdicts} in these days`}
+          </option>
+        ))}
+      </datalist>
+      {asksMapping && (
+        <fieldset class="mapping">
+          <legend>Which of {draft.against || 'its'} labels each label means</legend>
+          {ownLabels.map((label) =>
+            other ? (
+              <label key={label}>
+                {label} →{' '}
+                <select
+                  name={`map-${label}`}
+                  value={draft.mapping[label] ?? ''}
+                  onChange={(e) => setDraft(mapped(draft, label, e.currentTarget.value))}
+                >
+                  <option value="">{label} (as it is)</option>
+                  {other.labels.map((theirs) => (
+                    <option key={theirs} value={theirs}>
+                      {theirs}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : (
+              <label key={label}>
+                {label} →{' '}
+                <input
+                  type="text"
+                  name={`map-${label}`}
+                  size={10}
+                  value={draft.mapping[label] ?? ''}
+                  onInput={(e) => setDraft(mapped(draft, label, e.currentTarget.value))}
+                />
+              </label>
+            ),
+          )}
+        </fieldset>
+      )}
+      <button type="submit">Compare</button>
+    </form>
+  );
+}
+
+/** `draft` with `label` mapped to `to` (an empty `to` keeps the label as it is). */
+function mapped(draft: Comparison, label: string, to: string): Comparison {
+  const { [label]: _dropped, ...rest } = draft.mapping;
+  return { ...draft, mapping: to === '' ? rest : { ...rest, [label]: to } };
 }
 
 function AgreementFigures(props: {

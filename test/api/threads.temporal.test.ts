@@ -167,6 +167,7 @@ describe('threads over HTTP', () => {
         shadow: false,
         name: 'resolution.resolved',
         declared: true,
+        comparable: true,
         count: 1,
         mean: 0,
         distribution: { false: 1 },

@@ -48,6 +48,10 @@ describe('a dry run as text', () => {
     expect(previewLines(one, 'message')[0]).toBe('1 message');
     expect(previewLines({ ...preview, versions: [] }, 'thread')[0]).toBe('3 threads');
     expect(previewLines({ ...preview, versions: [] }, 'artifact')[0]).toBe('3 artifact versions');
+    const single = { ...preview, targets: 1, versions: [{ ...preview.versions[0], targets: 1 }] };
+    expect(previewLines(single as ReevaluationPreview, 'message')[1]).toMatch(
+      /^helpful@3: 1 evaluation × /,
+    );
   });
 
   it('gives the batch’s estimate when every version has one', () => {

@@ -169,6 +169,7 @@ describe('scores summary', () => {
         shadow: false,
         name: 'refusal.refused',
         declared: false,
+        comparable: false,
         count: 1,
         mean: 0,
         distribution: { false: 1 },

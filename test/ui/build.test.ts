@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltUi, describeBuild } from '../../scripts/build-ui.js';
+import { FAVICON_PATH } from '../../src/api/plugins/favicon.js';
 
 // The page as a fresh clone gets it: `npm install` runs `prepare`, which builds it (the same
 // script `npm run build` ends with), and the API serves what it built. Built here by that very
@@ -34,14 +35,17 @@ describe("the page's build", () => {
     expect(scripts.build).toMatch(/ && npm run build:ui$/);
   });
 
-  it('is one HTML file, and scripts and styles of its own under /ui/assets/', () => {
+  it('is one HTML file, and scripts and styles of its own under /ui/assets/, and the API’s icon', () => {
     const names = built.files.map((file) => file.name);
     expect(names).toContain('index.html');
     const assets = names.filter((name) => name !== 'index.html');
     expect(assets.length).toBeGreaterThan(0);
     for (const name of assets) expect(name).toMatch(/^assets\/[\w-]+\.(js|css)$/);
     const referenced = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(referenced.sort()).toEqual(assets.map((name) => `/ui/${name}`).sort());
+    // The icon is the API's own (/favicon.ico, served to every page), not a file of the build.
+    expect(referenced.sort()).toEqual(
+      [...assets.map((name) => `/ui/${name}`), FAVICON_PATH].sort(),
+    );
   });
 
   it('has no inline script or style and fetches nothing from anywhere else', () => {

@@ -5,11 +5,24 @@ import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { buildUi } from '../../scripts/build-ui.js';
 import { type Agreement, EvalflowClient } from '../../src/client/index.js';
+import { defineConfig } from '../../src/config/index.js';
+import { defineFeedbackType, usdExactText } from '../../src/core/index.js';
+import { defineEvaluator } from '../../src/evaluators/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
 import { figure, intervalText, percent, windowOf } from '../../src/ui/evaluators-data.js';
-import { clockStart, judgesApp, storeVerdicts } from '../evidence/stored-verdicts.js';
+import {
+  clockStart,
+  DAY,
+  helpfulness,
+  judgesApp,
+  politeness,
+  reviewVerdict,
+  storeVerdicts,
+} from '../evidence/stored-verdicts.js';
+import { graceVerdicts } from '../evidence/verdict-data.js';
 import { type ApiHarness, startApi } from '../support/api.js';
 import { launchChromium } from '../support/browser.js';
 import { seedSpend } from '../support/spend.js';
@@ -22,9 +35,77 @@ import { signInLink, type Workspace } from '../support/workbench.js';
 // is checked against the API's answer to the same request, made here with the HTTP client as
 // the same reviewer. With EVALFLOW_WRITE_DOCS=1 the screenshot is written into docs/images (the
 // README shows it); otherwise into .evalflow.
+//
+// Beside test/evidence's politeness versions, two evaluators as a new app has them: answer_length
+// gives a field no reviewer gives (reviewers give review_verdict.verdict, through a queue of
+// messages routing its verdicts), json_validity a free-text field beside its boolean one.
+
+const answerLength = defineFeedbackType({
+  name: 'answer_length',
+  targets: ['message'],
+  schema: z.object({ within_limit: z.boolean() }),
+});
+const jsonValidity = defineFeedbackType({
+  name: 'json_validity',
+  targets: ['message'],
+  schema: z.object({ valid: z.boolean(), error: z.string().optional() }),
+});
+const lengthJudge = defineEvaluator({
+  name: 'answer_length',
+  version: '1',
+  feedbackType: answerLength,
+  targets: ['message'],
+  source: 'HARNESS',
+  evaluate: () => ({ within_limit: true }),
+});
+const jsonJudge = defineEvaluator({
+  name: 'json_validity',
+  version: '1',
+  feedbackType: jsonValidity,
+  targets: ['message'],
+  source: 'HARNESS',
+  evaluate: () => ({ valid: true }),
+});
+const pageApp = defineConfig({
+  feedbackTypes: [reviewVerdict, helpfulness],
+  evaluators: [...judgesApp.evaluators.list(), lengthJudge, jsonJudge],
+  rules: [
+    { evaluator: 'politeness@1' },
+    { evaluator: 'politeness@2', mode: 'shadow' },
+    { evaluator: 'answer_length@1' },
+    { evaluator: 'json_validity@1' },
+  ],
+  scoreConfigs: { politeness: { source: 'HUMAN' }, review_verdict: { source: 'HUMAN' } },
+  reviewQueues: [
+    {
+      queueId: 'second-look',
+      feedbackType: politeness,
+      targetKinds: ['message'],
+      instructions: 'A judge and the reviewers disagreed here. Is the answer polite?',
+    },
+    {
+      queueId: 'verdicts',
+      feedbackType: reviewVerdict,
+      targetKinds: ['message'],
+      instructions: 'Does the answer pass?',
+      routing: [
+        {
+          kind: 'verdict_equals',
+          evaluator: 'answer_length@1',
+          field: 'within_limit',
+          equals: false,
+        },
+      ],
+    },
+  ],
+});
+/** answer_length@1 on m1..m6: grace's review_verdict as true and false, but on m3. */
+const withinLimit = graceVerdicts.map((verdict, i) => (i === 2 ? true : verdict === 'pass'));
+const JSON_ERROR = 'Unexpected token a in JSON at position 0';
 
 const writing = process.env.EVALFLOW_WRITE_DOCS === '1';
-const shots = writing ? 'docs/images' : join('.evalflow', 'test', 'screenshots');
+const screenshots = join('.evalflow', 'test', 'screenshots');
+const shots = writing ? 'docs/images' : screenshots;
 const uiRoot = mkdtempSync(join(tmpdir(), 'evalflow-ui-'));
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-evaluators-'));
 const FIRST = '2026-05-01';
@@ -40,23 +121,50 @@ const w: Workspace = { ws: 'ws', key: (principal) => h.key(principal, 'ws') };
 beforeAll(async () => {
   let clock = clockStart;
   const store = openSqliteStore(join(dir, 'evalflow.db'), {
-    feedbackTypes: judgesApp.feedbackTypes,
-    evaluators: judgesApp.evaluators,
-    scoreConfigs: judgesApp.scoreConfigs,
+    feedbackTypes: pageApp.feedbackTypes,
+    evaluators: pageApp.evaluators,
+    scoreConfigs: pageApp.scoreConfigs,
     now: () => new Date(clock),
   });
   await storeVerdicts(store, 'ws', (ms) => {
     clock = ms;
   });
+  // On the last day, answer_length's and json_validity's verdicts on m1..m6.
+  clock = clockStart + 5 * DAY + 60_000;
+  for (const [i, within] of withinLimit.entries()) {
+    const target = { kind: 'message', thread_id: 't', message_id: `m${i + 1}`, run_id: 'r' };
+    const give = async (name: string, value: object) => {
+      const actor = { kind: 'evaluator', name, version: '1' };
+      const command = { type: 'give_feedback', feedback_type: name, target, value };
+      const outcome = await store.executeUnchecked({ workspace_id: 'ws', actor, command });
+      if (outcome.type !== 'recorded') throw new Error(JSON.stringify(outcome));
+    };
+    await give('answer_length', { within_limit: within });
+    await give('json_validity', within ? { valid: true } : { valid: false, error: JSON_ERROR });
+  }
+  // What answer_length used on the last day: one report with no price known.
+  await store.usage.recordUsage({
+    workspace_id: 'ws',
+    generation: 'run',
+    participant: 'evaluator:answer_length@1',
+    target_key: 'message:t/m1',
+    attempt: 1,
+    report: 0,
+    model: 'local',
+    input_tokens: 10,
+    output_tokens: 1,
+    cost_nanos: null,
+  });
   await store.close();
   // What judging used on two of the days, in this workspace and another (test/support/spend.ts).
-  await seedSpend(join(dir, 'evalflow.db'), judgesApp.feedbackTypes);
+  await seedSpend(join(dir, 'evalflow.db'), pageApp.feedbackTypes);
   const [environment] = await Promise.all([devServerEnvironment(), buildUi(uiRoot)]);
   env = environment;
-  h = await startApi(env, judgesApp, { dir, uiRoot });
+  h = await startApi(env, pageApp, { dir, uiRoot });
   grace = new EvalflowClient({ baseUrl: h.url, apiKey: await w.key('reviewer:grace') });
   browser = await launchChromium();
   mkdirSync(shots, { recursive: true });
+  mkdirSync(screenshots, { recursive: true });
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -66,24 +174,48 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** grace's page on the evaluators screen, showing FIRST to LAST against `against`. */
-async function evaluatorsPage(options: { bypassCSP?: boolean } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+/** grace's page on the evaluators screen, showing `first` to `last` (FIRST to LAST). */
+async function evaluatorsPage(
+  options: {
+    bypassCSP?: boolean;
+    first?: string;
+    last?: string;
+    watch?: (page: Page) => void;
+  } = {},
+): Promise<Page> {
+  const { first = FIRST, last = LAST, watch, ...contextOptions } = options;
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    ...contextOptions,
+  });
   const page = await context.newPage();
+  watch?.(page);
+  await showEvaluators(page, first, last);
+  return page;
+}
+
+/** Signs `page` in as grace and shows the evaluators of `first` to `last`, read in full. */
+async function showEvaluators(page: Page, first = FIRST, last = LAST): Promise<void> {
   await page.goto((await signInLink(h, w, 'grace')).url);
   await page.getByTestId('queues').waitFor();
   await page.getByTestId('to-evaluators').click();
-  await page.locator('input[name="first"]').fill(FIRST);
-  await page.locator('input[name="last"]').fill(LAST);
+  await page.locator('input[name="first"]').fill(first);
+  await page.locator('input[name="last"]').fill(last);
   await page.getByRole('button', { name: 'Show' }).click();
-  await card(page, 'politeness@2:polite').getByTestId('agreement').waitFor();
-  return page;
+  await page.getByTestId('spend-total').waitFor();
+  if (first === FIRST) await card(page, 'politeness@2:polite').getByTestId('agreement').waitFor();
 }
 
 const card = (page: Page, side: string) =>
   page.locator(`[data-testid="version-field"][data-side="${side}"]`);
 const text = async (page: Page, side: string, testId: string) =>
   ((await card(page, side).getByTestId(testId).first().textContent()) ?? '').trim();
+
+/** What a day's priced usage cost, summed over versions in nano-dollars. */
+const dayCost = (costs: { rows: { day: string | null; costUsd: number }[] }, day: string) =>
+  costs.rows
+    .filter((row) => row.day === day)
+    .reduce((sum, row) => sum + Math.round(row.costUsd * 1e9), 0) / 1e9;
 
 const byKey = (x: object, y: object) => JSON.stringify(x).localeCompare(JSON.stringify(y));
 
@@ -104,7 +236,8 @@ describe('the evaluators page', () => {
         .textContent();
       expect(mode, version).toBe(rule?.mode);
     }
-    expect(rules.map((r) => r.mode)).toEqual(['live', 'shadow']);
+    const modes = rules.filter((r) => r.evaluator.startsWith('politeness@')).map((r) => r.mode);
+    expect(modes).toEqual(['live', 'shadow']);
     await page.context().close();
   });
 
@@ -175,22 +308,39 @@ describe('the evaluators page', () => {
         );
       }
     }
-    // The versions' sums, and what had no price, in the table beside the chart.
-    for (const version of ['politeness@1', 'politeness@2']) {
-      const rows = costs.rows.filter((row) => row.evaluator === version);
+    // The versions' sums, and what had no price, in the table beside the chart: to the last
+    // nano-dollar they hold, counted in the singular for one.
+    const cells = async (version: string) => {
       const line = page.locator(`[data-testid="spend-table"] tr[data-version="${version}"]`);
-      expect(await line.getByTestId('spend-cost').textContent()).toBe(
-        `$${rows.reduce((sum, row) => sum + row.costUsd, 0).toFixed(6)}`,
-      );
-      const unpriced = rows.reduce((sum, row) => sum + row.unpricedReports, 0);
-      expect(await line.getByTestId('spend-unpriced').textContent()).toBe(
-        unpriced === 0 ? '–' : `${unpriced} reports, cost unknown`,
-      );
-    }
+      return [
+        await line.getByTestId('spend-cost').textContent(),
+        await line.getByTestId('spend-unpriced').textContent(),
+      ];
+    };
+    expect(await cells('politeness@1')).toEqual(['$0.0015', '1 report without a price']);
+    expect(await cells('politeness@2')).toEqual(['$0.00301', '–']);
+    expect(await cells('answer_length@1')).toEqual(['no price known', '1 report without a price']);
+    expect(costs.total.costUsd).toBe(0.00451);
+    expect(costs.total.unpricedReports).toBe(2);
     expect(await page.getByTestId('spend-total').textContent()).toBe(
-      `($${costs.total.costUsd.toFixed(6)} in all, and ${costs.total.unpricedReports} reports without a price)`,
+      '($0.00451 in all, and 2 reports without a price)',
     );
-    expect(costs.total.unpricedReports).toBe(1);
+    const tallest = Math.max(...window.days.map((d) => dayCost(costs, d.from.slice(0, 10))));
+    expect(await page.getByTestId('spend-axis-top').textContent()).toBe(usdExactText(tallest));
+    await page.context().close();
+  });
+
+  it('says no price is known, never $0, for days whose usage had none', async () => {
+    const page = await evaluatorsPage({ first: LAST, last: LAST });
+    expect(await page.getByTestId('spend-total').textContent()).toBe(
+      '(no price known: 1 report without a price)',
+    );
+    expect(await page.getByTestId('spend-chart').count()).toBe(0);
+    expect(await page.getByTestId('spend-unpriced-only').textContent()).toContain(
+      'No usage in these days had a known price',
+    );
+    expect(await page.getByTestId('spend').textContent()).not.toContain('$0');
+    await page.screenshot({ path: join(screenshots, 'evaluators-unpriced.png'), fullPage: true });
     await page.context().close();
   });
 
@@ -279,15 +429,15 @@ describe('the evaluators page', () => {
     await expect.poll(() => view.locator('li.message.is-target').count()).toBe(12);
     await page.keyboard.press('Escape');
     await card(page, 'politeness@2:polite').waitFor();
-    await page.screenshot({ path: join(shots, 'evaluators.png'), fullPage: true });
     await page.context().close();
   });
 
-  it('says why when the window or the side against cannot be read', async () => {
+  it('says why when the window or the side chosen cannot be read', async () => {
     const page = await evaluatorsPage();
-    await page.locator('input[name="against"]').fill('everyone');
-    await page.getByRole('button', { name: 'Show' }).click();
-    const refused = card(page, 'politeness@2:polite').getByRole('alert');
+    const politeV2 = card(page, 'politeness@2:polite');
+    await politeV2.locator('input[name="against"]').fill('everyone');
+    await politeV2.getByRole('button', { name: 'Compare' }).click();
+    const refused = politeV2.getByRole('alert');
     await refused.waitFor();
     const api = await grace
       .agreement({ a: 'politeness@2:polite', b: 'everyone' })
@@ -299,6 +449,100 @@ describe('the evaluators page', () => {
     await expect
       .poll(() => page.locator('main [role="alert"]').first().textContent())
       .toContain('The last day comes before the first.');
+    await page.context().close();
+  });
+
+  it('loads without an error box, and charts and compares only comparable fields', async () => {
+    const page = await evaluatorsPage();
+    await card(page, 'answer_length@1:within_limit').getByTestId('unmapped').waitFor();
+    await card(page, 'json_validity@1:valid').getByTestId('agreement').waitFor();
+    expect(await page.locator('main [role="alert"]').count()).toBe(0);
+    const sides = await page
+      .getByTestId('version-field')
+      .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-side')));
+    expect(sides).toContain('json_validity@1:valid');
+    expect(sides).not.toContain('json_validity@1:error');
+    expect(await page.locator('main').textContent()).not.toContain(JSON_ERROR);
+    await page.context().close();
+  });
+
+  it("compares a version with the reviewers' field of the queue reviewing its targets, mapped as the author chose, kept", async () => {
+    const page = await evaluatorsPage();
+    const length = card(page, 'answer_length@1:within_limit');
+    // Reviewers give review_verdict.verdict on messages (queue verdicts), not within_limit.
+    expect(await length.locator('input[name="against"]').inputValue()).toBe(
+      'reviewers:review_verdict.verdict',
+    );
+    const against = 'reviewers:review_verdict.verdict';
+    const unmapped = await grace.agreement({
+      a: 'answer_length@1:within_limit',
+      b: against,
+      from: window.from,
+      to: window.to,
+      limit: 20,
+    });
+    // Matched, but with no label in common nothing can agree: said, not drawn as a matrix.
+    expect(unmapped.categorical?.matched).toBe(6);
+    expect(await length.getByTestId('unmapped').textContent()).toBe(
+      'answer_length@1:within_limit gives false, true and reviewers:review_verdict.verdict ' +
+        'fail, pass: no label in common, so no verdict can agree. Say above which of its ' +
+        'labels each of these means.',
+    );
+    expect(await length.getByTestId('confusion-heatmap').count()).toBe(0);
+    // Its labels are true and false, the reviewers' pass and fail: the author says which is which.
+    await length.locator('select[name="map-true"]').selectOption('pass');
+    await length.locator('select[name="map-false"]').selectOption('fail');
+    await length.getByRole('button', { name: 'Compare' }).click();
+    const mapping = { true: 'pass', false: 'fail' };
+    const api = await grace.agreement({
+      a: 'answer_length@1:within_limit',
+      b: against,
+      mapping,
+      from: window.from,
+      to: window.to,
+      limit: 20,
+    });
+    const kappa = figure(api.categorical?.kappa.value);
+    expect(kappa).not.toBe('–');
+    await expect.poll(() => text(page, 'answer_length@1:within_limit', 'kappa')).toBe(kappa);
+    expect(await text(page, 'answer_length@1:within_limit', 'raw-agreement')).toBe(
+      percent(api.categorical?.rawAgreement.value),
+    );
+    await page.screenshot({ path: join(shots, 'evaluators.png'), fullPage: true });
+    // Read again in this browser, the chosen mapping is still the one compared.
+    const again = await page.context().newPage();
+    await showEvaluators(again);
+    await card(again, 'answer_length@1:within_limit').getByTestId('kappa').waitFor();
+    expect(await text(again, 'answer_length@1:within_limit', 'kappa')).toBe(kappa);
+    expect(
+      await card(again, 'answer_length@1:within_limit')
+        .locator('select[name="map-true"]')
+        .inputValue(),
+    ).toBe('pass');
+    expect(await again.locator('main [role="alert"]').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('serves an icon: no request of the page is refused', async () => {
+    const refused: string[] = [];
+    const errors: string[] = [];
+    const page = await evaluatorsPage({
+      watch: (p) => {
+        p.on('response', (r) => {
+          if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+        });
+        p.on('console', (m) => {
+          if (m.type() === 'error') errors.push(m.text());
+        });
+      },
+    });
+    const icon = await fetch(`${h.url}/favicon.ico`);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(await icon.text()).toContain('<svg');
+    // The page names its icon; a browser asks for it as the page loads.
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/favicon.ico');
+    expect(refused).toEqual([]);
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 

@@ -4,13 +4,15 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { httpOnly } from '../errors.js';
+import { favicon } from './favicon.js';
 
 // The reviewers' page (src/ui, built into dist/ui by `npm run build:ui`) at /ui/: static files
 // anyone may fetch, since the page holds no secret. It signs in with a token from its URL's
 // fragment and sends it as a Bearer header to the API's routes, which check it there. Every
 // answer under /ui carries a strict Content-Security-Policy (scripts and styles from this origin
 // only, no inline script, no framing, no strings into HTML sinks), so a message, an artifact or
-// an instruction that holds markup can never run, even if the page rendered it wrongly.
+// an instruction that holds markup can never run, even if the page rendered it wrongly. Its icon
+// is /favicon.ico (favicon.ts), served here too.
 
 /** Where the page is served. */
 export const UI_PATH = '/ui/';
@@ -62,6 +64,8 @@ export async function uiPage(api: FastifyInstance, options: UiPageOptions): Prom
   api.addHook('onRequest', async (_request, reply) => {
     reply.headers(SECURITY_HEADERS);
   });
+  // The page's icon, and the one a browser asks any page of the API for.
+  await favicon(api);
   const problem = uiBuildProblem(root);
   if (problem !== null) {
     api.log.warn(problem);

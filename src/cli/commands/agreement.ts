@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { wireAgreement } from '../../api/agreement-wire.js';
-import { EvaluatedKindSchema, evaluatedKinds, type TargetKind } from '../../core/index.js';
+import { counted, EvaluatedKindSchema, evaluatedKinds, type TargetKind } from '../../core/index.js';
 import {
   AgreementQueryError,
   compareSides,
@@ -41,7 +41,7 @@ export async function oneWorkspace(store: Store, named: string | undefined): Pro
   return usage(
     all.length === 0
       ? 'the store has no workspaces yet: name one with --workspace'
-      : `the store has ${all.length} workspaces (${all.join(', ')}): name one with --workspace`,
+      : `the store has ${counted(all.length, 'workspace')} (${all.join(', ')}): name one with --workspace`,
   );
 }
 

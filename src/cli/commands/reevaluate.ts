@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, InvalidArgumentError } from 'commander';
 import {
+  counted,
   RunStatus,
   spendAndLimitText,
   usdOf,
@@ -408,7 +409,7 @@ export function previewLines(
         version.durationMs === null
           ? 'duration not estimated: no attempt of it recorded in this workspace'
           : `about ${took(version.durationMs)}`;
-      return `${version.evaluator}: ${version.targets} evaluations${cost}, ${time}`;
+      return `${version.evaluator}: ${counted(version.targets, 'evaluation')}${cost}, ${time}`;
     }),
     `estimated cost ${
       preview.costNanos === null

@@ -1,4 +1,5 @@
 import type { AgreementReply } from '../../api/agreement-wire.js';
+import { counted } from '../../core/index.js';
 import type { Print } from '../context.js';
 import { renderTable } from './table.js';
 
@@ -34,7 +35,7 @@ export function printAgreement(report: AgreementReply, workspace: string, out: P
   const counts = report.categorical ?? report.numeric;
   if (counts !== null) {
     out(
-      `matched ${counts.matched} of ${counts.targets} targets (only A ${counts.onlyA}, only B ${counts.onlyB})`,
+      `matched ${counts.matched} of ${counted(counts.targets, 'target')} (only A ${counts.onlyA}, only B ${counts.onlyB})`,
     );
   }
   out('');
@@ -48,8 +49,8 @@ export function printAgreement(report: AgreementReply, workspace: string, out: P
     if (raters === null) continue;
     out('');
     out(
-      `${name} (${side.side}): ${raters.raters} raters, ${raters.pairableTargets} targets with two or more, ` +
-        `${side.ties} ${side.ties === 1 ? 'tie' : 'ties'}; ${raters.cohenKappa === null ? '' : `Cohen's κ ${figure(raters.cohenKappa)}, `}` +
+      `${name} (${side.side}): ${counted(raters.raters, 'rater')}, ${counted(raters.pairableTargets, 'target')} with two or more, ` +
+        `${counted(side.ties, 'tie')}; ${raters.cohenKappa === null ? '' : `Cohen's κ ${figure(raters.cohenKappa)}, `}` +
         `Fleiss' κ ${figure(raters.fleissKappa)}, Krippendorff's α ${figure(raters.krippendorffAlpha)}`,
     );
   }

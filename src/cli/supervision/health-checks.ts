@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { type Config, loadApp, temporalConnection } from '../../config/index.js';
 import { scoreBackend } from '../../config/score-backend.js';
+import { counted } from '../../core/index.js';
 import { migrations } from '../../store/index.js';
 import { reasonOf, serverOf } from '../../store/postgres/connection-failures.js';
 import { temporalAddressOf } from '../context.js';
@@ -60,8 +61,8 @@ export async function checkConfigFile(
     const versions = app.evaluators.list().length;
     return pass(
       'config',
-      `app from ${source}: ${versions} evaluator versions, ${app.rules.length} rules, ` +
-        `${app.feedbackTypes.list().length} feedback types`,
+      `app from ${source}: ${counted(versions, 'evaluator version')}, ${counted(app.rules.length, 'rule')}, ` +
+        `${counted(app.feedbackTypes.list().length, 'feedback type')}`,
     );
   } catch (error) {
     return fail(

@@ -2,6 +2,12 @@ export const SCORE_DATA_TYPES = ['NUMERIC', 'BOOLEAN', 'CATEGORICAL', 'TEXT'] as
 /** How a score's value is read, as Langfuse and the OpenTelemetry conventions name the kinds. */
 export type ScoreDataType = (typeof SCORE_DATA_TYPES)[number];
 
+/**
+ * Whether two populations' verdicts on a field of this type can be compared (agreement, and the
+ * evaluators page): labels and numbers can; a free text cannot.
+ */
+export const isComparable = (dataType: ScoreDataType): boolean => dataType !== 'TEXT';
+
 /** The longest category or text a score holds, in UTF-16 code units (as Langfuse counts). */
 export const MAX_TEXT = 500;
 

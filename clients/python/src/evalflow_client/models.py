@@ -408,6 +408,8 @@ class ScoreGroup(WireModel):
     name: str
     #: False for a feedback type the app no longer declares (its stored values still count).
     declared: bool
+    #: Whether its field can be compared with another population's (booleans, categories, numbers).
+    comparable: bool
     #: The UTC day (``YYYY-MM-DD``) its feedback was last given on, with ``per="day"`` only.
     day: str | None = None
     count: int
