@@ -13,6 +13,7 @@ export {
 } from './engine-metrics.js';
 export { MetricsPortInUseError } from './errors.js';
 export { httpMetrics, UNMATCHED_ROUTE } from './http-metrics.js';
+export { textLogStream } from './log-lines.js';
 export type {
   ActivityObservers,
   EvaluationObserver,
@@ -21,4 +22,11 @@ export type {
   MirrorObserver,
   RelayObserver,
 } from './observers.js';
+export {
+  defaultLogFormat,
+  type OperationFields,
+  type OperationsLog,
+  operationsLog,
+  silentLog,
+} from './operations-log.js';
 export { type ReviewQueueFigures, reviewQueueMetrics } from './review-queues.js';
