@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import type { Client } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,22 +5,12 @@ import type { EvaluateInput, EvaluateResult } from '../../src/activities/types.j
 import { answerLengthEvaluator, defineEvaluator } from '../../src/evaluators/index.js';
 import { operationsLog } from '../../src/metrics/index.js';
 import { tellInFlight } from '../../src/worker/in-flight.js';
+import { temporalLogger } from '../../src/worker/temporal-runtime.js';
+import { captured } from '../support/captured-stream.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
 
 // Issue 34, item 6: what the engine did, one line each at info with its ids, written by pino as
 // the API's request log is: JSON lines, or one readable line each on a terminal.
-
-/** The lines a log writes, as JSON objects (or as text). */
-function captured() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { lines, stream, json: () => lines.map((line) => JSON.parse(line)) };
-}
 
 const feedbackType = answerLengthEvaluator().feedbackType;
 const judge = (name: string, fails = false) =>
@@ -229,6 +218,47 @@ describe('the operations log', () => {
       expect.stringMatching(
         /^\d\d:\d\d:\d\d batch paused by its budget workspace=w batch=b1 kind="backfill of runs" done=3$/,
       ),
+    ]);
+  });
+});
+
+describe("Temporal's log in the operations log", () => {
+  const log = captured();
+  const temporal = temporalLogger(operationsLog({ format: 'json', stream: log.stream }));
+  const context = {
+    sdkComponent: 'workflow',
+    namespace: 'default',
+    taskQueue: 'q',
+    runId: 'r1',
+    workflowType: 'reevaluate',
+    workflowId: 'batch:s:w:b1',
+  };
+
+  it("keeps a workflow's event at info with its workflow's id, and the SDK's warnings", () => {
+    temporal.info('batch started', { ...context, event: 'batch.started', batch: 'b1', total: 6 });
+    temporal.info('Worker state changed', { sdkComponent: 'worker', state: 'STOPPING' });
+    temporal.warn('Activity failed', {
+      ...context,
+      activityType: 'evaluate',
+      error: new Error('the judge is down'),
+    });
+    expect(log.json().map(({ time: _time, pid: _pid, hostname: _host, ...line }) => line)).toEqual([
+      {
+        level: 30,
+        msg: 'batch started',
+        event: 'batch.started',
+        batch: 'b1',
+        total: 6,
+        workflow: 'batch:s:w:b1',
+      },
+      {
+        level: 40,
+        msg: 'Activity failed',
+        event: 'temporal',
+        workflow: 'batch:s:w:b1',
+        activity: 'evaluate',
+        error: 'the judge is down',
+      },
     ]);
   });
 });
