@@ -1,6 +1,8 @@
 // The metrics an operator watches (Prometheus, through prom-client): one registry per process,
 // served at `GET /metrics` on a port of its own. The engine's and the API's parts are told what
-// happens through the observers, plain ports; this folder is the one that knows Prometheus.
+// happens through the observers, plain ports; this folder is the one that knows Prometheus. And
+// what an operator reads: the operations log (pino, as the API's request log), one line per thing
+// the engine did.
 
 export { Registry } from 'prom-client';
 export { type BudgetFigures, budgetMetrics } from './budgets.js';
