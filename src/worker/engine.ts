@@ -87,19 +87,15 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     evaluators: app.evaluators.list(),
     sink: scoreSinkName(config),
   });
-  // Temporal's runtime is installed before the first connection, as it must be; then the
-  // endpoint: a port in use stops the start before anything opens.
-  const temporalMetrics = await installTemporalRuntime({
-    operations,
-    metrics: config.metrics.port !== null,
-    log,
-  });
+  // The endpoint first: a port in use stops the start before anything opens. Temporal's part of
+  // it is read through once its runtime is installed (below).
+  let temporalMetrics: (() => Promise<string>) | null = null;
   let endpoint: MetricsEndpoint | null = null;
   if (config.metrics.port !== null) {
     endpoint = await serveMetrics(
       registry,
       { host: config.metrics.host, port: config.metrics.port },
-      temporalMetrics === null ? [] : [temporalMetrics],
+      [async () => (temporalMetrics === null ? '' : temporalMetrics())],
     );
   }
   // The store next: a second engine on a SQLite store is refused before any wait for Temporal.
@@ -110,6 +106,18 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     { evaluations: metrics.evaluations, mirror: metrics.mirror },
     operations,
   ).catch(async (error: unknown) => {
+    await endpoint?.close();
+    throw error;
+  });
+  // Then Temporal's runtime, before the first connection as it must be, and only now: an
+  // installed runtime keeps the process alive until a connection made on it closes, so a start
+  // refused above ends at once.
+  temporalMetrics = await installTemporalRuntime({
+    operations,
+    metrics: config.metrics.port !== null,
+    log,
+  }).catch(async (error: unknown) => {
+    await deps.close();
     await endpoint?.close();
     throw error;
   });
