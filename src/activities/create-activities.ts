@@ -1,6 +1,7 @@
 import type { Budget, FeedbackTypeRegistry, Pricing } from '../core/index.js';
 import type { EvaluatorRegistry } from '../evaluators/index.js';
 import type { ActivityObservers } from '../metrics/observers.js';
+import type { OperationsLog } from '../metrics/operations-log.js';
 import type { ScoreReader, ScoreSink } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 import { heartbeating } from './activity-context.js';
@@ -31,6 +32,8 @@ export interface ActivityDeps {
   tenantId?: string;
   /** Told of evaluations settled and judged, and of the mirror's writes (for the metrics). */
   observers?: ActivityObservers;
+  /** Told of each evaluation started and finished, and of one a budget holds back. */
+  log?: OperationsLog;
 }
 
 /** The activities, each heartbeating while it runs (see `heartbeating`). */

@@ -15,6 +15,7 @@ import {
   type Subject,
 } from '../evaluators/index.js';
 import type { EvaluationObserver } from '../metrics/observers.js';
+import type { OperationsLog } from '../metrics/operations-log.js';
 import { commandIdOf, type Store, type VerdictSettlement } from '../store/index.js';
 import { budgetGuard } from './budget-guard.js';
 import { describeEvaluationSpan } from './evaluation-span.js';
@@ -41,6 +42,8 @@ export interface EvaluationDeps {
   /** Where a budget's 80 % warning is written (default `console.warn`). */
   warn?: (line: string) => void;
   observer?: EvaluationObserver | undefined;
+  /** Told of each evaluation started and finished, and of one a budget holds back. */
+  log?: OperationsLog | undefined;
 }
 
 const ledgerKey = (input: EvaluationKey) => ({
@@ -233,7 +236,28 @@ export function evaluationActivities(deps: EvaluationDeps) {
       };
       const attemptKey = { ...usageKey, attempt };
       const { admission, held } = await budgets.admit(attemptKey, evaluator);
+      // The ids an operator looks an evaluation up by (`evalflow ledger`, Temporal's UI).
+      const ids = {
+        workspace: input.workspaceId,
+        target: key,
+        evaluator: evaluator.participant,
+        generation: input.generation,
+        attempt,
+        workflow: input.workflowId,
+      };
       if (!admission.admitted) {
+        deps.log?.info(
+          {
+            event: 'budget.reached',
+            ...ids,
+            action: admission.action,
+            until: new Date(admission.untilMs).toISOString(),
+            reason: admission.reason,
+          },
+          admission.action === 'defer'
+            ? 'evaluation paused by its budget'
+            : 'evaluation skipped by its budget',
+        );
         if (admission.action === 'defer') {
           return { outcome: 'deferred', reason: admission.reason, untilMs: admission.untilMs };
         }
@@ -241,7 +265,19 @@ export function evaluationActivities(deps: EvaluationDeps) {
         return { outcome: 'skipped', reason: admission.reason };
       }
       let verdict: unknown;
+      deps.log?.info({ event: 'evaluation.started', ...ids }, 'evaluation started');
       const judging = performance.now();
+      const finished = (outcome: string, durationMs: number, reason?: string) =>
+        deps.log?.[reason === undefined ? 'info' : 'warn'](
+          {
+            event: 'evaluation.finished',
+            ...ids,
+            outcome,
+            durationMs: Math.round(durationMs),
+            ...(reason === undefined ? {} : { reason }),
+          },
+          'evaluation finished',
+        );
       // The attempt is recorded after the call, thrown or not (with the verdict when it gives
       // one); its usage was recorded as reported.
       const recordAttempt = (failed: boolean, duration_ms = performance.now() - judging) =>
@@ -254,6 +290,7 @@ export function evaluationActivities(deps: EvaluationDeps) {
           reportUsage,
         });
       } catch (error) {
+        finished('failed', performance.now() - judging, (error as Error).message ?? String(error));
         deps.observer?.judged(evaluator, (performance.now() - judging) / 1000, true);
         await recordAttempt(true);
         await budgets.settle(attemptKey, spentNanos, held);
@@ -265,15 +302,20 @@ export function evaluationActivities(deps: EvaluationDeps) {
       const parsed = evaluator.feedbackType.schema.safeParse(verdict);
       if (!parsed.success || !input.record) await recordAttempt(false, duration_ms);
       if (!parsed.success) {
+        finished('invalid verdict', duration_ms, summaryOf(parsed.error, 3, '(value)'));
         throw terminal(
           `${evaluator.participant} gave an invalid ${evaluator.feedbackType.name} verdict: ${summaryOf(parsed.error, Number.POSITIVE_INFINITY, '(value)')}`,
           FailureType.invalidVerdict,
         );
       }
       const value = parsed.data as Record<string, unknown>;
-      if (!input.record) return { outcome: 'verdict', value };
+      if (!input.record) {
+        finished('verdict', duration_ms);
+        return { outcome: 'verdict', value };
+      }
       // The attempt is recorded with the verdict, in its append's transaction.
       await give({ ...input, value }, { attempt, duration_ms });
+      finished('recorded', duration_ms);
       return { outcome: 'recorded' };
     },
 

@@ -5,6 +5,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { textLogStream } from '../metrics/index.js';
 import { API_DEFAULTS, type Api, type ApiOptions } from './options.js';
 import { authentication } from './plugins/authentication.js';
 import { errorAnswers, frameworkErrors } from './plugins/errors.js';
@@ -13,7 +14,6 @@ import { requestMetrics } from './plugins/metrics.js';
 import { openApi } from './plugins/openapi.js';
 import { rateLimit } from './plugins/rate-limit.js';
 import { uiPage } from './plugins/ui-page.js';
-import { textLogStream } from './request-log.js';
 import { registerRoutes } from './routes/index.js';
 
 // A request id not given is this process's random prefix and a counter: unique across restarts

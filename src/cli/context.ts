@@ -68,6 +68,18 @@ export async function appOf(
   return { config, app };
 }
 
+/**
+ * The API's address for links a command prints: the one the engine running from the terminal's
+ * folder answers on (`evalflow start --api-port` may differ from the environment's), else the
+ * environment's (EVALFLOW_API_HOST, EVALFLOW_API_PORT).
+ */
+export function apiAddressOf(terminal: Terminal): string {
+  const engine = runningEngine(resolve(terminal.cwd, EVALFLOW_HOME));
+  if (engine?.apiUrl) return engine.apiUrl;
+  const { host, port } = configOf(terminal).api;
+  return `http://${host}:${port}`;
+}
+
 /** Opens the store the environment names for `app` (default: the built-ins), runs `work`, closes it. */
 export async function withStore<T>(
   config: Config,

@@ -58,7 +58,7 @@ export const ENVIRONMENT = {
   EVALFLOW_OTLP_CONVERSATION_ATTRIBUTE:
     'a span attribute that names the conversation when the GenAI, OpenInference and Langfuse ones are absent (e.g. `ai.telemetry.metadata.conversationId`)',
   EVALFLOW_LOG_FORMAT:
-    'how the API logs requests: `text`, one readable line each, or `json`, one JSON object each (default: `text` on a terminal, `json` otherwise)',
+    'how the API logs requests and the engine what it does ([operations.md](docs/operations.md#reading-it-the-operations-log)): `text`, one readable line each, or `json`, one JSON object each (default: `text` on a terminal, `json` otherwise)',
   EVALFLOW_METRICS_HOST:
     'the address the Prometheus endpoint (`GET /metrics`) listens on (default `127.0.0.1`)',
   EVALFLOW_METRICS_PORT:

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { EvaluationRule, EvaluatorCatalog, ReviewQueue } from '../core/index.js';
 import type { RelayObserver } from '../metrics/observers.js';
+import type { OperationsLog } from '../metrics/operations-log.js';
 import type { Lease, Store, Subscription } from '../store/index.js';
 import { QueueRouter } from './queue-router.js';
 import { TriggerRelay } from './relay.js';
@@ -42,6 +43,8 @@ export interface FollowOptions {
   onRelay?: (line: string) => void;
   /** Told of the events its relays deliver and those they cannot. */
   observer?: RelayObserver;
+  /** Told of each rule set and version promoted (the operations log). */
+  log?: OperationsLog;
 }
 
 /** The relays of one process; `close` stops them all and gives their leases up. */

@@ -7,12 +7,15 @@ import {
   type Envelope,
   type EvaluationRule,
   type EvaluatorCatalog,
+  modeOf,
+  participantOf,
   rulesInForce,
   rulesSetBy,
   type StoredEvaluationRule,
 } from '../core/index.js';
 import { type EvaluationPlan, planOf, type RunPlan } from '../evaluators/index.js';
 import type { RelayObserver } from '../metrics/observers.js';
+import type { OperationsLog } from '../metrics/operations-log.js';
 import type { Store, Subscription, UndeliveredEntry } from '../store/index.js';
 import type { evaluateRun } from '../workflows/evaluate-run.js';
 import {
@@ -60,6 +63,8 @@ export interface RelayOptions {
   concurrency?: number;
   /** Told of each page relayed and of the events none would take (for the metrics). */
   observer?: RelayObserver;
+  /** Told of each rule set and version promoted, as the relay meets them (the operations log). */
+  log?: OperationsLog;
 }
 
 /** The cursor a relay keeps in each workspace by default: how far it has relayed the log. */
@@ -187,6 +192,7 @@ export class TriggerRelay {
           break;
         case 'evaluation_rule_set':
         case 'evaluator_promoted': {
+          this.tellRuleChange(envelope);
           for (const rule of rulesSetBy(event)) {
             this.workspaceRules?.set(rule.evaluator, {
               ...rule,
@@ -249,6 +255,33 @@ export class TriggerRelay {
       }
     }
     return { runs: [...runs.values()], threads: [...threads.values()], mirrorSeq };
+  }
+
+  /**
+   * One line for a rule set or a version promoted, from whoever sent it (the API, the CLI, a
+   * host): the relay is where every workspace's changes pass. A page relayed again after a crash
+   * before its cursor moved tells them again.
+   */
+  private tellRuleChange({ event, seq, actor }: Envelope): void {
+    const where = { workspace: this.options.workspaceId, seq, by: participantOf(actor) };
+    if (event.type === 'evaluation_rule_set') {
+      const state = event.enabled ? modeOf(event) : 'disabled';
+      this.options.log?.info(
+        { event: 'rule.set', ...where, evaluator: event.evaluator, state },
+        'rule set',
+      );
+    } else if (event.type === 'evaluator_promoted') {
+      this.options.log?.info(
+        {
+          event: 'evaluator.promoted',
+          ...where,
+          evaluator: event.evaluator,
+          replacing: event.replacing,
+          forced: event.forced,
+        },
+        'evaluator promoted',
+      );
+    }
   }
 
   /** The plan of the rules in force at `seq`. */

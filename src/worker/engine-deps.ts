@@ -2,7 +2,7 @@ import { createActivities } from '../activities/create-activities.js';
 import type { EvalflowActivities } from '../activities/types.js';
 import { type AppDefinition, type Config, liveScoreConfigDirectory } from '../config/index.js';
 import { scoreBackend } from '../config/score-backend.js';
-import type { ActivityObservers } from '../metrics/index.js';
+import type { ActivityObservers, OperationsLog } from '../metrics/index.js';
 import {
   type ScoreConfigStore,
   type ScoreConfigsSynced,
@@ -37,11 +37,13 @@ export async function openEngineDeps(
   log: (line: string) => void = (line) => console.log(`evalflow: ${line}`),
   /** What the activities tell of their work (the engine's metrics); by default no one. */
   observers: ActivityObservers = {},
+  /** Told of each evaluation started and finished (the operations log); by default no one. */
+  operations?: OperationsLog,
 ): Promise<EngineDeps> {
   const { databaseUrl, sqlitePath } = config.store;
   const lock = databaseUrl || sqlitePath === ':memory:' ? null : holdSqliteEngineLock(sqlitePath);
   try {
-    return await openHeld(config, app, log, observers, () => lock?.release());
+    return await openHeld(config, app, log, observers, operations, () => lock?.release());
   } catch (error) {
     lock?.release();
     throw error;
@@ -53,6 +55,7 @@ async function openHeld(
   app: AppDefinition,
   log: (line: string) => void,
   observers: ActivityObservers,
+  operations: OperationsLog | undefined,
   release: () => void,
 ): Promise<EngineDeps> {
   const { sink, reader, configStore } = scoreBackend(config);
@@ -80,6 +83,7 @@ async function openHeld(
       scoreReader: reader,
       tenantId: config.tenantId,
       observers,
+      ...(operations ? { log: operations } : {}),
     }),
     scoreConfigs: synced,
     configStore,

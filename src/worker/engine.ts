@@ -3,14 +3,23 @@ import type { NativeConnection, Worker, WorkflowBundleOption } from '@temporalio
 import type { AppDefinition, Config, TemporalConnectionOptions } from '../config/index.js';
 import { scoreSinkName } from '../config/score-backend.js';
 import { evaluatorTaskQueues } from '../evaluators/index.js';
-import { engineMetrics, type MetricsEndpoint, Registry, serveMetrics } from '../metrics/index.js';
+import {
+  defaultLogFormat,
+  engineMetrics,
+  type MetricsEndpoint,
+  type OperationsLog,
+  operationsLog,
+  Registry,
+  serveMetrics,
+} from '../metrics/index.js';
 import { followWorkspaces, RELAY_CURSOR } from '../relay/index.js';
 import { connectClientWhenReady } from '../workflow-clients/temporal-ready.js';
 import { connectWorkerWhenReady } from './connect.js';
 import { createWorker } from './create-worker.js';
 import { type EngineDeps, openEngineDeps } from './engine-deps.js';
 import { createEvaluatorWorkers } from './evaluator-workers.js';
-import { exportTemporalMetrics } from './temporal-metrics.js';
+import { inFlight, tellInFlight } from './in-flight.js';
+import { installTemporalRuntime } from './temporal-runtime.js';
 import type { Tracing } from './tracing.js';
 
 // The engine: the whole worker process of an app in one call, as `evalflow start` and
@@ -44,6 +53,13 @@ export interface EngineOptions {
   tracing?: Tracing;
   /** Told what the engine does and waits for, one line each (default: stdout, `evalflow: …`). */
   log?: (line: string) => void;
+  /**
+   * Told what the engine did that an operator follows: what it resumed at start, evaluations
+   * started and finished, batches, budget pauses, rules set and versions promoted, and Temporal's
+   * warnings (default: stdout, as EVALFLOW_LOG_FORMAT says, else text on a terminal, JSON
+   * otherwise).
+   */
+  operations?: OperationsLog;
 }
 
 /** A running engine; it stops on `stop()`, or by itself when one of its workers fails. */
@@ -64,27 +80,44 @@ export interface Engine {
 export async function startEngine(options: EngineOptions): Promise<Engine> {
   const { config, app } = options;
   const log = options.log ?? ((line: string) => console.log(`evalflow: ${line}`));
+  const operations =
+    options.operations ?? operationsLog({ format: config.api.logFormat ?? defaultLogFormat() });
   const registry = new Registry();
   const metrics = engineMetrics(registry, {
     evaluators: app.evaluators.list(),
     sink: scoreSinkName(config),
   });
-  // The endpoint first: a port in use stops the start before anything opens. Temporal's runtime
-  // is installed before the first connection, as it must be.
+  // The endpoint first: a port in use stops the start before anything opens. Temporal's part of
+  // it is read through once its runtime is installed (below).
+  let temporalMetrics: (() => Promise<string>) | null = null;
   let endpoint: MetricsEndpoint | null = null;
   if (config.metrics.port !== null) {
-    const temporalMetrics = await exportTemporalMetrics(log);
     endpoint = await serveMetrics(
       registry,
       { host: config.metrics.host, port: config.metrics.port },
-      temporalMetrics === null ? [] : [temporalMetrics],
+      [async () => (temporalMetrics === null ? '' : temporalMetrics())],
     );
   }
   // The store next: a second engine on a SQLite store is refused before any wait for Temporal.
-  const deps = await openEngineDeps(config, app, log, {
-    evaluations: metrics.evaluations,
-    mirror: metrics.mirror,
+  const deps = await openEngineDeps(
+    config,
+    app,
+    log,
+    { evaluations: metrics.evaluations, mirror: metrics.mirror },
+    operations,
+  ).catch(async (error: unknown) => {
+    await endpoint?.close();
+    throw error;
+  });
+  // Then Temporal's runtime, before the first connection as it must be, and only now: an
+  // installed runtime keeps the process alive until a connection made on it closes, so a start
+  // refused above ends at once.
+  temporalMetrics = await installTemporalRuntime({
+    operations,
+    metrics: config.metrics.port !== null,
+    log,
   }).catch(async (error: unknown) => {
+    await deps.close();
     await endpoint?.close();
     throw error;
   });
@@ -122,18 +155,22 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     await endpoint?.close();
     throw error;
   }
+  const client = new Client({
+    connection: clientConnection,
+    namespace: config.namespace,
+    ...(options.tracing ? { interceptors: options.tracing.clientInterceptors } : {}),
+  });
+  // Counted before the workers poll, so what they take up is what was there.
+  await tellInFlight(operations, () => inFlight(client, config.taskQueue, deps.store));
   const relays = followWorkspaces({
     store: deps.store,
-    client: new Client({
-      connection: clientConnection,
-      namespace: config.namespace,
-      ...(options.tracing ? { interceptors: options.tracing.clientInterceptors } : {}),
-    }),
+    client,
     taskQueue: config.taskQueue,
     rules: app.rules,
     reviewQueues: app.reviewQueues,
     onRelay: log,
     observer: metrics.relay,
+    log: operations,
     evaluatorTaskQueues: evaluatorTaskQueues(config.taskQueue, app.evaluatorLimits),
     evaluators: app.evaluators,
     ...(options.abandonAfterMs !== undefined ? { abandonAfterMs: options.abandonAfterMs } : {}),

@@ -2,6 +2,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  log,
   patched,
   proxyActivities,
   setHandler,
@@ -88,6 +89,31 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
     budgeted &&
     progress.maxCostNanos != null &&
     (progress.spentNanos ?? 0) >= progress.maxCostNanos;
+  // One line each for the operator (the worker's log), when the batch starts, its budget pauses
+  // it and it ends; Temporal writes none while it replays a history.
+  const tell = (event: string, message: string, fields: Record<string, unknown> = {}) =>
+    log.info(message, {
+      event,
+      workspace: input.workspaceId,
+      batch: input.batchId,
+      kind:
+        input.selection === undefined
+          ? 'artifact versions'
+          : `backfill of ${input.selection.kind}s`,
+      ...fields,
+    });
+  const pauseForBudget = () => {
+    if (!(progress.paused && progress.pausedBy === 'budget')) {
+      tell('batch.paused', 'batch paused by its budget', {
+        done: progress.done,
+        total: progress.total,
+        spentNanos: progress.spentNanos,
+        maxCostNanos: progress.maxCostNanos,
+      });
+    }
+    progress.paused = true;
+    progress.pausedBy = 'budget';
+  };
   setHandler(pauseBatchSignal, () => {
     progress.paused = true;
     if (budgeted) progress.pausedBy = 'request';
@@ -175,11 +201,14 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
     };
   }
 
+  if (input.carried === undefined) {
+    tell('batch.started', 'batch started', {
+      evaluators: input.evaluators.map((ref) => `${ref.name}@${ref.version}`).join(','),
+      total: progress.total,
+    });
+  }
   await forEachBounded(page.pairs, input.concurrency ?? 8, async ({ evaluator, target }) => {
-    if (overBudget()) {
-      progress.paused = true;
-      progress.pausedBy = 'budget';
-    }
+    if (overBudget()) pauseForBudget();
     await condition(() => (!progress.paused && !overBudget()) || progress.cancelled);
     if (progress.cancelled) return;
     progress.inFlight += 1;
@@ -205,7 +234,18 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
     }
   });
 
-  if (progress.cancelled || page.last || page.after === null) return progress;
+  if (progress.cancelled || page.last || page.after === null) {
+    const { done, recorded, failed, skipped, sampledOut, spentNanos } = progress;
+    tell('batch.finished', progress.cancelled ? 'batch cancelled' : 'batch finished', {
+      done,
+      recorded,
+      failed,
+      skipped,
+      sampledOut,
+      spentNanos,
+    });
+    return progress;
+  }
   await condition(allHandlersFinished);
   return continueAsNew<typeof reevaluate>({
     ...input,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import app from '../../examples/quickstart/evalflow.config.js';
 import { verifyCredential } from '../../src/api/credentials.js';
 import { buildProgram, commandsOf, pathOf, runCli as runInProcess } from '../../src/cli/program.js';
+import { recordEngine } from '../../src/cli/supervision/engine-record.js';
 import { targetKey } from '../../src/core/index.js';
 import { openStore } from '../../src/store/index.js';
 import { cliInProcess } from '../support/cli.js';
@@ -1073,5 +1074,40 @@ describe('queues and reviewers', () => {
       'https://review.example.com/',
     );
     expect(text.out.split('\n')[1]).toMatch(/^https:\/\/review\.example\.com\/ui\/#token=esi_/);
+  }, 60_000);
+
+  it('points a sign-in link at the API of the engine running from the folder, on its own port', async () => {
+    // An engine started with `--api-port 39395` records where its API answers; this process
+    // stands for it (the record names a process that runs).
+    const forget = recordEngine(join(home, '.evalflow'), {
+      configFile: null,
+      source: 'the built-in evaluators',
+      apiUrl: 'http://127.0.0.1:39395',
+    });
+    try {
+      const link = await json(
+        'reviewers',
+        'link',
+        '--workspace',
+        'acme',
+        '--reviewer',
+        'grace',
+        '--json',
+      );
+      expect(link.url).toMatch(/^http:\/\/127\.0\.0\.1:39395\/ui\/#token=esi_/);
+    } finally {
+      forget();
+    }
+    // With no engine running, the environment's address.
+    const alone = await json(
+      'reviewers',
+      'link',
+      '--workspace',
+      'acme',
+      '--reviewer',
+      'grace',
+      '--json',
+    );
+    expect(alone.url).toMatch(/^http:\/\/127\.0\.0\.1:8787\/ui\/#token=esi_/);
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import {
   pidFileOf,
   stateFileOf,
   stopLeftoverDevServer,
+  withoutShutdownNoise,
 } from '../../src/cli/supervision/dev-server.js';
 import { commandLineOf, isAlive } from '../../src/cli/supervision/processes.js';
 
@@ -110,5 +111,25 @@ it('ignores a pid file that is not a record', async () => {
   writeFileSync(pidFileOf(home), '{"pid": "12');
   await expect(stopLeftoverDevServer({ home, graceMs: 300, log: () => {} })).resolves.toBe(
     undefined,
+  );
+});
+
+it("leaves out the server's benign 'task queue closed' at a clean stop, and keeps every other line", async () => {
+  // As the Temporal CLI's dev server wrote it when `evalflow start` stopped its worker.
+  const noise =
+    'time=2026-12-04T14:55:18.960Z level=ERROR msg="service failures" operation=PollWorkflowTaskQueue wf-namespace=default error="task queue closed"';
+  const other =
+    'time=2026-12-04T14:55:18.961Z level=ERROR msg="service failures" error="context deadline exceeded"';
+  const filter = withoutShutdownNoise();
+  const kept: string[] = [];
+  filter.on('data', (chunk: Buffer) => kept.push(chunk.toString()));
+  const ended = once(filter, 'end');
+  // Lines split across chunks, as a pipe delivers them.
+  filter.write(`Temporal Server: localhost:7233\n${noise.slice(0, 40)}`);
+  filter.write(`${noise.slice(40)}\n${other}\n`);
+  filter.end('last line without a newline');
+  await ended;
+  expect(kept.join('')).toBe(
+    `Temporal Server: localhost:7233\n${other}\nlast line without a newline`,
   );
 });

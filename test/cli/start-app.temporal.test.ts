@@ -141,6 +141,15 @@ describe('evalflow start with an app definition', () => {
         `evalflow: the app of the running engine (pid ${engine.pid}): ${join(example, 'evalflow.config.ts')}\n`,
       );
       expect(rules.out).toContain('politeness@1');
+      // A reviewer's link points at the API this engine serves, on its --api-port.
+      const link = await cliInProcess(
+        ['reviewers', 'link', '--workspace', ws, '--reviewer', 'grace', '--json'],
+        { cwd: home, env },
+      );
+      expect(link.code).toBe(0);
+      expect(JSON.parse(link.out).url).toMatch(
+        new RegExp(`^http://127\\.0\\.0\\.1:${apiPort}/ui/#token=esi_`),
+      );
       writeFileSync(join(home, 'other.config.mjs'), 'export default {};\n');
       const other = await cliInProcess(
         ['rules', 'list', '--workspace', ws, '--config', 'other.config.mjs'],

@@ -26,6 +26,13 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
     env: { ...embeddedDefaults(), ...temporalBinaries(), EVALFLOW_TASK_QUEUE: 'start-test' },
   });
   child.stderr?.pipe(process.stderr);
+  // Everything it prints, to read what it logged and that a clean stop logs no error.
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+  }
   const ready = await waitForLine(child, /worker polling/);
   expect(ready).toContain(`Temporal UI at http://127.0.0.1:${uiPort}`);
   const pidFile = join(home, '.evalflow', 'temporal.pid');
@@ -105,4 +112,18 @@ it('evalflow start evaluates a run end to end into the scores file, and Ctrl-C s
   expect(existsSync(pidFile)).toBe(false);
   expect(await listening(port)).toBe(false);
   expect(await listening(uiPort)).toBe(false);
+  // Its operations log, JSON on a pipe: what it resumed at start, what it judged; and a clean
+  // stop logs no error, from the engine, Temporal's SDK or the dev server.
+  const logged = output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line));
+  expect(logged.filter((line) => line.event === 'engine.resumed')).toEqual([
+    expect.objectContaining({ level: 30, runEvaluations: 0, batches: 0 }),
+  ]);
+  const judged = logged.filter((line) => line.event === 'evaluation.finished');
+  expect(judged.map((line) => [line.workspace, line.outcome])).toEqual(
+    Array(4).fill(['demo', 'recorded']),
+  );
+  expect(output).not.toMatch(/level=ERROR|\[ERROR\]|"level":(50|60)/);
 });

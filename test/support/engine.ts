@@ -19,7 +19,7 @@ import {
   everyTargetRules,
   planOf,
 } from '../../src/evaluators/index.js';
-import type { ActivityObservers } from '../../src/metrics/index.js';
+import type { ActivityObservers, OperationsLog } from '../../src/metrics/index.js';
 import { type RelayOptions, TriggerRelay } from '../../src/relay/relay.js';
 import type { ScoreReader, ScoreSink } from '../../src/scores/index.js';
 import { openSqliteStore, type Store, staticScoreConfigs } from '../../src/store/index.js';
@@ -46,7 +46,7 @@ export interface TestEngine {
     client: Client,
     taskQueue: string,
     workspaceId: string,
-    options?: Pick<RelayOptions, 'online' | 'abandonAfterMs' | 'cursor' | 'onWarning'>,
+    options?: Pick<RelayOptions, 'online' | 'abandonAfterMs' | 'cursor' | 'onWarning' | 'log'>,
   ): TriggerRelay;
   /** The plan of rules that make every registered evaluator judge everything it can. */
   plan(): EvaluationPlan;
@@ -90,6 +90,7 @@ export function testEngine(options: {
   budgets?: Budget[];
   now?: () => number;
   warn?: (line: string) => void;
+  log?: OperationsLog;
 }): TestEngine {
   const dir = mkdtempSync(join(tmpdir(), 'evalflow-engine-'));
   const storePath = join(dir, 'evalflow.db');
@@ -108,6 +109,7 @@ export function testEngine(options: {
     ...(options.now ? { now: options.now } : {}),
     ...(options.warn ? { warn: options.warn } : {}),
     ...(options.observers ? { observers: options.observers } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   return {
     store,

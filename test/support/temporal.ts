@@ -18,11 +18,12 @@ import { namespaceOf, startTimeSkippingServer } from './temporal-servers.js';
 
 // Workers log every state change at INFO; tests want warnings and errors only, and of those not
 // the ones a test provokes on purpose (an activity failing against an injected fault, say): a
-// test names them with `expectWorkerLog` and may read them. Once per process (each test file).
+// test names them with `expectWorkerLog` and may read them, as it may the INFO lines a workflow
+// writes for the operator (a batch paused by its budget). Once per process (each test file).
 const printed = new DefaultLogger('WARN');
 const expectations: { pattern: RegExp; entries: LogEntry[] }[] = [];
 Runtime.install({
-  logger: new DefaultLogger('WARN', (entry) => {
+  logger: new DefaultLogger('INFO', (entry) => {
     const text = `${entry.message} ${inspect(entry.meta, { depth: 4 })}`;
     const expected = expectations.find(({ pattern }) => pattern.test(text));
     if (expected) expected.entries.push(entry);
@@ -33,9 +34,9 @@ Runtime.install({
 });
 
 /**
- * Worker log entries (warnings and errors) that match `pattern` are expected by this test file:
- * kept in the returned list, which fills as they come, instead of printed. Every other entry is
- * printed as before.
+ * Worker log entries (warnings and errors, and INFO lines) that match `pattern` are expected by
+ * this test file: kept in the returned list, which fills as they come, instead of printed. Every
+ * other entry is printed as before (warnings and errors only).
  */
 export function expectWorkerLog(pattern: RegExp): readonly LogEntry[] {
   const entries: LogEntry[] = [];

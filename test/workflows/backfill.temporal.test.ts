@@ -15,6 +15,7 @@ import { reevaluateWorkflowId } from '../../src/workflows/reevaluate-messages.js
 import { given, type TestEngine, testEngine } from '../support/engine.js';
 import {
   devServerEnvironment,
+  expectWorkerLog,
   recordHistory,
   testWorker,
   uniqueTaskQueue,
@@ -200,6 +201,8 @@ describe('backfills on the dev server', () => {
     const ws = 'budgeted';
     const taskQueue = uniqueTaskQueue();
     await history(ws, 2, 3);
+    // What the operator reads in the worker's log (issue 34, item 6).
+    const told = expectWorkerLog(/^batch (started|paused|finished)/);
     const batches = new ReevaluationClient(env.client, engine.store, taskQueue, engine.evaluators);
     const worker = await testWorker(env, taskQueue, engine.activities);
     await worker.runUntil(async () => {
@@ -252,5 +255,36 @@ describe('backfills on the dev server', () => {
     });
     const [spend] = await engine.store.usage.spend({ workspace_id: ws, generation: 'capped' }, []);
     expect(spend?.cost_nanos).toBe(nanosOf(0.06));
+    const ids = { workspace: ws, batch: 'capped', kind: 'backfill of turns' };
+    const workflowId = reevaluateWorkflowId(engine.store.id, ws, 'capped');
+    expect(told.map(({ level, message, meta }) => ({ level, message, meta }))).toEqual([
+      {
+        level: 'INFO',
+        message: 'batch started',
+        meta: expect.objectContaining({
+          event: 'batch.started',
+          ...ids,
+          evaluators: 'priced_outcome@1',
+          total: 6,
+          workflowId,
+        }),
+      },
+      {
+        level: 'INFO',
+        message: 'batch paused by its budget',
+        meta: expect.objectContaining({
+          event: 'batch.paused',
+          ...ids,
+          done: 3,
+          spentNanos: nanosOf(0.03),
+          maxCostNanos: nanosOf(0.025),
+        }),
+      },
+      {
+        level: 'INFO',
+        message: 'batch finished',
+        meta: expect.objectContaining({ event: 'batch.finished', ...ids, done: 6, recorded: 6 }),
+      },
+    ]);
   });
 });

@@ -101,6 +101,7 @@ export function registerEngine(program: Command, terminal: Terminal): void {
       const forget = recordEngine(resolve(terminal.cwd, EVALFLOW_HOME), {
         configFile: path,
         source,
+        apiUrl: null,
       });
       if (engine.metrics.url) print(`evalflow: metrics at ${engine.metrics.url}`);
       print(`evalflow: worker polling task queue ${config.taskQueue}`);

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { issueCredential } from '../../api/index.js';
 import { SIGN_IN_SECONDS, signInPath } from '../../api/routes/reviewer-sign-in.js';
-import { identifier, usage, withStore } from '../context.js';
+import { apiAddressOf, identifier, usage, withStore } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';
 
@@ -48,7 +48,7 @@ export function registerReviewers(program: Command, terminal: Terminal): void {
       )
       .option(
         '--base-url <url>',
-        "the API's address as the reviewer reaches it (default: EVALFLOW_API_HOST and EVALFLOW_API_PORT)",
+        "the API's address as the reviewer reaches it (default: the API of the engine running from this folder, else EVALFLOW_API_HOST and EVALFLOW_API_PORT)",
       )
       .option('--json', 'print one JSON object {url, principal, expiresAt, id}'),
     'evalflow reviewers link --workspace acme --reviewer grace',
@@ -62,7 +62,7 @@ export function registerReviewers(program: Command, terminal: Terminal): void {
       json?: boolean;
     }) => {
       const config = configOf(terminal);
-      const base = options.baseUrl ?? `http://${config.api.host}:${config.api.port}`;
+      const base = options.baseUrl ?? apiAddressOf(terminal);
       let origin: string;
       try {
         origin = new URL(base).toString().replace(/\/+$/, '');

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { issueCredential, parsePrincipal, startApi } from '../../api/index.js';
 import { type AppDefinition, loadConfig } from '../../config/index.js';
+import { operationsLog } from '../../metrics/index.js';
 import type { Store } from '../../store/index.js';
 import { startEngine } from '../../worker/index.js';
 import { type DevServer, startDevServer } from '../supervision/dev-server.js';
@@ -66,6 +67,8 @@ export async function startDemoEngine(options: {
       temporal,
       abandonAfterMs: options.abandonAfterMs,
       relayPollMs: 200,
+      // The demo prints its own tables, as it logs no requests: only what went wrong, on stderr.
+      operations: operationsLog({ format: 'text', stream: process.stderr, level: 'warn' }),
     });
     services.push(engine);
     const api = await startApi({

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { DevServerInUseError, DevServerPortInUseError } from '../errors.js';
@@ -91,8 +92,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       '--log-level',
       'error',
     ],
-    { stdio: ['ignore', 'inherit', 'inherit'], detached: true },
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
+  child.stdout?.pipe(withoutShutdownNoise()).pipe(process.stdout);
+  child.stderr?.pipe(withoutShutdownNoise()).pipe(process.stderr);
   const { pid } = child;
   if (pid === undefined) {
     const [error] = (await once(child, 'error')) as [Error];
@@ -131,6 +134,34 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       if (readRecord(pidFile)?.pid === pid) rmSync(pidFile, { force: true });
     },
   };
+}
+
+/**
+ * The server's known-benign line at a clean stop: a worker's shutdown unloads its sticky task
+ * queue while the worker's last poll on it is in flight, and the server logs that poll's
+ * `task queue closed` as `level=ERROR msg="service failures"`, though nothing failed.
+ */
+export const isShutdownNoise = (line: string): boolean =>
+  line.includes('msg="service failures"') && line.includes('task queue closed');
+
+/** The server's output, line by line, less its shutdown noise. */
+export function withoutShutdownNoise(): Transform {
+  let partial = '';
+  const keep = (lines: string[]) =>
+    lines
+      .filter((line) => !isShutdownNoise(line))
+      .map((line) => `${line}\n`)
+      .join('');
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      done(null, keep(lines));
+    },
+    flush(done) {
+      done(null, partial === '' || isShutdownNoise(partial) ? '' : partial);
+    },
+  });
 }
 
 /** What a `.evalflow` folder's pid file says about its dev server. */

@@ -4,7 +4,7 @@ import { commandLineOf } from './processes.js';
 
 // What a running engine (`evalflow start`, `evalflow worker`) loaded, recorded where `npm start`
 // records its dev server, so a command run beside it (`evalflow rules list`, `scores summary`)
-// reads the same app instead of the built-ins.
+// reads the same app instead of the built-ins, and the address its API answers on.
 
 export interface EngineRecord {
   pid: number;
@@ -14,6 +14,8 @@ export interface EngineRecord {
   configFile: string | null;
   /** What the engine said it loaded (`examples/quickstart/evalflow.config.ts`, say). */
   source: string;
+  /** Where its API answers (`http://127.0.0.1:39395`); null when it serves none (`evalflow worker`). */
+  apiUrl: string | null;
   startedAt: string;
 }
 
@@ -25,7 +27,7 @@ export const engineRecordOf = (home: string): string => join(resolve(home), 'eng
 /** Records this process as the engine of `home`; the returned function removes the record. */
 export function recordEngine(
   home: string,
-  loaded: { configFile: string | null; source: string },
+  loaded: Pick<EngineRecord, 'configFile' | 'source' | 'apiUrl'>,
 ): () => void {
   const file = engineRecordOf(home);
   const record: EngineRecord = {

@@ -83,7 +83,6 @@ export async function start(terminal: Terminal, options: StartOptions): Promise<
       ...(tracing ? { tracing } : {}),
     });
     services.push(engine);
-    forget = recordEngine(home, { configFile: path, source });
     const api = await startApi({
       config: settings,
       app,
@@ -96,6 +95,8 @@ export async function start(terminal: Terminal, options: StartOptions): Promise<
       ...(tracing ? { clientInterceptors: tracing.clientInterceptors } : {}),
     });
     services.push(api);
+    // Recorded once the API listens, so a command beside it reads the address it answers on.
+    forget = recordEngine(home, { configFile: path, source, apiUrl: api.url });
     print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
     print(pageLine(api.url));
     print(`evalflow: metrics at ${engine.metrics.url}`);

@@ -1,11 +1,14 @@
 import { Writable } from 'node:stream';
 
-// The API's log for a person at a terminal: one line per answered request
-// (`12:03:04 POST /v1/threads 201 3 ms`), and each warning or error as a line naming it. It
-// reads the JSON lines Fastify's logger writes, so the JSON log and this one say the same things.
+// The log for a person at a terminal: one line per answered request
+// (`12:03:04 POST /v1/threads 201 3 ms`), one per thing the engine did that an operator follows
+// (`12:03:05 evaluation finished workspace=acme … outcome=recorded`: the lines that name an
+// `event`), and each warning or error as a line naming it. It reads the JSON lines pino writes
+// (Fastify's logger, the engine's `operationsLog`), so the JSON log and this one say the same.
 
 interface LogLine {
   level?: number;
+  event?: string;
   time?: number;
   msg?: string;
   reqId?: string;
@@ -18,7 +21,7 @@ interface LogLine {
 const WARN = 40;
 const LEVELS: Record<number, string> = { 40: 'warning', 50: 'error', 60: 'fatal' };
 
-/** A stream for Fastify's logger that writes readable lines to `out`. */
+/** A stream for pino (Fastify's logger, the operations log) that writes readable lines to `out`. */
 export function textLogStream(out: NodeJS.WritableStream): Writable {
   // The request line carries the method and URL; the answer's line carries the status.
   const requests = new Map<string, string>();
@@ -43,8 +46,25 @@ function parse(text: string): LogLine | null {
   }
 }
 
+/** What pino writes on every line, and the request lines' own: not an event's fields. */
+const NOT_FIELDS = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'event', 'err']);
+
+/** An event's fields as `key=value`, strings as they are unless they hold a space. */
+function fieldsOf(line: LogLine): string {
+  return Object.entries(line)
+    .filter(([key, value]) => !NOT_FIELDS.has(key) && value !== undefined)
+    .map(([key, value]) => {
+      const text = typeof value === 'string' ? value : JSON.stringify(value);
+      return ` ${key}=${typeof value === 'string' && /\s|"/.test(value) ? JSON.stringify(value) : text}`;
+    })
+    .join('');
+}
+
 function format(line: LogLine, requests: Map<string, string>): string | null {
   const at = clock(line.time);
+  if (line.event !== undefined && (line.level ?? 0) < WARN) {
+    return `${at} ${line.msg ?? line.event}${fieldsOf(line)}`;
+  }
   if (line.req && line.reqId !== undefined && line.res === undefined) {
     requests.set(line.reqId, `${line.req.method ?? '?'} ${line.req.url ?? '?'}`);
     return null;
@@ -58,7 +78,8 @@ function format(line: LogLine, requests: Map<string, string>): string | null {
   if ((line.level ?? 0) >= WARN) {
     const level = LEVELS[line.level ?? WARN] ?? 'warning';
     const cause = line.err?.message ? `: ${line.err.message}` : '';
-    return `${at} ${level}: ${line.msg ?? ''}${cause}`;
+    const fields = line.event === undefined ? '' : fieldsOf(line);
+    return `${at} ${level}: ${line.msg ?? ''}${cause}${fields}`;
   }
   return null;
 }
