@@ -146,10 +146,10 @@ it('evalflow start reaches a TLS-only Temporal through a temporal.toml profile a
   );
   const read = await eventually(
     () => call('GET', '/v1/runs/r', system.key),
-    (reply) => reply.body.evaluations?.length >= 4,
+    (reply) => reply.body.evaluations?.length >= 3,
   );
+  // The built-in app judges the answer (its length, a refusal) and the run (its outcome).
   expect(read.body.evaluations.map((e: { state: string }) => e.state)).toEqual([
-    'recorded',
     'recorded',
     'recorded',
     'recorded',
