@@ -199,7 +199,7 @@ describe('the dev server check', () => {
       name: 'dev server',
       ok: false,
       detail: `dev server pid ${server} (port 7233) is left over from an evalflow start that is gone`,
-      fix: `run evalflow start here (it stops the leftover first), or kill ${server}`,
+      fix: `run npx evalflow start here (it stops the leftover first), or kill ${server}`,
     });
     expect(checkLine(check)).toBe(`FAIL dev server   ${check.detail}; fix: ${check.fix}`);
   });

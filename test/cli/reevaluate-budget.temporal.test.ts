@@ -88,7 +88,7 @@ describe('evalflow reevaluate --watch on a budgeted batch', () => {
       );
       // At $0.00037 an evaluation so far, ten cost $0.0037.
       const hint = lines.at(-1) ?? '';
-      const command = `evalflow reevaluate budget capped --workspace acme --max-cost-usd 0.0037 --config ${config}`;
+      const command = `npx evalflow reevaluate budget capped --workspace acme --max-cost-usd 0.0037 --config ${config}`;
       expect(hint).toBe(`raise it (this one finishes the batch at its spend so far): ${command}`);
 
       // A watch of a batch waiting on its budget ends at once, the same way.
@@ -110,7 +110,7 @@ describe('evalflow reevaluate --watch on a budgeted batch', () => {
       });
 
       // The printed command, run as printed, raises the budget; the batch then finishes.
-      const raised = await cli(...command.split(' ').slice(1));
+      const raised = await cli(...command.split(' ').slice(2));
       expect([raised.code, raised.err]).toEqual([0, '']);
       expect(raised.out).toMatch(
         /^budget set: capped: 3\/10 done, .*spent \$0\.0011 of \$0\.0037, /,

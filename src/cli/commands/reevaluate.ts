@@ -40,6 +40,7 @@ import {
 } from '../context.js';
 import { UsageError } from '../errors.js';
 import { withExamples } from '../presentation/examples.js';
+import { CLI_INVOCATION } from '../presentation/invocation.js';
 import {
   type BatchProgress,
   duration as durationText,
@@ -510,7 +511,7 @@ function stopIfWaitingOnBudget(
   const print = printTo(terminal);
   const spent = progress.spentNanos ?? 0;
   const command = [
-    'evalflow reevaluate budget',
+    `${CLI_INVOCATION} reevaluate budget`,
     batchId,
     '--workspace',
     options.workspace,

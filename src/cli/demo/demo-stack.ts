@@ -4,6 +4,7 @@ import { type AppDefinition, loadConfig } from '../../config/index.js';
 import { operationsLog } from '../../metrics/index.js';
 import type { Store } from '../../store/index.js';
 import { startEngine } from '../../worker/index.js';
+import { CLI_INVOCATION } from '../presentation/invocation.js';
 import { type DevServer, startDevServer } from '../supervision/dev-server.js';
 import { freePort } from '../supervision/free-port.js';
 import type { Service } from '../supervision/run-until-stopped.js';
@@ -32,7 +33,7 @@ export async function startDemoEngine(options: {
   const binaries = await ensureTemporalBinaries();
   if (binaries.cli.source === 'sdk-download') {
     throw new Error(
-      'the demo needs the temporal CLI on disk; run evalflow setup, or set TEMPORAL_CLI_PATH',
+      `the demo needs the temporal CLI on disk; run ${CLI_INVOCATION} setup, or set TEMPORAL_CLI_PATH`,
     );
   }
   const [port, uiPort, apiPort] = [await freePort(), await freePort(), await freePort()];

@@ -1,6 +1,7 @@
 import type { Argument, Command, Option } from 'commander';
 import { commandsOf, pathOf } from '../program.js';
 import { examplesOf } from './examples.js';
+import { CLI_INVOCATION } from './invocation.js';
 
 // The CLI section of docs/commands.md, written from commander's own definitions (the same ones
 // `--help` prints), so the doc cannot drift from the commands: a test compares the two, and
@@ -61,9 +62,9 @@ function commandSection(command: Command): string[] {
   return lines;
 }
 
-/** An example as a reader types it: `npx evalflow`, which runs in a checkout and where installed. */
+/** An example as a reader types it (CLI_INVOCATION). */
 const asTyped = (example: string) =>
-  example.replace(/^((?:[A-Z_]+=\S+ )*)evalflow /, '$1npx evalflow ');
+  example.replace(/^((?:[A-Z_]+=\S+ )*)evalflow /, `$1${CLI_INVOCATION} `);
 
 const argumentUsage = (argument: Argument) => {
   const name = `${argument.name()}${argument.variadic ? '...' : ''}`;

@@ -1,4 +1,5 @@
 import { UI_PATH, uiBuildProblem } from '../../api/index.js';
+import { CLI_INVOCATION } from './invocation.js';
 
 // The line `evalflow start`, `evalflow api` and the demo print about the reviewers' page: where
 // it is and how a reviewer signs in, or why it cannot be served.
@@ -6,5 +7,5 @@ import { UI_PATH, uiBuildProblem } from '../../api/index.js';
 export function pageLine(apiUrl: string): string {
   const problem = uiBuildProblem();
   if (problem !== null) return `evalflow: ${problem}`;
-  return `evalflow: reviewers' page at ${apiUrl}${UI_PATH} (sign-in links: evalflow reviewers link --workspace W --reviewer ID)`;
+  return `evalflow: reviewers' page at ${apiUrl}${UI_PATH} (sign-in links: ${CLI_INVOCATION} reviewers link --workspace W --reviewer ID)`;
 }

@@ -9,6 +9,7 @@ import { counted } from '../../core/index.js';
 import { migrations } from '../../store/index.js';
 import { reasonOf, serverOf } from '../../store/postgres/connection-failures.js';
 import { temporalAddressOf } from '../context.js';
+import { CLI_INVOCATION } from '../presentation/invocation.js';
 import { inspectDevServer } from './dev-server.js';
 
 // `evalflow doctor`: each part the engine needs, checked the way the engine would use it, with
@@ -269,7 +270,7 @@ export function checkDevServer(home: string): Check {
       return fail(
         'dev server',
         `dev server pid ${status.record.pid} (port ${status.record.port}) is left over from an evalflow start that is gone`,
-        `run evalflow start here (it stops the leftover first), or kill ${status.record.pid}`,
+        `run ${CLI_INVOCATION} start here (it stops the leftover first), or kill ${status.record.pid}`,
       );
   }
 }
