@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { InvalidConfigError } from './errors.js';
 import {
   loadTemporalSettings,
@@ -30,6 +31,8 @@ export const ENVIRONMENT = {
     'a `temporal.toml` of connection profiles (default `~/.config/temporalio/temporal.toml` when present); the variables above override its values, and `TEMPORAL_GRPC_META_<NAME>` variables add gRPC headers',
   TEMPORAL_PROFILE: 'the profile to use in that file (default `default`)',
   EVALFLOW_TASK_QUEUE: 'the task queue workers poll (default `evalflow`)',
+  EVALFLOW_HOME:
+    "the folder an engine keeps its state in (the dev server's files, the engine record, the default SQLite and JSONL files), as `--home` names it (default `.evalflow`)",
   TEMPORAL_CLI_PATH: 'the `temporal` CLI executable (else PATH, else `.evalflow/bin`, else PyPI)',
   TEMPORAL_TEST_SERVER_PATH: 'the `temporal-test-server` executable, for time-skipping tests',
   EVALFLOW_CONFIG:
@@ -93,9 +96,7 @@ export const DEFAULTS = {
   namespace: 'default',
   taskQueue: 'evalflow',
   configFile: 'evalflow.config.ts',
-  sqlitePath: '.evalflow/evalflow.db',
-  scoresFile: '.evalflow/scores.jsonl',
-  scoreConfigsFile: '.evalflow/score-configs.jsonl',
+  home: '.evalflow',
   tenantId: 'default',
   apiHost: '127.0.0.1',
   apiPort: 8787,
@@ -143,6 +144,8 @@ export interface StoreLocation {
 }
 
 export interface Config {
+  /** The engine's state folder (EVALFLOW_HOME, or `--home`); relative to the terminal's folder. */
+  home: string;
   /** From TEMPORAL_ADDRESS or the temporal.toml profile; null when neither names one. */
   temporalAddress: string | null;
   /** TLS, API key and gRPC headers for that address, from the same sources. */
@@ -187,7 +190,9 @@ export function loadConfig(env: Environment = process.env): Config {
   const judge = allOrNone(env, ['EVALFLOW_JUDGE_BASE_URL', 'EVALFLOW_JUDGE_MODEL']);
   // The whole environment: envconfig also reads HOME (the default temporal.toml) and the headers.
   const temporal = loadTemporalSettings(env);
+  const home = env.EVALFLOW_HOME || DEFAULTS.home;
   return withSeparatePorts({
+    home,
     temporalAddress: temporal.address,
     temporal: temporal.security,
     namespace: temporal.namespace ?? DEFAULTS.namespace,
@@ -195,15 +200,15 @@ export function loadConfig(env: Environment = process.env): Config {
     configFile: env.EVALFLOW_CONFIG || null,
     store: {
       ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
-      sqlitePath: env.EVALFLOW_SQLITE_PATH || DEFAULTS.sqlitePath,
+      sqlitePath: env.EVALFLOW_SQLITE_PATH || join(home, 'evalflow.db'),
     },
     langfuse: langfuse && {
       baseUrl: langfuse[0],
       publicKey: langfuse[1],
       secretKey: langfuse[2],
     },
-    scoresFile: env.EVALFLOW_SCORES_FILE || DEFAULTS.scoresFile,
-    scoreConfigsFile: env.EVALFLOW_SCORE_CONFIGS_FILE || DEFAULTS.scoreConfigsFile,
+    scoresFile: env.EVALFLOW_SCORES_FILE || join(home, 'scores.jsonl'),
+    scoreConfigsFile: env.EVALFLOW_SCORE_CONFIGS_FILE || join(home, 'score-configs.jsonl'),
     tenantId: env.EVALFLOW_TENANT_ID || DEFAULTS.tenantId,
     api: {
       host: env.EVALFLOW_API_HOST || DEFAULTS.apiHost,
