@@ -32,7 +32,7 @@ export function buildProgram(outer: Terminal = processTerminal()): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .option(
       '--home <dir>',
-      "the engine's state folder, for every command: dev server, engine record, default store and score files (default EVALFLOW_HOME, else ./.evalflow)",
+      "the engine's state folder: its dev server's files, engine record, and default store and score files (default EVALFLOW_HOME, else ./.evalflow)",
     );
   // Commands read the state folder from the environment they see, so `--home` is EVALFLOW_HOME
   // for this command line: one setting, whichever way it is given.

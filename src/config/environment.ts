@@ -32,20 +32,21 @@ export const ENVIRONMENT = {
   TEMPORAL_PROFILE: 'the profile to use in that file (default `default`)',
   EVALFLOW_TASK_QUEUE: 'the task queue workers poll (default `evalflow`)',
   EVALFLOW_HOME:
-    "the folder an engine keeps its state in (the dev server's files, the engine record, the default SQLite and JSONL files), as `--home` names it (default `.evalflow`)",
+    "the engine's state folder, as every command's `--home` names it: the dev server's files, the engine record, and the default SQLite and JSONL files below (default `.evalflow`)",
   TEMPORAL_CLI_PATH: 'the `temporal` CLI executable (else PATH, else `.evalflow/bin`, else PyPI)',
   TEMPORAL_TEST_SERVER_PATH: 'the `temporal-test-server` executable, for time-skipping tests',
   EVALFLOW_CONFIG:
     'the app definition file (default `./evalflow.config.ts` when present, else the built-ins)',
   DATABASE_URL: 'Postgres for the event log and ledger; without it, SQLite',
-  EVALFLOW_SQLITE_PATH: 'the SQLite file without `DATABASE_URL` (default `.evalflow/evalflow.db`)',
+  EVALFLOW_SQLITE_PATH:
+    'the SQLite file without `DATABASE_URL` (default `evalflow.db` in the state folder)',
   LANGFUSE_BASE_URL: 'Langfuse to mirror scores into, with the two keys below',
   LANGFUSE_PUBLIC_KEY: "the Langfuse project's public key (`pk-lf-...`)",
   LANGFUSE_SECRET_KEY: "the Langfuse project's secret key (`sk-lf-...`)",
   EVALFLOW_SCORES_FILE:
-    'without Langfuse, the JSONL file scores go to (default `.evalflow/scores.jsonl`)',
+    'without Langfuse, the JSONL file scores go to (default `scores.jsonl` in the state folder)',
   EVALFLOW_SCORE_CONFIGS_FILE:
-    'without Langfuse, the JSONL file score configs go to (default `.evalflow/score-configs.jsonl`)',
+    'without Langfuse, the JSONL file score configs go to (default `score-configs.jsonl` in the state folder)',
   EVALFLOW_TENANT_ID:
     "recorded on every score's metadata, to tell tenants apart in one Langfuse project (default `default`)",
   EVALFLOW_API_HOST: 'the address the HTTP API listens on (default `127.0.0.1`)',
