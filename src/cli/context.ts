@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { InvalidArgumentError } from 'commander';
 import {
@@ -13,7 +12,7 @@ import { evaluatorTaskQueues } from '../evaluators/index.js';
 import { openStore, type Store, type StoreIdentity } from '../store/index.js';
 import { ReevaluationClient } from '../workflow-clients/index.js';
 import { TemporalUnreachableError, UsageError } from './errors.js';
-import { EVALFLOW_HOME, runningEngine } from './supervision/engine-record.js';
+import { engineHomeOf, runningEngine } from './supervision/engine-record.js';
 import { configOf, type Terminal, tellTo } from './terminal.js';
 
 // What the commands share: the app and the store they work on, Temporal, printing, and the
@@ -49,7 +48,7 @@ export async function appOf(
 ): Promise<{ config: Config; app: AppDefinition }> {
   const tell = tellTo(terminal);
   const config = configOf(terminal);
-  const engine = runningEngine(resolve(terminal.cwd, EVALFLOW_HOME));
+  const engine = runningEngine(engineHomeOf(terminal));
   const named = options.config ?? config.configFile ?? undefined;
   if (engine !== null && named === undefined) {
     const app =
@@ -74,7 +73,7 @@ export async function appOf(
  * environment's (EVALFLOW_API_HOST, EVALFLOW_API_PORT).
  */
 export function apiAddressOf(terminal: Terminal): string {
-  const engine = runningEngine(resolve(terminal.cwd, EVALFLOW_HOME));
+  const engine = runningEngine(engineHomeOf(terminal));
   if (engine?.apiUrl) return engine.apiUrl;
   const { host, port } = configOf(terminal).api;
   return `http://${host}:${port}`;

@@ -26,10 +26,23 @@ export const VERSION = (
   }
 ).version;
 
-export function buildProgram(terminal: Terminal = processTerminal()): Command {
+export function buildProgram(outer: Terminal = processTerminal()): Command {
   const program = new Command('evalflow')
     .description('A durable workflow engine for evaluator runs, on Temporal.')
-    .version(VERSION, '-V, --version', 'print the version');
+    .version(VERSION, '-V, --version', 'print the version')
+    .option(
+      '--home <dir>',
+      "the engine's state folder: its dev server's files, engine record, and default store and score files (default EVALFLOW_HOME, else ./.evalflow)",
+    );
+  // Commands read the state folder from the environment they see, so `--home` is EVALFLOW_HOME
+  // for this command line: one setting, whichever way it is given.
+  const terminal: Terminal = {
+    ...outer,
+    get env() {
+      const home: string | undefined = program.opts().home;
+      return home === undefined ? outer.env : { ...outer.env, EVALFLOW_HOME: home };
+    },
+  };
   registerEngine(program, terminal);
   registerDemo(program, terminal);
   registerKeys(program, terminal);

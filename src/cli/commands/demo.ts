@@ -18,7 +18,6 @@ import { printTo, type Terminal } from '../terminal.js';
 
 interface DemoOptions {
   abandonAfter: number;
-  home?: string;
   keep?: boolean;
 }
 
@@ -36,10 +35,9 @@ export function registerDemo(program: Command, terminal: Terminal): void {
         3000,
       )
       .option(
-        '--home <dir>',
-        "the demo's folder: store, scores, dev server state (default: a new temporary folder)",
-      )
-      .option('--keep', 'keep the folder afterwards (a --home folder is always kept)'),
+        '--keep',
+        'keep its state folder afterwards (default: a new temporary folder, removed at the end; a folder --home or EVALFLOW_HOME names is always kept)',
+      ),
     'evalflow demo',
     'evalflow demo --abandon-after 5000 --home .evalflow/demo',
   ).action((options: DemoOptions) => runDemo(options, terminal));
@@ -51,7 +49,8 @@ async function runDemo(options: DemoOptions, terminal: Terminal): Promise<void> 
   const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
   // The worker's own INFO lines would bury the story; warnings and errors still show.
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const home = options.home ? resolve(options.home) : mkdtempSync(join(tmpdir(), 'evalflow-demo-'));
+  const named = terminal.env.EVALFLOW_HOME;
+  const home = named ? resolve(terminal.cwd, named) : mkdtempSync(join(tmpdir(), 'evalflow-demo-'));
   mkdirSync(home, { recursive: true });
   const engine = await startDemoEngine({
     app: demoApp(),
@@ -89,6 +88,6 @@ async function runDemo(options: DemoOptions, terminal: Terminal): Promise<void> 
     print(`evalflow demo: finished in ${seconds()} s`);
   } finally {
     await engine.stop();
-    if (!options.home && !options.keep) rmSync(home, { recursive: true, force: true });
+    if (!named && !options.keep) rmSync(home, { recursive: true, force: true });
   }
 }

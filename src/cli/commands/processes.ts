@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { startApi } from '../../api/index.js';
 import { type Config, loadApp, temporalConnection, withSeparatePorts } from '../../config/index.js';
@@ -7,7 +6,7 @@ import { CONFIG_OPTION, portNumber } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { pageLine } from '../presentation/page-line.js';
 import { ensureChromium } from '../supervision/chromium-binary.js';
-import { EVALFLOW_HOME, recordEngine } from '../supervision/engine-record.js';
+import { engineHomeOf, recordEngine } from '../supervision/engine-record.js';
 import { ensurePostgres } from '../supervision/postgres-binaries.js';
 import { runUntilStopped } from '../supervision/run-until-stopped.js';
 import { describeBinaries, ensureTemporalBinaries } from '../supervision/setup.js';
@@ -98,7 +97,7 @@ export function registerEngine(program: Command, terminal: Terminal): void {
         temporal: temporalConnection(config),
         ...(tracing ? { tracing } : {}),
       });
-      const forget = recordEngine(resolve(terminal.cwd, EVALFLOW_HOME), {
+      const forget = recordEngine(engineHomeOf(terminal), {
         configFile: path,
         source,
         apiUrl: null,

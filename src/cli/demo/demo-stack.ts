@@ -8,7 +8,7 @@ import { CLI_INVOCATION } from '../presentation/invocation.js';
 import { type DevServer, startDevServer } from '../supervision/dev-server.js';
 import { freePort } from '../supervision/free-port.js';
 import type { Service } from '../supervision/run-until-stopped.js';
-import { ensureTemporalBinaries } from '../supervision/setup.js';
+import { ensureTemporalCli } from '../supervision/setup.js';
 
 // The engine the demo talks to, in this process and on embedded defaults, all of it in one
 // folder: a Temporal dev server, a SQLite store, JSONL score files, a worker with its relays
@@ -30,15 +30,15 @@ export async function startDemoEngine(options: {
   abandonAfterMs: number;
   log: (line: string) => void;
 }): Promise<DemoEngine> {
-  const binaries = await ensureTemporalBinaries();
-  if (binaries.cli.source === 'sdk-download') {
+  const cli = await ensureTemporalCli();
+  if (cli.source === 'sdk-download') {
     throw new Error(
       `the demo needs the temporal CLI on disk; run ${CLI_INVOCATION} setup, or set TEMPORAL_CLI_PATH`,
     );
   }
   const [port, uiPort, apiPort] = [await freePort(), await freePort(), await freePort()];
   const server: DevServer = await startDevServer({
-    cliPath: binaries.cli.path,
+    cliPath: cli.path,
     namespace: 'default',
     port,
     uiPort,

@@ -25,6 +25,10 @@ export function cliReference(program: Command): string {
       'ledger entries, rules and score summaries have the HTTP API’s shapes. `--version` prints ' +
       "the package's version.",
     '',
+    // The program's own options (`--home`), which every command takes.
+    ...program.options
+      .filter((option) => option.long !== '--version')
+      .map((option) => `Every command takes \`${option.flags}\`: ${option.description}.\n`),
   ];
   for (const command of commandsOf(program)) {
     if (command === program || command.name() === 'help') continue;

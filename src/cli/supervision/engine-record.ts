@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { configOf, type Terminal } from '../terminal.js';
 import { commandLineOf } from './processes.js';
 
 // What a running engine (`evalflow start`, `evalflow worker`) loaded, recorded where `npm start`
@@ -19,8 +20,9 @@ export interface EngineRecord {
   startedAt: string;
 }
 
-/** Where `npm start` keeps its state, beside the working folder's store. */
-export const EVALFLOW_HOME = '.evalflow';
+/** The state folder a command works with: `--home`, else EVALFLOW_HOME, else `./.evalflow`. */
+export const engineHomeOf = (terminal: Terminal): string =>
+  resolve(terminal.cwd, configOf(terminal).home);
 
 export const engineRecordOf = (home: string): string => join(resolve(home), 'engine.json');
 

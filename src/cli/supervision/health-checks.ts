@@ -39,7 +39,7 @@ export const LATEST_SCHEMA = Math.max(...migrations.map((m) => m.version));
 
 export async function runDoctor(
   config: Config,
-  /** `cwd`: the folder the config file and `.evalflow/` are found in (default: the process's). */
+  /** `cwd`: the folder the config file is found in (default: the process's); `.evalflow/` is `config.home`. */
   options: { configFile?: string; cwd?: string },
 ): Promise<Check[]> {
   const cwd = options.cwd ?? process.cwd();
@@ -48,7 +48,7 @@ export async function runDoctor(
     await checkTemporal(config),
     await checkStore(config),
     await checkScoreSink(config),
-    checkDevServer(resolve(cwd, '.evalflow')),
+    checkDevServer(resolve(cwd, config.home)),
   ];
 }
 

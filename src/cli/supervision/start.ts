@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { startApi } from '../../api/index.js';
 import {
   DEFAULTS,
@@ -11,9 +10,10 @@ import { startEngine, startTracing, type Tracing } from '../../worker/index.js';
 import { pageLine } from '../presentation/page-line.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';
 import { type DevServer, startDevServer } from './dev-server.js';
-import { EVALFLOW_HOME, recordEngine } from './engine-record.js';
+import { engineHomeOf, recordEngine } from './engine-record.js';
 import { runUntilStopped, type Service } from './run-until-stopped.js';
-import { describeBinaries, ensureTemporalBinaries } from './setup.js';
+import { ensureTemporalCli } from './setup.js';
+import { describeBinary } from './temporal-binaries.js';
 
 export interface StartOptions {
   port: number;
@@ -35,7 +35,7 @@ export interface StartOptions {
 export async function start(terminal: Terminal, options: StartOptions): Promise<void> {
   const print = printTo(terminal);
   const config = configOf(terminal);
-  const home = resolve(terminal.cwd, EVALFLOW_HOME);
+  const home = engineHomeOf(terminal);
   // The app first: a config that fails to load stops startup before anything else starts.
   const { app, source, path } = await loadApp(config, { file: options.config, cwd: terminal.cwd });
   print(`evalflow: app from ${source}`);
@@ -54,13 +54,13 @@ export async function start(terminal: Terminal, options: StartOptions): Promise<
     : null;
   let ui: string | null = null;
   if (!temporal) {
-    const binaries = await ensureTemporalBinaries({ env: terminal.env, projectDir: terminal.cwd });
-    print(describeBinaries(binaries));
-    if (binaries.cli.source === 'sdk-download') {
+    const cli = await ensureTemporalCli({ env: terminal.env, projectDir: terminal.cwd });
+    print(`evalflow setup: ${describeBinary('cli', cli)}`);
+    if (cli.source === 'sdk-download') {
       throw new Error('npm start needs the temporal CLI on disk; set TEMPORAL_CLI_PATH');
     }
     server = await startDevServer({
-      cliPath: binaries.cli.path,
+      cliPath: cli.path,
       namespace: config.namespace,
       port: options.port,
       uiPort: options.uiPort,
