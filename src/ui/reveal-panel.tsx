@@ -4,7 +4,7 @@ import type { FormField } from './review-form.js';
 
 // Blind review's promise kept: once the reviewer's verdict is recorded, the server's answer
 // brings the other reviewers' verdicts on that item, shown here above the next item until
-// dismissed. Reviewers are numbered, not named: what matters is how their verdicts compare.
+// dismissed (My reviews shows them beside each verdict too). Reviewers are numbered, not named: what matters is how their verdicts compare.
 
 export interface Reveal {
   target: string;
@@ -39,18 +39,25 @@ export function RevealPanel({ reveal, onDismiss }: { reveal: Reveal; onDismiss()
       <p>
         <span class="who">Yours</span> <span class="value">{formatValue(reveal.mine)}</span>
       </p>
-      <ul class="feedback">
-        {reveal.others.map((review, i) => (
-          <li key={review.id}>
-            <span class="who">Reviewer {i + 1}</span>{' '}
-            <span class="value">{formatValue(review.value)}</span>{' '}
-            <span class="agreement">({agreement(reveal.mine, review.value, reveal.compared)})</span>
-          </li>
-        ))}
-      </ul>
+      <OthersVerdicts mine={reveal.mine} others={reveal.others} compared={reveal.compared} />
       <button type="button" onClick={onDismiss}>
         Dismiss
       </button>
     </section>
+  );
+}
+
+/** The others' verdicts, numbered, each compared with the reviewer's. */
+export function OthersVerdicts(props: Omit<Reveal, 'target'>) {
+  return (
+    <ul class="feedback" data-testid="others-verdicts">
+      {props.others.map((review, i) => (
+        <li key={review.id}>
+          <span class="who">Reviewer {i + 1}</span>{' '}
+          <span class="value">{formatValue(review.value)}</span>{' '}
+          <span class="agreement">({agreement(props.mine, review.value, props.compared)})</span>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -569,6 +569,15 @@ describe('review queues over HTTP', () => {
       'reviewer:a',
       'reviewer:b',
     ]);
+    // My reviews shows them beside one's verdict, and nothing beside a withdrawn one.
+    const mine = async (p: string) =>
+      (await h.call('GET', '/v1/review-queues/reveal/my-reviews', { key: key(p) })).body.reviews;
+    expect((await mine('reviewer:b'))[0].otherReviews).toHaveLength(2);
+    await h.call('POST', '/v1/reviews', {
+      key: key('reviewer:b'),
+      body: { action: 'withdraw', target: turn(0), feedbackType: 'review_verdict' },
+    });
+    expect(await mine('reviewer:b')).toMatchObject([{ review: null, otherReviews: [] }]);
   });
 
   it('archives a queue: it keeps its items, takes no new ones and hands none out', async () => {

@@ -298,6 +298,14 @@ describe("the reviewers' page", () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('queues').waitFor();
     expect(await announcement.textContent()).toBe('');
+    // My reviews shows the others' verdict beside hers, compared the same way.
+    await page.getByRole('button', { name: 'My reviews in queue together' }).click();
+    await expect
+      .poll(() => page.getByTestId('others-verdicts').locator('li').allTextContents())
+      .toEqual([
+        'Reviewer 1 verdict: fail · stars: 2 · note: promises a date (differs from yours on verdict, stars)',
+      ]);
+    await page.screenshot({ path: '/work/notes/shots/reveal-my-reviews.png', fullPage: true });
     await page.context().close();
   });
 

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
 import {
+  type FeedbackRecord,
   forbidden,
   Id,
   invalidState,
@@ -62,6 +63,8 @@ export const MyReviewsReply = z.object({
       doneAt: z.string(),
       /** The caller's current verdict on the target; null once withdrawn. */
       review: WireFeedback.nullable(),
+      /** Other reviewers' verdicts on the target, beside the caller's (none once withdrawn). */
+      otherReviews: z.array(WireFeedback),
     }),
   ),
 });
@@ -343,16 +346,28 @@ export const registerReviewWork: Register = (api, deps) => {
           })
         ).map((record) => [record.target_key, record]),
       );
+      // The others' verdicts only beside the caller's own: a withdrawn verdict reveals nothing.
+      const othersOn = async (record: FeedbackRecord | undefined) =>
+        record === undefined
+          ? []
+          : othersVerdicts(
+              await deps.store.feedback(workspaceId, { target: record.target }),
+              queue.feedback_type,
+              reviewer,
+            ).map(wireFeedback);
       return {
-        reviews: done.map((entry) => {
-          const record = current.get(targetKey(entry.target));
-          return {
-            itemId: entry.item_id,
-            target: wireTarget(entry.target),
-            doneAt: entry.done_at,
-            review: record === undefined ? null : wireFeedback(record),
-          };
-        }),
+        reviews: await Promise.all(
+          done.map(async (entry) => {
+            const record = current.get(targetKey(entry.target));
+            return {
+              itemId: entry.item_id,
+              target: wireTarget(entry.target),
+              doneAt: entry.done_at,
+              review: record === undefined ? null : wireFeedback(record),
+              otherReviews: await othersOn(record),
+            };
+          }),
+        ),
       };
     },
   });
