@@ -172,12 +172,7 @@ export async function itemView(
   const mine = onTarget.find(
     (record) => record.participant === caller && record.feedback_type === queue.feedback_type,
   );
-  const reviews = onTarget.filter(
-    (record) =>
-      record.source === 'HUMAN' &&
-      record.feedback_type === queue.feedback_type &&
-      record.participant !== caller,
-  );
+  const reviews = othersVerdicts(onTarget, queue.feedback_type, caller);
   const hidden = input.reviewer && queue.blind && mine === undefined;
 
   const lease = item.slot_states.find(
@@ -241,6 +236,19 @@ export async function itemView(
     myReview: mine === undefined ? null : wireFeedback(mine),
   };
 }
+
+/** Other reviewers' verdicts of a queue's type among a target's feedback: not the caller's. */
+export const othersVerdicts = (
+  onTarget: readonly FeedbackRecord[],
+  feedbackType: string,
+  caller: string,
+) =>
+  onTarget.filter(
+    (record) =>
+      record.source === 'HUMAN' &&
+      record.feedback_type === feedbackType &&
+      record.participant !== caller,
+  );
 
 function verdictOf(record: FeedbackRecord) {
   const actor = record.actor as Extract<FeedbackRecord['actor'], { kind: 'evaluator' }>;

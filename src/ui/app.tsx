@@ -41,6 +41,10 @@ export function App() {
     return () => window.removeEventListener('hashchange', onLink);
   }, []);
 
+  // An announcement belongs to the moment it was made: the next screen starts without it (the
+  // live region stays, so a screen reader has read it once and reads nothing again).
+  useEffect(() => setAnnouncement(''), [screen]);
+
   const setKeys = useCallback((handler: ((action: KeyAction) => boolean) | null) => {
     keys.current = handler;
   }, []);

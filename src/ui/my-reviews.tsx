@@ -4,6 +4,7 @@ import { describeTarget, formatValue } from './item-view.js';
 import type { KeyAction } from './keyboard.js';
 import type { MyQueueReviews, MyReview, MyReviewsApi } from './queue-types.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+import { comparedFields, OthersVerdicts } from './reveal-panel.js';
 import { checkDraft, draftOf, formFields } from './review-form.js';
 import { useDraft } from './use-draft.js';
 import { focusField, VerdictForm } from './verdict-form.js';
@@ -178,6 +179,15 @@ function Review(props: {
           {new Date(review.review?.updatedAt ?? review.doneAt).toLocaleString()}
         </time>
       </p>
+      {value !== null && review.otherReviews.length > 0 && (
+        <section aria-label={`How others judged ${label}`}>
+          <OthersVerdicts
+            mine={value}
+            others={review.otherReviews}
+            compared={comparedFields(fields)}
+          />
+        </section>
+      )}
       {!editing && value !== null && (
         <div class="row-actions">
           <button

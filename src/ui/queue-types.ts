@@ -4,6 +4,7 @@ import type {
   MyReviews,
   ReviewItemView,
   ReviewQueueWithProgress,
+  SubmitReviewItemResult,
 } from '../client/index.js';
 
 // The review queues' answers as the page reads them (the HTTP SDK's types, named for the page),
@@ -15,6 +16,8 @@ export type ClaimedItem = NonNullable<ClaimResult['item']>;
 export type WireTarget = ItemView['item']['target'];
 export type Feedback = ItemView['ratings'][number];
 export type MyReview = MyReviews['reviews'][number];
+/** What a submit's answer brings the page: the others' verdicts, revealed once it is recorded. */
+export type SubmitAnswer = Pick<SubmitReviewItemResult, 'otherReviews'>;
 
 /** A queue's verdicts by the caller, with what revising them needs. */
 export interface MyQueueReviews {

@@ -3,6 +3,7 @@ import { describeTarget, ItemDetails } from './item-view.js';
 import type { KeyAction } from './keyboard.js';
 import type { ItemView } from './queue-types.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+import { comparedFields, type Reveal, RevealPanel } from './reveal-panel.js';
 import { checkDraft, type Draft, formFields, pick } from './review-form.js';
 import { type QueueApi, ReviewSession } from './review-session.js';
 import { useDraft } from './use-draft.js';
@@ -10,7 +11,8 @@ import { focusedField, focusField, VerdictForm } from './verdict-form.js';
 
 // One queue, one item at a time: the item beside its form. A submit shows the next item at
 // once (it was claimed and read ahead); a skip sends the item to the end of the queue; leaving
-// gives the leases back. Marks `evalflow:next-item` (a performance measure) from each submit to
+// gives the leases back. Once a verdict is recorded, the others' verdicts on its item (the
+// server reveals them only then) show above the next item until dismissed. Marks `evalflow:next-item` (a performance measure) from each submit to
 // the next item on screen.
 
 export interface ReviewScreenProps {
@@ -38,6 +40,7 @@ export function ReviewScreen(props: ReviewScreenProps) {
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
   const [lost, setLost] = useState<string | null>(null);
+  const [reveal, setReveal] = useState<Reveal | null>(null);
   const form = useRef<HTMLFormElement>(null);
 
   const session = useMemo(
@@ -111,13 +114,18 @@ export function ReviewScreen(props: ReviewScreenProps) {
       const { next, recorded } = await session.submit(checked.value, view.queue.configId);
       show(next);
       recorded.then(
-        () => {
+        (others) => {
           performance.measure('evalflow:verdict-recorded', {
             start: sentAt,
             end: performance.now(),
           });
           drafts.current.delete(view.item.itemId);
-          onAnnounce(`Verdict recorded on ${target}.`);
+          onAnnounce(`Verdict recorded on ${target}.${othersShown(others.length)}`);
+          setReveal(
+            others.length === 0
+              ? null
+              : { target, mine: checked.value, others, compared: comparedFields(fields) },
+          );
         },
         (error: unknown) => {
           if (isSignInRefused(error)) return onSignInRefused(refusalOf(error).message);
@@ -224,6 +232,7 @@ export function ReviewScreen(props: ReviewScreenProps) {
           Back to the queues <kbd>Esc</kbd>
         </button>
       </header>
+      {reveal && <RevealPanel reveal={reveal} onDismiss={() => setReveal(null)} />}
       {state.phase === 'loading' && <p role="status">Taking the next item…</p>}
       {state.phase === 'failed' && (
         <div role="alert" class="refusal">
@@ -288,3 +297,11 @@ export function ReviewScreen(props: ReviewScreenProps) {
     </main>
   );
 }
+
+/** What the announcement adds when others' verdicts are revealed. */
+const othersShown = (count: number) =>
+  count === 0
+    ? ''
+    : count === 1
+      ? " Another reviewer's verdict is shown."
+      : ` ${count} other reviewers' verdicts are shown.`;

@@ -1,4 +1,4 @@
-import type { ClaimedItem, ItemView } from './queue-types.js';
+import type { ClaimedItem, Feedback, ItemView, SubmitAnswer } from './queue-types.js';
 
 // A reviewer's turn at one queue: the item on screen and the next ones, claimed and read ahead
 // of time. A submit shows the next item at once and records the verdict meanwhile: the item's
@@ -18,7 +18,7 @@ export interface QueueApi {
     queueId: string,
     itemId: string,
     verdict: { value: Record<string, unknown>; configId: string },
-  ): Promise<unknown>;
+  ): Promise<SubmitAnswer>;
 }
 
 export interface SessionEvents {
@@ -26,10 +26,13 @@ export interface SessionEvents {
   onLeaseLost(itemId: string, error: unknown): void;
 }
 
-/** A submit: the item now on screen, and the verdict's recording (rejects when refused). */
+/**
+ * A submit: the item now on screen, and the verdict's recording (rejects when refused), which
+ * brings the other reviewers' verdicts on the item the server reveals now.
+ */
 export interface Submitted {
   next: ItemView | null;
-  recorded: Promise<void>;
+  recorded: Promise<Feedback[]>;
 }
 
 export class ReviewSession {
@@ -71,9 +74,10 @@ export class ReviewSession {
     const { itemId } = item.item;
     this.sending.add(itemId);
     const recorded = this.api.submit(this.queueId, itemId, { value, configId }).then(
-      () => {
+      (answer) => {
         this.sending.delete(itemId);
         this.stopBeating(itemId);
+        return answer.otherReviews;
       },
       (error: unknown) => {
         this.sending.delete(itemId);

@@ -531,6 +531,55 @@ describe('review queues over HTTP', () => {
     expect((await view('admin')).body.otherReviews).toHaveLength(2);
   });
 
+  it('reveals the others’ verdicts in the answer to a submit, and to no one before their own', async () => {
+    const { key } = await workspace();
+    await runs(key, 1);
+    await h.call('PUT', '/v1/review-queues/reveal', {
+      key: key('admin'),
+      body: { feedbackType: 'review_verdict', targetKinds: ['turn'], reviewersPerItem: 3 },
+    });
+    await h.call('POST', '/v1/review-queues/reveal/items', {
+      key: key('system'),
+      body: { targets: [turn(0)] },
+    });
+    const claim = async (p: string) =>
+      (await h.call('POST', '/v1/review-queues/reveal/claim', { key: key(p) })).body.item;
+    const submit = (p: string, verdict: string) =>
+      h.call('POST', `/v1/review-queues/reveal/items/${item.itemId}/submit`, {
+        key: key(p),
+        body: { value: { verdict }, configId: 'review_verdict' },
+      });
+    const item = await claim('reviewer:a');
+    await claim('reviewer:b');
+    await claim('reviewer:c');
+    const first = await submit('reviewer:a', 'pass');
+    expect(first.status).toBe(200);
+    expect(first.body.otherReviews).toEqual([]);
+    const second = await submit('reviewer:b', 'fail');
+    expect(second.body.otherReviews).toMatchObject([
+      { rater: 'reviewer:a', value: { verdict: 'pass' } },
+    ]);
+    // Reviewer c has given no verdict: the item still shows c none of the others'.
+    const unseen = await h.call('GET', `/v1/review-queues/reveal/items/${item.itemId}`, {
+      key: key('reviewer:c'),
+    });
+    expect(unseen.body).toMatchObject({ otherReviews: [], myReview: null });
+    const third = await submit('reviewer:c', 'pass');
+    expect(third.body.otherReviews.map((r: { rater: string }) => r.rater).sort()).toEqual([
+      'reviewer:a',
+      'reviewer:b',
+    ]);
+    // My reviews shows them beside one's verdict, and nothing beside a withdrawn one.
+    const mine = async (p: string) =>
+      (await h.call('GET', '/v1/review-queues/reveal/my-reviews', { key: key(p) })).body.reviews;
+    expect((await mine('reviewer:b'))[0].otherReviews).toHaveLength(2);
+    await h.call('POST', '/v1/reviews', {
+      key: key('reviewer:b'),
+      body: { action: 'withdraw', target: turn(0), feedbackType: 'review_verdict' },
+    });
+    expect(await mine('reviewer:b')).toMatchObject([{ review: null, otherReviews: [] }]);
+  });
+
   it('archives a queue: it keeps its items, takes no new ones and hands none out', async () => {
     const { key } = await workspace();
     await runs(key, 1);

@@ -23,7 +23,7 @@ function standInApi() {
       return {};
     },
     skip: async () => ({}),
-    submit: async () => ({}),
+    submit: async () => ({ otherReviews: [] }),
   };
   return { api, claims, released };
 }

@@ -243,6 +243,72 @@ describe("the reviewers' page", () => {
     await page.context().close();
   });
 
+  it('shows the others’ verdicts on an item once the reviewer’s is recorded and not before, and announces it once, on that screen only', async () => {
+    const w = workspace(h);
+    const one = await answer(h, w, 1);
+    // A blind queue of this workspace's own, two reviewers an item: linus (through the API) and grace.
+    const admin = await w.key('admin');
+    const queue = { feedbackType: 'answer_review', targetKinds: ['message'], reviewersPerItem: 2 };
+    expect(
+      (await h.call('PUT', '/v1/review-queues/together', { key: admin, body: queue })).status,
+    ).toBe(200);
+    await enqueue(h, w, 'together', [one]);
+    const page = await signedIn(w, 'grace');
+    await openQueue(page, 'together');
+    const itemId = await shownItem(page);
+    await page.getByText("other reviewers' verdicts show once you have given yours").waitFor();
+
+    const linus = await w.key('reviewer:linus');
+    await h.call('POST', '/v1/review-queues/together/claim', { key: linus });
+    const given = await h.call('POST', `/v1/review-queues/together/items/${itemId}/submit`, {
+      key: linus,
+      body: {
+        value: { verdict: 'fail', stars: 2, note: 'promises a date' },
+        configId: 'answer_review',
+      },
+    });
+    expect(given.status).toBe(200);
+    // Grace has given none: linus's verdict is nowhere on her screen.
+    expect(await page.getByTestId('reveal').count()).toBe(0);
+    expect(await page.locator('body').textContent()).not.toContain('promises a date');
+
+    await judge(page, 1, '4', 'clear');
+    const reveal = page.getByTestId('reveal');
+    await reveal.waitFor();
+    expect(await reveal.locator('h2').textContent()).toBe(
+      `How others judged message ${one.messageId} in thread ${one.threadId}`,
+    );
+    expect(await reveal.locator('li').allTextContents()).toEqual([
+      'Reviewer 1 verdict: fail · stars: 2 · note: promises a date (differs from yours on verdict, stars)',
+    ]);
+    expect(await reveal.textContent()).toContain('Yours verdict: pass · stars: 4 · note: clear');
+    mkdirSync('/work/notes/shots', { recursive: true });
+    await page.screenshot({ path: '/work/notes/shots/reveal-after-verdict.png', fullPage: true });
+    const announcement = page.getByTestId('announcement');
+    expect(await announcement.getAttribute('aria-live')).toBe('polite');
+    await expect
+      .poll(() => announcement.textContent())
+      .toBe(
+        `Verdict recorded on message ${one.messageId} in thread ${one.threadId}. Another reviewer's verdict is shown.`,
+      );
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await reveal.count()).toBe(0);
+
+    // The next screen starts without the announcement: it belonged to the verdict's moment.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('queues').waitFor();
+    expect(await announcement.textContent()).toBe('');
+    // My reviews shows the others' verdict beside hers, compared the same way.
+    await page.getByRole('button', { name: 'My reviews in queue together' }).click();
+    await expect
+      .poll(() => page.getByTestId('others-verdicts').locator('li').allTextContents())
+      .toEqual([
+        'Reviewer 1 verdict: fail · stars: 2 · note: promises a date (differs from yours on verdict, stars)',
+      ]);
+    await page.screenshot({ path: '/work/notes/shots/reveal-my-reviews.png', fullPage: true });
+    await page.context().close();
+  });
+
   it('gives two reviewers on a one-reviewer queue never the same item, and every item to one of them', async () => {
     const w = workspace(h);
     const answers = [];

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
 import {
+  type FeedbackRecord,
   forbidden,
   Id,
   invalidState,
@@ -12,7 +13,7 @@ import {
 } from '../../core/index.js';
 import { InvalidRequestError, ReviewClient } from '../../workflow-clients/index.js';
 import { HTTP_STATUS, HttpRefusal, refusalResponses, refuse } from '../errors.js';
-import { configStatuses, ItemView, itemView } from '../item-view.js';
+import { configStatuses, ItemView, itemView, othersVerdicts } from '../item-view.js';
 import { actorOf } from '../principals.js';
 import { queueOf, WireClaimedItem } from '../review-queue-wire.js';
 import { WireFeedback, WireTarget, wireFeedback, wireTarget } from '../wire.js';
@@ -45,6 +46,11 @@ export const SubmitReply = z.object({
   slotsDone: z.int(),
   /** The item has every verdict it needs. */
   done: z.boolean(),
+  /**
+   * Other reviewers' verdicts on the target, read once the caller's is recorded: a blind
+   * queue's reveal (empty while no one else has given one).
+   */
+  otherReviews: z.array(WireFeedback),
 });
 export const MyReviewsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -57,6 +63,8 @@ export const MyReviewsReply = z.object({
       doneAt: z.string(),
       /** The caller's current verdict on the target; null once withdrawn. */
       review: WireFeedback.nullable(),
+      /** Other reviewers' verdicts on the target, beside the caller's (none once withdrawn). */
+      otherReviews: z.array(WireFeedback),
     }),
   ),
 });
@@ -236,7 +244,8 @@ export const registerReviewWork: Register = (api, deps) => {
         'The verdict is the queue’s HUMAN feedback type, validated against its score config ' +
         '(`configId`, the type’s config: without it the answer is 400), and recorded by the ' +
         'target’s review workflow as `POST /v1/reviews` records a submit. A retry records once. ' +
-        'Revise or withdraw it later with `POST /v1/reviews`.',
+        'The answer carries the other reviewers’ verdicts on the target (`otherReviews`), ' +
+        'which a blind queue shows only now. Revise or withdraw it later with `POST /v1/reviews`.',
       params: ItemParams,
       body: SubmitBody,
       response: { 200: SubmitReply, ...refusalResponses },
@@ -289,6 +298,8 @@ export const registerReviewWork: Register = (api, deps) => {
         });
       }
       const completed = await complete(deps, request, slot);
+      // Read after the caller's verdict is recorded: only now may a blind queue show them.
+      const onTarget = await deps.store.feedback(workspaceId, { target: item.target });
       return {
         itemId: item.item_id,
         review: {
@@ -301,6 +312,9 @@ export const registerReviewWork: Register = (api, deps) => {
         slots: completed.slots,
         slotsDone: completed.slots_done,
         done: completed.slots_done >= completed.slots,
+        otherReviews: othersVerdicts(onTarget, queue.feedback_type, slot.reviewer).map(
+          wireFeedback,
+        ),
       };
     },
   });
@@ -332,16 +346,28 @@ export const registerReviewWork: Register = (api, deps) => {
           })
         ).map((record) => [record.target_key, record]),
       );
+      // The others' verdicts only beside the caller's own: a withdrawn verdict reveals nothing.
+      const othersOn = async (record: FeedbackRecord | undefined) =>
+        record === undefined
+          ? []
+          : othersVerdicts(
+              await deps.store.feedback(workspaceId, { target: record.target }),
+              queue.feedback_type,
+              reviewer,
+            ).map(wireFeedback);
       return {
-        reviews: done.map((entry) => {
-          const record = current.get(targetKey(entry.target));
-          return {
-            itemId: entry.item_id,
-            target: wireTarget(entry.target),
-            doneAt: entry.done_at,
-            review: record === undefined ? null : wireFeedback(record),
-          };
-        }),
+        reviews: await Promise.all(
+          done.map(async (entry) => {
+            const record = current.get(targetKey(entry.target));
+            return {
+              itemId: entry.item_id,
+              target: wireTarget(entry.target),
+              doneAt: entry.done_at,
+              review: record === undefined ? null : wireFeedback(record),
+              otherReviews: await othersOn(record),
+            };
+          }),
+        ),
       };
     },
   });
