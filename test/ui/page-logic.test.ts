@@ -4,6 +4,7 @@ import { type KeyPress, keyAction } from '../../src/ui/keyboard.js';
 import {
   forgetToken,
   fragmentWithoutToken,
+  refusedSignInWords,
   takeToken,
   tokenFromFragment,
 } from '../../src/ui/sign-in.js';
@@ -100,6 +101,14 @@ describe('sign-in', () => {
     takeToken('#token=old', storage, () => {});
     expect(takeToken('#token=new', storage, () => {})).toBe('new');
     expect(takeToken('', storage, () => {})).toBe('new');
+  });
+
+  it("says why the API refused a sign-in in a reviewer's words, not the engine's", () => {
+    expect(refusedSignInWords('the credential has expired')).toMatch(/link has expired/);
+    expect(refusedSignInWords('the credential was revoked')).toMatch(/link has been withdrawn/);
+    for (const reason of ['the credential is malformed', 'the credential is not known']) {
+      expect(refusedSignInWords(reason)).toMatch(/^This sign-in link is not valid/);
+    }
   });
 });
 
