@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dataDiff, formatData } from '../../src/ui/data-diff.js';
-import { type KeyPress, keyAction } from '../../src/ui/keyboard.js';
+import { type KeyPress, keyAction, steppedRow } from '../../src/ui/keyboard.js';
 import {
   forgetToken,
   fragmentWithoutToken,
@@ -56,6 +56,14 @@ describe('the keyboard', () => {
       expect(keyAction(press(key, { focus: 'line' })), key).toBeNull();
     }
     expect(keyAction(press('Escape', { focus: 'text' }))).toEqual({ type: 'escape' });
+  });
+
+  it('moves ↑ ↓ within a list: from no row to the first, never past either end', () => {
+    expect(steppedRow(3, -1, 'next')).toBe(0);
+    expect(steppedRow(3, -1, 'previous')).toBe(0);
+    expect(steppedRow(3, 1, 'next')).toBe(2);
+    expect(steppedRow(3, 2, 'next')).toBe(2);
+    expect(steppedRow(3, 0, 'previous')).toBe(0);
   });
 
   it('moves between fields with the arrows from a one-line field, not from a text area', () => {
