@@ -59,7 +59,8 @@ export const ASK_FOR_A_LINK =
  * credential expired, was revoked, or was never a good one).
  */
 export function refusedSignInWords(reason: string): string {
-  if (/expired/i.test(reason)) return 'Your sign-in link has expired: links work for a limited time.';
+  if (/expired/i.test(reason))
+    return 'Your sign-in link has expired: links work for a limited time.';
   if (/revoked/i.test(reason)) return 'Your sign-in link has been withdrawn.';
   return 'This sign-in link is not valid: it may be incomplete, mistyped or replaced by a newer one.';
 }
