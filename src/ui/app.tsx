@@ -6,6 +6,7 @@ import { QueueList } from './queue-list.js';
 import { ReviewScreen } from './review-screen.js';
 import { ShortcutsDialog } from './shortcuts.js';
 import { forgetToken, takeToken } from './sign-in.js';
+import { SignedOut } from './signed-out.js';
 import { workbenchApi } from './workbench-api.js';
 
 // The reviewers' page: signed in from a link's token, the queues, one queue's items one at a
@@ -17,9 +18,6 @@ type Screen =
   | { name: 'evaluators' }
   | { name: 'review'; queueId: string }
   | { name: 'mine'; queueId: string };
-
-const SIGN_IN_HELP =
-  'Ask whoever runs evalflow for a sign-in link: evalflow reviewers link --workspace WORKSPACE --reviewer YOU';
 
 export function App() {
   const [token, setToken] = useState(fromAddress);
@@ -86,23 +84,7 @@ export function App() {
     return () => document.removeEventListener('keydown', onKey);
   }, [help]);
 
-  if (!api) {
-    return (
-      <main class="signed-out" aria-labelledby="signin-title">
-        <h1 id="signin-title">{refused ? 'Your sign-in was refused' : 'Sign in to review'}</h1>
-        {refused ? (
-          <div role="alert" class="refusal" data-testid="sign-in-refused">
-            <p>The API did not take this page's sign-in: {refused}.</p>
-            <p>Sign-in links are short-lived. {SIGN_IN_HELP}, and open the new link.</p>
-          </div>
-        ) : (
-          <p data-testid="signed-out">
-            This page signs you in from a link that carries a short-lived token. {SIGN_IN_HELP}.
-          </p>
-        )}
-      </main>
-    );
-  }
+  if (!api) return <SignedOut refused={refused} />;
 
   return (
     <div class="page">

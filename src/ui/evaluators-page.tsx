@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Agreement } from '../client/index.js';
 import { ConfusionHeatmap, labelColour, SpendChart, VolumeChart } from './charts.js';
 import {
@@ -29,7 +29,7 @@ import {
   windowOf,
 } from './evaluators-data.js';
 import { describeTarget } from './item-view.js';
-import type { KeyAction } from './keyboard.js';
+import { type KeyAction, steppedRow } from './keyboard.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 import { type Disagreement, TargetView } from './target-view.js';
 
@@ -103,12 +103,33 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
     };
   }, [api, asked, chosen, onSignInRefused]);
 
+  // The keys as on the queues: ↑ ↓ through the disagreements (a field keeps its arrows), Enter
+  // opens one, Esc closes it, back on the row that opened it, or goes back to the queues.
+  const returnTo = useRef(-1);
   const close = useCallback(() => setOpened(null), []);
+  const open = useCallback((d: Disagreement, a: string, b: string) => {
+    returnTo.current = disagreementRows().indexOf(document.activeElement as HTMLElement);
+    setOpened({ d, a, b });
+  }, []);
+  useEffect(() => {
+    if (opened === null && view !== null && returnTo.current >= 0) {
+      disagreementRows()[returnTo.current]?.focus();
+      returnTo.current = -1;
+    }
+  }, [opened, view]);
   useEffect(() => {
     setKeys((action) => {
-      if (action.type !== 'escape') return false;
-      if (opened) setOpened(null);
-      else onBack();
+      if (action.type === 'escape') {
+        if (opened) setOpened(null);
+        else onBack();
+        return true;
+      }
+      if (action.type !== 'next' && action.type !== 'previous') return false;
+      if (opened || document.activeElement?.matches('input, select, textarea')) return false;
+      const rows = disagreementRows();
+      if (rows.length === 0) return false;
+      const at = rows.indexOf(document.activeElement as HTMLElement);
+      rows[steppedRow(rows.length, at, action.type)]?.focus();
       return true;
     });
     return () => setKeys(null);
@@ -125,6 +146,10 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
   return (
     <main aria-labelledby="evaluators-title" class="evaluators">
       <h1 id="evaluators-title">Evaluators</h1>
+      <p class="quiet" data-testid="keys-hint">
+        <kbd>↑</kbd> <kbd>↓</kbd> move through the disagreements, <kbd>Enter</kbd> opens one,{' '}
+        <kbd>Esc</kbd> goes back; <kbd>?</kbd> lists every shortcut.
+      </p>
       <form
         class="window"
         onSubmit={(event) => {
@@ -191,7 +216,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
                   version={version}
                   view={fieldView}
                   onChoose={choose}
-                  onOpen={(d, a, b) => setOpened({ d, a, b })}
+                  onOpen={open}
                 />
               ))
             ),
@@ -201,6 +226,11 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
     </main>
   );
 }
+
+/** Every disagreement's button on the page, in the page's order. */
+const disagreementRows = () => [
+  ...document.querySelectorAll<HTMLElement>('[data-testid=disagreements] > li > button'),
+];
 
 function Spend({ spend }: { spend: SpendView | { refused: string } }) {
   if ('refused' in spend) {

@@ -22,7 +22,7 @@ export function ItemDetails({ view }: { view: ItemView }) {
       <p class="target" data-testid="target">
         Reviewing {describeTarget(view.item.target)}
       </p>
-      {view.thread && <Conversation thread={view.thread} />}
+      {view.thread && <Conversation thread={view.thread} target={view.item.target} />}
       {view.run && <Timeline run={view.run} />}
       {view.run && view.run.steps.length > 0 && <Steps run={view.run} />}
       {view.artifact && <Artifact artifact={view.artifact} />}
@@ -64,7 +64,18 @@ const ROLE_NAMES: Record<string, string> = {
 const roleName = (role: string) => ROLE_NAMES[role] ?? role.replace(/^ROLE_/, '').toLowerCase();
 const time = (at: string) => new Date(at).toLocaleString();
 
-export function Conversation({ thread }: { thread: NonNullable<ItemView['thread']> }) {
+/**
+ * Marks what is under review: a message by a badge of its own; a turn (a whole run) once, above
+ * its run's first message, so no single message of the run reads as the one under review.
+ */
+export function Conversation({
+  thread,
+  target,
+}: {
+  thread: NonNullable<ItemView['thread']>;
+  target: WireTarget;
+}) {
+  const wholeRun = target.kind === 'turn';
   return (
     <section aria-labelledby="conversation-title">
       <h2 id="conversation-title">
@@ -75,16 +86,26 @@ export function Conversation({ thread }: { thread: NonNullable<ItemView['thread'
         <p class="quiet">No messages.</p>
       ) : (
         <ol class="messages">
-          {thread.messages.map((message) => (
+          {thread.messages.map((message, i) => (
             <li
               key={message.messageId}
               class={`message role-${roleName(message.role)}${message.isTarget ? ' is-target' : ''}`}
               data-message-id={message.messageId}
               aria-current={message.isTarget ? 'true' : undefined}
             >
+              {wholeRun && message.isTarget && !thread.messages[i - 1]?.isTarget && (
+                <p class="run-under-review" data-testid="under-review">
+                  <strong class="badge">Under review: the whole turn</strong> (run {target.runId},
+                  every message marked)
+                </p>
+              )}
               <p class="message-meta">
                 <span class="role">{roleName(message.role)}</span>
-                {message.isTarget && <strong class="badge">under review</strong>}
+                {message.isTarget && !wholeRun && (
+                  <strong class="badge" data-testid="under-review">
+                    under review
+                  </strong>
+                )}
                 <time dateTime={message.postedAt}>{time(message.postedAt)}</time>
               </p>
               <p class="content">{message.content}</p>

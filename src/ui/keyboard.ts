@@ -41,6 +41,11 @@ export function keyAction(press: KeyPress): KeyAction | null {
   }
 }
 
+/** The row ↑ or ↓ moves to among `count` rows from row `at` (-1: none), kept within the list. */
+export function steppedRow(count: number, at: number, direction: 'next' | 'previous'): number {
+  return Math.max(0, Math.min(count - 1, at + (direction === 'next' ? 1 : -1)));
+}
+
 /** Every shortcut, as the `?` overlay lists them. */
 export const SHORTCUTS: readonly { keys: string; does: string }[] = [
   {
@@ -48,10 +53,16 @@ export const SHORTCUTS: readonly { keys: string; does: string }[] = [
     does: 'pick that option of the field in focus (or the first field with options)',
   },
   { keys: '← →', does: 'the previous or next option of a field' },
-  { keys: '↑ ↓', does: 'the previous or next field; in a list, the previous or next row' },
-  { keys: 'Enter', does: 'open the row in focus (a queue, a review)' },
+  {
+    keys: '↑ ↓',
+    does: 'the previous or next field; in a list (queues, reviews, disagreements), the previous or next row',
+  },
+  { keys: 'Enter', does: 'open the row in focus (a queue, a review, a disagreement)' },
   { keys: 'Ctrl/⌘ + Enter', does: 'submit the verdict (from any field)' },
   { keys: 's', does: 'skip the item: it goes back to the end of the queue' },
-  { keys: 'Esc', does: 'leave a text field; close this list; back to the queues' },
+  {
+    keys: 'Esc',
+    does: 'leave a text field; close this list; back to the queues (from a disagreement, to the evaluators)',
+  },
   { keys: '?', does: 'show or hide every shortcut' },
 ];

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { KeyAction } from './keyboard.js';
+import { type KeyAction, steppedRow } from './keyboard.js';
 import type { QueueSummary } from './queue-types.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 
@@ -36,8 +36,7 @@ export function QueueList(props: QueueListProps) {
       if (action.type !== 'next' && action.type !== 'previous') return false;
       const rows = [...(table.current?.querySelectorAll('tbody tr') ?? [])];
       const at = rows.findIndex((row) => row.contains(document.activeElement));
-      const next =
-        rows[Math.max(0, Math.min(rows.length - 1, at + (action.type === 'next' ? 1 : -1)))];
+      const next = rows[steppedRow(rows.length, at, action.type)];
       next?.querySelector<HTMLElement>('button')?.focus();
       return next !== undefined;
     });

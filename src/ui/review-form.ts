@@ -14,7 +14,8 @@ export interface FormField {
   /** The config it is validated against (`{type}.{field}`). */
   configId: string;
   kind: FieldKind;
-  description: string | null;
+  /** What the form calls it: its config's description (the schema's `.describe`), else its name. */
+  label: string;
   /** The choices a key 1–9 picks: categories, or yes and no; empty for NUMERIC and TEXT. */
   options: string[];
   min: number | null;
@@ -42,7 +43,7 @@ export function formFields(feedbackType: string, configs: readonly ApiScoreConfi
         name: config.configId.slice(prefix.length),
         configId: config.configId,
         kind,
-        description: config.description,
+        label: config.description?.trim() || config.configId.slice(prefix.length),
         options:
           kind === 'CATEGORICAL' ? [...config.categories] : kind === 'BOOLEAN' ? [...YES_NO] : [],
         min: config.minValue,

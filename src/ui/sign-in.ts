@@ -49,3 +49,18 @@ export function takeToken(
 export function forgetToken(storage: TokenStorage): void {
   storage.removeItem(KEY);
 }
+
+/** Whom a reviewer asks for a link; the admin's command is in the README's workbench section. */
+export const ASK_FOR_A_LINK =
+  'Ask the person who runs evalflow for your team for a new sign-in link';
+
+/**
+ * What a refused sign-in means to a reviewer, in their words, from the API's reason (the
+ * credential expired, was revoked, or was never a good one).
+ */
+export function refusedSignInWords(reason: string): string {
+  if (/expired/i.test(reason))
+    return 'Your sign-in link has expired: links work for a limited time.';
+  if (/revoked/i.test(reason)) return 'Your sign-in link has been withdrawn.';
+  return 'This sign-in link is not valid: it may be incomplete, mistyped or replaced by a newer one.';
+}

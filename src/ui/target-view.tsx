@@ -97,7 +97,7 @@ export function TargetView(props: {
         </div>
       )}
       {read === null && refusal === null && <p role="status">Reading the target…</p>}
-      {read?.thread && <Conversation thread={read.thread} />}
+      {read?.thread && <Conversation thread={read.thread} target={disagreement.target} />}
       {read && read.feedback.length > 0 && (
         <section aria-labelledby="on-target-title">
           <h2 id="on-target-title">Every current verdict and rating on it</h2>

@@ -76,15 +76,6 @@ function Field(props: {
   const { field, draft, error } = props;
   const id = `field-${field.name}`;
   const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const described = [field.description ? hintId : null, error ? errorId : null]
-    .filter(Boolean)
-    .join(' ');
-  const hint = field.description && (
-    <p id={hintId} class="hint">
-      {field.description}
-    </p>
-  );
   const problem = error && (
     <p id={errorId} class="error">
       {error}
@@ -96,10 +87,9 @@ function Field(props: {
       <fieldset
         class={`field${error ? ' invalid' : ''}`}
         data-field={field.name}
-        aria-describedby={described || undefined}
+        aria-describedby={error ? errorId : undefined}
       >
-        <legend>{field.name}</legend>
-        {hint}
+        <legend>{field.label}</legend>
         <div class="options">
           {field.options.map((option, i) => (
             <label key={option} class={i === picked ? 'option picked' : 'option'}>
@@ -129,17 +119,16 @@ function Field(props: {
   return (
     <div class={`field${error ? ' invalid' : ''}`} data-field={field.name}>
       <label for={id}>
-        {field.name}
+        {field.label}
         {bounds}
       </label>
-      {hint}
       {field.kind === 'TEXT' ? (
         <textarea
           id={id}
           rows={3}
           value={text}
           aria-invalid={error ? 'true' : undefined}
-          aria-describedby={described || undefined}
+          aria-describedby={error ? errorId : undefined}
           onInput={(event) => {
             const text = event.currentTarget.value;
             props.onDraft((latest) => ({ ...latest, [field.name]: text }));
@@ -153,7 +142,7 @@ function Field(props: {
           autoComplete="off"
           value={text}
           aria-invalid={error ? 'true' : undefined}
-          aria-describedby={described || undefined}
+          aria-describedby={error ? errorId : undefined}
           onInput={(event) => {
             const text = event.currentTarget.value;
             props.onDraft((latest) => ({ ...latest, [field.name]: text }));

@@ -432,6 +432,46 @@ describe('the evaluators page', () => {
     await page.context().close();
   });
 
+  it('has the keyboard path of the rest of the page: ↑ ↓ through the disagreements, Enter opens, Esc comes back to the row, ? helps', async () => {
+    const page = await evaluatorsPage();
+    expect(await page.getByTestId('keys-hint').textContent()).toContain('lists every shortcut');
+    const rows = page.locator('[data-testid=disagreements] > li > button');
+    // The index of the focused disagreement among the page's, -1 for none.
+    const focused = () =>
+      page.evaluate(
+        `[...document.querySelectorAll('[data-testid=disagreements] > li > button')].indexOf(document.activeElement)`,
+      ) as Promise<number>;
+    expect(await rows.count()).toBeGreaterThan(2);
+    // From the Show button (not a field), ↓ goes to the first disagreement, then on, and back.
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe(0);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe(1);
+    const name = await rows.nth(1).textContent();
+    await page.keyboard.press('Enter');
+    const view = page.getByTestId('target-view');
+    await view.waitFor();
+    expect(await page.locator('#target-view-title').textContent()).toBe(name);
+    await page.keyboard.press('Escape');
+    await expect.poll(focused).toBe(1);
+    // A date field keeps its arrows.
+    await page.locator('input[name="first"]').focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe(-1);
+    await rows.nth(0).focus();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    expect(await help.textContent()).toContain('disagreement');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await page.keyboard.press('Escape');
+    await page.getByTestId('queues').waitFor();
+    await page.context().close();
+  });
+
   it('says why when the window or the side chosen cannot be read', async () => {
     const page = await evaluatorsPage();
     const politeV2 = card(page, 'politeness@2:polite');

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { dataDiff, formatData } from '../../src/ui/data-diff.js';
-import { type KeyPress, keyAction } from '../../src/ui/keyboard.js';
+import { type KeyPress, keyAction, steppedRow } from '../../src/ui/keyboard.js';
 import {
   forgetToken,
   fragmentWithoutToken,
+  refusedSignInWords,
   takeToken,
   tokenFromFragment,
 } from '../../src/ui/sign-in.js';
@@ -57,6 +58,14 @@ describe('the keyboard', () => {
     expect(keyAction(press('Escape', { focus: 'text' }))).toEqual({ type: 'escape' });
   });
 
+  it('moves ↑ ↓ within a list: from no row to the first, never past either end', () => {
+    expect(steppedRow(3, -1, 'next')).toBe(0);
+    expect(steppedRow(3, -1, 'previous')).toBe(0);
+    expect(steppedRow(3, 1, 'next')).toBe(2);
+    expect(steppedRow(3, 2, 'next')).toBe(2);
+    expect(steppedRow(3, 0, 'previous')).toBe(0);
+  });
+
   it('moves between fields with the arrows from a one-line field, not from a text area', () => {
     expect(keyAction(press('ArrowDown', { focus: 'line' }))).toEqual({ type: 'next' });
     expect(keyAction(press('ArrowUp', { focus: 'line' }))).toEqual({ type: 'previous' });
@@ -100,6 +109,14 @@ describe('sign-in', () => {
     takeToken('#token=old', storage, () => {});
     expect(takeToken('#token=new', storage, () => {})).toBe('new');
     expect(takeToken('', storage, () => {})).toBe('new');
+  });
+
+  it("says why the API refused a sign-in in a reviewer's words, not the engine's", () => {
+    expect(refusedSignInWords('the credential has expired')).toMatch(/link has expired/);
+    expect(refusedSignInWords('the credential was revoked')).toMatch(/link has been withdrawn/);
+    for (const reason of ['the credential is malformed', 'the credential is not known']) {
+      expect(refusedSignInWords(reason)).toMatch(/^This sign-in link is not valid/);
+    }
   });
 });
 

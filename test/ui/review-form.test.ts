@@ -38,8 +38,11 @@ describe('the review form', () => {
       configId: 'grade.stars',
       min: 1,
       max: 5,
-      description: 'how good',
     });
+  });
+
+  it("labels a field with its config's description (the schema's .describe), else its name", () => {
+    expect(fields.map((field) => field.label)).toEqual(['verdict', 'how good', 'safe', 'note']);
   });
 
   it('gives the value to send when every field is filled in as its config says', () => {

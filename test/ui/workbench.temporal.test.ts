@@ -382,14 +382,22 @@ describe("the reviewers' page", () => {
     await page.reload();
     const refused = page.getByTestId('sign-in-refused');
     await refused.waitFor();
-    expect(await refused.textContent()).toContain('the credential has expired');
-    expect(await refused.textContent()).toContain('evalflow reviewers link');
+    // In a reviewer's words: what happened and whom to ask; no engine's words, no command.
+    const words = await refused.textContent();
+    expect(words).toContain('Your sign-in link has expired');
+    expect(words).toContain(
+      'Ask the person who runs evalflow for your team for a new sign-in link',
+    );
+    expect(words).not.toMatch(/credential|evalflow reviewers|WORKSPACE|--/);
+    await page.screenshot({ path: '/work/notes/shots/words-sign-in-expired.png' });
     expect(await evaluate(page, 'sessionStorage.length')).toBe(0);
     // A link opened in the same tab is the same page (a new fragment): it takes the new token.
     await page.goto(`${h.url}/ui/#token=esi_not-a-token`);
     await expect
       .poll(() => page.getByTestId('sign-in-refused').textContent())
-      .toContain('the credential is malformed');
+      .toContain('This sign-in link is not valid');
+    expect(await page.getByTestId('sign-in-refused').textContent()).not.toContain('malformed');
+    await page.screenshot({ path: '/work/notes/shots/words-sign-in-not-valid.png' });
     expect(new URL(page.url()).hash).toBe('');
     await page.goto(`${h.url}/ui/`);
     await page.getByTestId('signed-out').waitFor();
@@ -560,6 +568,51 @@ describe("the reviewers' page", () => {
       ['tool', 'refund', '250 ms', '{"order":1001} → ', 'order 1001 is locked'],
     ]);
     expect(await steps.locator('tr.failed').count()).toBe(1);
+    await page.context().close();
+  });
+
+  it("labels the form's fields by their descriptions and marks a turn as a whole run under review, a message as itself", async () => {
+    const w = workspace(h);
+    const [turn, message] = await Promise.all([answer(h, w, 1), answer(h, w, 2)]);
+    await h.call('POST', '/v1/review-queues/turns/items', {
+      key: await w.key('system'),
+      body: { targets: [{ kind: 'turn', runId: turn.runId }] },
+    });
+    await enqueue(h, w, 'answers', [message]);
+    const page = await signedIn(w, 'grace');
+    await openQueue(page, 'turns');
+    await formFocused(page);
+    // The schema's .describe() texts name the fields; a field without one keeps its name.
+    const labels = await page
+      .locator('form [data-field]')
+      .evaluateAll((all) =>
+        all.map((field) => field.querySelector('legend, label')?.textContent?.trim()),
+      );
+    expect(labels).toEqual([
+      'Does the answer do what was asked?',
+      'How good is it, 1 to 5 (1 to 5)',
+      'note',
+    ]);
+    // The whole run is under review: said once, above its first message, no message singled out.
+    const marks = page.getByTestId('under-review');
+    expect(await marks.allTextContents()).toEqual([
+      expect.stringContaining('Under review: the whole turn'),
+    ]);
+    expect(await marks.textContent()).toContain(`run ${turn.runId}`);
+    expect(await page.locator('.message.is-target').count()).toBe(2);
+    expect(await page.locator('.message .message-meta .badge').count()).toBe(0);
+    await page.screenshot({ path: '/work/notes/shots/words-labels-turn.png', fullPage: true });
+    await page.keyboard.press('Escape');
+    await openQueue(page, 'answers');
+    await formFocused(page);
+    // A message under review is that message, marked on it.
+    const mark = page.getByTestId('under-review');
+    expect(await mark.allTextContents()).toEqual(['under review']);
+    expect(
+      await page
+        .locator(`[data-message-id=${message.messageId}] [data-testid=under-review]`)
+        .count(),
+    ).toBe(1);
     await page.context().close();
   });
 
