@@ -17,7 +17,7 @@ export const answerReview = defineFeedbackType({
   configName: 'answer_review',
   schema: z.object({
     verdict: z.enum(['pass', 'fail', 'unsure']).describe('Does the answer do what was asked?'),
-    stars: z.int().min(1).max(5).describe('How good is it, 1 to 5'),
+    stars: z.int().min(1).max(5).describe('How good is it'),
     note: z.string().default(''),
   }),
 });

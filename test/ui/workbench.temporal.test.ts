@@ -590,7 +590,7 @@ describe("the reviewers' page", () => {
       );
     expect(labels).toEqual([
       'Does the answer do what was asked?',
-      'How good is it, 1 to 5 (1 to 5)',
+      'How good is it (1 to 5)',
       'note',
     ]);
     // The whole run is under review: said once, above its first message, no message singled out.
