@@ -1023,6 +1023,9 @@ class ItemSubmitted(WireModel):
     slots: int
     slots_done: int
     done: bool
+    #: Other reviewers' verdicts on the target, read once the caller's is recorded (a blind
+    #: queue's reveal).
+    other_reviews: list[Feedback]
 
 
 class MyReview(WireModel):
@@ -1031,6 +1034,8 @@ class MyReview(WireModel):
     done_at: datetime
     #: The caller's current verdict on the target; None once withdrawn.
     review: Feedback | None
+    #: Other reviewers' verdicts on the target, beside the caller's (none once withdrawn).
+    other_reviews: list[Feedback]
 
 
 class MyReviews(WireModel):
