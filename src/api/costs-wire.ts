@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVALUATOR_ID_PART, usdOf } from '../core/index.js';
+import { EVALUATOR_ID_PART, evaluatorIdOf, usdOf } from '../core/index.js';
 import type { SpendDimension, SpendFilter, SpendRow, Store } from '../store/index.js';
 
 // What judging cost, on the wire: `GET /v1/costs`, `evalflow costs --json` and the workbench's
@@ -91,8 +91,7 @@ const figures = (row: SpendRow) => ({
   unpricedReports: row.unpriced_reports,
 });
 
-const versionOf = (participant: string) => participant.replace(/^evaluator:/, '');
-const nameOf = (participant: string) => versionOf(participant).split('@')[0] as string;
+const nameOf = (participant: string) => evaluatorIdOf(participant).split('@')[0] as string;
 
 /** Spend as the request groups and filters it, with the total over the same filter. */
 export async function readCosts(store: Store, request: CostsRequest): Promise<CostsReply> {
@@ -122,7 +121,7 @@ export async function readCosts(store: Store, request: CostsRequest): Promise<Co
         ? null
         : byName
           ? nameOf(row.participant)
-          : versionOf(row.participant),
+          : evaluatorIdOf(row.participant),
   }));
   return {
     by,

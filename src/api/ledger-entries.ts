@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   type EvaluationTarget,
   evaluationStates,
+  evaluatorIdOf,
   threadGenerationSeq,
   usdOf,
 } from '../core/index.js';
@@ -46,7 +47,7 @@ export const entryUsage = (usage: EvaluationUsage): EntryUsage => ({
 
 export const ledgerEntry = (entry: EvaluationEntry, usage: EvaluationUsage): LedgerEntry => ({
   generation: entry.generation,
-  evaluator: entry.participant.replace(/^evaluator:/, ''),
+  evaluator: evaluatorIdOf(entry.participant),
   target: wireTarget(entry.target as EvaluationTarget),
   state: entry.state,
   reason: entry.reason,

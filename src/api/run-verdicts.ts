@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  evaluatorIdOf,
   type FeedbackRecord,
   type FeedbackTypeRegistry,
   type Run,
@@ -49,8 +50,7 @@ export const runVerdict = (
   record: FeedbackRecord,
 ): RunVerdict => ({
   ...wireFeedback(record),
-  evaluator:
-    record.actor.kind === 'evaluator' ? record.participant.replace(/^evaluator:/, '') : null,
+  evaluator: record.actor.kind === 'evaluator' ? evaluatorIdOf(record.participant) : null,
   label: labelOf(feedbackTypes, record),
 });
 

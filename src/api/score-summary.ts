@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import type { FeedbackRecord, FeedbackTypeRegistry, ScoreSource } from '../core/index.js';
+import {
+  evaluatorIdOf,
+  type FeedbackRecord,
+  type FeedbackTypeRegistry,
+  type ScoreSource,
+} from '../core/index.js';
 import { isComparable, scoreValues } from '../scores/index.js';
 import type { Store } from '../store/index.js';
 import { SourceName, sourceName } from './wire.js';
@@ -72,9 +77,7 @@ export async function summarizeScores(
     if (shadow && !includeShadow) continue;
     for (const scored of scoresOf(feedbackTypes, record)) {
       if (name !== undefined && scored.name !== name) continue;
-      const producer = isAutomated(record.source)
-        ? record.participant.replace(/^evaluator:/, '')
-        : null;
+      const producer = isAutomated(record.source) ? evaluatorIdOf(record.participant) : null;
       // updated_at is an ISO instant in UTC, so its first ten characters are its UTC day.
       const day = per === 'day' ? record.updated_at.slice(0, 10) : undefined;
       const key = JSON.stringify([

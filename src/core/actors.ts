@@ -63,6 +63,6 @@ export function participantOf(actor: Actor): string {
   }
 }
 
-export { evaluatorId, evaluatorParticipant } from './keys.js';
+export { evaluatorId, evaluatorIdOf, evaluatorParticipant } from './keys.js';
 
 export const systemActor: Actor = { kind: 'system', name: 'system' };

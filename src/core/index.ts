@@ -7,6 +7,7 @@ export {
   AgentActor,
   EvaluatorActor,
   evaluatorId,
+  evaluatorIdOf,
   evaluatorParticipant,
   participantOf,
   ReviewerActor,

@@ -37,6 +37,10 @@ export const evaluatorId = ({ name, version }: { name: string; version: string }
 export const evaluatorParticipant = (ref: { name: string; version: string }): string =>
   `evaluator:${evaluatorId(ref)}`;
 
+/** The evaluator version (`{name}@{version}`) an evaluator's participant id names. */
+export const evaluatorIdOf = (participant: string): string =>
+  participant.replace(/^evaluator:/, '');
+
 /**
  * A thread's generation: judged once it went quiet (or ended), named by the last seq of the log
  * it covers, so every generation of a thread has a name of its own and they order by it.
