@@ -12,7 +12,8 @@ import {
   stopLeftoverDevServer,
   withoutShutdownNoise,
 } from '../../src/cli/supervision/dev-server.js';
-import { commandLineOf, isAlive } from '../../src/cli/supervision/processes.js';
+import { commandLineOf, isAlive, portIsFree } from '../../src/cli/supervision/processes.js';
+import { freePort } from '../support/free-port.js';
 
 // The leftover rules on stand-in processes (node scripts whose command line looks like a dev
 // server's); the real dev server's turn is in dev-server.temporal.test.ts.
@@ -45,11 +46,14 @@ async function deadPid(): Promise<number> {
   return child.pid ?? 0;
 }
 
-function record(pid: number, owner: { pid: number; command: string | null }): void {
+async function record(
+  pid: number,
+  owner: { pid: number; command: string | null },
+  ports?: { port: number; uiPort: number },
+): Promise<void> {
   const value: DevServerRecord = {
     pid,
-    port: 7233,
-    uiPort: 8233,
+    ...(ports ?? { port: await freePort(), uiPort: await freePort() }),
     stateFile: stateFileOf(home),
     owner,
     startedAt: new Date().toISOString(),
@@ -60,23 +64,49 @@ function record(pid: number, owner: { pid: number; command: string | null }): vo
 it('ends a leftover that ignores SIGTERM with SIGKILL after the grace period, and says so', async () => {
   const server = await fakeServer(`process.on('SIGTERM', () => {}); ${forever}`);
   const pid = server.pid ?? 0;
-  record(pid, { pid: await deadPid(), command: 'node bin/evalflow.js start' });
+  const port = await freePort();
+  await record(
+    pid,
+    { pid: await deadPid(), command: 'node bin/evalflow.js start' },
+    { port, uiPort: await freePort() },
+  );
   const lines: string[] = [];
   const started = Date.now();
   await stopLeftoverDevServer({ home, graceMs: 300, log: (line) => lines.push(line) });
   expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   expect(isAlive(pid)).toBe(false);
   expect(lines).toEqual([
-    `evalflow: stopped a leftover Temporal dev server (pid ${pid}, port 7233) of an earlier evalflow start that did not shut down`,
+    `evalflow: stopped a leftover Temporal dev server (pid ${pid}, port ${port}) of an earlier evalflow start that did not shut down`,
   ]);
   expect(existsSync(pidFileOf(home))).toBe(false);
+});
+
+it("returns once the leftover's ports are closed, not as soon as its pid is gone", async () => {
+  // Linux drops an exiting process's command line before it closes its sockets; a helper that
+  // holds the port 300 ms past the leftover's end stands in for that moment.
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const holder = `process.on('SIGTERM', () => {});
+    const net = require('node:net');
+    const held = net.createServer().listen(${port}, '127.0.0.1', () => console.log('ready'));
+    process.stdin.on('end', () => setTimeout(() => held.close(() => process.exit(0)), 300));
+    process.stdin.resume()`;
+  const server = await fakeServer(`const { spawn } = require('node:child_process');
+    const child = spawn(process.execPath, ['-e', ${JSON.stringify(holder)}], { stdio: ['pipe', 'pipe', 'inherit'] });
+    child.stdout.once('data', () => console.log('ready'));
+    ${forever}`);
+  await once(server.stdout ?? server, 'data');
+  await record(server.pid ?? 0, { pid: await deadPid(), command: null }, { port, uiPort });
+  expect(await portIsFree(port, '127.0.0.1')).toBe(false);
+  await stopLeftoverDevServer({ home, graceMs: 2_000, log: () => {} });
+  expect(isAlive(server.pid ?? 0)).toBe(false);
+  expect(await portIsFree(port, '127.0.0.1')).toBe(true);
 });
 
 it('leaves alone a server whose start still runs, with a DevServerInUseError', async () => {
   const server = await fakeServer();
   const owner = await running(forever);
   const ownerPid = owner.pid ?? 0;
-  record(server.pid ?? 0, { pid: ownerPid, command: commandLineOf(ownerPid) });
+  await record(server.pid ?? 0, { pid: ownerPid, command: commandLineOf(ownerPid) });
   const error = await stopLeftoverDevServer({ home, graceMs: 300, log: () => {} }).catch(
     (e: unknown) => e,
   );
@@ -89,7 +119,7 @@ it('leaves alone a server whose start still runs, with a DevServerInUseError', a
 it('treats an owner pid now used by another program as gone', async () => {
   const server = await fakeServer();
   const other = await running(forever);
-  record(server.pid ?? 0, { pid: other.pid ?? 0, command: 'node bin/evalflow.js start' });
+  await record(server.pid ?? 0, { pid: other.pid ?? 0, command: 'node bin/evalflow.js start' });
   await stopLeftoverDevServer({ home, graceMs: 2_000, log: () => {} });
   expect(isAlive(server.pid ?? 0)).toBe(false);
   expect(isAlive(other.pid ?? 0)).toBe(true);
@@ -99,7 +129,7 @@ it('never stops a process that is no dev server of this state file, and drops th
   const bystander = await running(forever);
   const lines: string[] = [];
   for (const pid of [bystander.pid ?? 0, await deadPid()]) {
-    record(pid, { pid: await deadPid(), command: null });
+    await record(pid, { pid: await deadPid(), command: null });
     await stopLeftoverDevServer({ home, graceMs: 300, log: (line) => lines.push(line) });
     expect(existsSync(pidFileOf(home))).toBe(false);
   }
@@ -120,13 +150,16 @@ it("leaves out the server's benign 'task queue closed' at a clean stop, and keep
     'time=2026-12-04T14:55:18.960Z level=ERROR msg="service failures" operation=PollWorkflowTaskQueue wf-namespace=default error="task queue closed"';
   const other =
     'time=2026-12-04T14:55:18.961Z level=ERROR msg="service failures" error="context deadline exceeded"';
+  // As it wrote it when the demo stopped it, with a read of a run still in flight.
+  const shardClosed =
+    'time=2026-12-04T17:41:29.756 level=ERROR msg="Persistent fetch operation Failure" shard-id=1 store-operation=get-wf-execution error="shard closed"';
   const filter = withoutShutdownNoise();
   const kept: string[] = [];
   filter.on('data', (chunk: Buffer) => kept.push(chunk.toString()));
   const ended = once(filter, 'end');
   // Lines split across chunks, as a pipe delivers them.
   filter.write(`Temporal Server: localhost:7233\n${noise.slice(0, 40)}`);
-  filter.write(`${noise.slice(40)}\n${other}\n`);
+  filter.write(`${noise.slice(40)}\n${other}\n${shardClosed}\n`);
   filter.end('last line without a newline');
   await ended;
   expect(kept.join('')).toBe(

@@ -6,7 +6,7 @@ import { Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { DevServerInUseError, DevServerPortInUseError } from '../errors.js';
-import { commandLineOf, isAlive, portIsFree, terminate } from './processes.js';
+import { commandLineOf, isAlive, portIsFree, portsReleased, terminate } from './processes.js';
 
 // `npm start`'s Temporal dev server runs detached, so it outlives a SIGKILL of `npm start`. Its
 // pid file (`.evalflow/temporal.pid`) lets the next start find such a leftover and stop it,
@@ -47,6 +47,8 @@ const devServerRecord = z.object({
 export type DevServerRecord = z.infer<typeof devServerRecord>;
 
 const DEFAULT_GRACE_MS = 10_000;
+/** How long a stopped leftover's ports get to close before the start calls them in use. */
+const PORT_RELEASE_MS = 5_000;
 const HOST = '127.0.0.1';
 
 export const pidFileOf = (home: string): string => join(home, 'temporal.pid');
@@ -137,12 +139,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 }
 
 /**
- * The server's known-benign line at a clean stop: a worker's shutdown unloads its sticky task
- * queue while the worker's last poll on it is in flight, and the server logs that poll's
- * `task queue closed` as `level=ERROR msg="service failures"`, though nothing failed.
+ * The server's known-benign lines at a clean stop, logged as `level=ERROR` though nothing failed:
+ * - a worker's shutdown unloads its sticky task queue while the worker's last poll on it is in
+ *   flight, and the server logs that poll's `task queue closed` as `msg="service failures"`;
+ * - the server's own stop closes its history shards under reads still in flight, which it logs
+ *   as `error="shard closed"` (`msg="Persistent fetch operation Failure"`, say).
  */
 export const isShutdownNoise = (line: string): boolean =>
-  line.includes('msg="service failures"') && line.includes('task queue closed');
+  (line.includes('msg="service failures"') && line.includes('task queue closed')) ||
+  line.includes('error="shard closed"');
 
 /** The server's output, line by line, less its shutdown noise. */
 export function withoutShutdownNoise(): Transform {
@@ -214,6 +219,7 @@ export async function stopLeftoverDevServer(options: {
   }
   if (status.state === 'leftover') {
     await terminate(record.pid, options.graceMs);
+    await portsReleased([record.port, record.uiPort], HOST, PORT_RELEASE_MS);
     options.log(
       `evalflow: stopped a leftover Temporal dev server (pid ${record.pid}, port ${record.port}) ` +
         'of an earlier evalflow start that did not shut down',

@@ -88,3 +88,23 @@ export async function portIsFree(port: number, host: string): Promise<boolean> {
   await new Promise((resolve) => server.close(resolve));
   return true;
 }
+
+/**
+ * Waits until nothing listens on any of `ports`; false if one is still held after `withinMs`.
+ * A process that exited may hold its sockets a moment longer: Linux drops its command line (which
+ * is how `isAlive` sees it gone) before it closes its files, and other threads may outlive it.
+ */
+export async function portsReleased(
+  ports: readonly number[],
+  host: string,
+  withinMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (const port of ports) {
+    while (!(await portIsFree(port, host))) {
+      if (Date.now() >= deadline) return false;
+      await sleep(50);
+    }
+  }
+  return true;
+}
