@@ -35,7 +35,11 @@ const allowed: Record<string, string[]> = {
     'relay',
     'metrics',
   ],
+  // The shapes the API answers with and the CLI and the clients read, and the readers that build
+  // them from the store: they belong to neither side.
+  wire: ['core', 'scores', 'store', 'config', 'evidence'],
   api: [
+    'wire',
     'core',
     'traces',
     'scores',
@@ -48,7 +52,7 @@ const allowed: Record<string, string[]> = {
   ],
   // The HTTP SDK takes the API's route schemas and the core's words as types only (checked
   // below): its requests and answers are the API's own, and it loads nothing of the server.
-  client: ['core', 'api'],
+  client: ['core', 'wire', 'api'],
   testing: ['core', 'scores', 'store', 'evaluators'],
   // The reviewers' page talks to the API only, through the HTTP SDK (its types and values), and
   // writes money and counts as everything else does, with core files that import nothing.
@@ -66,6 +70,7 @@ const allowed: Record<string, string[]> = {
     'relay',
     'worker',
     'api',
+    'wire',
     'client',
     'testing',
     'metrics',
@@ -76,7 +81,7 @@ const allowed: Record<string, string[]> = {
 /** Folders whose every import of another evalflow folder is of types alone. */
 const typesOnly: Record<string, string[]> = {
   workflows: ['activities', 'evaluators'],
-  client: ['core', 'api'],
+  client: ['core', 'wire', 'api'],
 };
 
 interface Import {

@@ -11,7 +11,6 @@ import {
 import type { ScoreConfigStore } from '../scores/index.js';
 import type { ReviewItemWithSlots, Store } from '../store/index.js';
 import { stepsOfRun } from '../traces/index.js';
-import { WireConfig, wireConfig } from './routes/score-configs.js';
 import {
   RoleName,
   roleName,
@@ -22,7 +21,8 @@ import {
   wireFeedback,
   wireSteps,
   wireTarget,
-} from './wire.js';
+} from '../wire/entities.js';
+import { WireConfig, wireConfig } from './routes/score-configs.js';
 
 // What a reviewer's page shows of an item (docs/api.md#the-item-view): the queue's instructions
 // and form (the HUMAN type's score configs), the target's conversation, run timeline or artifact

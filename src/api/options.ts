@@ -11,7 +11,7 @@ import type { AppDefinition, LogFormat, TraceSettings } from '../config/index.js
 import type { HttpObserver } from '../metrics/index.js';
 import type { ScoreConfigStore } from '../scores/index.js';
 import type { Store } from '../store/index.js';
-import type { PrincipalKind } from './principals.js';
+import type { PrincipalKind } from '../wire/principals.js';
 
 // What the API is built from and what its routes see: the one module the server, its plugins
 // and its routes all take their types from.

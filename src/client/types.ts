@@ -18,8 +18,8 @@ import type * as rules from '../api/routes/rules.js';
 import type * as scoreConfigs from '../api/routes/score-configs.js';
 import type * as scores from '../api/routes/scores.js';
 import type * as userTokens from '../api/routes/user-tokens.js';
-import type * as wire from '../api/wire.js';
 import type { RejectionType as CoreRejectionType } from '../core/index.js';
+import type * as wire from '../wire/entities.js';
 
 // What the HTTP client sends and reads, derived from the API's own route schemas: a request is
 // a body's input (defaults may be left out), an answer a response's output. Types only, so the

@@ -1,8 +1,8 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wireAgreement } from '../../src/api/agreement-wire.js';
 import { EvalflowApiError, EvalflowClient } from '../../src/client/index.js';
 import { compareSides } from '../../src/evidence/index.js';
+import { wireAgreement } from '../../src/wire/agreement.js';
 import { judgesApp, storeVerdicts } from '../evidence/stored-verdicts.js';
 import { type ApiHarness, startApi } from '../support/api.js';
 import { devServerEnvironment } from '../support/temporal.js';

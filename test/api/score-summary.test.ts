@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { summarizeScores } from '../../src/api/score-summary.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
+import { summarizeScores } from '../../src/wire/score-summary.js';
 
 // The score summary leaves a shadow version's verdicts out of its feedback type's current
 // verdict (docs/specification.md#evaluator-verdicts), and lists them apart when asked.

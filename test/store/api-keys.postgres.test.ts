@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { verifyCredential } from '../../src/api/credentials.js';
 import { issueCredential } from '../../src/api/index.js';
 import { defineConfig } from '../../src/config/index.js';
 import { openPostgresStore, openSqliteStore, type Store } from '../../src/store/index.js';
+import { verifyCredential } from '../../src/wire/credentials.js';
 import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js';
 
 // Every API request finds its key, and the SQLite store keeps a found key while no other

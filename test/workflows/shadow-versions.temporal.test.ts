@@ -1,9 +1,9 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { summarizeScores } from '../../src/api/score-summary.js';
 import { createFeedbackTypeRegistry, defineFeedbackType } from '../../src/core/index.js';
 import { defineEvaluator } from '../../src/evaluators/index.js';
+import { summarizeScores } from '../../src/wire/score-summary.js';
 import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
 import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';

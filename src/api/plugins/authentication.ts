@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { withArticle } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
-import { type VerifiedCaller, verifyCredential } from '../credentials.js';
+import { type VerifiedCaller, verifyCredential } from '../../wire/credentials.js';
 import { httpOnly, refuse } from '../errors.js';
 
 // Every request but a public route's names its caller with `Authorization: Bearer <key>`: the key

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { UI_PATH } from '../../wire/page.js';
 import { httpOnly } from '../errors.js';
 import { favicon } from './favicon.js';
 
@@ -13,9 +14,6 @@ import { favicon } from './favicon.js';
 // only, no inline script, no framing, no strings into HTML sinks), so a message, an artifact or
 // an instruction that holds markup can never run, even if the page rendered it wrongly. Its icon
 // is /favicon.ico (favicon.ts), served here too.
-
-/** Where the page is served. */
-export const UI_PATH = '/ui/';
 
 /** The built page in this package: dist/ui beside src/ and dist/ (the same from both). */
 export const DEFAULT_UI_ROOT = fileURLToPath(new URL('../../../dist/ui/', import.meta.url));

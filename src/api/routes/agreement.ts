@@ -7,10 +7,10 @@ import {
   preparePromotion,
   queueDisagreements,
 } from '../../evidence/index.js';
-import { AgreementReply, WireEvidence, wireAgreement, wireEvidence } from '../agreement-wire.js';
+import { AgreementReply, WireEvidence, wireAgreement, wireEvidence } from '../../wire/agreement.js';
+import { Written, written } from '../../wire/entities.js';
+import { actorOf } from '../../wire/principals.js';
 import { HTTP_STATUS, HttpRefusal, RejectionBody, refusalResponses, refuse } from '../errors.js';
-import { actorOf } from '../principals.js';
-import { Written, written } from '../wire.js';
 import { callerOf, execute, type Register } from './context.js';
 
 // Trust in judges over HTTP: how two populations of stored verdicts agree (GET /v1/agreement),

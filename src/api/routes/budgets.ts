@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { BudgetSettings, Id, notFound, participantOf, usdOf } from '../../core/index.js';
+import { actorOf } from '../../wire/principals.js';
 import { budgetsNow } from '../budgets-now.js';
 import { refusalResponses, refuse } from '../errors.js';
-import { actorOf } from '../principals.js';
 import { callerOf, type Register, type RouteDeps } from './context.js';
 
 // Budgets (docs/api.md#budgets): the ones in force in this workspace (the config's global and

@@ -7,7 +7,7 @@ import {
   EvaluatorFilter,
   readCosts,
   UtcDay,
-} from '../costs-wire.js';
+} from '../../wire/costs.js';
 import { refusalResponses, refuse } from '../errors.js';
 import { callerOf, type Register } from './context.js';
 
@@ -28,7 +28,7 @@ export const CostsQuery = z.object({
   /** The system's key only: one workspace (default: every workspace). */
   workspace: z.string().min(1).max(200).optional(),
 });
-export type { CostDimension } from '../costs-wire.js';
+export type { CostDimension } from '../../wire/costs.js';
 export { CostsReply };
 
 export const registerCosts: Register = (api, deps) => {

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { notFound } from '../../core/index.js';
-import { refusalResponses, refuse } from '../errors.js';
-import { actorOf } from '../principals.js';
 import {
   SourceName,
   sourceOf,
@@ -13,7 +11,9 @@ import {
   wireMessage,
   wireRatedMessage,
   written,
-} from '../wire.js';
+} from '../../wire/entities.js';
+import { actorOf } from '../../wire/principals.js';
+import { refusalResponses, refuse } from '../errors.js';
 import { callerOf, execute, type Register } from './context.js';
 
 // give_feedback (docs/specification.md#giving-feedback), and message ratings and conversation

@@ -6,9 +6,9 @@ import {
   ReportedTime,
   RunEndStatus,
 } from '../../core/index.js';
+import { RoleName, roleOf, Written, written } from '../../wire/entities.js';
+import { actorOf } from '../../wire/principals.js';
 import { refusalResponses, refuse } from '../errors.js';
-import { actorOf } from '../principals.js';
-import { RoleName, roleOf, Written, written } from '../wire.js';
 import { callerOf, execute, type Register } from './context.js';
 
 // What the host reports: threads, runs (start, resume, pause, end), messages, artifact versions.

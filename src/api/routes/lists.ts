@@ -2,9 +2,16 @@ import { z } from 'zod';
 import { evaluationStates } from '../../core/index.js';
 import type { RunListKey } from '../../store/index.js';
 import { stepsOfRun } from '../../traces/index.js';
+import {
+  WireRun,
+  WireSteps,
+  WireThread,
+  wireRun,
+  wireSteps,
+  wireThread,
+} from '../../wire/entities.js';
+import { evaluationSummary, evaluationsOfRuns } from '../../wire/run-evaluations.js';
 import { httpOnly, refusalResponses } from '../errors.js';
-import { evaluationSummary, evaluationsOfRuns } from '../run-evaluations.js';
-import { WireRun, WireSteps, WireThread, wireRun, wireSteps, wireThread } from '../wire.js';
 import { callerOf, type Register } from './context.js';
 
 // Lists of what the host reported: threads by id, runs newest first with each one's evaluation

@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import { type EvaluationTarget, evaluationStates, notFound, targetKey } from '../../core/index.js';
 import { stepsOfRun } from '../../traces/index.js';
-import { refusalResponses, refuse } from '../errors.js';
-import { byGeneration, LedgerEntry, ledgerEntries, runOfTarget } from '../ledger-entries.js';
-import { evaluationsOfRuns } from '../run-evaluations.js';
-import { RunVerdict, runVerdicts } from '../run-verdicts.js';
-import { ScoreSummaryGroup, summarizeScores } from '../score-summary.js';
 import {
   SourceName,
   sourceOf,
@@ -15,7 +10,17 @@ import {
   wireRun,
   wireSteps,
   wireThread,
-} from '../wire.js';
+} from '../../wire/entities.js';
+import {
+  byGeneration,
+  LedgerEntry,
+  ledgerEntries,
+  runOfTarget,
+} from '../../wire/ledger-entries.js';
+import { evaluationsOfRuns } from '../../wire/run-evaluations.js';
+import { RunVerdict, runVerdicts } from '../../wire/run-verdicts.js';
+import { ScoreSummaryGroup, summarizeScores } from '../../wire/score-summary.js';
+import { refusalResponses, refuse } from '../errors.js';
 import { callerOf, type Register } from './context.js';
 
 // Reading back: a run with its evaluation ledger, the ledger in pages, and a summary of scores

@@ -11,18 +11,6 @@ import {
   validationFailed,
 } from '../../core/index.js';
 import type { ReviewTargetFilter } from '../../store/index.js';
-import { refusalResponses, refuse } from '../errors.js';
-import { actorOf } from '../principals.js';
-import {
-  QueueProgress,
-  queueOf,
-  queuesOf,
-  ReviewerProgress,
-  WireReviewQueue,
-  wireProgress,
-  wireReviewerProgress,
-  wireReviewQueue,
-} from '../review-queue-wire.js';
 import {
   RoleName,
   roleOf,
@@ -32,7 +20,18 @@ import {
   Written,
   wireTarget,
   written,
-} from '../wire.js';
+} from '../../wire/entities.js';
+import { actorOf } from '../../wire/principals.js';
+import {
+  QueueProgress,
+  ReviewerProgress,
+  WireReviewQueue,
+  wireProgress,
+  wireReviewerProgress,
+  wireReviewQueue,
+} from '../../wire/review-queues.js';
+import { refusalResponses, refuse } from '../errors.js';
+import { queueOf, queuesOf } from '../queues-in-force.js';
 import { callerOf, execute, type Register } from './context.js';
 
 // Review queues (docs/api.md#review-queues): listed with their progress, read with each

@@ -11,12 +11,13 @@ import {
   type ReviewQueue,
   targetKey,
 } from '../../core/index.js';
+import { WireFeedback, WireTarget, wireFeedback, wireTarget } from '../../wire/entities.js';
+import { actorOf } from '../../wire/principals.js';
+import { WireClaimedItem } from '../../wire/review-queues.js';
 import { InvalidRequestError, ReviewClient } from '../../workflow-clients/index.js';
 import { HTTP_STATUS, HttpRefusal, refusalResponses, refuse } from '../errors.js';
 import { configStatuses, ItemView, itemView, othersVerdicts } from '../item-view.js';
-import { actorOf } from '../principals.js';
-import { queueOf, WireClaimedItem } from '../review-queue-wire.js';
-import { WireFeedback, WireTarget, wireFeedback, wireTarget } from '../wire.js';
+import { queueOf } from '../queues-in-force.js';
 import { callerOf, type Register, type RouteDeps } from './context.js';
 import { checkHumanConfig, ReviewActionReply } from './reviews.js';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id } from '../../core/index.js';
-import { issueCredential } from '../credentials.js';
+import { issueCredential } from '../../wire/credentials.js';
+import { SIGN_IN_SECONDS, signInPath } from '../../wire/page.js';
 import { refusalResponses } from '../errors.js';
 import { callerOf, type Register } from './context.js';
 
@@ -8,11 +9,6 @@ import { callerOf, type Register } from './context.js';
 // page. The page's path carries it in the URL's fragment (`/ui/#token=…`), which a browser never
 // sends to a server, so it reaches no server's log; the page keeps it in memory or session
 // storage and sends it as a Bearer header (no cookie, so no CSRF).
-
-export const SIGN_IN_SECONDS = { min: 60, max: 24 * 60 * 60, default: 8 * 60 * 60 } as const;
-
-/** The page's path with a token in its fragment. */
-export const signInPath = (token: string) => `/ui/#token=${token}`;
 
 // The body and answer, named so that the HTTP client's types are these very schemas.
 export const SignInParams = z.object({ reviewerId: Id });

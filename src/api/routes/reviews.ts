@@ -6,11 +6,11 @@ import {
   type Target,
   targetKey,
 } from '../../core/index.js';
+import { targetOf, WireTarget } from '../../wire/entities.js';
+import { actorOf } from '../../wire/principals.js';
 import { ReviewClient } from '../../workflow-clients/index.js';
 import { HTTP_STATUS, HttpRefusal, httpOnly, refusalResponses, refuse } from '../errors.js';
-import { actorOf } from '../principals.js';
-import { queuesOf } from '../review-queue-wire.js';
-import { targetOf, WireTarget } from '../wire.js';
+import { queuesOf } from '../queues-in-force.js';
 import { callerOf, type Register, type RouteDeps } from './context.js';
 
 // Reviewers' actions (docs/specification.md#reviews): serialized per target by the target's

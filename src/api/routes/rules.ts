@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { RuleSettingsInput, ruleSettingsOf } from '../../config/index.js';
 import { EvaluatorId, rulesInForce } from '../../core/index.js';
+import { WireRule, Written, wireRule, written } from '../../wire/entities.js';
+import { actorOf } from '../../wire/principals.js';
 import { refusalResponses } from '../errors.js';
-import { actorOf } from '../principals.js';
-import { WireRule, Written, wireRule, written } from '../wire.js';
 import { callerOf, execute, type Register } from './context.js';
 
 // Evaluation rules: the app's defaults, overridden per evaluator version by the workspace's own.

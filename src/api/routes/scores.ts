@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { notFound } from '../../core/index.js';
+import { SourceName, sourceName, Written, written } from '../../wire/entities.js';
+import { actorOf } from '../../wire/principals.js';
 import { httpOnly, refusalResponses, refuse } from '../errors.js';
-import { actorOf } from '../principals.js';
-import { SourceName, sourceName, Written, written } from '../wire.js';
 import { callerOf, execute, type Register } from './context.js';
 
 // docs/specification.md#score-writes: numbers and booleans on traces, from a harness

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { issueCredential } from '../credentials.js';
+import { issueCredential } from '../../wire/credentials.js';
 import { refusalResponses } from '../errors.js';
 import { callerOf, type Register } from './context.js';
 

@@ -1,5 +1,4 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { wireAgreement } from '../../api/agreement-wire.js';
 import { counted, EvaluatedKindSchema, evaluatedKinds, type TargetKind } from '../../core/index.js';
 import {
   AgreementQueryError,
@@ -8,6 +7,7 @@ import {
   queueDisagreements,
 } from '../../evidence/index.js';
 import type { Store } from '../../store/index.js';
+import { wireAgreement } from '../../wire/agreement.js';
 import { APP_OPTION, appOf, CLI_ACTOR, identifier, instant, usage, withStore } from '../context.js';
 import { printAgreement } from '../presentation/agreement-report.js';
 import { withExamples } from '../presentation/examples.js';

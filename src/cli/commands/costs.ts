@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { usdText } from '../../core/index.js';
 import {
   type CostDimension,
   CostDimensions,
@@ -7,8 +8,7 @@ import {
   EvaluatorFilter,
   readCosts,
   UtcDay,
-} from '../../api/costs-wire.js';
-import { usdText } from '../../core/index.js';
+} from '../../wire/costs.js';
 import { identifier, usage, withStore } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { issueCredential, PRINCIPAL_FORMS, parsePrincipal } from '../../api/index.js';
 import type { Config } from '../../config/index.js';
+import { issueCredential } from '../../wire/credentials.js';
+import { PRINCIPAL_FORMS, parsePrincipal } from '../../wire/principals.js';
 import { withStore } from '../context.js';
 import { UsageError } from '../errors.js';
 import { withExamples } from '../presentation/examples.js';

@@ -1,13 +1,5 @@
 import { type Command, Option } from 'commander';
 import {
-  byGeneration,
-  type LedgerEntry,
-  ledgerEntries,
-  runOfTarget,
-} from '../../api/ledger-entries.js';
-import { labelOf } from '../../api/run-verdicts.js';
-import { targetOf, type WireTarget } from '../../api/wire.js';
-import {
   type EvaluationState,
   type EvaluationTarget,
   evaluationStates,
@@ -15,6 +7,14 @@ import {
   targetKey,
 } from '../../core/index.js';
 import type { EvaluationEntry, Store } from '../../store/index.js';
+import { targetOf, type WireTarget } from '../../wire/entities.js';
+import {
+  byGeneration,
+  type LedgerEntry,
+  ledgerEntries,
+  runOfTarget,
+} from '../../wire/ledger-entries.js';
+import { labelOf } from '../../wire/run-verdicts.js';
 import { APP_OPTION, appOf, identifier, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';

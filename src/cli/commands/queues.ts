@@ -1,10 +1,4 @@
 import { type Command, type InvalidArgumentError, Option } from 'commander';
-import {
-  wireProgress,
-  wireReviewerProgress,
-  wireReviewQueue,
-} from '../../api/review-queue-wire.js';
-import { wireTarget } from '../../api/wire.js';
 import type { AppDefinition } from '../../config/index.js';
 import {
   MessageRole,
@@ -16,6 +10,8 @@ import {
   type Target,
 } from '../../core/index.js';
 import type { ReviewTargetFilter, Store } from '../../store/index.js';
+import { wireTarget } from '../../wire/entities.js';
+import { wireProgress, wireReviewerProgress, wireReviewQueue } from '../../wire/review-queues.js';
 import {
   appOf,
   CONFIG_OPTION,

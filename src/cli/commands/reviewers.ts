@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { issueCredential } from '../../api/index.js';
-import { SIGN_IN_SECONDS, signInPath } from '../../api/routes/reviewer-sign-in.js';
+import { issueCredential } from '../../wire/credentials.js';
+import { SIGN_IN_SECONDS, signInPath } from '../../wire/page.js';
 import { apiAddressOf, identifier, usage, withStore } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';

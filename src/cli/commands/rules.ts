@@ -1,5 +1,4 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { wireRule } from '../../api/wire.js';
 import type { AppDefinition } from '../../config/index.js';
 import {
   type EvaluatedKind,
@@ -14,6 +13,7 @@ import {
   type StoredEvaluationRule,
 } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
+import { wireRule } from '../../wire/entities.js';
 import {
   APP_OPTION,
   appOf,

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { ledgerEntries } from '../../api/ledger-entries.js';
-import { evaluationsOfRuns } from '../../api/run-evaluations.js';
-import { runVerdicts } from '../../api/run-verdicts.js';
-import { wireRun, wireSteps } from '../../api/wire.js';
 import type { Run } from '../../core/index.js';
 import type { Store } from '../../store/index.js';
 import { stepsOfRun } from '../../traces/index.js';
+import { wireRun, wireSteps } from '../../wire/entities.js';
+import { ledgerEntries } from '../../wire/ledger-entries.js';
+import { evaluationsOfRuns } from '../../wire/run-evaluations.js';
+import { runVerdicts } from '../../wire/run-verdicts.js';
 import { APP_OPTION, appOf, identifier, usage, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';

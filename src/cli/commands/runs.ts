@@ -1,9 +1,9 @@
 import { type Command, Option } from 'commander';
-import { evaluationSummary, evaluationsOfRuns } from '../../api/run-evaluations.js';
-import { wireRun, wireSteps } from '../../api/wire.js';
 import { evaluationStates, RunStatus } from '../../core/index.js';
 import type { RunListOptions } from '../../store/index.js';
 import { stepsOfRun } from '../../traces/index.js';
+import { wireRun, wireSteps } from '../../wire/entities.js';
+import { evaluationSummary, evaluationsOfRuns } from '../../wire/run-evaluations.js';
 import { identifier, instant, wholeNumber, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';

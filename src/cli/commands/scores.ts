@@ -1,8 +1,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { type ScoreSummaryGroup, summarizeScores } from '../../api/score-summary.js';
 import { scoreBackend } from '../../config/score-backend.js';
 import { ScoreSource } from '../../core/index.js';
 import { syncScoreConfigs } from '../../scores/index.js';
+import { type ScoreSummaryGroup, summarizeScores } from '../../wire/score-summary.js';
 import { APP_OPTION, appOf, identifier, instant, withStore, workspacesOf } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { LedgerEntry } from '../../api/ledger-entries.js';
-import type { ScoreSummaryGroup } from '../../api/score-summary.js';
-import type { WireRun } from '../../api/wire.js';
+import type { WireRun } from '../../wire/entities.js';
+import type { LedgerEntry } from '../../wire/ledger-entries.js';
+import type { ScoreSummaryGroup } from '../../wire/score-summary.js';
 import { targetText } from '../commands/ledger.js';
 import { summaryTable } from '../commands/scores.js';
 import type { Print } from '../context.js';

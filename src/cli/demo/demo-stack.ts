@@ -1,8 +1,10 @@
 import { join } from 'node:path';
-import { issueCredential, parsePrincipal, startApi } from '../../api/index.js';
+import { startApi } from '../../api/index.js';
 import { type AppDefinition, loadConfig } from '../../config/index.js';
 import { operationsLog } from '../../metrics/index.js';
 import type { Store } from '../../store/index.js';
+import { issueCredential } from '../../wire/credentials.js';
+import { parsePrincipal } from '../../wire/principals.js';
 import { startEngine } from '../../worker/index.js';
 import { CLI_INVOCATION } from '../presentation/invocation.js';
 import { type DevServer, startDevServer } from '../supervision/dev-server.js';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
-import type { LedgerEntry } from '../../api/ledger-entries.js';
-import type { WireRule } from '../../api/wire.js';
+import type { WireRule } from '../../wire/entities.js';
+import type { LedgerEntry } from '../../wire/ledger-entries.js';
 import type { Print } from '../context.js';
 import { ProgressReporter, type ProgressStream } from '../presentation/progress-bar.js';
 import { DEMO_WORKSPACE } from './demo-app.js';

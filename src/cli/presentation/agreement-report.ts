@@ -1,5 +1,5 @@
-import type { AgreementReply } from '../../api/agreement-wire.js';
 import { counted } from '../../core/index.js';
+import type { AgreementReply } from '../../wire/agreement.js';
 import type { Print } from '../context.js';
 import { renderTable } from './table.js';
 

@@ -1,4 +1,5 @@
-import { UI_PATH, uiBuildProblem } from '../../api/index.js';
+import { uiBuildProblem } from '../../api/index.js';
+import { UI_PATH } from '../../wire/page.js';
 import { CLI_INVOCATION } from './invocation.js';
 
 // The line `evalflow start`, `evalflow api` and the demo print about the reviewers' page: where

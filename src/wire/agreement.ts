@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type PromotionEvidence, targetKinds, type VersionAgreement } from '../core/index.js';
 import type { AgreementReport } from '../evidence/index.js';
 import { SCORE_DATA_TYPES } from '../scores/index.js';
-import { WireTarget, wireTarget } from './wire.js';
+import { WireTarget, wireTarget } from './entities.js';
 
 // The agreement report over HTTP: src/evidence's report as JSON, its targets in the wire's
 // camelCase. A figure is `{value}`, or `{value: null, code, reason}` where the data leave it

@@ -7,7 +7,7 @@ import {
   usdOf,
 } from '../core/index.js';
 import type { EvaluationEntry, EvaluationUsage, Store } from '../store/index.js';
-import { WireTarget, wireTarget } from './wire.js';
+import { WireTarget, wireTarget } from './entities.js';
 
 // The evaluation ledger's entries on the wire: `GET /v1/runs/:runId`, `GET /v1/ledger` and
 // `evalflow ledger --json` answer with this shape, each entry with what judging it used.

@@ -7,7 +7,7 @@ import {
 } from '../core/index.js';
 import { isComparable, scoreValues } from '../scores/index.js';
 import type { Store } from '../store/index.js';
-import { SourceName, sourceName } from './wire.js';
+import { SourceName, sourceName } from './entities.js';
 
 // The scores of a workspace's stored feedback, summarized by population
 // (docs/specification.md#score-sources): grouped by source, so end-user sentiment, reviewer

@@ -1,16 +1,8 @@
 import { z } from 'zod';
-import type { AppDefinition } from '../config/index.js';
 import { RoutingRuleInput, routingRuleInputOf } from '../config/index.js';
-import {
-  notFound,
-  queuesInForce,
-  type ReviewQueue,
-  type StoredReviewQueue,
-  TargetKindSchema,
-} from '../core/index.js';
-import type { QueueCounts, ReviewerCounts, Store } from '../store/index.js';
-import { refuse } from './errors.js';
-import { WireTarget } from './wire.js';
+import { type ReviewQueue, type StoredReviewQueue, TargetKindSchema } from '../core/index.js';
+import type { QueueCounts, ReviewerCounts } from '../store/index.js';
+import { WireTarget } from './entities.js';
 
 // Review queues over HTTP (docs/api.md#review-queues): a queue's definition and progress in
 // camelCase, each mapped from the core's and the store's words here, once.
@@ -103,24 +95,3 @@ export const WireClaimedItem = z.object({
   slotsDone: z.int(),
   leaseExpiresAt: z.string(),
 });
-
-/** The queues in force in a workspace: the app's defaults, each overridden by its own. */
-export async function queuesOf(
-  store: Store,
-  app: AppDefinition,
-  workspaceId: string,
-): Promise<(ReviewQueue | StoredReviewQueue)[]> {
-  return queuesInForce(app.reviewQueues, await store.reviewQueues.definitions(workspaceId));
-}
-
-/** The queue in force under an id; a 404 when there is none. */
-export async function queueOf(
-  store: Store,
-  app: AppDefinition,
-  workspaceId: string,
-  queueId: string,
-): Promise<ReviewQueue | StoredReviewQueue> {
-  const queue = (await queuesOf(store, app, workspaceId)).find((q) => q.queue_id === queueId);
-  if (queue === undefined) throw refuse(notFound('review queue', queueId));
-  return queue;
-}

@@ -9,7 +9,7 @@ import {
 } from '../core/index.js';
 import { scoreValues } from '../scores/index.js';
 import type { Store } from '../store/index.js';
-import { WireFeedback, wireFeedback } from './wire.js';
+import { WireFeedback, wireFeedback } from './entities.js';
 
 // What was judged for a run, read back with the run (`GET /v1/runs/:runId`, `evalflow runs
 // show`): the current feedback on its turn, on its messages and on the artifact versions it

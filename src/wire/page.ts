@@ -1,0 +1,11 @@
+// The reviewers' page as the API serves it and the CLI points to it: its path, and a sign-in
+// link into it (the token in the URL's fragment, which a browser never sends to a server), with
+// how long such a link may live.
+
+/** Where the page is served. */
+export const UI_PATH = '/ui/';
+
+export const SIGN_IN_SECONDS = { min: 60, max: 24 * 60 * 60, default: 8 * 60 * 60 } as const;
+
+/** The page's path with a token in its fragment. */
+export const signInPath = (token: string) => `${UI_PATH}#token=${token}`;
