@@ -8,7 +8,8 @@
 //   what the accounting costs when the judge itself costs nothing (the worst case; a real judge's
 //   latency hides it);
 // - a tight budget under 40 evaluations at once: what is spent beyond its limit;
-// - a backfill's preview of its cost against what the same batch then spends.
+// - a backfill's preview of its cost and duration against what the same batch then spends and
+//   takes.
 // The last line is one JSON object. Not part of `npm test`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -243,7 +244,7 @@ try {
       ? null
       : (Math.abs(preview.costNanos - actualNanos) / actualNanos) * 100;
   console.log(
-    `backfill: ${preview.targets} runs previewed at $${((preview.costNanos ?? 0) / 1e9).toFixed(4)} in ${((preview.durationMs ?? 0) / 1000).toFixed(1)} s; ` +
+    `backfill: ${preview.targets} runs previewed at $${((preview.costNanos ?? 0) / 1e9).toFixed(4)} in ${(preview.durationMs / 1000).toFixed(1)} s (${preview.durationBasis}, from ${preview.versions[0]?.recordedAttempts} attempts); ` +
       `spent $${(actualNanos / 1e9).toFixed(4)} in ${(batchMs / 1000).toFixed(1)} s (cost off by ${previewErrorPct?.toFixed(1)} %)`,
   );
   console.log(
@@ -253,10 +254,10 @@ try {
       ledger_matches_bill: true,
       budget_overshoot_usd: Number(overshootUsd.toFixed(6)),
       preview_error_pct: previewErrorPct === null ? null : Number(previewErrorPct.toFixed(1)),
-      preview_duration_error_pct:
-        preview.durationMs === null
-          ? null
-          : Number(((Math.abs(preview.durationMs - batchMs) / batchMs) * 100).toFixed(1)),
+      preview_duration_error_pct: Number(
+        ((Math.abs(preview.durationMs - batchMs) / batchMs) * 100).toFixed(1),
+      ),
+      preview_duration_basis: preview.durationBasis,
       runs: RUNS,
     }),
   );

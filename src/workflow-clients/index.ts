@@ -9,6 +9,8 @@ export {
 } from '../workflows/reevaluate-messages.js';
 export { InvalidRequestError } from './errors.js';
 export {
+  DEFAULT_ATTEMPT_MS,
+  type DurationBasis,
   type PreviewDeps,
   type PreviewRequest,
   previewReevaluation,

@@ -16,7 +16,29 @@ import { InvalidRequestError } from './errors.js';
 
 // What a batch would judge and cost before it starts: the same count its workflow makes, each
 // version's cost from its measured mean (or its declared estimate; null when neither), and a
-// duration under the batch's window and the version's limits from its measured attempt time.
+// duration from its measured attempt time (or a default, said so) plus what the batch's workflow
+// spends around each attempt, under the batch's window and the version's limits.
+
+/** An attempt's time when none is recorded in the workspace: a typical LLM judge's call. */
+export const DEFAULT_ATTEMPT_MS = 2000;
+/**
+ * What the engine spends on one evaluation beyond its attempt, in its slot: scheduling the
+ * activity, the store's reads and writes around the judge, the workflow task that takes its
+ * result. Measured on the dev server (bench:costs, an endpoint that answers at once).
+ */
+export const EVALUATION_OVERHEAD_MS = 60;
+/**
+ * The batch's one workflow takes each evaluation's result in a task of its own, one at a time:
+ * the least an evaluation adds to the batch however wide its window.
+ */
+export const WORKFLOW_TASK_MS = 12;
+/** Each page of targets: reading it, then continuing as new. */
+export const PAGE_OVERHEAD_MS = 50;
+/** Targets per page, as the batch's workflow reads them by default. */
+const PAGE_SIZE = 100;
+
+/** Whence a duration: the version's recorded attempts, or the default attempt time. */
+export type DurationBasis = 'recorded' | 'default';
 
 export interface VersionPreview {
   /** `name@version`. */
@@ -28,7 +50,10 @@ export interface VersionPreview {
   costNanos: number | null;
   /** Its measured mean attempt; null with none recorded. */
   meanAttemptMs: number | null;
-  durationMs: number | null;
+  /** Attempts its mean is measured over; 0: the duration assumes `DEFAULT_ATTEMPT_MS`. */
+  recordedAttempts: number;
+  durationBasis: DurationBasis;
+  durationMs: number;
 }
 
 export interface ReevaluationPreview {
@@ -36,8 +61,9 @@ export interface ReevaluationPreview {
   versions: VersionPreview[];
   /** Null when any version's cost is unknown. */
   costNanos: number | null;
-  /** Null when any version's attempt time is unknown. */
-  durationMs: number | null;
+  durationMs: number;
+  /** `default` when any version's duration assumes the default attempt time. */
+  durationBasis: DurationBasis;
 }
 
 export interface PreviewDeps {
@@ -84,44 +110,60 @@ export async function previewReevaluation(
         evaluator,
         await deps.store.usage.measuredCost(participant, workspaceId),
       );
-      const { mean_attempt_ms } = await deps.store.usage.measuredDuration(participant, workspaceId);
+      const { attempts, mean_attempt_ms } = await deps.store.usage.measuredDuration(
+        participant,
+        workspaceId,
+      );
       const limit = deps.limits[ref.name] ?? {};
       const slots = Math.min(concurrency, limit.maxConcurrent ?? concurrency);
+      const slotMs = slotTimeMs(mean_attempt_ms);
       return {
         evaluator: id,
         targets,
         costPerEvaluationNanos: perEvaluation,
         costNanos: perEvaluation === null ? null : perEvaluation * targets,
         meanAttemptMs: mean_attempt_ms,
-        durationMs:
-          mean_attempt_ms === null
-            ? null
-            : Math.max(
-                (targets * mean_attempt_ms) / slots,
-                limit.perSecond === undefined ? 0 : (targets / limit.perSecond) * 1000,
-              ),
+        recordedAttempts: attempts,
+        durationBasis: mean_attempt_ms === null ? 'default' : 'recorded',
+        durationMs: Math.max(
+          (targets * slotMs) / slots,
+          targets * WORKFLOW_TASK_MS,
+          limit.perSecond === undefined ? 0 : (targets / limit.perSecond) * 1000,
+        ),
       };
     }),
   );
-  const known = <K extends 'costNanos' | 'durationMs'>(key: K) =>
-    versions.every((version) => version[key] !== null);
-  // The versions share the batch's window: the batch takes at least their work spread over it,
-  // and at least as long as its slowest version alone.
+  // The versions share the batch's window and its workflow: the batch takes at least their work
+  // spread over the window, at least one workflow task per evaluation, at least as long as its
+  // slowest version alone, and a little more per page.
   const work = versions.reduce(
-    (sum, version) => sum + version.targets * (version.meanAttemptMs ?? 0),
+    (sum, version) => sum + version.targets * slotTimeMs(version.meanAttemptMs),
     0,
   );
+  const evaluations = versions.reduce((sum, version) => sum + version.targets, 0);
+  const pages = Math.ceil(counts.targets / PAGE_SIZE);
   return {
     targets: counts.targets,
     versions,
-    costNanos: known('costNanos')
+    costNanos: versions.every((version) => version.costNanos !== null)
       ? versions.reduce((sum, version) => sum + (version.costNanos ?? 0), 0)
       : null,
-    durationMs: known('durationMs')
-      ? Math.max(work / concurrency, ...versions.map((version) => version.durationMs ?? 0))
-      : null,
+    durationMs:
+      Math.max(
+        work / concurrency,
+        evaluations * WORKFLOW_TASK_MS,
+        ...versions.map((version) => version.durationMs),
+      ) +
+      pages * PAGE_OVERHEAD_MS,
+    durationBasis: versions.some((version) => version.durationBasis === 'default')
+      ? 'default'
+      : 'recorded',
   };
 }
+
+/** One evaluation's time in its slot: its attempt (measured, else the default) and the engine's. */
+const slotTimeMs = (meanAttemptMs: number | null) =>
+  (meanAttemptMs ?? DEFAULT_ATTEMPT_MS) + EVALUATION_OVERHEAD_MS;
 
 async function artifactCounts(
   deps: PreviewDeps,
@@ -139,8 +181,11 @@ const usd = (nanos: number | null) => (nanos === null ? null : usdOf(nanos));
  * Milliseconds to a tenth, as a preview shows them: a mean over attempts, spread over slots, is
  * any fraction (`2.5500000000000003`), and a tenth of a millisecond is finer than any estimate.
  */
-export const shownMs = (ms: number | null): number | null =>
-  ms === null ? null : Math.round(ms * 10) / 10;
+export function shownMs(ms: number): number;
+export function shownMs(ms: number | null): number | null;
+export function shownMs(ms: number | null): number | null {
+  return ms === null ? null : Math.round(ms * 10) / 10;
+}
 
 /**
  * A preview as the API answers it and `--dry-run --json` prints it: money in dollars (each
@@ -151,12 +196,15 @@ export function wirePreview(preview: ReevaluationPreview) {
     targets: preview.targets,
     costUsd: usd(preview.costNanos),
     durationMs: shownMs(preview.durationMs),
+    durationBasis: preview.durationBasis,
     versions: preview.versions.map((version) => ({
       evaluator: version.evaluator,
       targets: version.targets,
       costPerEvaluationUsd: usd(version.costPerEvaluationNanos),
       costUsd: usd(version.costNanos),
       meanAttemptMs: shownMs(version.meanAttemptMs),
+      recordedAttempts: version.recordedAttempts,
+      durationBasis: version.durationBasis,
       durationMs: shownMs(version.durationMs),
     })),
   };

@@ -747,11 +747,14 @@ describe('the HTTP API', () => {
       body: { selection, evaluators: ['answer_length@1'] },
     });
     expect(preview.status).toBe(200);
-    // Never judged here, and no declared estimate: the cost and duration are unknown, not 0.
+    // Never judged here, and no declared estimate: the cost is unknown, not 0; the duration
+    // assumes the default attempt (2 × (2 s + the engine's 60 ms) over 8 slots, and a page) and
+    // says so.
     expect(preview.body).toEqual({
       targets: 2,
       costUsd: null,
-      durationMs: null,
+      durationMs: 565,
+      durationBasis: 'default',
       versions: [
         {
           evaluator: 'answer_length@1',
@@ -759,7 +762,9 @@ describe('the HTTP API', () => {
           costPerEvaluationUsd: null,
           costUsd: null,
           meanAttemptMs: null,
-          durationMs: null,
+          recordedAttempts: 0,
+          durationBasis: 'default',
+          durationMs: 515,
         },
       ],
     });

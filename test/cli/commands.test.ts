@@ -332,7 +332,8 @@ describe('an error', () => {
     expect(JSON.parse(preview.out)).toEqual({
       targets: 0,
       costUsd: null,
-      durationMs: null,
+      durationMs: 0,
+      durationBasis: 'default',
       versions: [
         {
           evaluator: 'answer_length@1',
@@ -340,12 +341,14 @@ describe('an error', () => {
           costPerEvaluationUsd: null,
           costUsd: null,
           meanAttemptMs: null,
-          durationMs: null,
+          recordedAttempts: 0,
+          durationBasis: 'default',
+          durationMs: 0,
         },
       ],
     });
 
-    // As text: what it counts, and why there is no estimate, never "about unknown".
+    // As text: what it counts, why there is no cost estimate, and that its duration is a default.
     const lines = await cli(
       'reevaluate',
       'start',
@@ -361,8 +364,8 @@ describe('an error', () => {
     expect(lines.err).toBe('');
     expect(lines.out.trim().split('\n')).toEqual([
       '0 turns',
-      'answer_length@1: 0 evaluations, cost not estimated: no cost of it recorded in this workspace, and it declares no estimatedCostUsd, duration not estimated: no attempt of it recorded in this workspace',
-      'estimated cost none (answer_length@1 not estimated), duration none (answer_length@1 not estimated)',
+      'answer_length@1: 0 evaluations, cost not estimated: no cost of it recorded in this workspace, and it declares no estimatedCostUsd, about 0s by default: no attempt of it recorded in this workspace, 2s an attempt assumed',
+      'estimated cost none (answer_length@1 not estimated), duration 0s (by default)',
     ]);
 
     const unreachable = await cliInProcess(

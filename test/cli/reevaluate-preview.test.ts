@@ -8,7 +8,10 @@ import {
 // A batch's preview as `reevaluate start --dry-run` prints it and the API answers it: what it
 // counts by name, an estimate or why there is none, and no float noise.
 
-/** Two versions: one measured (3 attempts of 1.1 ms, one slot), one never run and with no estimate. */
+/**
+ * Two versions: one measured (3 attempts of 1.1 ms, one slot), one never run and with no
+ * estimate, whose duration assumes the default attempt.
+ */
 const preview: ReevaluationPreview = {
   targets: 3,
   versions: [
@@ -18,6 +21,8 @@ const preview: ReevaluationPreview = {
       costPerEvaluationNanos: 3_600_000,
       costNanos: 10_800_000,
       meanAttemptMs: 1.1,
+      recordedAttempts: 3,
+      durationBasis: 'recorded',
       durationMs: 3 * 1.1,
     },
     {
@@ -26,20 +31,23 @@ const preview: ReevaluationPreview = {
       costPerEvaluationNanos: null,
       costNanos: null,
       meanAttemptMs: null,
-      durationMs: null,
+      recordedAttempts: 0,
+      durationBasis: 'default',
+      durationMs: 6_180,
     },
   ],
   costNanos: null,
-  durationMs: null,
+  durationMs: 6_230,
+  durationBasis: 'default',
 };
 
 describe('a dry run as text', () => {
-  it('names the turns it counts, and says why an estimate is missing', () => {
+  it('names the turns it counts, says why an estimate is missing, and what a duration is from', () => {
     expect(previewLines(preview, 'turn')).toEqual([
       '3 turns',
-      'helpful@3: 3 evaluations × $0.0036 = $0.0108, about 0s',
-      'tone@1: 3 evaluations, cost not estimated: no cost of it recorded in this workspace, and it declares no estimatedCostUsd, duration not estimated: no attempt of it recorded in this workspace',
-      'estimated cost none (tone@1 not estimated), duration none (tone@1 not estimated)',
+      'helpful@3: 3 evaluations × $0.0036 = $0.0108, about 0s from 3 recorded attempts',
+      'tone@1: 3 evaluations, cost not estimated: no cost of it recorded in this workspace, and it declares no estimatedCostUsd, about 6s by default: no attempt of it recorded in this workspace, 2s an attempt assumed',
+      'estimated cost none (tone@1 not estimated), duration 6s (by default)',
     ]);
   });
 
@@ -60,6 +68,7 @@ describe('a dry run as text', () => {
       versions: preview.versions.slice(0, 1),
       costNanos: 10_800_000,
       durationMs: 125_000,
+      durationBasis: 'recorded' as const,
     };
     expect(previewLines(known, 'message').at(-1)).toBe('estimated cost $0.0108, duration 2m05s');
   });
@@ -76,8 +85,12 @@ describe('a preview on the wire', () => {
       costPerEvaluationUsd: 0.0036,
       costUsd: 0.0108,
       meanAttemptMs: 1.1,
+      recordedAttempts: 3,
+      durationBasis: 'recorded',
       durationMs: 3.3,
     });
+    expect(wire).toMatchObject({ durationBasis: 'default' });
+    expect(wire.versions[1]).toMatchObject({ recordedAttempts: 0, durationBasis: 'default' });
     expect(JSON.stringify(wire)).not.toMatch(/\d{6,}/);
   });
 });

@@ -14,7 +14,13 @@ import {
   type Store,
 } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
-import { previewReevaluation } from '../../src/workflow-clients/index.js';
+import {
+  DEFAULT_ATTEMPT_MS,
+  EVALUATION_OVERHEAD_MS,
+  PAGE_OVERHEAD_MS,
+  previewReevaluation,
+  WORKFLOW_TASK_MS,
+} from '../../src/workflow-clients/reevaluation-preview.js';
 import type { OpenStore } from './store-contract.js';
 
 // A backfill's selections over runs (turns), messages and threads, and its preview, run unchanged
@@ -238,25 +244,91 @@ export function backfillContract(adapter: string, open: OpenStore) {
         costPerEvaluationNanos: 4_000,
         costNanos: 16_000,
         meanAttemptMs: 200,
-        // 4 evaluations at 1 a second outlast 4 × 200 ms over 2 slots.
+        recordedAttempts: 2,
+        durationBasis: 'recorded',
+        // 4 evaluations at 1 a second outlast 4 × (200 ms and the engine's) over 2 slots.
         durationMs: 4_000,
       });
+      // Never judged here: its attempts are assumed to take the default, and it says so.
       expect(preview.versions[1]).toMatchObject({
         costPerEvaluationNanos: nanosOf(0.002),
         costNanos: 4 * nanosOf(0.002),
         meanAttemptMs: null,
-        durationMs: null,
+        recordedAttempts: 0,
+        durationBasis: 'default',
+        durationMs: (4 * (DEFAULT_ATTEMPT_MS + EVALUATION_OVERHEAD_MS)) / 2,
       });
       expect(preview.costNanos).toBe(16_000 + 4 * nanosOf(0.002));
-      expect(preview.durationMs).toBeNull();
+      // Both versions share the 2 slots; one page.
+      expect(preview.durationMs).toBe(
+        (4 * (200 + EVALUATION_OVERHEAD_MS) + 4 * (DEFAULT_ATTEMPT_MS + EVALUATION_OVERHEAD_MS)) /
+          2 +
+          PAGE_OVERHEAD_MS,
+      );
+      expect(preview.durationBasis).toBe('default');
       const blank = await previewReevaluation(deps, ws, {
         selection: { kind: 'thread' },
         evaluators: ['blank@1'],
       });
-      expect(blank).toMatchObject({ targets: 2, costNanos: null, durationMs: null });
+      expect(blank).toMatchObject({ targets: 2, costNanos: null, durationBasis: 'default' });
       await expect(
         previewReevaluation(deps, ws, { selection: { kind: 'turn' }, evaluators: ['nope@1'] }),
       ).rejects.toThrow('evaluator nope@1 is not deployed');
+    });
+
+    it('estimates the duration from the recorded attempts, and follows them as more are recorded', async () => {
+      const deps = {
+        store,
+        evaluators: createEvaluatorRegistry([evaluatorOf('slow')]),
+        limits: {},
+      };
+      const recordAttempts = async (ms: number, keys: string[]) => {
+        for (const target_key of keys) {
+          await store.usage.recordAttempt({
+            workspace_id: ws,
+            generation: 'run',
+            participant: 'evaluator:slow@1',
+            target_key,
+            attempt: 1,
+            duration_ms: ms,
+            failed: false,
+          });
+        }
+      };
+      const preview = () =>
+        previewReevaluation(deps, ws, {
+          selection: { kind: 'turn' },
+          evaluators: ['slow@1'],
+          concurrency: 2,
+        });
+      const before = await preview();
+      expect(before.versions[0]).toMatchObject({ recordedAttempts: 0, durationBasis: 'default' });
+      // Two attempts of 1 s: 4 turns over 2 slots, each its attempt and the engine's time.
+      await recordAttempts(1_000, ['turn:s1', 'turn:s2']);
+      const measured = await preview();
+      const slotMs = (attemptMs: number) => attemptMs + EVALUATION_OVERHEAD_MS;
+      expect(measured.versions[0]).toMatchObject({
+        meanAttemptMs: 1_000,
+        recordedAttempts: 2,
+        durationBasis: 'recorded',
+        durationMs: (4 * slotMs(1_000)) / 2,
+      });
+      expect(measured.durationBasis).toBe('recorded');
+      expect(measured.durationMs).toBe((4 * slotMs(1_000)) / 2 + PAGE_OVERHEAD_MS);
+      // Two more of 3 s: the mean is 2 s, and the estimate follows it.
+      await recordAttempts(3_000, ['turn:s3', 'turn:s4']);
+      expect((await preview()).versions[0]).toMatchObject({
+        meanAttemptMs: 2_000,
+        recordedAttempts: 4,
+        durationMs: (4 * slotMs(2_000)) / 2,
+      });
+      // However wide the window, the batch's one workflow takes each result in a task of its own.
+      const wide = await previewReevaluation(deps, ws, {
+        selection: { kind: 'turn' },
+        evaluators: ['slow@1'],
+        concurrency: 10_000,
+      });
+      expect(wide.versions[0]?.durationMs).toBe(4 * WORKFLOW_TASK_MS);
     });
   });
 }

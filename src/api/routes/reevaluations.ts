@@ -57,19 +57,26 @@ export const PreviewReevaluationBody = z
   .strictObject(Selection)
   .refine(oneSelection, oneSelectionError);
 const Usd = z.number().nullable();
+const DurationBasis = z.enum(['recorded', 'default']);
 export const ReevaluationPreview = z.object({
   targets: z.int(),
   /** Null: not known (no measured mean and no declared estimate), never a made-up figure. */
   costUsd: Usd,
-  durationMs: z.number().nullable(),
+  durationMs: z.number(),
+  /** `default`: a version's attempt time is not recorded in the workspace, and assumed. */
+  durationBasis: DurationBasis,
   versions: z.array(
     z.object({
       evaluator: z.string(),
       targets: z.int(),
       costPerEvaluationUsd: Usd,
       costUsd: Usd,
+      /** Null: no attempt of it recorded in the workspace. */
       meanAttemptMs: z.number().nullable(),
-      durationMs: z.number().nullable(),
+      /** Attempts `meanAttemptMs` is measured over. */
+      recordedAttempts: z.int(),
+      durationBasis: DurationBasis,
+      durationMs: z.number(),
     }),
   ),
 });

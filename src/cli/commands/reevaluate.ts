@@ -16,6 +16,7 @@ import {
   backfillKinds,
 } from '../../store/index.js';
 import {
+  DEFAULT_ATTEMPT_MS,
   InvalidRequestError,
   previewReevaluation,
   type ReevaluationClient,
@@ -385,20 +386,19 @@ const TARGET_NOUNS: Record<StartOptions['target'], string> = {
 };
 
 const money = (nanos: number | null) => (nanos === null ? 'unknown' : usdText(usdOf(nanos)));
-const took = (ms: number | null) => (ms === null ? 'unknown' : durationText(ms / 1000));
+const took = (ms: number) => durationText(ms / 1000);
 
 /**
  * A dry run's lines: what it counts, each version's evaluations with its cost and duration, and
  * the batch's; an estimate there is none of says why (nothing of the version measured in this
- * workspace yet, and, for its cost, no estimate declared).
+ * workspace yet, and, for its cost, no estimate declared), and a duration says what it is from.
  */
 export function previewLines(
   preview: ReevaluationPreview,
   target: StartOptions['target'],
 ): string[] {
   const noun = TARGET_NOUNS[target];
-  const unknown = (key: 'costNanos' | 'durationMs') =>
-    preview.versions.filter((v) => v[key] === null).map((v) => v.evaluator);
+  const uncosted = preview.versions.filter((v) => v.costNanos === null).map((v) => v.evaluator);
   return [
     `${preview.targets} ${preview.targets === 1 ? noun.replace(/s$/, '') : noun}`,
     ...preview.versions.map((version) => {
@@ -406,21 +406,17 @@ export function previewLines(
         version.costNanos === null
           ? ', cost not estimated: no cost of it recorded in this workspace, and it declares no estimatedCostUsd'
           : ` × ${money(version.costPerEvaluationNanos)} = ${money(version.costNanos)}`;
-      const time =
-        version.durationMs === null
-          ? 'duration not estimated: no attempt of it recorded in this workspace'
-          : `about ${took(version.durationMs)}`;
-      return `${version.evaluator}: ${counted(version.targets, 'evaluation')}${cost}, ${time}`;
+      const basis =
+        version.durationBasis === 'recorded'
+          ? `from ${counted(version.recordedAttempts, 'recorded attempt')}`
+          : `by default: no attempt of it recorded in this workspace, ${took(DEFAULT_ATTEMPT_MS)} an attempt assumed`;
+      return `${version.evaluator}: ${counted(version.targets, 'evaluation')}${cost}, about ${took(version.durationMs)} ${basis}`;
     }),
     `estimated cost ${
       preview.costNanos === null
-        ? `none (${unknown('costNanos').join(', ')} not estimated)`
+        ? `none (${uncosted.join(', ')} not estimated)`
         : money(preview.costNanos)
-    }, duration ${
-      preview.durationMs === null
-        ? `none (${unknown('durationMs').join(', ')} not estimated)`
-        : took(preview.durationMs)
-    }`,
+    }, duration ${took(preview.durationMs)}${preview.durationBasis === 'default' ? ' (by default)' : ''}`,
   ];
 }
 
