@@ -17,6 +17,8 @@ const COMMITS_PER_CHECKPOINT = 200;
 /** Commits without a finished checkpoint after which the writer checkpoints by itself. */
 const COMMITS_BEFORE_WRITER_CHECKPOINTS = 2000;
 const CHECKPOINT_EVERY_MS = 1000;
+/** WAL frames (pages) past which a checkpoint truncates the WAL: about 16 MB. */
+const TRUNCATE_FRAMES = 4000;
 
 // The thread's code, CommonJS; the driver's path is handed over, so it resolves as ours does.
 const CODE = `
@@ -26,7 +28,16 @@ const db = new Database(workerData.path);
 db.pragma('busy_timeout = 2000');
 const checkpoint = () => {
   try {
-    const [{ busy }] = db.pragma('wal_checkpoint(TRUNCATE)');
+    // PASSIVE copies the WAL back while the writer goes on; caught up, the writer's next commit
+    // starts the WAL afresh. Only a WAL past the bound gets TRUNCATE, which holds writers off.
+    let log = 0;
+    for (let pass = 0; pass < 3; pass++) {
+      const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+      log = result.log;
+      if (result.busy !== 0 || result.checkpointed === result.log) break;
+    }
+    const [{ busy }] =
+      log > workerData.truncateFrames ? db.pragma('wal_checkpoint(TRUNCATE)') : [{ busy: 0 }];
     if (busy === 0) parentPort.postMessage('checkpointed');
   } catch {
     // Busy or locked for now: the next request, or the timer, tries again.
@@ -64,7 +75,7 @@ export function startCheckpointer(path: string, options: CheckpointerOptions): C
     eval: true,
     // Plain CommonJS: none of the parent's flags (`--input-type=module` would make it ESM).
     execArgv: [],
-    workerData: { path, driver, everyMs: CHECKPOINT_EVERY_MS },
+    workerData: { path, driver, everyMs: CHECKPOINT_EVERY_MS, truncateFrames: TRUNCATE_FRAMES },
   });
   // A process with nothing else to do exits; the thread never holds it open.
   worker.unref();
