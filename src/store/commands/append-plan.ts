@@ -42,8 +42,11 @@ export const eventRow = (e: Envelope): unknown[] => [
 const INSERT_EVENT = `INSERT INTO events (${EVENT_COLUMNS.join(', ')})
   VALUES (${EVENT_COLUMNS.map(() => '?').join(', ')})`;
 
-/** Writes the plan's rows through `sql`, inside a transaction that holds the workspace. */
-export async function writePlan(sql: Sql, plan: AppendPlan) {
+/**
+ * Writes the plan's rows through `sql`, inside a transaction that holds the workspace; the
+ * workspace's head too, unless the caller has moved it already.
+ */
+export async function writePlan(sql: Sql, plan: AppendPlan, { headMoved = false } = {}) {
   const { workspace_id } = plan;
   for (const e of plan.events) await sql.run(INSERT_EVENT, eventRow(e));
   for (const change of plan.changes) {
@@ -54,7 +57,7 @@ export async function writePlan(sql: Sql, plan: AppendPlan) {
     const { text, extra } = upsertStatement(change.view, change.value);
     await sql.run(text, [workspace_id, change.key, JSON.stringify(change.value), ...extra]);
   }
-  if (plan.events.length > 0) {
+  if (plan.events.length > 0 && !headMoved) {
     await sql.run('UPDATE workspaces SET last_seq = ?, last_ts = ? WHERE workspace_id = ?', [
       plan.last_seq,
       plan.last_ts,
@@ -92,10 +95,13 @@ export async function appendInTransaction(
   const stale = Symbol('stale');
   try {
     return await transaction(async (sql) => {
-      const head = await sql.all('SELECT last_seq FROM workspaces WHERE workspace_id = ?', [
-        plan.workspace_id,
-      ]);
-      if (head[0] === undefined || Number(head[0].last_seq) !== plan.expectedSeq) throw stale;
+      // The head moves only from `expectedSeq`: one statement checks and moves it.
+      const moved = await sql.all(
+        `UPDATE workspaces SET last_seq = ?, last_ts = ?
+         WHERE workspace_id = ? AND last_seq = ? RETURNING last_seq`,
+        [plan.last_seq, plan.last_ts, plan.workspace_id, plan.expectedSeq],
+      );
+      if (moved.length === 0) throw stale;
       if (plan.command !== undefined) {
         const used = await sql.all(
           'SELECT 1 FROM commands WHERE workspace_id = ? AND command_id = ?',
@@ -110,7 +116,7 @@ export async function appendInTransaction(
         );
         if (found.length > 0) throw stale;
       }
-      await writePlan(sql, plan);
+      await writePlan(sql, plan, { headMoved: true });
       return true;
     });
   } catch (error) {

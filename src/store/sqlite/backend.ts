@@ -127,6 +127,11 @@ function openReader(path: string) {
 }
 
 const BUSY_TIMEOUT_MS = 30_000;
+/**
+ * The longest pause between two attempts: a lock is mostly held for the few milliseconds of a
+ * checkpoint, and a longer pause would leave the writer idle well after it ended.
+ */
+const MAX_BUSY_PAUSE_MS = 4;
 
 const isBusy = (error: unknown) =>
   error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
@@ -137,7 +142,7 @@ const isBusy = (error: unknown) =>
  */
 async function whenNotBusy<T>(attempt: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
-  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+  for (let pause = 1; ; pause = Math.min(pause * 2, MAX_BUSY_PAUSE_MS)) {
     try {
       return await attempt();
     } catch (error) {
