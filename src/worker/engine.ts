@@ -22,7 +22,11 @@ import { inFlight, tellInFlight } from './in-flight.js';
 import { type StartPhases, startPhases } from './start-phases.js';
 import { installTemporalRuntime } from './temporal-runtime.js';
 import type { Tracing } from './tracing.js';
-import { type CachedBundle, cachedWorkflowBundle } from './workflow-bundle-cache.js';
+import {
+  type CachedBundle,
+  cachedWorkflowBundle,
+  prebuiltWorkflowBundle,
+} from './workflow-bundle-cache.js';
 
 // The engine: the whole worker process of an app in one call, as `evalflow start` and
 // `evalflow worker` run it and as a host that embeds it runs it. Its parts are the store and
@@ -45,7 +49,7 @@ export interface EngineOptions {
   relayPollMs?: number;
   /**
    * A prebuilt workflow bundle (tests bundle once); without one the engine takes the package's
-   * prebuilt bundle, else the one cached under `home`, else bundles at start. With `tracing` it
+   * prebuilt bundle (`npm run build`), else the one cached under `home`, else bundles at start. With `tracing` it
    * must be bundled with `bundleWorkflows({ tracing: true })`.
    */
   workflowBundle?: WorkflowBundleOption;
@@ -232,15 +236,20 @@ function workflowBundleOf(
   phases: StartPhases,
 ): Promise<WorkflowBundleOption | undefined> {
   if (options.workflowBundle) return Promise.resolve(options.workflowBundle);
-  if (options.home === undefined) return Promise.resolve(undefined);
+  const tracing = options.tracing !== undefined;
   const began = performance.now();
-  const ready = cachedWorkflowBundle({
-    home: options.home,
-    tracing: options.tracing !== undefined,
-  }).then(({ code, source }: CachedBundle) => {
-    phases.endedAlongside('workflow_bundle', began, { source });
-    return { code };
-  });
+  if (options.home === undefined) {
+    // A host without a state folder: the package's prebuilt bundle, else the worker bundles.
+    const code = prebuiltWorkflowBundle(tracing);
+    if (code !== null) phases.endedAlongside('workflow_bundle', began, { source: 'prebuilt' });
+    return Promise.resolve(code === null ? undefined : { code });
+  }
+  const ready = cachedWorkflowBundle({ home: options.home, tracing }).then(
+    ({ code, source }: CachedBundle) => {
+      phases.endedAlongside('workflow_bundle', began, { source });
+      return { code };
+    },
+  );
   // Awaited after the store and Temporal: a failure before then must not go unhandled.
   ready.catch(() => {});
   return ready;

@@ -23,6 +23,17 @@ import { bundleWorkflows, WORKFLOWS_PATH } from './create-worker.js';
 export const prebuiltBundlePath = (tracing: boolean, workflowsPath = WORKFLOWS_PATH): string =>
   join(dirname(workflowsPath), tracing ? 'bundle-tracing.cjs' : 'bundle.cjs');
 
+/** The package's prebuilt bundle of a variant, when running compiled and it is there. */
+export function prebuiltWorkflowBundle(
+  tracing: boolean,
+  workflowsPath = WORKFLOWS_PATH,
+): string | null {
+  const prebuilt = prebuiltBundlePath(tracing, workflowsPath);
+  return workflowsPath.endsWith('.js') && existsSync(prebuilt)
+    ? readFileSync(prebuilt, 'utf8')
+    : null;
+}
+
 export interface CachedBundleOptions {
   /** The state folder (`.evalflow/`): the cache is its `workflow-bundles/`. */
   home: string;
@@ -45,10 +56,8 @@ export interface CachedBundle {
  */
 export async function cachedWorkflowBundle(options: CachedBundleOptions): Promise<CachedBundle> {
   const workflowsPath = options.workflowsPath ?? WORKFLOWS_PATH;
-  const prebuilt = prebuiltBundlePath(options.tracing, workflowsPath);
-  if (workflowsPath.endsWith('.js') && existsSync(prebuilt)) {
-    return { code: readFileSync(prebuilt, 'utf8'), source: 'prebuilt' };
-  }
+  const prebuilt = prebuiltWorkflowBundle(options.tracing, workflowsPath);
+  if (prebuilt !== null) return { code: prebuilt, source: 'prebuilt' };
   const dir = join(options.home, 'workflow-bundles');
   const variant = options.tracing ? 'tracing' : 'plain';
   const key = workflowBundleKey(workflowsPath, options.tracing);
