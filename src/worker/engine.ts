@@ -19,8 +19,14 @@ import { createWorker } from './create-worker.js';
 import { type EngineDeps, openEngineDeps } from './engine-deps.js';
 import { createEvaluatorWorkers } from './evaluator-workers.js';
 import { inFlight, tellInFlight } from './in-flight.js';
+import { type StartPhases, startPhases } from './start-phases.js';
 import { installTemporalRuntime } from './temporal-runtime.js';
 import type { Tracing } from './tracing.js';
+import {
+  type CachedBundle,
+  cachedWorkflowBundle,
+  prebuiltWorkflowBundle,
+} from './workflow-bundle-cache.js';
 
 // The engine: the whole worker process of an app in one call, as `evalflow start` and
 // `evalflow worker` run it and as a host that embeds it runs it. Its parts are the store and
@@ -42,10 +48,16 @@ export interface EngineOptions {
    */
   relayPollMs?: number;
   /**
-   * A prebuilt workflow bundle (tests bundle once); without one the worker bundles at start. With
-   * `tracing` it must be bundled with `bundleWorkflows({ tracing: true })`.
+   * A prebuilt workflow bundle (tests bundle once); without one the engine takes the package's
+   * prebuilt bundle (`npm run build`), else the one cached under `home`, else bundles at start. With `tracing` it
+   * must be bundled with `bundleWorkflows({ tracing: true })`.
    */
   workflowBundle?: WorkflowBundleOption;
+  /**
+   * The state folder (`.evalflow/`): the workflow bundle is cached in it between starts. Without
+   * one (and without `workflowBundle`) the engine bundles at every start.
+   */
+  home?: string;
   /**
    * The process's tracing (`startTracing`, when `config.tracing` is set): its workers and the
    * relays' client take Temporal's OpenTelemetry interceptors. The caller shuts it down.
@@ -82,6 +94,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const log = options.log ?? ((line: string) => console.log(`evalflow: ${line}`));
   const operations =
     options.operations ?? operationsLog({ format: config.api.logFormat ?? defaultLogFormat() });
+  const phases = startPhases(operations);
+  // The bundle is read or built while the store opens and Temporal answers.
+  const bundled = workflowBundleOf(options, phases);
   const registry = new Registry();
   const metrics = engineMetrics(registry, {
     evaluators: app.evaluators.list(),
@@ -109,6 +124,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     await endpoint?.close();
     throw error;
   });
+  phases.ended('store');
   // Then Temporal's runtime, before the first connection as it must be, and only now: an
   // installed runtime keeps the process alive until a connection made on it closes, so a start
   // refused above ends at once.
@@ -130,12 +146,14 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   let workers: Worker[];
   try {
     connection = await connectWorkerWhenReady(options.temporal, { onWait: log });
+    phases.ended('temporal');
+    const workflowBundle = await bundled;
     const worker = await createWorker({
       connection,
       namespace: config.namespace,
       taskQueue: config.taskQueue,
       activities: deps.activities,
-      ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : {}),
+      ...(workflowBundle ? { workflowBundle } : {}),
       ...(options.tracing ? { tracing: options.tracing } : {}),
     });
     const limited = await createEvaluatorWorkers({
@@ -147,6 +165,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       ...(options.tracing ? { tracing: options.tracing } : {}),
     });
     workers = [worker, ...limited];
+    phases.ended('workers');
     clientConnection = await connectClientWhenReady(options.temporal);
   } catch (error) {
     await clientConnection?.close().catch(() => {});
@@ -184,18 +203,18 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const stopWorkers = () => {
     for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
   };
-  const done = Promise.allSettled(workers.map((w) => w.run().finally(stopWorkers))).then(
-    async (settled) => {
-      await relays.close();
-      // Before the store closes, so no scrape reads a closed one.
-      await endpoint?.close();
-      await deps.close();
-      await clientConnection.close();
-      await connection.close();
-      const failed = settled.find((result) => result.status === 'rejected');
-      if (failed !== undefined) throw failed.reason;
-    },
-  );
+  const running = workers.map((w) => w.run().finally(stopWorkers));
+  phases.ended('polling');
+  const done = Promise.allSettled(running).then(async (settled) => {
+    await relays.close();
+    // Before the store closes, so no scrape reads a closed one.
+    await endpoint?.close();
+    await deps.close();
+    await clientConnection.close();
+    await connection.close();
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+  });
   return {
     deps,
     metrics: { registry, url: endpoint?.url ?? null },
@@ -205,4 +224,33 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       await done.catch(() => {});
     },
   };
+}
+
+/**
+ * The workflow bundle the engine's worker runs: the one it was given, else the prebuilt or cached
+ * one (`cachedWorkflowBundle`), else none (the worker bundles). Its phase is logged when it is
+ * ready, measured from the start; a failure is the start's, when it is awaited.
+ */
+function workflowBundleOf(
+  options: EngineOptions,
+  phases: StartPhases,
+): Promise<WorkflowBundleOption | undefined> {
+  if (options.workflowBundle) return Promise.resolve(options.workflowBundle);
+  const tracing = options.tracing !== undefined;
+  const began = performance.now();
+  if (options.home === undefined) {
+    // A host without a state folder: the package's prebuilt bundle, else the worker bundles.
+    const code = prebuiltWorkflowBundle(tracing);
+    if (code !== null) phases.endedAlongside('workflow_bundle', began, { source: 'prebuilt' });
+    return Promise.resolve(code === null ? undefined : { code });
+  }
+  const ready = cachedWorkflowBundle({ home: options.home, tracing }).then(
+    ({ code, source }: CachedBundle) => {
+      phases.endedAlongside('workflow_bundle', began, { source });
+      return { code };
+    },
+  );
+  // Awaited after the store and Temporal: a failure before then must not go unhandled.
+  ready.catch(() => {});
+  return ready;
 }

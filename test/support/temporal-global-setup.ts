@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureTemporalBinaries } from '../../src/cli/supervision/setup.js';
 import type { ResolvedBinary } from '../../src/cli/supervision/temporal-binaries.js';
-import { bundleWorkflows } from '../../src/worker/create-worker.js';
+import { cachedWorkflowBundle } from '../../src/worker/workflow-bundle-cache.js';
 import { namespaceOf, startSharedDevServer, temporalTestFiles } from './temporal-servers.js';
 
 declare module 'vitest' {
@@ -17,7 +17,7 @@ declare module 'vitest' {
 }
 
 /**
- * Once per test run: find the Temporal servers, bundle the workflow code for every worker, and
+ * Once per test run: find the Temporal servers, the workflow bundle for every worker, and
  * start the one dev server the files share (its errors in .evalflow/test/temporal-dev-server.log).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -26,8 +26,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = resolve('.evalflow', 'test');
   mkdirSync(dir, { recursive: true });
   const bundlePath = join(dir, `workflow-bundle-${process.pid}.js`);
+  // The engine's own cache under `.evalflow/`: bundled again only when a workflow source changed.
   const [bundle, devServer] = await Promise.all([
-    bundleWorkflows(),
+    cachedWorkflowBundle({ home: resolve('.evalflow'), tracing: false }),
     startSharedDevServer(
       binaries.cli.path,
       temporalTestFiles().map(namespaceOf),

@@ -95,6 +95,7 @@ export function registerEngine(program: Command, terminal: Terminal): void {
         config,
         app,
         temporal: temporalConnection(config),
+        home: engineHomeOf(terminal),
         ...(tracing ? { tracing } : {}),
       });
       const forget = recordEngine(engineHomeOf(terminal), {

@@ -80,6 +80,7 @@ export async function start(terminal: Terminal, options: StartOptions): Promise<
       config: settings,
       app,
       temporal,
+      home,
       ...(tracing ? { tracing } : {}),
     });
     services.push(engine);
