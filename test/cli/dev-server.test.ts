@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
@@ -12,7 +13,12 @@ import {
   stopLeftoverDevServer,
   withoutShutdownNoise,
 } from '../../src/cli/supervision/dev-server.js';
-import { commandLineOf, isAlive, portIsFree } from '../../src/cli/supervision/processes.js';
+import {
+  commandLineOf,
+  isAlive,
+  portIsFree,
+  portsReleased,
+} from '../../src/cli/supervision/processes.js';
 import { freePort } from '../support/free-port.js';
 
 // The leftover rules on stand-in processes (node scripts whose command line looks like a dev
@@ -81,27 +87,23 @@ it('ends a leftover that ignores SIGTERM with SIGKILL after the grace period, an
   expect(existsSync(pidFileOf(home))).toBe(false);
 });
 
-it("returns once the leftover's ports are closed, not as soon as its pid is gone", async () => {
-  // Linux drops an exiting process's command line before it closes its sockets; a helper that
-  // holds the port 300 ms past the leftover's end stands in for that moment.
-  const [port, uiPort] = [await freePort(), await freePort()];
-  const holder = `process.on('SIGTERM', () => {});
-    const net = require('node:net');
-    const held = net.createServer().listen(${port}, '127.0.0.1', () => console.log('ready'));
-    process.stdin.on('end', () => setTimeout(() => held.close(() => process.exit(0)), 300));
-    process.stdin.resume()`;
-  const server = await fakeServer(`const { spawn } = require('node:child_process');
-    const child = spawn(process.execPath, ['-e', ${JSON.stringify(holder)}], { stdio: ['pipe', 'pipe', 'inherit'] });
-    child.stdout.once('data', () => console.log('ready'));
-    ${forever}`);
-  await once(server.stdout ?? server, 'data');
-  await record(server.pid ?? 0, { pid: await deadPid(), command: null }, { port, uiPort });
+it("waits for a stopped leftover's ports to close, and says false when one is still held at the deadline", async () => {
+  // Linux drops an exiting process's command line before it closes its sockets: the start waits
+  // on the port itself. Here this process holds it, and closes it while the wait runs.
+  const holder: Server = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const { port } = holder.address() as AddressInfo;
+  expect(await portsReleased([port], '127.0.0.1', 0)).toBe(false);
+  let settled = false;
+  const released = portsReleased([port], '127.0.0.1', 10_000).finally(() => {
+    settled = true;
+  });
   expect(await portIsFree(port, '127.0.0.1')).toBe(false);
-  await stopLeftoverDevServer({ home, graceMs: 2_000, log: () => {} });
-  expect(isAlive(server.pid ?? 0)).toBe(false);
+  expect(settled).toBe(false);
+  await new Promise((resolve) => holder.close(resolve));
+  expect(await released).toBe(true);
   expect(await portIsFree(port, '127.0.0.1')).toBe(true);
 });
-
 it('leaves alone a server whose start still runs, with a DevServerInUseError', async () => {
   const server = await fakeServer();
   const owner = await running(forever);
