@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import {
   pidFileOf,
   stateFileOf,
   stopLeftoverDevServer,
-  withoutShutdownNoise,
+  startDevServer,
 } from '../../src/cli/supervision/dev-server.js';
 import {
   commandLineOf,
@@ -146,25 +146,49 @@ it('ignores a pid file that is not a record', async () => {
   );
 });
 
-it("leaves out the server's benign 'task queue closed' at a clean stop, and keeps every other line", async () => {
-  // As the Temporal CLI's dev server wrote it when `evalflow start` stopped its worker.
-  const noise =
-    'time=2026-12-04T14:55:18.960Z level=ERROR msg="service failures" operation=PollWorkflowTaskQueue wf-namespace=default error="task queue closed"';
-  const other =
-    'time=2026-12-04T14:55:18.961Z level=ERROR msg="service failures" error="context deadline exceeded"';
-  // As it wrote it when the demo stopped it, with a read of a run still in flight.
-  const shardClosed =
-    'time=2026-12-04T17:41:29.756 level=ERROR msg="Persistent fetch operation Failure" shard-id=1 store-operation=get-wf-execution error="shard closed"';
-  const filter = withoutShutdownNoise();
-  const kept: string[] = [];
-  filter.on('data', (chunk: Buffer) => kept.push(chunk.toString()));
-  const ended = once(filter, 'end');
-  // Lines split across chunks, as a pipe delivers them.
-  filter.write(`Temporal Server: localhost:7233\n${noise.slice(0, 40)}`);
-  filter.write(`${noise.slice(40)}\n${other}\n${shardClosed}\n`);
-  filter.end('last line without a newline');
-  await ended;
-  expect(kept.join('')).toBe(
-    `Temporal Server: localhost:7233\n${other}\nlast line without a newline`,
+/** A stand-in `temporal` CLI: an executable node script. */
+function standInCli(script: string): string {
+  const path = join(home, `temporal-${children.length}-${Date.now()}`);
+  writeFileSync(path, `#!${process.execPath}\n${script}\n`, { mode: 0o755 });
+  return path;
+}
+const devServerOn = async (cliPath: string, warn: (line: string) => void) =>
+  startDevServer({
+    cliPath,
+    namespace: 'default',
+    port: await freePort(),
+    uiPort: await freePort(),
+    home,
+    warn,
+  });
+
+it('writes the server\'s output to its log file, and says with its last lines when it ends on its own', async () => {
+  // 25 numbered lines on stdout, one on stderr, then an exit no one asked for.
+  const cliPath = standInCli(
+    "for (let i = 0; i < 25; i++) console.log(`line ${i}`); console.error('bad state'); process.exit(3)",
   );
+  let warned: (line: string) => void = () => {};
+  const warning = new Promise<string>((resolve) => {
+    warned = resolve;
+  });
+  const server = await devServerOn(cliPath, (line) => warned(line));
+  const said = await warning;
+  expect(server.logFile).toBe(join(home, 'temporal.log'));
+  expect(said).toBe(
+    `evalflow: the Temporal dev server ended with code 3; the last lines of ${server.logFile}:\n` +
+      [...Array.from({ length: 19 }, (_, i) => `line ${i + 6}`), 'bad state'].join('\n'),
+  );
+  expect(readFileSync(server.logFile, 'utf8')).toContain('line 0\n');
+  await server.stop();
+  expect(existsSync(pidFileOf(home))).toBe(false);
+});
+
+it('says nothing when the server ends because it was stopped', async () => {
+  const cliPath = standInCli(`console.log('serving'); ${forever}`);
+  const warnings: string[] = [];
+  const server = await devServerOn(cliPath, (line) => warnings.push(line));
+  await server.stop();
+  expect(server.child.signalCode).toBe('SIGTERM');
+  expect(warnings).toEqual([]);
+  expect(existsSync(pidFileOf(home))).toBe(false);
 });
