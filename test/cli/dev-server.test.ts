@@ -9,9 +9,9 @@ import { DevServerInUseError } from '../../src/cli/errors.js';
 import {
   type DevServerRecord,
   pidFileOf,
+  startDevServer,
   stateFileOf,
   stopLeftoverDevServer,
-  startDevServer,
 } from '../../src/cli/supervision/dev-server.js';
 import {
   commandLineOf,
@@ -162,10 +162,10 @@ const devServerOn = async (cliPath: string, warn: (line: string) => void) =>
     warn,
   });
 
-it('writes the server\'s output to its log file, and says with its last lines when it ends on its own', async () => {
+it("writes the server's output to its log file, and says with its last lines when it ends on its own", async () => {
   // 25 numbered lines on stdout, one on stderr, then an exit no one asked for.
   const cliPath = standInCli(
-    "for (let i = 0; i < 25; i++) console.log(`line ${i}`); console.error('bad state'); process.exit(3)",
+    "for (let i = 0; i < 25; i++) console.log('line ' + i); console.error('bad state'); process.exit(3)",
   );
   let warned: (line: string) => void = () => {};
   const warning = new Promise<string>((resolve) => {

@@ -164,7 +164,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 }
 
 /** The warning for a server that ended though no one stopped it, with its log's last lines. */
-function endedOnItsOwn(code: number | null, signal: NodeJS.Signals | null, logFile: string): string {
+function endedOnItsOwn(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  logFile: string,
+): string {
   const how = signal === null ? `with code ${code}` : `on ${signal}`;
   const said = `evalflow: the Temporal dev server ended ${how}`;
   if (!existsSync(logFile)) return `${said}; its log ${logFile} is gone`;
