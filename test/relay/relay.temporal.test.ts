@@ -5,14 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerLengthEvaluator, turnOutcomeEvaluator } from '../../src/evaluators/index.js';
 import type { InMemoryScoreSink } from '../../src/testing/index.js';
 import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
-import {
-  evaluateRunWorkflowId,
-  type RunEvent,
-  runStateQuery,
-} from '../../src/workflows/evaluate-run-messages.js';
+import { evaluateRunWorkflowId, type RunEvent } from '../../src/workflows/evaluate-run-messages.js';
 import { mirrorWorkflowId } from '../../src/workflows/mirror-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
-import { devServerEnvironment, testWorker, uniqueTaskQueue } from '../support/temporal.js';
+import {
+  devServerEnvironment,
+  recordHistory,
+  testWorker,
+  uniqueTaskQueue,
+} from '../support/temporal.js';
 
 let env: TestWorkflowEnvironment;
 const engines: TestEngine[] = [];
@@ -139,7 +140,7 @@ describe('events the relay cannot deliver', () => {
 });
 
 describe("a run's events", () => {
-  it('go to its workflow as one signal per page, in seq order, and the workflow applies each', async () => {
+  it('go to its workflow as one signal per page, in seq order, and the workflow applies each one', async () => {
     const engine = newEngine();
     const ws = 'one-signal';
     const taskQueue = uniqueTaskQueue();
@@ -154,7 +155,12 @@ describe("a run's events", () => {
       { type: 'pause_run', run_id: 'r' },
     );
     await relay.drain();
-    await given(engine.store, ws, { type: 'start_run', run_id: 'r', thread_id: 't' });
+    await given(
+      engine.store,
+      ws,
+      { type: 'start_run', run_id: 'r', thread_id: 't' },
+      { type: 'end_run', run_id: 'r', status: 'completed' },
+    );
     await relay.drain();
 
     const handle = env.client.workflow.getHandle<typeof evaluateRun>(
@@ -174,16 +180,24 @@ describe("a run's events", () => {
         [4, 'message'],
         [5, 'paused'],
       ],
-      [[6, 'resumed']],
+      [
+        [6, 'resumed'],
+        [7, 'ended'],
+      ],
     ]);
     const worker = await testWorker(env, taskQueue, engine.activities);
-    const state = await worker.runUntil(() => handle.query(runStateQuery));
-    expect(state).toMatchObject({
-      status: 'running',
-      lastSeq: 6,
+    const result = await worker.runUntil(() => handle.result());
+    // Pinned for the replay test: a history whose signals carry several events each.
+    await recordHistory(handle, 'evaluateRun.page-signals');
+    expect(result).toMatchObject({
+      status: 'completed',
+      lastSeq: 7,
       pauses: 1,
       messages: ['a1', 'a2'],
     });
+    expect(Object.values(result.evaluations).map((e) => e.state)).toEqual(
+      Array(3).fill('recorded'),
+    );
   });
 });
 
