@@ -65,7 +65,12 @@ export function quantileOfSorted(sorted: Float64Array, q: number): number {
   return lower + (position - below) * (upper - lower);
 }
 
-function checked(options: IntervalOptions): Required<IntervalOptions> {
+/**
+ * The options with their defaults filled in.
+ *
+ * @throws AgreementInputError when they are out of range.
+ */
+export function checkedIntervalOptions(options: IntervalOptions): Required<IntervalOptions> {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const level = options.level ?? DEFAULT_LEVEL;
   if (!Number.isInteger(resamples) || resamples < 1) {
@@ -89,7 +94,7 @@ export function kappaInterval(
   size: number,
   options: IntervalOptions = {},
 ): Interval {
-  const { resamples, level, seed } = checked(options);
+  const { resamples, level, seed } = checkedIntervalOptions(options);
   let n = 0;
   for (const count of cells) n += count;
   if (n < MIN_MATCHED_FOR_INTERVAL) {
