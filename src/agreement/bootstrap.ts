@@ -35,7 +35,10 @@ export interface DefinedInterval {
   readonly level: number;
   readonly method: 'percentile bootstrap over targets';
   readonly resamples: number;
-  /** Resamples whose κ is undefined (one label only in the resample); left out of the percentiles. */
+  /**
+   * Resamples whose κ (for a difference of two, either κ) is undefined, one label only in the
+   * resample; left out of the percentiles.
+   */
   readonly undefinedResamples: number;
   readonly seed: number;
 }

@@ -59,4 +59,4 @@ export {
 } from './paired.js';
 export { averageRanks } from './ranks.js';
 export { type RaterAgreement, type RaterOptions, raterAgreement } from './raters.js';
-// The seeded generator and the samplers are internal; the bootstrap is their only user.
+// The seeded generator and the samplers are internal; the bootstraps are their only users.
