@@ -10,7 +10,8 @@ import {
   type IntervalOptions,
   MIN_MATCHED_FOR_INTERVAL,
   noInterval,
-  quantileOfSorted,
+  percentileInterval,
+  tooFewForInterval,
 } from './bootstrap.js';
 import { type CategoricalAgreement, categoricalAgreement } from './categorical.js';
 import { AgreementInputError } from './errors.js';
@@ -144,18 +145,7 @@ function differenceInterval(coded: Coded, options: IntervalOptions): Interval {
       kept += 1;
     }
   }
-  if (kept === 0) return noInterval('every_resample_undefined');
-  const sorted = differences.subarray(0, kept).sort();
-  const tail = (1 - level) / 2;
-  return {
-    low: quantileOfSorted(sorted, tail),
-    high: quantileOfSorted(sorted, 1 - tail),
-    level,
-    method: 'percentile bootstrap over targets',
-    resamples,
-    undefinedResamples: resamples - kept,
-    seed,
-  };
+  return percentileInterval(differences.subarray(0, kept), { resamples, level, seed });
 }
 
 function kappaDifference(
@@ -179,15 +169,7 @@ function kappaDifference(
   }
   const difference = defined((candidate.kappa.value as number) - (old.kappa.value as number));
   const n = coded.reviewers.length;
-  if (n < MIN_MATCHED_FOR_INTERVAL) {
-    return {
-      difference,
-      interval: noInterval(
-        'too_few_matched_targets',
-        `${n}; an interval needs at least ${MIN_MATCHED_FOR_INTERVAL}`,
-      ),
-    };
-  }
+  if (n < MIN_MATCHED_FOR_INTERVAL) return { difference, interval: tooFewForInterval(n) };
   return { difference, interval: differenceInterval(coded, options) };
 }
 
