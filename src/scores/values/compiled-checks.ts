@@ -1,10 +1,10 @@
 // A scored field's schema compiled once into a check that proves, without zod's parse, that a
-// value conforms: the kind test of each node is inlined, and the node's checks (bounds, lengths,
-// formats, refinements, overwrites) are zod's own check objects, and a transform zod's own node,
-// each run on a payload of our own. The check never rejects: where it cannot prove a value (a
-// failing one, or a node it does not know, such as a coercion) it says so, and the caller parses
-// with zod, so every error, transform and default stays exactly zod's. Compiled once per schema
-// object.
+// value conforms: each node's kind test, bounds, number formats, refinements and overwrites are
+// inlined; its other checks (lengths, string formats) are zod's own check objects and a transform
+// zod's own node, each run on a payload of our own. The check never rejects: where it cannot
+// prove a value (a failing one, or a node it does not know, such as a coercion) it says so, and
+// the caller parses with zod, so every error, transform and default stays exactly zod's.
+// Compiled once per schema object.
 import { z } from 'zod';
 
 type Schema = z.core.$ZodType;
@@ -14,14 +14,17 @@ type Def = z.core.$ZodTypes['_zod']['def'];
 export const NOT_PROVEN: unique symbol = Symbol('not proven');
 
 /**
- * zod's output for a value that is not undefined or null (scoreValues never checks those), or
- * NOT_PROVEN.
+ * zod's output for a value that is not undefined or null, or NOT_PROVEN. scoreValues never checks
+ * those, and no check passes them on, so `optional`, `nullable` and `default` are looked through.
  */
 export type FieldCheck = (raw: unknown) => unknown;
 
 interface Compiled {
   readonly check: FieldCheck;
-  /** NOT_PROVEN means zod rejects: a union may then try its next member. */
+  /**
+   * NOT_PROVEN means zod rejects, and a value is zod's output: a union may then try its next
+   * member. Exact checks give the value itself.
+   */
   readonly exact: boolean;
 }
 
@@ -52,11 +55,7 @@ function compile(node: Schema, depth: number): Compiled | null {
   return checks.length === 0 ? own : withChecks(own, checks);
 }
 
-/**
- * The node's checks, run in order after its kind test as zod runs them on a valid value: the
- * bounds and number formats inline, the rest (lengths, string formats, refinements, overwrites)
- * as zod's own check objects.
- */
+/** The node's checks, run in order after its kind test, as zod runs them on a valid value. */
 function withChecks(own: Compiled, checks: readonly z.core.$ZodCheck[]): Compiled {
   const steps = checks.map((check) => inlineStep(check._zod.def) ?? zodStep(check._zod));
   const exact = checks.every((check) => isPure(check._zod.def));
@@ -86,9 +85,13 @@ const PURE_CHECKS: ReadonlySet<string> = new Set([
 
 const isPure = (def: z.core.$ZodCheckDef) => PURE_CHECKS.has(def.check) && def.when === undefined;
 
-/** A bound or a number format on a number, as zod's check tests it; null for any other check. */
+/**
+ * A bound or a number format on a number, a refinement or an overwrite, as zod's check runs it;
+ * null for any other check.
+ */
 function inlineStep(def: z.core.$ZodCheckDef): FieldCheck | null {
   if (def.when !== undefined) return null;
+  if (def.check === 'custom') return refinement(def as z.core.$ZodCustomDef);
   const known = def as z.core.$ZodChecks['_zod']['def'];
   switch (known.check) {
     case 'greater_than': {
@@ -116,8 +119,36 @@ function inlineStep(def: z.core.$ZodCheckDef): FieldCheck | null {
           ? value
           : NOT_PROVEN;
     }
+    case 'overwrite': {
+      const { tx } = known;
+      return (value) => userCode(() => tx(value as never));
+    }
     default:
       return null;
+  }
+}
+
+/** A `.refine(fn)`: zod reports an issue when `fn` gives a falsy answer. */
+function refinement(def: z.core.$ZodCustomDef): FieldCheck | null {
+  // `superRefine` and `check` make a custom check of their own, without `fn`.
+  if (def.type !== 'custom' || typeof def.fn !== 'function') return null;
+  const fn = def.fn;
+  return (value) => {
+    const answer = userCode(() => fn(value as never));
+    if (answer instanceof Promise) {
+      answer.catch(() => {}); // zod's own parse reports it
+      return NOT_PROVEN;
+    }
+    return answer !== NOT_PROVEN && answer ? value : NOT_PROVEN;
+  };
+}
+
+/** What a user's function gives, or NOT_PROVEN when it throws (zod's parse then throws it). */
+function userCode(run: () => unknown): unknown {
+  try {
+    return run();
+  } catch {
+    return NOT_PROVEN;
   }
 }
 
@@ -149,33 +180,28 @@ function compileNode(node: Schema, depth: number): Compiled | null {
   const def = node._zod.def as Def;
   switch (def.type) {
     case 'boolean':
-      return def.coerce ? null : kindTest((raw) => typeof raw === 'boolean');
+      return def.coerce ? null : exact((raw) => (typeof raw === 'boolean' ? raw : NOT_PROVEN));
     case 'number':
-      return def.coerce ? null : kindTest((raw) => Number.isFinite(raw));
+      return def.coerce ? null : exact((raw) => (Number.isFinite(raw) ? raw : NOT_PROVEN));
     case 'string':
-      return def.coerce ? null : kindTest((raw) => typeof raw === 'string');
+      return def.coerce ? null : exact((raw) => (typeof raw === 'string' ? raw : NOT_PROVEN));
     case 'literal':
       return member(new Set<unknown>(def.values));
     case 'enum':
       return member(new Set<unknown>(z.core.util.getEnumValues(def.entries)));
     case 'null':
-      return kindTest((raw) => raw === null);
+      return exact((raw) => (raw === null ? raw : NOT_PROVEN));
     case 'undefined':
     case 'void':
-      return kindTest((raw) => raw === undefined);
+      return exact((raw) => (raw === undefined ? raw : NOT_PROVEN));
     case 'optional':
     case 'nullable':
     case 'default':
     case 'prefault':
     case 'nonoptional':
-      // Each passes a value that is not undefined or null to its inner type (`default` and
-      // `nonoptional` look at an undefined output, which a proven value never is).
-      return passedThrough(def.innerType, depth, (value) => value);
+      return passedThrough(def.innerType, depth);
     case 'readonly':
-      // zod freezes the output: the same value only when it is not an object.
-      return passedThrough(def.innerType, depth, (value) =>
-        typeof value === 'object' || typeof value === 'function' ? NOT_PROVEN : value,
-      );
+      return frozen(def.innerType, depth);
     case 'catch': {
       // A value the inner type rejects becomes the catch value: not proven, and not a rejection.
       const inner = compile(def.innerType, depth + 1);
@@ -214,28 +240,42 @@ function zodNode(node: Schema): Compiled {
   };
 }
 
-function kindTest(test: (raw: unknown) => boolean): Compiled {
-  return { exact: true, check: (raw) => (test(raw) ? raw : NOT_PROVEN) };
+function exact(check: FieldCheck): Compiled {
+  return { exact: true, check };
 }
 
 function member(values: ReadonlySet<unknown>): Compiled {
-  return kindTest((raw) => values.has(raw));
+  return exact((raw) => (values.has(raw) ? raw : NOT_PROVEN));
 }
 
-function passedThrough(
-  inner: Schema,
-  depth: number,
-  output: (value: unknown) => unknown,
-): Compiled | null {
+/**
+ * A wrapper that passes a value which is not undefined or null (all a check is given) on to its
+ * inner type. An exact inner type gives the value itself; another may give undefined, which
+ * `default` and `nonoptional` would not let through as it is.
+ */
+function passedThrough(inner: Schema, depth: number): Compiled | null {
   const compiledInner = compile(inner, depth + 1);
-  if (compiledInner === null) return null;
-  const { check, exact } = compiledInner;
+  if (compiledInner === null || compiledInner.exact) return compiledInner;
+  const check = compiledInner.check;
   return {
-    exact,
+    exact: false,
     check: (raw) => {
-      if (raw === undefined || raw === null) return NOT_PROVEN;
       const value = check(raw);
-      return value === NOT_PROVEN || value === undefined ? NOT_PROVEN : output(value);
+      return value === undefined ? NOT_PROVEN : value;
+    },
+  };
+}
+
+/** zod freezes the output: the same value only when it is not an object. */
+function frozen(inner: Schema, depth: number): Compiled | null {
+  const compiledInner = passedThrough(inner, depth);
+  if (compiledInner === null) return null;
+  const check = compiledInner.check;
+  return {
+    exact: compiledInner.exact,
+    check: (raw) => {
+      const value = check(raw);
+      return typeof value === 'object' || typeof value === 'function' ? NOT_PROVEN : value;
     },
   };
 }
@@ -248,7 +288,10 @@ function piped(input: Schema, output: Schema, depth: number): Compiled | null {
     exact: first.exact && second.exact,
     check: (raw) => {
       const value = first.check(raw);
-      return value === NOT_PROVEN ? NOT_PROVEN : second.check(value);
+      // A check is never given undefined or null (scoreValues skips them).
+      return value === NOT_PROVEN || value === undefined || value === null
+        ? NOT_PROVEN
+        : second.check(value);
     },
   };
 }
