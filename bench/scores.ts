@@ -40,6 +40,8 @@ const ROUNDS = 3;
 // Many short rounds: on a busy machine, the fastest of them is the least disturbed.
 const MAPPING_ROUNDS = 20;
 const MIXED_DECLARATIONS = 300;
+// Its rounds are short (8k values): more of them, so one falls in a quiet moment on a busy machine.
+const MIXED_ROUNDS = 100;
 
 const declaration: TypeDeclaration = {
   className: 'AnswerQuality',
@@ -128,6 +130,7 @@ function mappingTimes(inputs: readonly unknown[]): MappingTimes {
 function evalrTimes(
   declarations: readonly TypeDeclaration[],
   items: readonly (readonly [className: string, typeName: string, value: unknown])[],
+  rounds: number,
 ): { ms: number; scores: number } | null {
   const venv = evalrPython();
   if ('skipped' in venv) {
@@ -144,7 +147,7 @@ function evalrTimes(
       join(import.meta.dirname, 'evalr_score_values.py'),
       sourcePath,
       itemsPath,
-      String(MAPPING_ROUNDS),
+      String(rounds),
     ]);
     const result = JSON.parse(out.toString().trim().split('\n').at(-1) ?? '') as {
       ms: number;
@@ -159,12 +162,12 @@ function evalrTimes(
 
 /**
  * The mixed workload's checked mapping (scoreValues, as the single type's `checked`): the fastest
- * of MAPPING_ROUNDS rounds over every item, in milliseconds, and the scores one round gives.
+ * of MIXED_ROUNDS rounds over every item, in milliseconds, and the scores one round gives.
  */
 function mixedCheckedTimes(items: readonly MixedItem[]): { ms: number; scores: number } {
   let ms = Infinity;
   let scores = 0;
-  for (let round = 0; round < MAPPING_ROUNDS; round++) {
+  for (let round = 0; round < MIXED_ROUNDS; round++) {
     const start = performance.now();
     scores = 0;
     for (const { schema, typeName, value } of items) {
@@ -186,6 +189,7 @@ function mixedVersusEvalr(items: readonly MixedItem[]): number | null {
   const evalr = evalrTimes(
     declarations,
     items.map((item) => [item.declaration.className, item.typeName, item.value] as const),
+    MIXED_ROUNDS,
   );
   if (evalr === null) return null;
   sameJob(evalr.scores, checked.scores);
@@ -278,6 +282,7 @@ const mapping = mappingTimes(inputs);
 const evalr = evalrTimes(
   [declaration],
   inputs.map((value) => [declaration.className, typeName, value] as const),
+  MAPPING_ROUNDS,
 );
 if (evalr !== null) sameJob(evalr.scores, mapping.scores);
 const mixedVsEvalr = mixedVersusEvalr(mixedWorkload(MIXED_DECLARATIONS));
