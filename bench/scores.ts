@@ -10,13 +10,16 @@
 //    `mapping_vs_evalr` is scoreValidatedValues, the same job as score_values (goal ≥ 3);
 //    `checked_mapping_vs_evalr` is scoreValues, which also checks every scored field. Skipped,
 //    with a line saying why, when no Python ≥ 3.12 is found.
+//    `mixed_checked_vs_evalr` (goal ≥ 2): scoreValues against evalr on a mixed workload
+//    (bench/mixed-workload.ts): 300 types of every declaration kind, each used 1–50 times,
+//    their values interleaved. The two libraries must give the same number of scores.
 // 4. LangfuseScoreSink against one `POST /api/public/scores` per score, both through the real
 //    @langfuse/client to the Langfuse test server (which checks every request and answer against
 //    the OpenAPI spec): scores per HTTP request (goal ≥ 100) and throughput (goal ≥ 20×).
 //
 // Ends with one JSON line: {"bench":"scores","mapping_vs_parse":R,"mirror_mapping_vs_parse":R,
-// "mapping_vs_evalr":R|null,"checked_mapping_vs_evalr":R|null,"scores_per_request":N,
-// "sink_vs_single_post":R}.
+// "mapping_vs_evalr":R|null,"checked_mapping_vs_evalr":R|null,"mixed_checked_vs_evalr":R|null,
+// "scores_per_request":N,"sink_vs_single_post":R}.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +29,9 @@ import { type Score, scoreId, scoreValidatedValues, scoreValues } from '../src/s
 import { LangfuseScoreSink } from '../src/scores/langfuse/index.js';
 import { LangfuseTestServer } from '../test/support/langfuse-server/index.js';
 import { evalrPython } from './evalr-venv.js';
+import { type MixedItem, mixedWorkload } from './mixed-workload.js';
 import { pydanticSourceOf, type TypeDeclaration, zodSchemaOf } from './score-declarations.js';
+import { generator } from './seeded-random.js';
 
 const VALUES = 100_000;
 const SINK_SCORES = 20_000;
@@ -34,6 +39,9 @@ const SINGLE_POSTS = 500;
 const ROUNDS = 3;
 // Many short rounds: on a busy machine, the fastest of them is the least disturbed.
 const MAPPING_ROUNDS = 20;
+const MIXED_DECLARATIONS = 300;
+// Its rounds are short (8k values): more of them, so one falls in a quiet moment on a busy machine.
+const MIXED_ROUNDS = 100;
 
 const declaration: TypeDeclaration = {
   className: 'AnswerQuality',
@@ -47,15 +55,6 @@ const declaration: TypeDeclaration = {
 };
 const AnswerQuality = zodSchemaOf(declaration);
 const typeName = 'answer_quality';
-
-/** A small deterministic generator, so every run measures the same values. */
-function generator(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
 
 /** Values as give_feedback stores them: parsed by the type's schema, then kept as JSON. */
 function values(count: number): unknown[] {
@@ -128,7 +127,11 @@ function mappingTimes(inputs: readonly unknown[]): MappingTimes {
 }
 
 /** evalr's score_values on the same values, or null (with a line saying why) when skipped. */
-function evalrTimes(inputs: readonly unknown[]): { ms: number; scores: number } | null {
+function evalrTimes(
+  declarations: readonly TypeDeclaration[],
+  items: readonly (readonly [className: string, typeName: string, value: unknown])[],
+  rounds: number,
+): { ms: number; scores: number } | null {
   const venv = evalrPython();
   if ('skipped' in venv) {
     console.log(`evalr comparison skipped: ${venv.skipped}`);
@@ -136,24 +139,68 @@ function evalrTimes(inputs: readonly unknown[]): { ms: number; scores: number } 
   }
   const dir = mkdtempSync(join(tmpdir(), 'evalflow-bench-evalr-'));
   try {
-    const valuesPath = join(dir, 'values.json');
-    writeFileSync(valuesPath, JSON.stringify(inputs));
+    const sourcePath = join(dir, 'models.py');
+    const itemsPath = join(dir, 'items.json');
+    writeFileSync(sourcePath, pydanticSourceOf(declarations));
+    writeFileSync(itemsPath, JSON.stringify(items));
     const out = execFileSync(venv.python, [
       join(import.meta.dirname, 'evalr_score_values.py'),
-      pydanticSourceOf(declaration),
-      declaration.className,
-      typeName,
-      valuesPath,
-      String(MAPPING_ROUNDS),
+      sourcePath,
+      itemsPath,
+      String(rounds),
     ]);
     const result = JSON.parse(out.toString().trim().split('\n').at(-1) ?? '') as {
       ms: number;
       scores: number;
     };
-    console.log(`evalr score_values: ${rate(inputs.length, result.ms)} values/s`);
+    console.log(`evalr score_values: ${rate(items.length, result.ms)} values/s`);
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The mixed workload's checked mapping (scoreValues, as the single type's `checked`): the fastest
+ * of MIXED_ROUNDS rounds over every item, in milliseconds, and the scores one round gives.
+ */
+function mixedCheckedTimes(items: readonly MixedItem[]): { ms: number; scores: number } {
+  let ms = Infinity;
+  let scores = 0;
+  for (let round = 0; round < MIXED_ROUNDS; round++) {
+    const start = performance.now();
+    scores = 0;
+    for (const { schema, typeName, value } of items) {
+      scores += scoreValues(schema, value, { typeName }).length;
+    }
+    ms = Math.min(ms, performance.now() - start);
+  }
+  console.log(
+    `mixed workload: ${items.length} values of ${MIXED_DECLARATIONS} types; scoreValues: ` +
+      `${rate(items.length, ms)} values/s`,
+  );
+  return { ms, scores };
+}
+
+/** evalr on the mixed workload's items; throws when it does not give the same scores. */
+function mixedVersusEvalr(items: readonly MixedItem[]): number | null {
+  const checked = mixedCheckedTimes(items);
+  const declarations = [...new Set(items.map((item) => item.declaration))];
+  const evalr = evalrTimes(
+    declarations,
+    items.map((item) => [item.declaration.className, item.typeName, item.value] as const),
+    MIXED_ROUNDS,
+  );
+  if (evalr === null) return null;
+  sameJob(evalr.scores, checked.scores);
+  return round2(evalr.ms / checked.ms);
+}
+
+function sameJob(evalrScores: number, evalflowScores: number) {
+  if (evalrScores !== evalflowScores) {
+    throw new Error(
+      `evalr gave ${evalrScores} scores, evalflow ${evalflowScores}: not the same job`,
+    );
   }
 }
 
@@ -232,12 +279,13 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 const inputs = values(VALUES);
 const mapping = mappingTimes(inputs);
-const evalr = evalrTimes(inputs);
-if (evalr !== null && evalr.scores !== mapping.scores) {
-  throw new Error(
-    `evalr gave ${evalr.scores} scores, evalflow ${mapping.scores}: not the same job`,
-  );
-}
+const evalr = evalrTimes(
+  [declaration],
+  inputs.map((value) => [declaration.className, typeName, value] as const),
+  MAPPING_ROUNDS,
+);
+if (evalr !== null) sameJob(evalr.scores, mapping.scores);
+const mixedVsEvalr = mixedVersusEvalr(mixedWorkload(MIXED_DECLARATIONS));
 const { perRequest, ratio } = await sinkVersusSinglePost();
 const mappingVsParse = round2(mapping.parseMs / mapping.checkedMs);
 const mirrorVsParse = round2(mapping.parseMs / mapping.validatedMs);
@@ -246,7 +294,8 @@ const checkedVsEvalr = evalr === null ? null : round2(evalr.ms / mapping.checked
 console.log(
   `mapping ${mappingVsParse}× safeParse (goal ≥ 0.5); the mirror's ${mirrorVsParse}× safeParse ` +
     `(goal ≥ 5); against evalr: ${vsEvalr ?? 'skipped'}× (goal ≥ 3), checked ` +
-    `${checkedVsEvalr ?? 'skipped'}×; ${Math.round(perRequest)} scores per request (goal ≥ 100); ` +
+    `${checkedVsEvalr ?? 'skipped'}×; mixed checked ${mixedVsEvalr ?? 'skipped'}× evalr ` +
+    `(goal ≥ 2); ${Math.round(perRequest)} scores per request (goal ≥ 100); ` +
     `sink ${round2(ratio)}× single posts (goal ≥ 20)`,
 );
 console.log(
@@ -256,6 +305,7 @@ console.log(
     mirror_mapping_vs_parse: mirrorVsParse,
     mapping_vs_evalr: vsEvalr,
     checked_mapping_vs_evalr: checkedVsEvalr,
+    mixed_checked_vs_evalr: mixedVsEvalr,
     scores_per_request: Math.round(perRequest),
     sink_vs_single_post: round2(ratio),
   }),

@@ -1,27 +1,42 @@
-// Checks the scored fields of one value against their own schemas. One zod call per field is
-// slow next to zod's compiled object parse, so the value is first parsed whole by an object
-// schema of the scored fields alone. When that passes, every present field passed its own
-// schema; when it fails (an empty field that its schema refuses, or a bad value) the present
-// fields are checked one by one, which gives the exact result and names the failing field.
+// Checks one scored field's value against its own schema: by the schema's compiled check where
+// it proves the value, else by zod's parse, whose output, errors, transforms and defaults are
+// the result.
 import { z } from 'zod';
 import type { ScoredFieldPlan } from '../configs/schema-configs.js';
 import { InvalidScoreValueError, problemsOf } from '../errors.js';
+import { compiledCheck, type FieldCheck, NOT_PROVEN } from './compiled-checks.js';
 
-const checkers = new WeakMap<readonly ScoredFieldPlan[], z.core.$ZodType | null>();
+const checksOfPlans = new WeakMap<readonly ScoredFieldPlan[], readonly (FieldCheck | null)[]>();
 
-/** The value parsed by all the scored fields' schemas at once, or null when that fails. */
-export function parsedTogether(
-  plans: readonly ScoredFieldPlan[],
-  value: Record<string, unknown>,
-): Record<string, unknown> | null {
-  const checker = objectChecker(plans);
-  if (checker === null) return null;
-  const parsed = z.safeParse(checker, value);
-  return parsed.success ? (parsed.data as Record<string, unknown>) : null;
+/** Each scored field's compiled check, in plan order; looked up once per type, not per field. */
+export function fieldChecks(plans: readonly ScoredFieldPlan[]): readonly (FieldCheck | null)[] {
+  let checks = checksOfPlans.get(plans);
+  if (checks === undefined) {
+    checks = plans.map((plan) => compiledCheck(plan.schema));
+    checksOfPlans.set(plans, checks);
+  }
+  return checks;
 }
 
 /**
- * One field's value parsed by its own schema.
+ * The field's value (not undefined or null) as its schema gives it.
+ *
+ * @throws InvalidScoreValueError naming the field and what its schema reported.
+ */
+export function checkedField(
+  plan: ScoredFieldPlan,
+  check: FieldCheck | null,
+  raw: unknown,
+): unknown {
+  if (check !== null) {
+    const proven = check(raw);
+    if (proven !== NOT_PROVEN) return proven;
+  }
+  return parsedAlone(plan, raw);
+}
+
+/**
+ * One field's value parsed by its own schema with zod.
  *
  * @throws InvalidScoreValueError naming the field and what its schema reported.
  */
@@ -34,16 +49,4 @@ export function parsedAlone(plan: ScoredFieldPlan, raw: unknown): unknown {
     plan.config.field,
     problems,
   );
-}
-
-/** An object schema of the scored fields, made once per plan; none for an odd field name. */
-function objectChecker(plans: readonly ScoredFieldPlan[]): z.core.$ZodType | null {
-  const known = checkers.get(plans);
-  if (known !== undefined) return known;
-  const odd = plans.some((plan) => plan.config.field === '__proto__');
-  const checker = odd
-    ? null
-    : z.object(Object.fromEntries(plans.map((plan) => [plan.config.field, plan.schema])));
-  checkers.set(plans, checker);
-  return checker;
 }

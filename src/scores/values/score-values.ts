@@ -6,7 +6,7 @@ import {
 } from '../configs/schema-configs.js';
 import { InvalidScoreValueError, withArticle } from '../errors.js';
 import { MAX_TEXT, type ScoreConfig } from '../model/score-config.js';
-import { parsedAlone, parsedTogether } from './field-checks.js';
+import { checkedField, fieldChecks } from './field-checks.js';
 
 /** A score's value: a boolean for BOOLEAN, a number for NUMERIC, a string otherwise. */
 export type ScoreValue = boolean | number | string;
@@ -23,7 +23,8 @@ export interface ScoredValue {
  * `0` and `false` do. A category or text is cut at `MAX_TEXT`.
  *
  * Each field that would be scored is checked against its own schema, so a value that does not
- * match its type never becomes a score; fields that are not scored are not read.
+ * match its type never becomes a score; fields that are not scored are not read. A schema's
+ * checks are compiled once (`compiledCheck`), and zod parses only what they do not prove.
  *
  * @throws InvalidScoreValueError when the value is not an object or a scored field fails its schema.
  * @throws ScoreMappingError as `scoreConfigs` does.
@@ -42,14 +43,14 @@ export function scoreValues(
     );
   }
   const fields = value as Record<string, unknown>;
-  const together = parsedTogether(plans, fields);
+  const checks = fieldChecks(plans);
   const scored: ScoredValue[] = [];
   for (let i = 0; i < plans.length; i++) {
     const plan = plans[i] as ScoredFieldPlan;
     const field = plan.config.field;
     const raw = fields[field];
     if (isEmpty(raw) || !Object.hasOwn(fields, field)) continue;
-    const parsed = together === null ? parsedAlone(plan, raw) : together[field];
+    const parsed = checkedField(plan, checks[i] ?? null, raw);
     if (isEmpty(parsed)) continue;
     scored.push({ config: plan.config, value: toScoreValue(plan.config, parsed) });
   }
