@@ -31,6 +31,7 @@ export {
   type UndefinedFigure,
 } from './figures.js';
 export {
+  compareCodePoints,
   encodeLabels,
   type Label,
   type LabelCodes,
@@ -41,4 +42,6 @@ export {
 export { type MaybeNumber, type NumericAgreement, numericAgreement } from './numeric.js';
 export { averageRanks } from './ranks.js';
 export { type RaterAgreement, type RaterOptions, raterAgreement } from './raters.js';
-// The seeded generator and the samplers are internal; the bootstrap is their only user.
+// The seeded generator, for tuning's seeded split and choice of examples; the samplers are
+// internal, the bootstrap is their only user.
+export { Random, SEED_LIMIT } from './random.js';
