@@ -19,7 +19,7 @@ import { executableOption } from '../src/cli/supervision/temporal-binaries.js';
 import { mapConcurrently } from '../src/relay/concurrently.js';
 import { bundleWorkflows } from '../src/worker/create-worker.js';
 import type { evaluateRun } from '../src/workflows/evaluate-run.js';
-import { type RunEvent, runEventSignal } from '../src/workflows/evaluate-run-messages.js';
+import { type RunEvents, runEventSignal } from '../src/workflows/evaluate-run-messages.js';
 
 const PAUSED = Number(process.env.BENCH_PAUSED ?? 10_000);
 const WARM = 50;
@@ -50,7 +50,7 @@ async function pauseRuns(from: number, to: number) {
   const ids = Array.from({ length: to - from }, (_, i) => from + i);
   await mapConcurrently(ids, 50, async (i) => {
     if (i > from && (i - from) % 1000 === 0) console.error(`paused: ${i - from} started`);
-    await client.workflow.signalWithStart<typeof evaluateRun, [RunEvent]>('evaluateRun', {
+    await client.workflow.signalWithStart<typeof evaluateRun, RunEvents>('evaluateRun', {
       workflowId: workflowId(i),
       taskQueue,
       args: [

@@ -9,10 +9,16 @@
 // p99 and max, how far behind the relay fell, and run end → verdict settled. Postgres is
 // DATABASE_URL, else a throwaway cluster that flushes every commit to disk as a production server
 // does (the tests' clusters skip fsync, which hides what a commit per event costs).
+//
+// Then the catch-up after a restart, on SQLite: a backlog of BENCH_BACKLOG_RUNS runs (default
+// 300, six events each) is appended while no relay runs, as fast as the host can; then a relay
+// starts from its cursor and drains it while the worker judges the runs. `relay_catch_up_vs_append`
+// is events/s drained over events/s appended (goal ≥ 1).
 // Not part of `npm test`; sized for 2 cores (about a minute). The last line is one JSON object.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -37,7 +43,7 @@ import {
 import { InMemoryScoreSink } from '../src/testing/index.js';
 import { bundleWorkflows, createWorker } from '../src/worker/create-worker.js';
 import { startThrowawayCluster } from '../test/support/postgres-cluster.js';
-import { percentile, steadyLoad } from '../test/support/relay-load.js';
+import { percentile, runCommands, steadyLoad } from '../test/support/relay-load.js';
 
 async function dropSchema(url: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -49,6 +55,7 @@ async function dropSchema(url: string, name: string): Promise<void> {
 const RATE = Number(process.env.BENCH_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CURSOR = 'trigger-relay';
+const BACKLOG_RUNS = Number(process.env.BENCH_BACKLOG_RUNS ?? 300);
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const quality = defineFeedbackType({
@@ -155,6 +162,69 @@ async function measure(
   return measured;
 }
 
+interface CatchUp {
+  events: number;
+  appendPerSecond: number;
+  drainPerSecond: number;
+}
+
+/** A backlog appended with no relay running, then drained by a relay started from its cursor. */
+async function catchUp(env: TestWorkflowEnvironment, store: Store): Promise<CatchUp> {
+  const ws = 'bench-relay-catch-up';
+  const taskQueue = ws;
+  const system = { kind: 'system', name: 'system' };
+  const appendStarted = performance.now();
+  let events = 0;
+  // Eight agents, each posting its runs' commands in order, as the steady load does.
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, agent) => {
+      for (let run = agent; run < BACKLOG_RUNS; run += 8) {
+        for (const command of runCommands(`${ws}-${run}`)) {
+          const outcome = await store.executeUnchecked({
+            workspace_id: ws,
+            actor: system,
+            command,
+          });
+          if (outcome.type !== 'recorded') throw new Error(JSON.stringify(outcome));
+          events += outcome.events.length;
+        }
+      }
+    }),
+  );
+  const appendSeconds = (performance.now() - appendStarted) / 1000;
+  const sink = new InMemoryScoreSink();
+  const worker = await createWorker({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities: createActivities({
+      store,
+      evaluators,
+      feedbackTypes,
+      scoreSink: sink,
+      scoreReader: sink,
+    }),
+  });
+  const running = worker.run();
+  const relay = new TriggerRelay({ store, client: env.client, taskQueue, workspaceId: ws, rules });
+  const drainStarted = performance.now();
+  const drained = await relay.drain();
+  const drainSeconds = (performance.now() - drainStarted) / 1000;
+  worker.shutdown();
+  await running;
+  const measured = {
+    events: drained,
+    appendPerSecond: events / appendSeconds,
+    drainPerSecond: drained / drainSeconds,
+  };
+  console.log(
+    `catch-up (sqlite): ${events} events appended at ${measured.appendPerSecond.toFixed(0)}/s with ` +
+      `no relay; a relay from its cursor drained ${drained} at ${measured.drainPerSecond.toFixed(0)}/s ` +
+      `(${(measured.drainPerSecond / measured.appendPerSecond).toFixed(2)}×)`,
+  );
+  return measured;
+}
+
 const bundle = { code: (await bundleWorkflows()).code };
 const binaries = await ensureTemporalBinaries();
 const env = await TestWorkflowEnvironment.createLocal({
@@ -174,6 +244,9 @@ try {
   const postgres = await measure('postgres', env, () =>
     openPostgresStore({ databaseUrl, schema }, storeOptions),
   );
+  const backlogStore = openSqliteStore(join(dir, 'backlog.db'), storeOptions);
+  const backlog = await catchUp(env, backlogStore);
+  await backlogStore.close();
   console.log(
     `relay lag p99: postgres ${postgres.lagP99.toFixed(0)} ms vs sqlite ${sqlite.lagP99.toFixed(0)} ms ` +
       `(${(postgres.lagP99 / Math.max(sqlite.lagP99, 1)).toFixed(2)}×)`,
@@ -189,6 +262,12 @@ try {
       sqlite_max_behind: sqlite.maxBehind,
       postgres_verdict_p50_ms: Math.round(postgres.verdictP50),
       sqlite_verdict_p50_ms: Math.round(sqlite.verdictP50),
+      backlog_events: backlog.events,
+      append_events_per_s: Math.round(backlog.appendPerSecond),
+      relay_drain_events_per_s: Math.round(backlog.drainPerSecond),
+      relay_catch_up_vs_append: Number(
+        (backlog.drainPerSecond / backlog.appendPerSecond).toFixed(2),
+      ),
     }),
   );
 } finally {

@@ -34,7 +34,7 @@ import { TriggerRelay } from '../src/relay/index.js';
 import { openSqliteStore } from '../src/store/index.js';
 import { bundleWorkflows } from '../src/worker/create-worker.js';
 import type { evaluateRun } from '../src/workflows/evaluate-run.js';
-import { type RunEvent, runEventSignal } from '../src/workflows/evaluate-run-messages.js';
+import { type RunEvents, runEventSignal } from '../src/workflows/evaluate-run-messages.js';
 import type { evaluateThread } from '../src/workflows/evaluate-thread.js';
 import { type ThreadEvent, threadEventSignal } from '../src/workflows/evaluate-thread-messages.js';
 import { evaluators, feedbackTypes, JUDGE_MS } from './threads-app.js';
@@ -104,7 +104,7 @@ async function waitingThreads(from: number, to: number) {
 async function pausedRuns(from: number, to: number) {
   const ids = Array.from({ length: to - from }, (_, i) => from + i);
   await mapConcurrently(ids, 50, async (i) => {
-    await client.workflow.signalWithStart<typeof evaluateRun, [RunEvent]>('evaluateRun', {
+    await client.workflow.signalWithStart<typeof evaluateRun, RunEvents>('evaluateRun', {
       workflowId: pausedId(i),
       taskQueue,
       args: [

@@ -39,9 +39,9 @@ export async function loadSubject(
       };
     }
     case 'turn': {
-      const run = await store.run(workspaceId, target.run_id);
-      if (run === null) return null;
-      const conversation = (await store.conversation(workspaceId, run.thread_id)) ?? [];
+      const turn = await store.turn(workspaceId, target.run_id);
+      if (turn === null) return null;
+      const { run, conversation } = turn;
       return {
         kind: 'turn',
         run: {

@@ -35,7 +35,10 @@ export interface DefinedInterval {
   readonly level: number;
   readonly method: 'percentile bootstrap over targets';
   readonly resamples: number;
-  /** Resamples whose κ is undefined (one label only in the resample); left out of the percentiles. */
+  /**
+   * Resamples whose κ (for a difference of two, either κ) is undefined, one label only in the
+   * resample; left out of the percentiles.
+   */
   readonly undefinedResamples: number;
   readonly seed: number;
 }
@@ -65,7 +68,42 @@ export function quantileOfSorted(sorted: Float64Array, q: number): number {
   return lower + (position - below) * (upper - lower);
 }
 
-function checked(options: IntervalOptions): Required<IntervalOptions> {
+/** No interval, because `n` targets are fewer than `MIN_MATCHED_FOR_INTERVAL`. */
+export const tooFewForInterval = (n: number): UndefinedInterval =>
+  noInterval(
+    'too_few_matched_targets',
+    `${n}; an interval needs at least ${MIN_MATCHED_FOR_INTERVAL}`,
+  );
+
+/**
+ * The percentile interval of the resampled figures the data define (`defined`, in any order; the
+ * others of `drawn.resamples` are counted as undefined), or none when no resample defines it.
+ */
+export function percentileInterval(
+  defined: Float64Array,
+  drawn: Required<IntervalOptions>,
+): Interval {
+  const { resamples, level, seed } = drawn;
+  if (defined.length === 0) return noInterval('every_resample_undefined');
+  const sorted = defined.sort();
+  const tail = (1 - level) / 2;
+  return {
+    low: quantileOfSorted(sorted, tail),
+    high: quantileOfSorted(sorted, 1 - tail),
+    level,
+    method: 'percentile bootstrap over targets',
+    resamples,
+    undefinedResamples: resamples - defined.length,
+    seed,
+  };
+}
+
+/**
+ * The options with their defaults filled in.
+ *
+ * @throws AgreementInputError when they are out of range.
+ */
+export function checkedIntervalOptions(options: IntervalOptions): Required<IntervalOptions> {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const level = options.level ?? DEFAULT_LEVEL;
   if (!Number.isInteger(resamples) || resamples < 1) {
@@ -89,15 +127,10 @@ export function kappaInterval(
   size: number,
   options: IntervalOptions = {},
 ): Interval {
-  const { resamples, level, seed } = checked(options);
+  const { resamples, level, seed } = checkedIntervalOptions(options);
   let n = 0;
   for (const count of cells) n += count;
-  if (n < MIN_MATCHED_FOR_INTERVAL) {
-    return noInterval(
-      'too_few_matched_targets',
-      `${n}; an interval needs at least ${MIN_MATCHED_FOR_INTERVAL}`,
-    );
-  }
+  if (n < MIN_MATCHED_FOR_INTERVAL) return tooFewForInterval(n);
   const rows = new Float64Array(size);
   const columns = new Float64Array(size);
   if (Number.isNaN(kappaOfCells(cells, size, rows, columns))) {
@@ -115,16 +148,5 @@ export function kappaInterval(
       kept += 1;
     }
   }
-  if (kept === 0) return noInterval('every_resample_undefined');
-  const sorted = kappas.subarray(0, kept).sort();
-  const tail = (1 - level) / 2;
-  return {
-    low: quantileOfSorted(sorted, tail),
-    high: quantileOfSorted(sorted, 1 - tail),
-    level,
-    method: 'percentile bootstrap over targets',
-    resamples,
-    undefinedResamples: resamples - kept,
-    seed,
-  };
+  return percentileInterval(kappas.subarray(0, kept), { resamples, level, seed });
 }

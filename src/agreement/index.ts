@@ -39,9 +39,27 @@ export {
   labelText,
   type MaybeLabel,
 } from './labels.js';
+export {
+  type ChiSquareMcNemar,
+  EXACT_BELOW,
+  type ExactMcNemar,
+  type McNemar,
+  mcnemar,
+  type NoDisagreement,
+} from './mcnemar.js';
 export { type MaybeNumber, type NumericAgreement, numericAgreement } from './numeric.js';
+export {
+  type BacktestOptions,
+  type BacktestSide,
+  type BacktestStatistics,
+  backtestStatistics,
+  type ChangedVerdict,
+  type HeldOutTarget,
+  type IncompleteTarget,
+  type KappaDifference,
+} from './paired.js';
 export { averageRanks } from './ranks.js';
 export { type RaterAgreement, type RaterOptions, raterAgreement } from './raters.js';
 // The seeded generator, for tuning's seeded split and choice of examples; the samplers are
-// internal, the bootstrap is their only user.
+// internal, the bootstraps are their only users.
 export { Random, SEED_LIMIT } from './random.js';

@@ -21,6 +21,7 @@ import type { evaluateRun } from '../workflows/evaluate-run.js';
 import {
   evaluateRunWorkflowId,
   type RunEvent,
+  type RunEvents,
   runEventSignal,
 } from '../workflows/evaluate-run-messages.js';
 import type { evaluateThread } from '../workflows/evaluate-thread.js';
@@ -59,7 +60,7 @@ export interface RelayOptions {
   onWarning?: (line: string) => void;
   /** Events read per page; the cursor is saved once per page (default 500). */
   pageSize?: number;
-  /** Workflows signalled at once while relaying a page (default 16). */
+  /** Workflows signalled at once while relaying a page (default 64: the server, not the relay, bounds it). */
   concurrency?: number;
   /** Told of each page relayed and of the events none would take (for the metrics). */
   observer?: RelayObserver;
@@ -132,7 +133,7 @@ export class TriggerRelay {
   async relayPage(page: readonly Envelope[]): Promise<void> {
     const last = page[page.length - 1];
     if (last === undefined) return;
-    const { store, workspaceId, concurrency = 16, observer } = this.options;
+    const { store, workspaceId, concurrency = 64, observer } = this.options;
     const { runs, threads, mirrorSeq } = await this.sortOut(page);
     const deliveries: (() => Promise<Undelivered[]>)[] = runs.map((run) => () => this.toRun(run));
     for (const thread of threads) deliveries.push(() => this.toThread(thread).then(() => []));
@@ -341,26 +342,36 @@ export class TriggerRelay {
     }
   }
 
-  /** Signals a run's events one after another; returns those its closed workflow refused. */
+  /**
+   * Signals a run's events of the page as one signal (starting its workflow with the first);
+   * returns those its closed workflow refused. The plan pinned is the one at the first event.
+   */
   private async toRun(run: RunDelivery): Promise<Undelivered[]> {
     const { client, taskQueue, workspaceId, online, abandonAfterMs } = this.options;
-    for (const [index, { event, plan }] of run.items.entries()) {
-      try {
-        await client.workflow.signalWithStart<typeof evaluateRun, [RunEvent]>('evaluateRun', {
-          workflowId: run.workflowId,
-          taskQueue,
-          args: [
-            { workspaceId, runId: run.runId, threadId: run.threadId, plan, online, abandonAfterMs },
-          ],
-          signal: runEventSignal,
-          signalArgs: [event],
-          // A run evaluated and closed is not started again by a late event.
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        });
-      } catch (error) {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-        return this.refused(run, run.items.slice(index), error);
-      }
+    const [first, ...rest] = run.items;
+    if (first === undefined) return [];
+    try {
+      await client.workflow.signalWithStart<typeof evaluateRun, RunEvents>('evaluateRun', {
+        workflowId: run.workflowId,
+        taskQueue,
+        args: [
+          {
+            workspaceId,
+            runId: run.runId,
+            threadId: run.threadId,
+            plan: first.plan,
+            online,
+            abandonAfterMs,
+          },
+        ],
+        signal: runEventSignal,
+        signalArgs: [first.event, ...rest.map(({ event }) => event)],
+        // A run evaluated and closed is not started again by a late event.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      return this.refused(run, error);
     }
     return [];
   }
@@ -372,7 +383,6 @@ export class TriggerRelay {
    */
   private async refused(
     run: RunDelivery,
-    items: RunDelivery['items'],
     error: WorkflowExecutionAlreadyStartedError,
   ): Promise<Undelivered[]> {
     const handle = this.options.client.workflow.getHandle<typeof evaluateRun>(run.workflowId);
@@ -381,7 +391,7 @@ export class TriggerRelay {
     if (status.name === 'RUNNING') throw error;
     const applied = status.name === 'COMPLETED' ? (await handle.result()).lastSeq : 0;
     const reason = `its workflow ${run.workflowId} is closed (${status.name.toLowerCase()})`;
-    return items
+    return run.items
       .filter(({ event }) => event.seq > applied)
       .map(({ envelope }) => ({
         workspace_id: envelope.workspace_id,

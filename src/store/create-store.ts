@@ -156,6 +156,15 @@ export function createStore(
       lookup([workspace_id, thread_id], null, (sql) =>
         readConversation(sql, workspace_id, thread_id),
       ),
+    turn: (workspace_id, run_id) =>
+      lookup([workspace_id, run_id], null, async (sql) => {
+        const run = await readRun(sql, workspace_id, run_id);
+        if (run === null) return null;
+        return {
+          run,
+          conversation: (await readConversation(sql, workspace_id, run.thread_id)) ?? [],
+        };
+      }),
     threadRuns: (workspace_id, thread_id) =>
       lookup([workspace_id, thread_id], [], (sql) => readThreadRuns(sql, workspace_id, thread_id)),
     threadPage: (workspace_id, thread_id, range) =>

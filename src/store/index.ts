@@ -60,6 +60,7 @@ export type {
   Leases,
   Outcome,
   ReadEventsOptions,
+  RunWithConversation,
   ScoreConfigDirectory,
   Store,
   StoreIdentity,

@@ -121,6 +121,12 @@ export interface ConversationMessage extends Message {
   feedback?: Partial<Record<ScoreSource, FeedbackRecord[]>>;
 }
 
+/** A run and its thread's conversation, as `Store.turn` reads them together. */
+export interface RunWithConversation {
+  run: Run;
+  conversation: ConversationMessage[];
+}
+
 /** An entry of a thread's conversation, with the seq that orders it in the log. */
 export type ThreadEntry =
   | { kind: 'message'; seq: number; message: Message }
@@ -201,6 +207,11 @@ export interface Store {
    * assistant message with its feedback; null without the thread.
    */
   conversation(workspace_id: string, thread_id: string): Promise<ConversationMessage[] | null>;
+  /**
+   * A run with its thread's conversation, read in one call (a turn evaluator's snapshot: one
+   * round trip per run instead of two); null without the run.
+   */
+  turn(workspace_id: string, run_id: string): Promise<RunWithConversation | null>;
   /** A thread's runs, in the order they started (none for a thread that does not exist). */
   threadRuns(workspace_id: string, thread_id: string): Promise<Run[]>;
   /**

@@ -23,7 +23,14 @@ export function App() {
   const [token, setToken] = useState(fromAddress);
   const [refused, setRefused] = useState<string | null>(null);
   const [screen, setScreen] = useState<Screen>({ name: 'queues' });
-  const [help, setHelp] = useState(false);
+  const [help, setHelpState] = useState(false);
+  // The key listener reads it here, set at once: a state read through the listener's closure
+  // would still say "open" for a key pressed between the dialog's closing and the next render.
+  const helpOpen = useRef(false);
+  const setHelp = useCallback((open: boolean) => {
+    helpOpen.current = open;
+    setHelpState(open);
+  }, []);
   const [announcement, setAnnouncement] = useState('');
   const keys = useRef<((action: KeyAction) => boolean) | null>(null);
   const api = useMemo(() => (token ? workbenchApi(location.origin, token) : null), [token]);
@@ -65,7 +72,7 @@ export function App() {
         focus: focusKind(document.activeElement),
       });
       if (action === null) return;
-      if (help) {
+      if (helpOpen.current) {
         // The dialog has the focus and closes itself on Esc; `?` closes it too.
         if (action.type === 'help') {
           setHelp(false);
@@ -82,7 +89,7 @@ export function App() {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [help]);
+  }, [setHelp]);
 
   if (!api) return <SignedOut refused={refused} />;
 

@@ -67,8 +67,12 @@ export interface EvaluateRunState {
   evaluations: Record<string, EvaluationStatus>;
 }
 
-/** The run's events; a seq already applied is ignored. */
-export const runEventSignal = defineSignal<[RunEvent]>('runEvent');
+/**
+ * The run's events, one or more in seq order (the relay sends a page's at once); a seq already
+ * applied is ignored. Histories recorded with one event per signal replay unchanged.
+ */
+export const runEventSignal = defineSignal<RunEvents>('runEvent');
+export type RunEvents = [RunEvent, ...RunEvent[]];
 export const runStateQuery = defineQuery<EvaluateRunState>('runState');
 
 /** One workflow per run, workspace and store (`Store.id`). */

@@ -14,6 +14,7 @@ import {
   DEFAULT_HISTORY_BUDGET,
   type EvaluateRunInput,
   type EvaluateRunState,
+  type RunEvent,
   runEventSignal,
   runStateQuery,
 } from './evaluate-run-messages.js';
@@ -50,7 +51,7 @@ export async function evaluateRun(input: EvaluateRunInput): Promise<EvaluateRunS
   };
   // The relay delivers each log event at least once and in seq order, so anything at or below the
   // last applied seq is a repeat. Events after the run ended change nothing.
-  setHandler(runEventSignal, (event) => {
+  const apply = (event: RunEvent) => {
     if (event.seq <= state.lastSeq || state.endedAt !== null) return;
     state.lastSeq = event.seq;
     switch (event.type) {
@@ -81,6 +82,9 @@ export async function evaluateRun(input: EvaluateRunInput): Promise<EvaluateRunS
         state.artifacts.push({ artifact_id: event.artifact_id, version: event.version });
         return;
     }
+  };
+  setHandler(runEventSignal, (...events) => {
+    for (const event of events) apply(event);
   });
   setHandler(runStateQuery, () => state);
 

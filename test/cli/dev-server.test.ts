@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
@@ -8,11 +9,16 @@ import { DevServerInUseError } from '../../src/cli/errors.js';
 import {
   type DevServerRecord,
   pidFileOf,
+  startDevServer,
   stateFileOf,
   stopLeftoverDevServer,
-  withoutShutdownNoise,
 } from '../../src/cli/supervision/dev-server.js';
-import { commandLineOf, isAlive, portIsFree } from '../../src/cli/supervision/processes.js';
+import {
+  commandLineOf,
+  isAlive,
+  portIsFree,
+  portsReleased,
+} from '../../src/cli/supervision/processes.js';
 import { freePort } from '../support/free-port.js';
 
 // The leftover rules on stand-in processes (node scripts whose command line looks like a dev
@@ -81,27 +87,23 @@ it('ends a leftover that ignores SIGTERM with SIGKILL after the grace period, an
   expect(existsSync(pidFileOf(home))).toBe(false);
 });
 
-it("returns once the leftover's ports are closed, not as soon as its pid is gone", async () => {
-  // Linux drops an exiting process's command line before it closes its sockets; a helper that
-  // holds the port 300 ms past the leftover's end stands in for that moment.
-  const [port, uiPort] = [await freePort(), await freePort()];
-  const holder = `process.on('SIGTERM', () => {});
-    const net = require('node:net');
-    const held = net.createServer().listen(${port}, '127.0.0.1', () => console.log('ready'));
-    process.stdin.on('end', () => setTimeout(() => held.close(() => process.exit(0)), 300));
-    process.stdin.resume()`;
-  const server = await fakeServer(`const { spawn } = require('node:child_process');
-    const child = spawn(process.execPath, ['-e', ${JSON.stringify(holder)}], { stdio: ['pipe', 'pipe', 'inherit'] });
-    child.stdout.once('data', () => console.log('ready'));
-    ${forever}`);
-  await once(server.stdout ?? server, 'data');
-  await record(server.pid ?? 0, { pid: await deadPid(), command: null }, { port, uiPort });
+it("waits for a stopped leftover's ports to close, and says false when one is still held at the deadline", async () => {
+  // Linux drops an exiting process's command line before it closes its sockets: the start waits
+  // on the port itself. Here this process holds it, and closes it while the wait runs.
+  const holder: Server = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const { port } = holder.address() as AddressInfo;
+  expect(await portsReleased([port], '127.0.0.1', 0)).toBe(false);
+  let settled = false;
+  const released = portsReleased([port], '127.0.0.1', 10_000).finally(() => {
+    settled = true;
+  });
   expect(await portIsFree(port, '127.0.0.1')).toBe(false);
-  await stopLeftoverDevServer({ home, graceMs: 2_000, log: () => {} });
-  expect(isAlive(server.pid ?? 0)).toBe(false);
+  expect(settled).toBe(false);
+  await new Promise((resolve) => holder.close(resolve));
+  expect(await released).toBe(true);
   expect(await portIsFree(port, '127.0.0.1')).toBe(true);
 });
-
 it('leaves alone a server whose start still runs, with a DevServerInUseError', async () => {
   const server = await fakeServer();
   const owner = await running(forever);
@@ -144,25 +146,49 @@ it('ignores a pid file that is not a record', async () => {
   );
 });
 
-it("leaves out the server's benign 'task queue closed' at a clean stop, and keeps every other line", async () => {
-  // As the Temporal CLI's dev server wrote it when `evalflow start` stopped its worker.
-  const noise =
-    'time=2026-12-04T14:55:18.960Z level=ERROR msg="service failures" operation=PollWorkflowTaskQueue wf-namespace=default error="task queue closed"';
-  const other =
-    'time=2026-12-04T14:55:18.961Z level=ERROR msg="service failures" error="context deadline exceeded"';
-  // As it wrote it when the demo stopped it, with a read of a run still in flight.
-  const shardClosed =
-    'time=2026-12-04T17:41:29.756 level=ERROR msg="Persistent fetch operation Failure" shard-id=1 store-operation=get-wf-execution error="shard closed"';
-  const filter = withoutShutdownNoise();
-  const kept: string[] = [];
-  filter.on('data', (chunk: Buffer) => kept.push(chunk.toString()));
-  const ended = once(filter, 'end');
-  // Lines split across chunks, as a pipe delivers them.
-  filter.write(`Temporal Server: localhost:7233\n${noise.slice(0, 40)}`);
-  filter.write(`${noise.slice(40)}\n${other}\n${shardClosed}\n`);
-  filter.end('last line without a newline');
-  await ended;
-  expect(kept.join('')).toBe(
-    `Temporal Server: localhost:7233\n${other}\nlast line without a newline`,
+/** A stand-in `temporal` CLI: an executable node script. */
+function standInCli(script: string): string {
+  const path = join(home, `temporal-${children.length}-${Date.now()}`);
+  writeFileSync(path, `#!${process.execPath}\n${script}\n`, { mode: 0o755 });
+  return path;
+}
+const devServerOn = async (cliPath: string, warn: (line: string) => void) =>
+  startDevServer({
+    cliPath,
+    namespace: 'default',
+    port: await freePort(),
+    uiPort: await freePort(),
+    home,
+    warn,
+  });
+
+it("writes the server's output to its log file, and says with its last lines when it ends on its own", async () => {
+  // 25 numbered lines on stdout, one on stderr, then an exit no one asked for.
+  const cliPath = standInCli(
+    "for (let i = 0; i < 25; i++) console.log('line ' + i); console.error('bad state'); process.exit(3)",
   );
+  let warned: (line: string) => void = () => {};
+  const warning = new Promise<string>((resolve) => {
+    warned = resolve;
+  });
+  const server = await devServerOn(cliPath, (line) => warned(line));
+  const said = await warning;
+  expect(server.logFile).toBe(join(home, 'temporal.log'));
+  expect(said).toBe(
+    `evalflow: the Temporal dev server ended with code 3; the last lines of ${server.logFile}:\n` +
+      [...Array.from({ length: 19 }, (_, i) => `line ${i + 6}`), 'bad state'].join('\n'),
+  );
+  expect(readFileSync(server.logFile, 'utf8')).toContain('line 0\n');
+  await server.stop();
+  expect(existsSync(pidFileOf(home))).toBe(false);
+});
+
+it('says nothing when the server ends because it was stopped', async () => {
+  const cliPath = standInCli(`console.log('serving'); ${forever}`);
+  const warnings: string[] = [];
+  const server = await devServerOn(cliPath, (line) => warnings.push(line));
+  await server.stop();
+  expect(server.child.signalCode).toBe('SIGTERM');
+  expect(warnings).toEqual([]);
+  expect(existsSync(pidFileOf(home))).toBe(false);
 });

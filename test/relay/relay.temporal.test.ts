@@ -1,13 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { defaultPayloadConverter } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerLengthEvaluator, turnOutcomeEvaluator } from '../../src/evaluators/index.js';
 import type { InMemoryScoreSink } from '../../src/testing/index.js';
 import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
-import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
+import { evaluateRunWorkflowId, type RunEvent } from '../../src/workflows/evaluate-run-messages.js';
 import { mirrorWorkflowId } from '../../src/workflows/mirror-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
-import { devServerEnvironment, testWorker, uniqueTaskQueue } from '../support/temporal.js';
+import {
+  devServerEnvironment,
+  recordHistory,
+  testWorker,
+  uniqueTaskQueue,
+} from '../support/temporal.js';
 
 let env: TestWorkflowEnvironment;
 const engines: TestEngine[] = [];
@@ -129,6 +135,68 @@ describe('events the relay cannot deliver', () => {
     );
     expect((await engine.store.ledger.undelivered(ws)).map((e) => [e.seq, e.reason])).toEqual(
       recorded,
+    );
+  });
+});
+
+describe("a run's events", () => {
+  it('go to its workflow as one signal per page, in seq order, and the workflow applies each one', async () => {
+    const engine = newEngine();
+    const ws = 'one-signal';
+    const taskQueue = uniqueTaskQueue();
+    const relay = engine.relay(env.client, taskQueue, ws);
+    await given(
+      engine.store,
+      ws,
+      { type: 'create_thread', thread_id: 't' },
+      { type: 'start_run', run_id: 'r', thread_id: 't' },
+      answer('one', 'a1'),
+      answer('two', 'a2'),
+      { type: 'pause_run', run_id: 'r' },
+    );
+    await relay.drain();
+    await given(
+      engine.store,
+      ws,
+      { type: 'start_run', run_id: 'r', thread_id: 't' },
+      { type: 'end_run', run_id: 'r', status: 'completed' },
+    );
+    await relay.drain();
+
+    const handle = env.client.workflow.getHandle<typeof evaluateRun>(
+      evaluateRunWorkflowId(engine.store.id, ws, 'r'),
+    );
+    const { events } = await handle.fetchHistory();
+    const signals = (events ?? []).flatMap((event) => {
+      const payloads = event.workflowExecutionSignaledEventAttributes?.input?.payloads;
+      return payloads
+        ? [payloads.map((p) => defaultPayloadConverter.fromPayload<RunEvent>(p))]
+        : [];
+    });
+    expect(signals.map((signal) => signal.map((e) => [e.seq, e.type]))).toEqual([
+      [
+        [2, 'started'],
+        [3, 'message'],
+        [4, 'message'],
+        [5, 'paused'],
+      ],
+      [
+        [6, 'resumed'],
+        [7, 'ended'],
+      ],
+    ]);
+    const worker = await testWorker(env, taskQueue, engine.activities);
+    const result = await worker.runUntil(() => handle.result());
+    // Pinned for the replay test: a history whose signals carry several events each.
+    await recordHistory(handle, 'evaluateRun.page-signals');
+    expect(result).toMatchObject({
+      status: 'completed',
+      lastSeq: 7,
+      pauses: 1,
+      messages: ['a1', 'a2'],
+    });
+    expect(Object.values(result.evaluations).map((e) => e.state)).toEqual(
+      Array(3).fill('recorded'),
     );
   });
 });

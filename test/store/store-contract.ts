@@ -785,6 +785,16 @@ export function storeContract(adapter: string, open: OpenStore) {
       expect(await store.conversation(ws, 't9')).toBeNull();
     });
 
+    it("reads a run with its thread's conversation in one call, null without the run", async () => {
+      const ws = await conversationWorkspace();
+      const turn = await store.turn(ws, 'r1');
+      expect(turn?.run).toEqual(await store.run(ws, 'r1'));
+      expect(turn?.conversation).toEqual(await store.conversation(ws, 't1'));
+      expect(turn?.conversation.map((m) => m.message_id)).toEqual(['m0', 'm1']);
+      expect(await store.turn(ws, 'r9')).toBeNull();
+      expect(await store.turn(ws, '')).toBeNull();
+    });
+
     it('finds feedback by target, source and participant', async () => {
       const ws = await conversationWorkspace();
       const turn = { kind: 'turn', run_id: 'r1' } as const;

@@ -66,17 +66,19 @@ export interface DeliveredSignal {
   at: number;
 }
 
-/** Every `runEvent` signal a run's workflow took, in history order. */
+/** Every run event a run's workflow took by signal, in history order. */
 export async function runSignals(client: Client, workflowId: string): Promise<DeliveredSignal[]> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   return (history.events ?? []).flatMap((event) => {
     const signaled = event.workflowExecutionSignaledEventAttributes;
     if (signaled?.signalName !== 'runEvent') return [];
-    const [payload] = signaled.input?.payloads ?? [];
-    const runEvent = defaultPayloadConverter.fromPayload<RunEvent>(payload ?? {});
     const { seconds, nanos } = event.eventTime ?? {};
     const at = Number(seconds ?? 0) * 1000 + Math.floor((nanos ?? 0) / 1e6);
-    return [{ seq: runEvent.seq, type: runEvent.type, at }];
+    // One signal carries a page's events of the run.
+    return (signaled.input?.payloads ?? []).map((payload) => {
+      const runEvent = defaultPayloadConverter.fromPayload<RunEvent>(payload);
+      return { seq: runEvent.seq, type: runEvent.type, at };
+    });
   });
 }
 

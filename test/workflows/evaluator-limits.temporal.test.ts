@@ -20,6 +20,7 @@ import {
   type EvaluateRunState,
   evaluateRunWorkflowId,
   type RunEvent,
+  type RunEvents,
   runEventSignal,
 } from '../../src/workflows/evaluate-run-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
@@ -182,7 +183,7 @@ async function judgeRuns(
           { seq: messages + 1, type: 'ended', status: 'completed' },
         ];
         const [first, ...rest] = events;
-        const handle = await env.client.workflow.signalWithStart<typeof evaluateRun, [RunEvent]>(
+        const handle = await env.client.workflow.signalWithStart<typeof evaluateRun, RunEvents>(
           'evaluateRun',
           {
             workflowId: evaluateRunWorkflowId(engine.store.id, ws, `r${r}`),

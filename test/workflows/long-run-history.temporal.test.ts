@@ -6,6 +6,7 @@ import {
   type EvaluateRunInput,
   evaluateRunWorkflowId,
   type RunEvent,
+  type RunEvents,
   runEventSignal,
 } from '../../src/workflows/evaluate-run-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
@@ -78,7 +79,7 @@ async function longRun(ws: string, options: Pick<EvaluateRunInput, 'historyBudge
   return worker.runUntil(async () => {
     const [first, ...rest] = events as [RunEvent, ...RunEvent[]];
     const workflowId = evaluateRunWorkflowId(engine.store.id, ws, 'r');
-    const handle = await env.client.workflow.signalWithStart<typeof evaluateRun, [RunEvent]>(
+    const handle = await env.client.workflow.signalWithStart<typeof evaluateRun, RunEvents>(
       'evaluateRun',
       {
         workflowId,

@@ -110,8 +110,14 @@ def test_a_backfill_of_messages_is_previewed_then_judged_within_its_budget(conne
         agent.post_message("t", "ROLE_ASSISTANT", "hello", message_id=message_id, run_id="r")
     selection = BackfillSelection(kind="message", thread_ids=["t"])
     preview = system.preview_reevaluation(["answer_length@1"], selection=selection)
-    # Never judged in this workspace and no declared estimate: unknown, not zero.
-    assert (preview.targets, preview.cost_usd, preview.duration_ms) == (2, None, None)
+    # Never judged in this workspace and no declared estimate: its cost unknown, not zero, and its
+    # duration the default, said to be one.
+    assert (preview.targets, preview.cost_usd, preview.duration_basis) == (2, None, "default")
+    assert preview.duration_ms > 0
+    assert (preview.versions[0].recorded_attempts, preview.versions[0].duration_basis) == (
+        0,
+        "default",
+    )
     assert preview.versions[0].evaluator == "answer_length@1"
     started = system.start_reevaluation(["answer_length@1"], selection=selection, max_cost_usd=5)
     done = eventually(lambda: system.reevaluation(started.id), lambda p: p.finished)

@@ -1,8 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { DevServerInUseError, DevServerPortInUseError } from '../errors.js';
@@ -22,6 +30,8 @@ export interface DevServerOptions {
   home?: string;
   /** Where it says it stopped a leftover (default `console.log`). */
   log?: (line: string) => void;
+  /** Where it says the server ended though no one stopped it (default `console.error`). */
+  warn?: (line: string) => void;
   /** How long a server gets to stop after SIGTERM before SIGKILL (default 10 s). */
   graceMs?: number;
 }
@@ -31,6 +41,8 @@ export interface DevServer {
   readonly pid: number;
   /** `127.0.0.1:port`. */
   readonly address: string;
+  /** The file its output goes to (`temporal.log` in its home), rewritten at each start. */
+  readonly logFile: string;
   /** Stops the server (SIGTERM, then SIGKILL after the grace period) and removes its pid file. */
   stop(): Promise<void>;
 }
@@ -53,6 +65,9 @@ const HOST = '127.0.0.1';
 
 export const pidFileOf = (home: string): string => join(home, 'temporal.pid');
 export const stateFileOf = (home: string): string => join(home, 'temporal.db');
+export const logFileOf = (home: string): string => join(home, 'temporal.log');
+/** How many of its last lines a server that ended on its own leaves in the warning. */
+const TAIL_LINES = 20;
 
 /**
  * Starts the dev server with its state in `home`, after stopping a leftover of the same state
@@ -74,6 +89,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
 
   const stateFile = stateFileOf(home);
+  // Its output goes to a file, not the terminal: at a clean stop it logs benign errors for the
+  // requests it cuts short, and a server that ends on its own is reported with its last lines.
+  const logFile = logFileOf(home);
+  const output = openSync(logFile, 'w');
   // Its own process group keeps a terminal's Ctrl-C from reaching the server directly: the worker
   // must drain first, then `start` stops the server.
   const child = spawn(
@@ -94,12 +113,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       '--log-level',
       'error',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    { stdio: ['ignore', output, output], detached: true },
   );
-  child.stdout?.pipe(withoutShutdownNoise()).pipe(process.stdout);
-  child.stderr?.pipe(withoutShutdownNoise()).pipe(process.stderr);
+  closeSync(output);
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) (options.warn ?? console.error)(endedOnItsOwn(code, signal, logFile));
+  });
   const { pid } = child;
   if (pid === undefined) {
+    stopping = true;
     const [error] = (await once(child, 'error')) as [Error];
     throw error;
   }
@@ -117,9 +140,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     child,
     pid,
     address: `${HOST}:${options.port}`,
+    logFile,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const exit = once(child, 'exit');
+        stopping = true;
         child.kill('SIGTERM');
         // The grace timer is cancelled once the server exits: it must not hold the process open.
         const grace = new AbortController();
@@ -138,35 +163,17 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 }
 
-/**
- * The server's known-benign lines at a clean stop, logged as `level=ERROR` though nothing failed:
- * - a worker's shutdown unloads its sticky task queue while the worker's last poll on it is in
- *   flight, and the server logs that poll's `task queue closed` as `msg="service failures"`;
- * - the server's own stop closes its history shards under reads still in flight, which it logs
- *   as `error="shard closed"` (`msg="Persistent fetch operation Failure"`, say).
- */
-export const isShutdownNoise = (line: string): boolean =>
-  (line.includes('msg="service failures"') && line.includes('task queue closed')) ||
-  line.includes('error="shard closed"');
-
-/** The server's output, line by line, less its shutdown noise. */
-export function withoutShutdownNoise(): Transform {
-  let partial = '';
-  const keep = (lines: string[]) =>
-    lines
-      .filter((line) => !isShutdownNoise(line))
-      .map((line) => `${line}\n`)
-      .join('');
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      done(null, keep(lines));
-    },
-    flush(done) {
-      done(null, partial === '' || isShutdownNoise(partial) ? '' : partial);
-    },
-  });
+/** The warning for a server that ended though no one stopped it, with its log's last lines. */
+function endedOnItsOwn(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  logFile: string,
+): string {
+  const how = signal === null ? `with code ${code}` : `on ${signal}`;
+  const said = `evalflow: the Temporal dev server ended ${how}`;
+  if (!existsSync(logFile)) return `${said}; its log ${logFile} is gone`;
+  const lines = readFileSync(logFile, 'utf8').trimEnd().split('\n');
+  return `${said}; the last lines of ${logFile}:\n${lines.slice(-TAIL_LINES).join('\n')}`;
 }
 
 /** What a `.evalflow` folder's pid file says about its dev server. */

@@ -69,6 +69,7 @@ export async function start(terminal: Terminal, options: StartOptions): Promise<
     });
     temporal = { address: server.address };
     ui = `http://127.0.0.1:${options.uiPort}`;
+    print(`evalflow: Temporal dev server log at ${server.logFile}`);
   }
   const services: Service[] = [];
   let forget = () => {};

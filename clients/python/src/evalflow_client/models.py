@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 from pydantic.alias_generators import to_camel
 
 Role = Literal["ROLE_USER", "ROLE_ASSISTANT", "ROLE_SYSTEM", "ROLE_TOOL"]
+DurationBasis = Literal["recorded", "default"]
 RunStatus = Literal["running", "paused", "completed", "stopped", "failed"]
 RunEndStatus = Literal["completed", "stopped", "failed"]
 ScoreSource = Literal[
@@ -691,8 +692,13 @@ class VersionPreview(WireModel):
     # None: not known (no measured mean and no declared estimate), never a made-up figure.
     cost_per_evaluation_usd: float | None
     cost_usd: float | None
+    # None: no attempt of it recorded in the workspace.
     mean_attempt_ms: float | None
-    duration_ms: float | None
+    # The attempts mean_attempt_ms is measured over.
+    recorded_attempts: int
+    # "default": its attempt time is not recorded in the workspace, and assumed.
+    duration_basis: DurationBasis
+    duration_ms: float
 
 
 class ReevaluationPreview(WireModel):
@@ -700,7 +706,9 @@ class ReevaluationPreview(WireModel):
 
     targets: int
     cost_usd: float | None
-    duration_ms: float | None
+    duration_ms: float
+    # "default" when any of its versions' attempt times is assumed, not recorded.
+    duration_basis: DurationBasis
     versions: list[VersionPreview]
 
 
