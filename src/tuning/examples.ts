@@ -1,17 +1,15 @@
-// The choice of few-shot examples from a split's training part. The disagreements come first (the
-// judge's mistakes are what the examples are to correct), then the agreements; at each pick the
-// label with the fewest examples so far goes next, so the labels stay balanced; an example that
-// would pass the character budget is passed over for the next of its label. Held-out targets are
-// never candidates.
+// The choice of few-shot examples from a split's training part. Each reviewers' label has its
+// queue: its disagreements (the judge's mistakes, what the examples are to correct) shuffled, then
+// its agreements shuffled. At each pick the label with the fewest examples so far goes next, so
+// the labels stay balanced; between labels equally served, one whose next is a disagreement, then
+// the first in code-point order. An example that would pass the size budget (the characters it
+// adds to the prompt) is passed over for the next of its label. Held-out targets are never
+// candidates.
 
 import { targetKey } from '../core/index.js';
 import { InvalidReviewedTargetsError, InvalidTuningOptionError } from './errors.js';
-import {
-  byLabel,
-  isDisagreement,
-  keyedInOrder,
-  type ReviewedTarget,
-} from './reviewed-targets.js';
+import { exampleChars } from './prompt.js';
+import { byLabel, isDisagreement, keyedInOrder, type ReviewedTarget } from './reviewed-targets.js';
 import { DEFAULT_TUNING_SEED, seededRandom, shuffled } from './seeded.js';
 import type { TuningSplit } from './split.js';
 import type { JudgeExample } from './version.js';
@@ -22,23 +20,31 @@ export const DEFAULT_MAX_EXAMPLE_CHARS = 8000;
 export interface ExampleOptions {
   /** The most examples a version carries (default 8). */
   maxExamples?: number;
-  /** The most characters of the examples' texts together (default 8000). */
+  /** The most characters the examples add to the prompt together (default 8000). */
   maxTotalChars?: number;
   seed?: number;
 }
 
 export interface ExampleChoice {
+  /** In the order chosen: the order the prompt shows them in. */
   readonly examples: readonly JudgeExample[];
   /** The training part's disagreements, and how many of them became examples. */
   readonly disagreements: number;
   readonly disagreementsChosen: number;
-  /** Candidates passed over because their text did not fit in the characters left. */
+  /** Candidates passed over because they did not fit in the characters left. */
   readonly overCharBudget: number;
+}
+
+/** A label's candidates in the order they are offered, and how far it has got. */
+interface LabelQueue {
+  readonly candidates: readonly ReviewedTarget[];
+  next: number;
+  chosen: number;
 }
 
 /**
  * Chooses the examples, the same for the same split and seed.
- * @throws InvalidTuningOptionError for a budget that is not a whole number of at least 1.
+ * @throws InvalidTuningOptionError for a budget that is not a whole number of at least 1, a bad seed.
  * @throws InvalidReviewedTargetsError when a target is in both parts of the split.
  */
 export function chooseExamples(
@@ -48,52 +54,69 @@ export function chooseExamples(
   const maxExamples = budgetOf(options.maxExamples, DEFAULT_MAX_EXAMPLES, 'maxExamples');
   const maxChars = budgetOf(options.maxTotalChars, DEFAULT_MAX_EXAMPLE_CHARS, 'maxTotalChars');
   const random = seededRandom(options.seed ?? DEFAULT_TUNING_SEED);
-  const training = keyedInOrder(split.training);
-  const heldOut = new Set(split.heldOut.map((reviewed) => targetKey(reviewed.target)));
-  const both = training.find(({ key }) => heldOut.has(key));
-  if (both !== undefined) {
-    throw new InvalidReviewedTargetsError(`target ${both.key} is both training and held out`);
-  }
-  const candidates = training.map(({ reviewed }) => reviewed);
-  const phases = [candidates.filter(isDisagreement), candidates.filter((r) => !isDisagreement(r))];
-  const chosen: ReviewedTarget[] = [];
-  const perLabel = new Map<string, number>();
+  const candidates = trainingOnly(split);
+  const queues: LabelQueue[] = byLabel(candidates, (r) => r.reviewersLabel).map(([, members]) => ({
+    candidates: [
+      ...shuffled(members.filter(isDisagreement), random),
+      ...shuffled(
+        members.filter((r) => !isDisagreement(r)),
+        random,
+      ),
+    ],
+    next: 0,
+    chosen: 0,
+  }));
+  const examples: JudgeExample[] = [];
   let chars = 0;
   let overCharBudget = 0;
-  for (const phase of phases) {
-    const queues = byLabel(phase, (r) => r.reviewersLabel).map(
-      ([label, members]) => [label, shuffled(members, random)] as const,
-    );
-    for (;;) {
-      if (chosen.length === maxExamples) break;
-      const open = queues.filter(([, queue]) => queue.length > 0);
-      // The least served label next; on a tie the first in code-point order (`open` is sorted).
-      const next = open.reduce<(typeof open)[number] | undefined>(
-        (best, entry) =>
-          best === undefined || (perLabel.get(entry[0]) ?? 0) < (perLabel.get(best[0]) ?? 0)
-            ? entry
-            : best,
-        undefined,
-      );
-      if (next === undefined) break;
-      const [label, queue] = next;
-      const candidate = queue.shift() as ReviewedTarget;
-      if (chars + candidate.text.length > maxChars) {
-        overCharBudget += 1;
-        continue;
-      }
-      chars += candidate.text.length;
-      perLabel.set(label, (perLabel.get(label) ?? 0) + 1);
-      chosen.push(candidate);
+  for (let queue = nextQueue(queues); queue !== undefined; queue = nextQueue(queues)) {
+    if (examples.length === maxExamples) break;
+    const example = exampleOf(queue.candidates[queue.next] as ReviewedTarget);
+    queue.next += 1;
+    const size = exampleChars(example);
+    if (chars + size > maxChars) {
+      overCharBudget += 1;
+      continue;
     }
+    chars += size;
+    queue.chosen += 1;
+    examples.push(example);
   }
   return {
-    examples: chosen.map(exampleOf),
-    disagreements: phases[0]?.length ?? 0,
-    disagreementsChosen: chosen.filter(isDisagreement).length,
+    examples,
+    disagreements: candidates.filter(isDisagreement).length,
+    disagreementsChosen: examples.filter(isDisagreement).length,
     overCharBudget,
   };
 }
+
+/** The training part, keyed in order; refused when a target is also held out. */
+function trainingOnly(split: Pick<TuningSplit, 'training' | 'heldOut'>): ReviewedTarget[] {
+  const heldOut = new Set(split.heldOut.map((reviewed) => targetKey(reviewed.target)));
+  return keyedInOrder(split.training).map(({ key, reviewed }) => {
+    if (heldOut.has(key)) {
+      throw new InvalidReviewedTargetsError(`target ${key} is both training and held out`);
+    }
+    return reviewed;
+  });
+}
+
+/**
+ * The label to offer next: the least served with candidates left; on a tie one whose next is a
+ * disagreement, then the first (the queues are in code-point order of their labels).
+ */
+function nextQueue(queues: readonly LabelQueue[]): LabelQueue | undefined {
+  let best: LabelQueue | undefined;
+  for (const queue of queues) {
+    if (queue.next === queue.candidates.length) continue;
+    if (best === undefined || rank(queue) < rank(best)) best = queue;
+  }
+  return best;
+}
+
+/** Fewer examples first, then a disagreement next: the order of `nextQueue`'s preference. */
+const rank = (queue: LabelQueue): number =>
+  queue.chosen * 2 + (isDisagreement(queue.candidates[queue.next] as ReviewedTarget) ? 0 : 1);
 
 /** An example with its provenance: the target, the reviewers' verdicts and notes, the judge's. */
 function exampleOf(reviewed: ReviewedTarget): JudgeExample {

@@ -3,13 +3,7 @@
 // version as data, and its prompt. Pure: it imports only src/core and src/agreement, reads and
 // writes nothing; the caller brings the reviewed targets and records the version.
 
-export {
-  DEFAULT_MAX_EXAMPLE_CHARS,
-  DEFAULT_MAX_EXAMPLES,
-  type ExampleChoice,
-  type ExampleOptions,
-  chooseExamples,
-} from './examples.js';
+export { type CandidateBase, candidateVersion } from './candidate.js';
 export {
   InvalidJudgeVersionError,
   InvalidReviewedTargetsError,
@@ -18,7 +12,14 @@ export {
   type JudgeVersionProblemCode,
   TooFewTargetsError,
 } from './errors.js';
-export { type ChatMessage, JUDGE_REPLY_FORMAT, judgeMessages } from './prompt.js';
+export {
+  chooseExamples,
+  DEFAULT_MAX_EXAMPLE_CHARS,
+  DEFAULT_MAX_EXAMPLES,
+  type ExampleChoice,
+  type ExampleOptions,
+} from './examples.js';
+export { type ChatMessage, exampleChars, judgeMessages } from './prompt.js';
 export { isDisagreement, type ReviewedTarget, type ReviewerVerdict } from './reviewed-targets.js';
 export { DEFAULT_TUNING_SEED } from './seeded.js';
 export {

@@ -29,13 +29,14 @@ export interface ReviewedTarget {
 }
 
 /** Whether the judge and the reviewers disagree on the target. */
-export const isDisagreement = (reviewed: ReviewedTarget): boolean =>
-  reviewed.judgeLabel !== reviewed.reviewersLabel;
+export const isDisagreement = (
+  reviewed: Pick<ReviewedTarget, 'judgeLabel' | 'reviewersLabel'>,
+): boolean => reviewed.judgeLabel !== reviewed.reviewersLabel;
 
 /**
  * The targets keyed and ordered by their key, so that nothing downstream depends on the order the
  * caller read them in.
- * @throws InvalidReviewedTargetsError for a target given twice or without a label.
+ * @throws InvalidReviewedTargetsError for a target given twice, without a label or a reviewer.
  */
 export function keyedInOrder(
   targets: readonly ReviewedTarget[],
@@ -48,7 +49,12 @@ export function keyedInOrder(
     }
     seen.add(key);
     if (reviewed.judgeLabel === '' || reviewed.reviewersLabel === '') {
-      throw new InvalidReviewedTargetsError(`target ${key} lacks the judge's or the reviewers' label`);
+      throw new InvalidReviewedTargetsError(
+        `target ${key} lacks the judge's or the reviewers' label`,
+      );
+    }
+    if (reviewed.reviewers.length === 0) {
+      throw new InvalidReviewedTargetsError(`target ${key} has no reviewer's verdict`);
     }
     return { key, reviewed };
   });
@@ -60,7 +66,9 @@ export function byLabel<T>(items: readonly T[], labelOf: (item: T) => string): [
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const label = labelOf(item);
-    groups.set(label, [...(groups.get(label) ?? []), item]);
+    const group = groups.get(label);
+    if (group === undefined) groups.set(label, [item]);
+    else group.push(item);
   }
   return [...groups].sort(([a], [b]) => compareCodePoints(a, b));
 }

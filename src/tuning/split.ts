@@ -42,7 +42,7 @@ export function splitTargets(
   const strata = byLabel(keyed, ({ reviewed }) => reviewed.reviewersLabel);
   const quotas = heldOutQuotas(
     strata.map(([, members]) => members.length),
-    Math.round(share * keyed.length),
+    share,
   );
   const heldOutKeys = new Set<string>();
   strata.forEach(([, members], index) => {
@@ -68,20 +68,20 @@ export function splitTargets(
 }
 
 /**
- * How many of each stratum to hold out so that they add up to `total`: each its proportional
- * share rounded down, the rest one each to the largest remainders (ties to the first label).
+ * How many of each stratum to hold out: its share rounded down, then one more each for the
+ * largest remainders (ties to the first label) until they add up to the share of all the targets,
+ * rounded. So each stratum holds out its share within one target, and the whole within half.
  */
-function heldOutQuotas(sizes: readonly number[], total: number): number[] {
-  const count = sizes.reduce((sum, size) => sum + size, 0);
-  if (count === 0) return sizes.map(() => 0);
-  const exact = sizes.map((size) => (total * size) / count);
+function heldOutQuotas(sizes: readonly number[], share: number): number[] {
+  const exact = sizes.map((size) => share * size);
   const quotas = exact.map(Math.floor);
+  const total = Math.round(share * sizes.reduce((sum, size) => sum + size, 0));
   const order = exact
     .map((value, index) => ({ index, remainder: value - Math.floor(value) }))
     .sort((a, b) => b.remainder - a.remainder || a.index - b.index);
   let left = total - quotas.reduce((sum, quota) => sum + quota, 0);
   for (const { index } of order) {
-    if (left === 0) break;
+    if (left <= 0) break;
     quotas[index] = (quotas[index] ?? 0) + 1;
     left -= 1;
   }
