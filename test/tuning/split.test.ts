@@ -96,7 +96,7 @@ describe('the split of reviewed targets', () => {
     expect(split.strata.find((s) => s.label === 'b')?.heldOut).toBe(11);
   });
 
-  it('keeps a rare label in both parts when it has two targets or more', () => {
+  it('keeps a rare label of two targets in both parts at a share of 0.3', () => {
     const targets = [...dataset(3, 98, ['common']), reviewed(1000, 'rare'), reviewed(1001, 'rare')];
     const split = splitTargets(targets, { heldOutShare: 0.3 });
     expect(split.strata).toEqual([
