@@ -15,6 +15,8 @@ const allowed: Record<string, string[]> = {
   evaluators: ['core'],
   // An agent's spans read from OTLP and translated into runs: pure.
   traces: ['core'],
+  // Tuning a judge from reviewers' verdicts: the split, the examples, a version as data. Pure.
+  tuning: ['core', 'agreement'],
   config: ['core', 'scores', 'evaluators'],
   activities: ['core', 'scores', 'store', 'evaluators', 'metrics', 'traces'],
   // Workflow code takes only types from activities and evaluators (checked below).

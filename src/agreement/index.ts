@@ -31,6 +31,7 @@ export {
   type UndefinedFigure,
 } from './figures.js';
 export {
+  compareCodePoints,
   encodeLabels,
   type Label,
   type LabelCodes,
@@ -57,6 +58,8 @@ export {
   type IncompleteTarget,
   type KappaDifference,
 } from './paired.js';
+// The seeded generator, for tuning's seeded split and choice of examples; the samplers are
+// internal, the bootstraps are their only users.
+export { Random, SEED_LIMIT } from './random.js';
 export { averageRanks } from './ranks.js';
 export { type RaterAgreement, type RaterOptions, raterAgreement } from './raters.js';
-// The seeded generator and the samplers are internal; the bootstraps are their only users.

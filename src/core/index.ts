@@ -112,6 +112,7 @@ export {
   withArticle,
 } from './ids.js';
 export { JSON_MAX_DEPTH, Json, type JsonValue, jsonProblem } from './json-values.js';
+export { judgeSystemMessage } from './judge-reply.js';
 // The keys live in a module without zod, which workflow code imports (see `keys.ts`).
 export { targetKey, threadGeneration, threadGenerationSeq } from './keys.js';
 export {

@@ -1,6 +1,11 @@
 import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { z } from 'zod';
-import { defineFeedbackType, type EvaluatedKind, type RunStep } from '../../core/index.js';
+import {
+  defineFeedbackType,
+  type EvaluatedKind,
+  judgeSystemMessage,
+  type RunStep,
+} from '../../core/index.js';
 import { defineEvaluator, type EvaluationContext } from '../define.js';
 import { JudgeRequestError } from '../errors.js';
 import type { Subject } from '../subjects.js';
@@ -117,7 +122,7 @@ async function call(
         messages: [
           {
             role: 'system',
-            content: `${options.rubric ?? defaultRubric}\nReply with a JSON object {"score": number from 0 to 1, "passed": boolean, "reasoning": string}.`,
+            content: judgeSystemMessage(options.rubric ?? defaultRubric),
           },
           { role: 'user', content: await describe(subject, options.showSteps ?? false) },
         ],
