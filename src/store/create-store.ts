@@ -47,7 +47,7 @@ import { createReviewQueueStore } from './review-queues/review-queue-store.js';
 import { staticScoreConfigs } from './score-configs.js';
 import { createTraceSignals } from './trace-signals.js';
 import { createTraceSpans, type TraceSpans } from './trace-spans.js';
-import { createUsageLedger } from './usage.js';
+import { createUsageLedger } from './usage-ledger.js';
 
 export interface StoreOptions {
   feedbackTypes: FeedbackTypeRegistry;
