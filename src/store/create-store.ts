@@ -10,7 +10,7 @@ import {
 import { createApiKeys } from './api-records/api-keys.js';
 import { createIdempotencyRecords } from './api-records/idempotency.js';
 import type { Backend, Sql } from './backend.js';
-import { createBudgetStore } from './budgets.js';
+import { createBudgetStore } from './budget-store.js';
 import { execute } from './commands/execute.js';
 import { WarmWorkspaces } from './commands/warm-workspaces.js';
 import { WorkspaceTurns } from './commands/workspace-turns.js';

@@ -14,7 +14,7 @@ export const currentDefinitions = async (sql: Sql, workspace_id: string) =>
 export const definitions = (backend: Backend, workspace_id: string) =>
   backend.read((sql) => currentDefinitions(sql, workspace_id));
 
-/** The workspace's queues as they were defined at `seq`: replayed from the log when one changed since. */
+/** The workspace's queues as defined at `seq`: replayed from the log when one changed since. */
 export const definitionsAt = (backend: Backend, workspace_id: string, seq: number) =>
   backend.read(async (sql) => {
     const current = await currentDefinitions(sql, workspace_id);
