@@ -15,7 +15,7 @@ import { execute } from './commands/execute.js';
 import { WarmWorkspaces } from './commands/warm-workspaces.js';
 import { WorkspaceTurns } from './commands/workspace-turns.js';
 import { type Coordination, inProcessCoordination } from './coordination.js';
-import { createLedger } from './ledger.js';
+import { createLedger } from './ledger-store.js';
 import type { ExecuteOptions, ScoreConfigDirectory, Store, Subscription } from './port.js';
 import { countArtifactVersions, listArtifactVersions } from './reads/artifact-versions.js';
 import {
