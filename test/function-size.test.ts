@@ -8,7 +8,28 @@ import { describe, expect, it } from 'vitest';
 // functions in LONGER are the ones still longer, each allowed at most its length when it was
 // listed: they may shrink or go, never grow, and no other function may pass the limit.
 const LIMIT = 120;
-const LONGER: Record<string, number> = {};
+const LONGER: Record<string, number> = {
+  'src/api/routes/agreement.ts:registerAgreement': 127,
+  'src/api/routes/feedback.ts:registerFeedback': 127,
+  'src/api/routes/lifecycle.ts:registerLifecycle': 208,
+  'src/api/routes/reading.ts:registerReading': 132,
+  'src/api/routes/reevaluations.ts:registerReevaluations': 163,
+  'src/api/routes/review-queues.ts:registerReviewQueues': 169,
+  'src/cli/commands/reevaluate.ts:registerReevaluate': 193,
+  'src/cli/demo/demo-story.ts:runStory': 177,
+  'src/core/evolve.ts:changesOf': 149,
+  'src/metrics/engine-metrics.ts:engineMetrics': 162,
+  'src/relay/follow-workspaces.ts:followWorkspaces': 170,
+  'src/store/create-store.ts:createStore': 151,
+  'src/ui/app.tsx:App': 156,
+  'src/ui/evaluators-page.tsx:EvaluatorsPage': 167,
+  'src/ui/my-reviews.tsx:Review': 126,
+  'src/ui/review-screen.tsx:ReviewScreen': 266,
+  'src/worker/engine.ts:startEngine': 136,
+  'src/workflows/evaluate-run.ts:evaluateRun': 132,
+  'src/workflows/evaluate-thread.ts:evaluateThread': 137,
+  'src/workflows/reevaluate.ts:reevaluate': 193,
+};
 
 interface Measured {
   /** `file:name`: the function's own name, else the name it is bound to, else its line. */
