@@ -17,7 +17,6 @@ const LONGER: Record<string, number> = {
   'src/api/routes/review-queues.ts:registerReviewQueues': 169,
   'src/cli/commands/reevaluate.ts:registerReevaluate': 193,
   'src/cli/demo/demo-story.ts:runStory': 177,
-  'src/core/evolve.ts:changesOf': 149,
   'src/metrics/engine-metrics.ts:engineMetrics': 162,
   'src/relay/follow-workspaces.ts:followWorkspaces': 170,
   'src/store/create-store.ts:createStore': 151,
