@@ -15,7 +15,6 @@ const LONGER: Record<string, number> = {
   'src/api/routes/reading.ts:registerReading': 132,
   'src/api/routes/reevaluations.ts:registerReevaluations': 163,
   'src/api/routes/review-queues.ts:registerReviewQueues': 169,
-  'src/cli/commands/reevaluate.ts:registerReevaluate': 193,
   'src/cli/demo/demo-story.ts:runStory': 177,
   'src/metrics/engine-metrics.ts:engineMetrics': 162,
   'src/relay/follow-workspaces.ts:followWorkspaces': 170,
