@@ -10,12 +10,12 @@ import {
 import { createApiKeys } from './api-records/api-keys.js';
 import { createIdempotencyRecords } from './api-records/idempotency.js';
 import type { Backend, Sql } from './backend.js';
-import { createBudgetStore } from './budgets.js';
+import { createBudgetStore } from './budget-store.js';
 import { execute } from './commands/execute.js';
 import { WarmWorkspaces } from './commands/warm-workspaces.js';
 import { WorkspaceTurns } from './commands/workspace-turns.js';
 import { type Coordination, inProcessCoordination } from './coordination.js';
-import { createLedger } from './ledger.js';
+import { createLedger } from './ledger-store.js';
 import type { ExecuteOptions, ScoreConfigDirectory, Store, Subscription } from './port.js';
 import { countArtifactVersions, listArtifactVersions } from './reads/artifact-versions.js';
 import {
@@ -47,7 +47,7 @@ import { createReviewQueueStore } from './review-queues/review-queue-store.js';
 import { staticScoreConfigs } from './score-configs.js';
 import { createTraceSignals } from './trace-signals.js';
 import { createTraceSpans, type TraceSpans } from './trace-spans.js';
-import { createUsageLedger } from './usage.js';
+import { createUsageLedger } from './usage-ledger.js';
 
 export interface StoreOptions {
   feedbackTypes: FeedbackTypeRegistry;

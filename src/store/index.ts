@@ -90,6 +90,7 @@ export {
   backfillKinds,
 } from './reads/backfill-targets.js';
 export type { RunListKey, RunListOptions, ThreadListOptions } from './reads/lists.js';
+export { reviewItemId } from './review-queues/item.js';
 export type {
   ClaimedItem,
   Completion,
@@ -104,7 +105,6 @@ export type {
   ReviewSlot,
   ReviewTargetFilter,
 } from './review-queues/port.js';
-export { reviewItemId } from './review-queues/review-queue-store.js';
 export type { Migration, MigrationStatement } from './schema/migrations.js';
 export { migrations } from './schema/migrations.js';
 export { staticScoreConfigs } from './score-configs.js';

@@ -1,32 +1,25 @@
-import type { FastifyRequest } from 'fastify';
-import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
-import {
-  type FeedbackRecord,
-  forbidden,
-  Id,
-  invalidState,
-  notFound,
-  participantOf,
-  type ReviewQueue,
-  targetKey,
-} from '../../core/index.js';
-import { WireFeedback, WireTarget, wireFeedback, wireTarget } from '../../wire/entities.js';
-import { actorOf } from '../../wire/principals.js';
+import { Id } from '../../core/index.js';
+import { WireFeedback, WireTarget } from '../../wire/entities.js';
 import { WireClaimedItem } from '../../wire/review-queues.js';
-import { InvalidRequestError, ReviewClient } from '../../workflow-clients/index.js';
-import { HTTP_STATUS, HttpRefusal, refusalResponses, refuse } from '../errors.js';
-import { configStatuses, ItemView, itemView, othersVerdicts } from '../item-view.js';
-import { queueOf } from '../queues-in-force.js';
-import { callerOf, type Register, type RouteDeps } from './context.js';
-import { checkHumanConfig, ReviewActionReply } from './reviews.js';
+import { ReviewClient } from '../../workflow-clients/index.js';
+import { refusalResponses } from '../errors.js';
+import { configStatuses, ItemView } from '../item-view.js';
+import { claimItem } from './claim-item.js';
+import type { Register } from './context.js';
+import { myReviews } from './my-reviews.js';
+import { reviewItem } from './review-item.js';
+import { keepLease, releaseLease, skipItem } from './review-leases.js';
+import { ReviewActionReply } from './reviews.js';
+import { submitVerdict } from './submit-verdict.js';
 
 // A reviewer's work in a queue (docs/api.md#working-through-a-queue): claim the next item (a
 // lease the server enforces), read it, keep the lease with heartbeats, give it back (release:
 // at its place; skip: to the end), or submit a verdict. A verdict goes through the review path
 // (the target's review workflow, HUMAN against its score config) with a request id derived from
 // (queue, item, reviewer), so a retried submit records once; only once it is recorded is the
-// slot marked done.
+// slot marked done. Each route is declared here; its handler is a function in a file named after
+// it.
 
 const ItemParams = z.object({ queueId: Id, itemId: Id });
 const QueueParams = z.object({ queueId: Id });
@@ -70,51 +63,12 @@ export const MyReviewsReply = z.object({
   ),
 });
 
-// A fixed namespace: a submit's request id derives from it, so the same (queue, item, reviewer)
-// always names the same review request, across retries and restarts.
-const REQUEST_NAMESPACE = 'b2a7c7e4-5d1f-4f0e-8c3a-6e9b1d2f4a70';
+export { requestIdOf } from './submit-verdict.js';
 
-/**
- * A submit's review request id: (queue, item, reviewer) and the value, so a retry of the same
- * submit records once, while a corrected value after a refusal is a request of its own (the
- * review workflow answers a repeated request id with its first answer).
- */
-export const requestIdOf = (
-  workspaceId: string,
-  queueId: string,
-  itemId: string,
-  reviewer: string,
-  value: unknown,
-) =>
-  `review-queue:${uuidv5(
-    [workspaceId, queueId, itemId, reviewer, JSON.stringify(value)].join('\n'),
-    REQUEST_NAMESPACE,
-  )}`;
-
+/** The review work routes: each operation's handler is a function of its own file. */
 export const registerReviewWork: Register = (api, deps) => {
   const reviews = new ReviewClient(deps.temporal.client, deps.store, deps.temporal.taskQueue);
   const statuses = configStatuses(deps.scoreConfigs);
-
-  /** The caller (a reviewer), the queue in force and the slot it names. */
-  const held = async (request: FastifyRequest & { params: z.output<typeof ItemParams> }) => {
-    const { workspaceId, principal } = callerOf(request);
-    const queue = await queueOf(deps.store, deps.app, workspaceId, request.params.queueId);
-    const reviewer = participantOf(actorOf(principal));
-    const slot = {
-      workspace_id: workspaceId,
-      queue_id: queue.queue_id,
-      item_id: request.params.itemId,
-      reviewer,
-      now: deps.now(),
-    };
-    return { queue, slot, workspaceId, principal };
-  };
-  const noLease = (reviewer: string, itemId: string, queueId: string) =>
-    refuse(
-      invalidState(
-        `${reviewer} holds no live lease on item ${itemId} of review queue ${queueId}; claim again`,
-      ),
-    );
 
   api.post('/v1/review-queues/:queueId/claim', {
     config: { allow: ['reviewer'] },
@@ -129,29 +83,7 @@ export const registerReviewWork: Register = (api, deps) => {
       params: QueueParams,
       response: { 200: ClaimReply, ...refusalResponses },
     },
-    handler: async (request) => {
-      const { workspaceId, principal } = callerOf(request);
-      const queue = await queueOf(deps.store, deps.app, workspaceId, request.params.queueId);
-      if (queue.archived) throw refuse(invalidState(`review queue ${queue.queue_id} is archived`));
-      const claimed = await deps.store.reviewQueues.claim({
-        workspace_id: workspaceId,
-        queue_id: queue.queue_id,
-        reviewer: participantOf(actorOf(principal)),
-        feedback_type: queue.feedback_type,
-        lease_ms: queue.lease_seconds * 1000,
-        now: deps.now(),
-      });
-      if (claimed === null) return { item: null };
-      return {
-        item: {
-          itemId: claimed.item.item_id,
-          target: wireTarget(claimed.item.target),
-          slots: claimed.item.slots,
-          slotsDone: claimed.item.slots_done,
-          leaseExpiresAt: claimed.lease_expires_at,
-        },
-      };
-    },
+    handler: (request) => claimItem(deps, request, request.params.queueId),
   });
 
   api.get('/v1/review-queues/:queueId/items/:itemId', {
@@ -166,21 +98,7 @@ export const registerReviewWork: Register = (api, deps) => {
       params: ItemParams,
       response: { 200: ItemView, ...refusalResponses },
     },
-    handler: async (request) => {
-      const { queue, slot, workspaceId, principal } = await held(request);
-      const item = await deps.store.reviewQueues.item(workspaceId, queue.queue_id, slot.item_id);
-      if (item === null) throw refuse(notFound('review item', slot.item_id));
-      const reviewer = principal.kind === 'reviewer';
-      if (reviewer && !item.slot_states.some((s) => s.holder === slot.reviewer)) {
-        throw refuse(
-          forbidden(`${slot.reviewer} holds no lease on item ${item.item_id}; claim it first`),
-        );
-      }
-      return itemView(
-        { store: deps.store, app: deps.app, statuses: () => statuses.read() },
-        { workspaceId, queue, item, caller: slot.reviewer, reviewer, now: slot.now },
-      );
-    },
+    handler: (request) => reviewItem(deps, statuses, request, request.params),
   });
 
   api.post('/v1/review-queues/:queueId/items/:itemId/heartbeat', {
@@ -191,15 +109,7 @@ export const registerReviewWork: Register = (api, deps) => {
       params: ItemParams,
       response: { 200: LeaseReply, ...refusalResponses },
     },
-    handler: async (request) => {
-      const { queue, slot } = await held(request);
-      const until = await deps.store.reviewQueues.heartbeat({
-        ...slot,
-        lease_ms: queue.lease_seconds * 1000,
-      });
-      if (until === null) throw noLease(slot.reviewer, slot.item_id, queue.queue_id);
-      return { itemId: slot.item_id, leaseExpiresAt: until };
-    },
+    handler: (request) => keepLease(deps, request, request.params),
   });
 
   api.post('/v1/review-queues/:queueId/items/:itemId/release', {
@@ -210,13 +120,7 @@ export const registerReviewWork: Register = (api, deps) => {
       params: ItemParams,
       response: { 200: ReleaseReply, ...refusalResponses },
     },
-    handler: async (request) => {
-      const { queue, slot } = await held(request);
-      if (!(await deps.store.reviewQueues.release(slot))) {
-        throw noLease(slot.reviewer, slot.item_id, queue.queue_id);
-      }
-      return { itemId: slot.item_id, released: true as const };
-    },
+    handler: (request) => releaseLease(deps, request, request.params),
   });
 
   api.post('/v1/review-queues/:queueId/items/:itemId/skip', {
@@ -227,13 +131,7 @@ export const registerReviewWork: Register = (api, deps) => {
       params: ItemParams,
       response: { 200: SkipReply, ...refusalResponses },
     },
-    handler: async (request) => {
-      const { queue, slot } = await held(request);
-      if (!(await deps.store.reviewQueues.skip(slot))) {
-        throw noLease(slot.reviewer, slot.item_id, queue.queue_id);
-      }
-      return { itemId: slot.item_id, skipped: true as const };
-    },
+    handler: (request) => skipItem(deps, request, request.params),
   });
 
   api.post('/v1/review-queues/:queueId/items/:itemId/submit', {
@@ -251,73 +149,7 @@ export const registerReviewWork: Register = (api, deps) => {
       body: SubmitBody,
       response: { 200: SubmitReply, ...refusalResponses },
     },
-    handler: async (request) => {
-      const { queue, slot, workspaceId, principal } = await held(request);
-      checkConfig(deps, queue, request.body.configId);
-      const item = await deps.store.reviewQueues.item(workspaceId, queue.queue_id, slot.item_id);
-      if (item === null) throw refuse(notFound('review item', slot.item_id));
-      // The lease is kept for the review's own time, so no one takes the slot meanwhile. A slot
-      // the caller already filled is a retry: the review path answers it as it first did.
-      const kept = await deps.store.reviewQueues.heartbeat({
-        ...slot,
-        lease_ms: queue.lease_seconds * 1000,
-      });
-      const filled = item.slot_states.some((s) => s.holder === slot.reviewer && s.state === 'done');
-      if (kept === null && !filled) throw noLease(slot.reviewer, slot.item_id, queue.queue_id);
-      if (principal.kind !== 'reviewer') throw new Error('unreachable: submits are reviewers’');
-      let result: Awaited<ReturnType<ReviewClient['submit']>>;
-      try {
-        result = await reviews.submit(
-          workspaceId,
-          item.target,
-          { id: principal.id },
-          {
-            feedback_type: queue.feedback_type,
-            value: request.body.value,
-            request_id: requestIdOf(
-              workspaceId,
-              queue.queue_id,
-              item.item_id,
-              slot.reviewer,
-              request.body.value,
-            ),
-          },
-        );
-      } catch (error) {
-        if (error instanceof InvalidRequestError) {
-          throw refuse({ type: 'validation_failed', message: error.message, errors: [] });
-        }
-        throw error;
-      }
-      if (result.type !== 'recorded') {
-        // A verdict of the caller's is there already (given outside the queue meanwhile): it
-        // fills the caller's slot, as the log's follower would settle it.
-        if (result.type === 'conflict') await complete(deps, request, slot);
-        throw new HttpRefusal(HTTP_STATUS[result.type], {
-          type: result.type,
-          message: result.message,
-        });
-      }
-      const completed = await complete(deps, request, slot);
-      // Read after the caller's verdict is recorded: only now may a blind queue show them.
-      const onTarget = await deps.store.feedback(workspaceId, { target: item.target });
-      return {
-        itemId: item.item_id,
-        review: {
-          type: 'recorded' as const,
-          seq: result.seq,
-          envelopeId: result.envelope_id,
-          isUpdate: result.is_update,
-          position: result.position,
-        },
-        slots: completed.slots,
-        slotsDone: completed.slots_done,
-        done: completed.slots_done >= completed.slots,
-        otherReviews: othersVerdicts(onTarget, queue.feedback_type, slot.reviewer).map(
-          wireFeedback,
-        ),
-      };
-    },
+    handler: (request) => submitVerdict(deps, reviews, request, request.params, request.body),
   });
 
   api.get('/v1/review-queues/:queueId/my-reviews', {
@@ -329,71 +161,6 @@ export const registerReviewWork: Register = (api, deps) => {
       querystring: MyReviewsQuery,
       response: { 200: MyReviewsReply, ...refusalResponses },
     },
-    handler: async (request) => {
-      const { workspaceId, principal } = callerOf(request);
-      const queue = await queueOf(deps.store, deps.app, workspaceId, request.params.queueId);
-      const reviewer = participantOf(actorOf(principal));
-      const done = await deps.store.reviewQueues.reviewedBy(
-        workspaceId,
-        queue.queue_id,
-        reviewer,
-        request.query.limit,
-      );
-      const current = new Map(
-        (
-          await deps.store.feedback(workspaceId, {
-            participant: reviewer,
-            feedback_type: queue.feedback_type,
-          })
-        ).map((record) => [record.target_key, record]),
-      );
-      // The others' verdicts only beside the caller's own: a withdrawn verdict reveals nothing.
-      const othersOn = async (record: FeedbackRecord | undefined) =>
-        record === undefined
-          ? []
-          : othersVerdicts(
-              await deps.store.feedback(workspaceId, { target: record.target }),
-              queue.feedback_type,
-              reviewer,
-            ).map(wireFeedback);
-      return {
-        reviews: await Promise.all(
-          done.map(async (entry) => {
-            const record = current.get(targetKey(entry.target));
-            return {
-              itemId: entry.item_id,
-              target: wireTarget(entry.target),
-              doneAt: entry.done_at,
-              review: record === undefined ? null : wireFeedback(record),
-              otherReviews: await othersOn(record),
-            };
-          }),
-        ),
-      };
-    },
+    handler: (request) => myReviews(deps, request, request.params.queueId, request.query.limit),
   });
 };
-
-/** A submit names its type's score config: missing is a 400, another config a 422. */
-function checkConfig(deps: RouteDeps, queue: ReviewQueue, configId: string | undefined) {
-  const type = deps.app.feedbackTypes.get(queue.feedback_type);
-  if (type === undefined) throw refuse(notFound('feedback type', queue.feedback_type));
-  checkHumanConfig(type, configId);
-}
-
-/** Marks the caller's slot done; a verdict beyond the item's slots is logged, never hidden. */
-async function complete(
-  deps: RouteDeps,
-  request: FastifyRequest,
-  slot: Parameters<RouteDeps['store']['reviewQueues']['complete']>[0],
-) {
-  const completed = await deps.store.reviewQueues.complete(slot);
-  if (completed === null) throw refuse(notFound('review item', slot.item_id));
-  if (completed.state === 'over') {
-    request.log.warn(
-      { queue: slot.queue_id, item: slot.item_id, reviewer: slot.reviewer },
-      'a verdict was recorded on an item whose slots were all taken: its lease ran out during the review',
-    );
-  }
-  return completed;
-}

@@ -97,7 +97,6 @@ const WATCH_HELP =
   'show progress until the batch completes, or until its budget pauses it (then say how to raise the budget, and exit 3)';
 
 export function registerReevaluate(program: Command, terminal: Terminal): void {
-  const print = printTo(terminal);
   const reevaluate = program
     .command('reevaluate')
     .description(
@@ -155,47 +154,7 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
     'evalflow reevaluate start --workspace acme --evaluator json_validity@1 --artifact report-1 report-2',
     'evalflow reevaluate start --workspace acme --evaluator helpful@3 --target turn --ended-from 2026-11-01T00:00:00Z --unjudged --dry-run',
     'evalflow reevaluate start --workspace acme --evaluator helpful@3 --target message --sample 0.1 --max-cost-usd 20 --watch',
-  ).action(async (options: StartOptions) => {
-    const chosen = selectionOf(options);
-    if (options.dryRun) {
-      if (options.watch || options.batch || options.maxCostUsd !== undefined) {
-        usage('--dry-run starts nothing: drop --watch, --batch and --max-cost-usd');
-      }
-      return preview(options, chosen, terminal);
-    }
-    await withBatches(options, terminal, async (batches) => {
-      let batchId: string;
-      try {
-        ({ batchId } = await batches.start(options.workspace, {
-          ...chosen,
-          evaluators: options.evaluator,
-          ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-          ...(options.batch ? { batchId: options.batch } : {}),
-          ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-        }));
-      } catch (error) {
-        if (error instanceof InvalidRequestError) usage(error.message);
-        if ((error as Error).name === 'WorkflowExecutionAlreadyStartedError') {
-          usage(`batch ${options.batch} is running already in ${options.workspace}`);
-        }
-        throw error;
-      }
-      if (!options.watch) {
-        return print(options.json ? JSON.stringify({ batchId }) : batchId);
-      }
-      if (!options.json) print(`batch ${batchId}`);
-      const progress = await follow(
-        batches,
-        options.workspace,
-        batchId,
-        !options.json,
-        terminal.stdout,
-        TARGET_NOUNS[options.target],
-      );
-      print(options.json ? JSON.stringify({ batchId, progress }) : totals(progress));
-      stopIfWaitingOnBudget(progress, batchId, options, terminal);
-    });
-  });
+  ).action((options: StartOptions) => startBatch(terminal, options));
 
   withExamples(
     reevaluate
@@ -209,23 +168,9 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
       .option(...APP_OPTION)
       .option('--json', 'print one JSON object {batchId, progress}'),
     'evalflow reevaluate status 0193f1c2-a8e0-7b3c-9d2e-4f5a6b7c8d9e --workspace acme --watch',
-  ).action(async (batchId: string, options: BatchOptions & { watch?: boolean }) => {
-    await withBatches(options, terminal, async (batches) => {
-      const now = await progressOf(batches, options.workspace, batchId);
-      // Asked of Temporal: the progress reads done a moment before the batch's last spend is read.
-      const following =
-        options.watch === true && (await batches.finished(options.workspace, batchId)) === false;
-      const progress = following
-        ? await follow(batches, options.workspace, batchId, !options.json, terminal.stdout)
-        : now;
-      if (options.json) print(JSON.stringify({ batchId, progress }));
-      else {
-        if (!following) print(plainProgress(batchId, progress));
-        print(totals(progress));
-      }
-      if (options.watch) stopIfWaitingOnBudget(progress, batchId, options, terminal);
-    });
-  });
+  ).action((batchId: string, options: BatchOptions & { watch?: boolean }) =>
+    batchStatus(terminal, batchId, options),
+  );
 
   withExamples(
     reevaluate
@@ -239,21 +184,9 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
       .option(...APP_OPTION)
       .option('--json', 'print one JSON object {batchId, progress}: the progress after the change'),
     'evalflow reevaluate budget 0193f1c2-a8e0-7b3c-9d2e-4f5a6b7c8d9e --workspace acme --max-cost-usd 40',
-  ).action(async (batchId: string, options: BatchOptions & { maxCostUsd: number }) => {
-    await withBatches(options, terminal, async (batches) => {
-      const before = await progressOf(batches, options.workspace, batchId);
-      if (before.maxCostNanos == null) usage(`batch ${batchId} was started without a budget`);
-      try {
-        await batches.setBudget(options.workspace, batchId, options.maxCostUsd);
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) usage(`batch ${batchId} has finished`);
-        throw error;
-      }
-      const progress = await progressOf(batches, options.workspace, batchId);
-      if (options.json) return print(JSON.stringify({ batchId, progress }));
-      print(`budget set: ${plainProgress(batchId, progress)}`);
-    });
-  });
+  ).action((batchId: string, options: BatchOptions & { maxCostUsd: number }) =>
+    setBatchBudget(terminal, batchId, options),
+  );
 
   for (const [action, description] of [
     ['pause', 'pause a batch: evaluations in flight finish, no new ones start'],
@@ -272,22 +205,123 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
           'print one JSON object {batchId, progress}: the progress after the signal',
         ),
       `evalflow reevaluate ${action} 0193f1c2-a8e0-7b3c-9d2e-4f5a6b7c8d9e --workspace acme`,
-    ).action(async (batchId: string, options: BatchOptions) => {
-      await withBatches(options, terminal, async (batches) => {
-        await progressOf(batches, options.workspace, batchId);
-        try {
-          await batches[action](options.workspace, batchId);
-        } catch (error) {
-          // Temporal refuses a signal to a batch that has completed.
-          if (error instanceof WorkflowNotFoundError) usage(`batch ${batchId} has finished`);
-          throw error;
-        }
-        const progress = await progressOf(batches, options.workspace, batchId);
-        if (options.json) return print(JSON.stringify({ batchId, progress }));
-        print(`${action} sent: ${plainProgress(batchId, progress)}`);
-      });
-    });
+    ).action((batchId: string, options: BatchOptions) =>
+      signalBatch(terminal, action, batchId, options),
+    );
   }
+}
+
+/** `reevaluate start`: previews a batch (`--dry-run`), or starts it and follows it (`--watch`). */
+async function startBatch(terminal: Terminal, options: StartOptions) {
+  const print = printTo(terminal);
+  const chosen = selectionOf(options);
+  if (options.dryRun) {
+    if (options.watch || options.batch || options.maxCostUsd !== undefined) {
+      usage('--dry-run starts nothing: drop --watch, --batch and --max-cost-usd');
+    }
+    return preview(options, chosen, terminal);
+  }
+  await withBatches(options, terminal, async (batches) => {
+    let batchId: string;
+    try {
+      ({ batchId } = await batches.start(options.workspace, {
+        ...chosen,
+        evaluators: options.evaluator,
+        ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+        ...(options.batch ? { batchId: options.batch } : {}),
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+      }));
+    } catch (error) {
+      if (error instanceof InvalidRequestError) usage(error.message);
+      if ((error as Error).name === 'WorkflowExecutionAlreadyStartedError') {
+        usage(`batch ${options.batch} is running already in ${options.workspace}`);
+      }
+      throw error;
+    }
+    if (!options.watch) {
+      return print(options.json ? JSON.stringify({ batchId }) : batchId);
+    }
+    if (!options.json) print(`batch ${batchId}`);
+    const progress = await follow(
+      batches,
+      options.workspace,
+      batchId,
+      !options.json,
+      terminal.stdout,
+      TARGET_NOUNS[options.target],
+    );
+    print(options.json ? JSON.stringify({ batchId, progress }) : totals(progress));
+    stopIfWaitingOnBudget(progress, batchId, options, terminal);
+  });
+}
+
+/** `reevaluate status`: a batch's progress, followed with `--watch`. */
+async function batchStatus(
+  terminal: Terminal,
+  batchId: string,
+  options: BatchOptions & { watch?: boolean },
+) {
+  const print = printTo(terminal);
+  await withBatches(options, terminal, async (batches) => {
+    const now = await progressOf(batches, options.workspace, batchId);
+    // Asked of Temporal: the progress reads done a moment before the batch's last spend is read.
+    const following =
+      options.watch === true && (await batches.finished(options.workspace, batchId)) === false;
+    const progress = following
+      ? await follow(batches, options.workspace, batchId, !options.json, terminal.stdout)
+      : now;
+    if (options.json) print(JSON.stringify({ batchId, progress }));
+    else {
+      if (!following) print(plainProgress(batchId, progress));
+      print(totals(progress));
+    }
+    if (options.watch) stopIfWaitingOnBudget(progress, batchId, options, terminal);
+  });
+}
+
+/** `reevaluate budget`: sets a budgeted batch's budget. */
+async function setBatchBudget(
+  terminal: Terminal,
+  batchId: string,
+  options: BatchOptions & { maxCostUsd: number },
+) {
+  const print = printTo(terminal);
+  await withBatches(options, terminal, async (batches) => {
+    const before = await progressOf(batches, options.workspace, batchId);
+    if (before.maxCostNanos == null) usage(`batch ${batchId} was started without a budget`);
+    try {
+      await batches.setBudget(options.workspace, batchId, options.maxCostUsd);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) usage(`batch ${batchId} has finished`);
+      throw error;
+    }
+    const progress = await progressOf(batches, options.workspace, batchId);
+    if (options.json) return print(JSON.stringify({ batchId, progress }));
+    print(`budget set: ${plainProgress(batchId, progress)}`);
+  });
+}
+
+/** `reevaluate pause|resume|cancel`: signals a batch, and prints its progress after. */
+async function signalBatch(
+  terminal: Terminal,
+  action: 'pause' | 'resume' | 'cancel',
+  batchId: string,
+  options: BatchOptions,
+) {
+  const print = printTo(terminal);
+  await withBatches(options, terminal, async (batches) => {
+    await progressOf(batches, options.workspace, batchId);
+    try {
+      await batches[action](options.workspace, batchId);
+    } catch (error) {
+      // Temporal refuses a signal to a batch that has completed.
+      if (error instanceof WorkflowNotFoundError) usage(`batch ${batchId} has finished`);
+      throw error;
+    }
+    const progress = await progressOf(batches, options.workspace, batchId);
+    if (options.json) return print(JSON.stringify({ batchId, progress }));
+    print(`${action} sent: ${plainProgress(batchId, progress)}`);
+  });
 }
 
 function targetKind(value: string): StartOptions['target'] {

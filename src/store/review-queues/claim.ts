@@ -1,4 +1,6 @@
-import type { Backend, Row, Sql } from '../backend.js';
+import { asNumber, type Backend, type Row, type Sql } from '../backend.js';
+import { itemOf } from './item.js';
+import type { ClaimedItem } from './port.js';
 import { retryOnUniqueViolation } from './unique-retry.js';
 
 // A claim: the next slot a reviewer may lease, taken in one short write. Expired leases come
@@ -125,4 +127,15 @@ export function claimSlot(backend: Backend, input: ClaimInput): Promise<Row | nu
       ? backend.read((sql) => claimInOneStatement(sql, input))
       : backend.transaction((sql) => claimInSteps(sql, input)),
   );
+}
+
+/** Leases the next slot the reviewer may take: the item, the slot and the lease's end. */
+export async function claim(backend: Backend, input: ClaimInput): Promise<ClaimedItem | null> {
+  const row = await claimSlot(backend, input);
+  if (row === null) return null;
+  return {
+    item: itemOf(row),
+    slot: asNumber(row.claimed_slot),
+    lease_expires_at: new Date(input.now.getTime() + input.lease_ms).toISOString(),
+  };
 }

@@ -1,0 +1,79 @@
+import { type Budget, evaluatorParticipant, type Pricing, targetKey } from '../core/index.js';
+import type { EvaluatorRegistry } from '../evaluators/index.js';
+import type { EvaluationObserver } from '../metrics/observers.js';
+import type { OperationsLog } from '../metrics/operations-log.js';
+import type { Store } from '../store/index.js';
+import { budgetGuard } from './budget-guard.js';
+import { FailureType, terminal } from './failures.js';
+import { sharedSubjects } from './shared-subjects.js';
+import type { EvaluationKey, SettleInput } from './types.js';
+
+export interface EvaluationDeps {
+  store: Store;
+  evaluators: EvaluatorRegistry;
+  /** Prices by model, for usage reported without a cost. */
+  pricing?: Readonly<Pricing>;
+  /** The config's budgets (a workspace's own are read from the store). */
+  budgets?: readonly Budget[];
+  /** The clock budgets' periods are read by (default the system's). */
+  now?: () => number;
+  /** Where a budget's 80 % warning is written (default `console.warn`). */
+  warn?: (line: string) => void;
+  observer?: EvaluationObserver | undefined;
+  /** Told of each evaluation started and finished, and of one a budget holds back. */
+  log?: OperationsLog | undefined;
+}
+
+/** What the evaluation activities share: their deps, the budgets' guard and the shared subjects. */
+export interface EvaluationContext {
+  deps: EvaluationDeps;
+  budgets: ReturnType<typeof budgetGuard>;
+  subjects: ReturnType<typeof sharedSubjects>;
+}
+
+export const evaluationContext = (deps: EvaluationDeps): EvaluationContext => ({
+  deps,
+  budgets: budgetGuard({
+    store: deps.store,
+    budgets: deps.budgets ?? [],
+    now: deps.now ?? Date.now,
+    warn: deps.warn ?? ((line) => console.warn(line)),
+  }),
+  subjects: sharedSubjects(),
+});
+
+/** An evaluation's key in the ledger. */
+export const ledgerKey = (input: EvaluationKey) => ({
+  generation: input.generation,
+  participant: evaluatorParticipant(input.evaluator),
+  target_key: targetKey(input.target),
+});
+
+/** Settles an evaluation in the ledger without a verdict (sampled out, skipped, failed). */
+export async function settle(
+  { deps }: EvaluationContext,
+  input: EvaluationKey,
+  state: SettleInput['state'],
+  reason: string | null,
+) {
+  const entry = await deps.store.ledger.settleEvaluation({
+    workspace_id: input.workspaceId,
+    ...ledgerKey(input),
+    target: input.target,
+    state,
+    reason,
+    envelope_id: null,
+  });
+  deps.observer?.settled(input.evaluator, entry.state);
+  return entry;
+}
+
+/** The evaluator version the input names, as this worker deploys it; terminal when it does not. */
+export function deployed({ deps }: EvaluationContext, input: EvaluationKey) {
+  const evaluator = deps.evaluators.get(input.evaluator);
+  if (evaluator !== undefined) return evaluator;
+  throw terminal(
+    `${evaluatorParticipant(input.evaluator)} is not deployed on this worker`,
+    FailureType.evaluatorNotDeployed,
+  );
+}

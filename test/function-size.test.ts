@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// A function that holds a whole feature makes a reader scroll to find where one operation starts:
+// past LIMIT lines it becomes named functions per operation, in files named after them. The
+// functions in LONGER are the ones still longer, each allowed at most its length when it was
+// listed: they may shrink or go, never grow, and no other function may pass the limit.
+const LIMIT = 120;
+const LONGER: Record<string, number> = {
+  'src/api/routes/agreement.ts:registerAgreement': 127,
+  'src/api/routes/feedback.ts:registerFeedback': 127,
+  'src/api/routes/lifecycle.ts:registerLifecycle': 208,
+  'src/api/routes/reading.ts:registerReading': 132,
+  'src/api/routes/reevaluations.ts:registerReevaluations': 163,
+  'src/api/routes/review-queues.ts:registerReviewQueues': 169,
+  'src/cli/demo/demo-story.ts:runStory': 177,
+  'src/metrics/engine-metrics.ts:engineMetrics': 162,
+  'src/relay/follow-workspaces.ts:followWorkspaces': 170,
+  'src/store/create-store.ts:createStore': 151,
+  'src/ui/app.tsx:App': 156,
+  'src/ui/evaluators-page.tsx:EvaluatorsPage': 167,
+  'src/ui/my-reviews.tsx:Review': 126,
+  'src/ui/review-screen.tsx:ReviewScreen': 266,
+  'src/worker/engine.ts:startEngine': 136,
+  'src/workflows/evaluate-run.ts:evaluateRun': 132,
+  'src/workflows/evaluate-thread.ts:evaluateThread': 137,
+  'src/workflows/reevaluate.ts:reevaluate': 193,
+};
+
+interface Measured {
+  /** `file:name`: the function's own name, else the name it is bound to, else its line. */
+  where: string;
+  lines: number;
+}
+
+/** Every function with a body in a source file, measured from its first line to its last. */
+function functionsOf(path: string, text: string): Measured[] {
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line;
+  const found: Measured[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+      const start = node.getStart(source);
+      const bound =
+        ts.isVariableDeclaration(node.parent) || ts.isPropertyAssignment(node.parent)
+          ? node.parent.name
+          : undefined;
+      const name = (node.name ?? bound)?.getText(source) ?? `line ${lineOf(start) + 1}`;
+      found.push({ where: `${path}:${name}`, lines: lineOf(node.end) - lineOf(start) + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const inSrc = readdirSync('src', { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts'))
+  .flatMap((file) => functionsOf(join('src', file), readFileSync(join('src', file), 'utf8')));
+
+describe('function size', () => {
+  it(`keeps every function in src within ${LIMIT} lines, the listed ones within their length`, () => {
+    const over = inSrc
+      .filter(({ where, lines }) => lines > (LONGER[where] ?? LIMIT))
+      .map(({ where, lines }) => `${where}: ${lines} lines`);
+    expect(over).toEqual([]);
+  });
+
+  it('measures functions, arrows and methods by name, nested ones too', () => {
+    const text = [
+      'export function outer() {',
+      '  const inner = () => {',
+      '    return 1;',
+      '  };',
+      '  return { method() { return inner(); } };',
+      '}',
+    ].join('\n');
+    expect(functionsOf('a.ts', text)).toEqual([
+      { where: 'a.ts:outer', lines: 6 },
+      { where: 'a.ts:inner', lines: 3 },
+      { where: 'a.ts:method', lines: 1 },
+    ]);
+  });
+});
