@@ -76,6 +76,23 @@ const rules = everyTargetRules([turnLength]);
 const feedbackTypes = createFeedbackTypeRegistry([quality]);
 const storeOptions: StoreOptions = { feedbackTypes, evaluators };
 
+/** A worker judging each run with the turn evaluator, its scores kept in memory. */
+function benchWorker(env: TestWorkflowEnvironment, taskQueue: string, store: Store) {
+  const sink = new InMemoryScoreSink();
+  return createWorker({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities: createActivities({
+      store,
+      evaluators,
+      feedbackTypes,
+      scoreSink: sink,
+      scoreReader: sink,
+    }),
+  });
+}
+
 interface Measured {
   events: number;
   lagP50: number;
@@ -95,19 +112,7 @@ async function measure(
   const taskQueue = `bench-relay-${name}`;
   const engineStore = await open();
   const host = await open();
-  const sink = new InMemoryScoreSink();
-  const worker = await createWorker({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: bundle,
-    activities: createActivities({
-      store: engineStore,
-      evaluators,
-      feedbackTypes,
-      scoreSink: sink,
-      scoreReader: sink,
-    }),
-  });
+  const worker = await benchWorker(env, taskQueue, engineStore);
   const running = worker.run();
   const relay = await new TriggerRelay({
     store: engineStore,
@@ -192,19 +197,7 @@ async function catchUp(env: TestWorkflowEnvironment, store: Store): Promise<Catc
     }),
   );
   const appendSeconds = (performance.now() - appendStarted) / 1000;
-  const sink = new InMemoryScoreSink();
-  const worker = await createWorker({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: bundle,
-    activities: createActivities({
-      store,
-      evaluators,
-      feedbackTypes,
-      scoreSink: sink,
-      scoreReader: sink,
-    }),
-  });
+  const worker = await benchWorker(env, taskQueue, store);
   const running = worker.run();
   const relay = new TriggerRelay({ store, client: env.client, taskQueue, workspaceId: ws, rules });
   const drainStarted = performance.now();
