@@ -7,6 +7,7 @@ import { ReviewScreen } from './review-screen.js';
 import { ShortcutsDialog } from './shortcuts.js';
 import { forgetToken, takeToken } from './sign-in.js';
 import { SignedOut } from './signed-out.js';
+import { useStateNow } from './state-now.js';
 import { workbenchApi } from './workbench-api.js';
 
 // The reviewers' page: signed in from a link's token, the queues, one queue's items one at a
@@ -23,14 +24,7 @@ export function App() {
   const [token, setToken] = useState(fromAddress);
   const [refused, setRefused] = useState<string | null>(null);
   const [screen, setScreen] = useState<Screen>({ name: 'queues' });
-  const [help, setHelpState] = useState(false);
-  // The key listener reads it here, set at once: a state read through the listener's closure
-  // would still say "open" for a key pressed between the dialog's closing and the next render.
-  const helpOpen = useRef(false);
-  const setHelp = useCallback((open: boolean) => {
-    helpOpen.current = open;
-    setHelpState(open);
-  }, []);
+  const [help, setHelp, helpOpen] = useStateNow(false);
   const [announcement, setAnnouncement] = useState('');
   const keys = useRef<((action: KeyAction) => boolean) | null>(null);
   const api = useMemo(() => (token ? workbenchApi(location.origin, token) : null), [token]);
@@ -73,8 +67,9 @@ export function App() {
       });
       if (action === null) return;
       if (helpOpen.current) {
-        // The dialog has the focus and closes itself on Esc; `?` closes it too.
-        if (action.type === 'help') {
+        // Esc and `?` close it here, at once: left to the dialog, Esc would close it by an event
+        // that comes later, and an Esc pressed before that would be taken for the dialog's too.
+        if (action.type === 'help' || action.type === 'escape') {
           setHelp(false);
           event.preventDefault();
         }

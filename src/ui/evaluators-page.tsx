@@ -31,6 +31,7 @@ import {
 import { describeTarget } from './item-view.js';
 import { type KeyAction, steppedRow } from './keyboard.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+import { useStateNow } from './state-now.js';
 import { type Disagreement, TargetView } from './target-view.js';
 
 // The evaluators page: per feedback type, its versions with their rules (live or shadow), each
@@ -59,6 +60,9 @@ interface Asked {
   last: string;
 }
 
+/** A disagreement opened, with the two sides it was found between. */
+type Opened = { d: Disagreement; a: string; b: string };
+
 export function EvaluatorsPage(props: EvaluatorsPageProps) {
   const { api, storage, onBack, onSignInRefused, setKeys } = props;
   const today = Date.now();
@@ -78,7 +82,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
   const [draft, setDraft] = useState<Asked>(asked);
   const [view, setView] = useState<EvaluatorsView | null>(null);
   const [problem, setProblem] = useState<Refusal | null>(null);
-  const [opened, setOpened] = useState<{ d: Disagreement; a: string; b: string } | null>(null);
+  const [opened, setOpened, openedNow] = useStateNow<Opened | null>(null);
 
   useEffect(() => {
     const window = windowOf(asked.first, asked.last);
@@ -106,11 +110,14 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
   // The keys as on the queues: ↑ ↓ through the disagreements (a field keeps its arrows), Enter
   // opens one, Esc closes it, back on the row that opened it, or goes back to the queues.
   const returnTo = useRef(-1);
-  const close = useCallback(() => setOpened(null), []);
-  const open = useCallback((d: Disagreement, a: string, b: string) => {
-    returnTo.current = disagreementRows().indexOf(document.activeElement as HTMLElement);
-    setOpened({ d, a, b });
-  }, []);
+  const close = useCallback(() => setOpened(null), [setOpened]);
+  const open = useCallback(
+    (d: Disagreement, a: string, b: string) => {
+      returnTo.current = disagreementRows().indexOf(document.activeElement as HTMLElement);
+      setOpened({ d, a, b });
+    },
+    [setOpened],
+  );
   useEffect(() => {
     if (opened === null && view !== null && returnTo.current >= 0) {
       disagreementRows()[returnTo.current]?.focus();
@@ -119,6 +126,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
   }, [opened, view]);
   useEffect(() => {
     setKeys((action) => {
+      const opened = openedNow.current;
       if (action.type === 'escape') {
         if (opened) setOpened(null);
         else onBack();
@@ -133,7 +141,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
       return true;
     });
     return () => setKeys(null);
-  }, [setKeys, opened, onBack]);
+  }, [setKeys, setOpened, onBack]);
 
   if (opened) {
     return (

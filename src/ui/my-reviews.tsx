@@ -6,6 +6,7 @@ import type { MyQueueReviews, MyReview, MyReviewsApi } from './queue-types.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 import { comparedFields, OthersVerdicts } from './reveal-panel.js';
 import { checkDraft, draftOf, formFields } from './review-form.js';
+import { useStateNow } from './state-now.js';
 import { useDraft } from './use-draft.js';
 import { focusField, VerdictForm } from './verdict-form.js';
 
@@ -26,7 +27,7 @@ export function MyReviews(props: MyReviewsProps) {
   const [mine, setMine] = useState<MyQueueReviews | null>(null);
   const [configs, setConfigs] = useState<ApiScoreConfig[]>([]);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [editing, setEditing] = useState<string | null>(null);
+  const [editing, setEditing, editingNow] = useStateNow<string | null>(null);
 
   const failed = useCallback(
     (error: unknown) => {
@@ -52,6 +53,7 @@ export function MyReviews(props: MyReviewsProps) {
 
   useEffect(() => {
     setKeys((action) => {
+      const editing = editingNow.current;
       if (action.type === 'escape' && editing === null) {
         onBack();
         return true;
@@ -74,7 +76,7 @@ export function MyReviews(props: MyReviewsProps) {
       return true;
     });
     return () => setKeys(null);
-  }, [setKeys, editing, onBack]);
+  }, [setKeys, setEditing, editingNow, onBack]);
 
   return (
     <main aria-labelledby="mine-title">

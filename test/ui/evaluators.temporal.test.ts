@@ -465,9 +465,9 @@ describe('the evaluators page', () => {
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await help.waitFor();
     expect(await help.textContent()).toContain('disagreement');
-    // Esc closes the help, and an Esc right behind it, before any new frame, goes back a screen.
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
+    // Esc closes the help, and an Esc right behind it goes back a screen: both are sent before
+    // either is answered, so the second comes before the dialog's (asynchronous) close event.
+    await Promise.all([page.keyboard.press('Escape'), page.keyboard.press('Escape')]);
     await help.waitFor({ state: 'hidden' });
     await page.getByTestId('queues').waitFor({ timeout: 5_000 });
     await page.context().close();
