@@ -87,6 +87,7 @@ console.log(
 );
 console.log(
   JSON.stringify({
+    bench: 'tune',
     targets: TARGETS,
     rounds: ROUNDS,
     examples,
