@@ -82,7 +82,6 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
   const [draft, setDraft] = useState<Asked>(asked);
   const [view, setView] = useState<EvaluatorsView | null>(null);
   const [problem, setProblem] = useState<Refusal | null>(null);
-  const [opened, setOpened, openedNow] = useStateNow<Opened | null>(null);
 
   useEffect(() => {
     const window = windowOf(asked.first, asked.last);
@@ -107,41 +106,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
     };
   }, [api, asked, chosen, onSignInRefused]);
 
-  // The keys as on the queues: ↑ ↓ through the disagreements (a field keeps its arrows), Enter
-  // opens one, Esc closes it, back on the row that opened it, or goes back to the queues.
-  const returnTo = useRef(-1);
-  const close = useCallback(() => setOpened(null), [setOpened]);
-  const open = useCallback(
-    (d: Disagreement, a: string, b: string) => {
-      returnTo.current = disagreementRows().indexOf(document.activeElement as HTMLElement);
-      setOpened({ d, a, b });
-    },
-    [setOpened],
-  );
-  useEffect(() => {
-    if (opened === null && view !== null && returnTo.current >= 0) {
-      disagreementRows()[returnTo.current]?.focus();
-      returnTo.current = -1;
-    }
-  }, [opened, view]);
-  useEffect(() => {
-    setKeys((action) => {
-      const opened = openedNow.current;
-      if (action.type === 'escape') {
-        if (opened) setOpened(null);
-        else onBack();
-        return true;
-      }
-      if (action.type !== 'next' && action.type !== 'previous') return false;
-      if (opened || document.activeElement?.matches('input, select, textarea')) return false;
-      const rows = disagreementRows();
-      if (rows.length === 0) return false;
-      const at = rows.indexOf(document.activeElement as HTMLElement);
-      rows[steppedRow(rows.length, at, action.type)]?.focus();
-      return true;
-    });
-    return () => setKeys(null);
-  }, [setKeys, setOpened, onBack]);
+  const { opened, open, close } = useOpenedDisagreement(view !== null, setKeys, onBack);
 
   if (opened) {
     return (
@@ -233,6 +198,53 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
       ))}
     </main>
   );
+}
+
+/**
+ * The disagreement opened, and the keys as on the queues: ↑ ↓ through the disagreements (a field
+ * keeps its arrows), Enter opens one, Esc closes it, back on the row that opened it once the
+ * list is `loaded`, or goes back to the queues.
+ */
+function useOpenedDisagreement(
+  loaded: boolean,
+  setKeys: EvaluatorsPageProps['setKeys'],
+  onBack: () => void,
+) {
+  const [opened, setOpened, openedNow] = useStateNow<Opened | null>(null);
+  const returnTo = useRef(-1);
+  const close = useCallback(() => setOpened(null), [setOpened]);
+  const open = useCallback(
+    (d: Disagreement, a: string, b: string) => {
+      returnTo.current = disagreementRows().indexOf(document.activeElement as HTMLElement);
+      setOpened({ d, a, b });
+    },
+    [setOpened],
+  );
+  useEffect(() => {
+    if (opened === null && loaded && returnTo.current >= 0) {
+      disagreementRows()[returnTo.current]?.focus();
+      returnTo.current = -1;
+    }
+  }, [opened, loaded]);
+  useEffect(() => {
+    setKeys((action) => {
+      const opened = openedNow.current;
+      if (action.type === 'escape') {
+        if (opened) setOpened(null);
+        else onBack();
+        return true;
+      }
+      if (action.type !== 'next' && action.type !== 'previous') return false;
+      if (opened || document.activeElement?.matches('input, select, textarea')) return false;
+      const rows = disagreementRows();
+      if (rows.length === 0) return false;
+      const at = rows.indexOf(document.activeElement as HTMLElement);
+      rows[steppedRow(rows.length, at, action.type)]?.focus();
+      return true;
+    });
+    return () => setKeys(null);
+  }, [setKeys, setOpened, openedNow, onBack]);
+  return { opened, open, close };
 }
 
 /** Every disagreement's button on the page, in the page's order. */
