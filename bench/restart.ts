@@ -14,7 +14,11 @@
 //   p50 cached and cold: the rest is Node loading the CLI, the sources and the app.
 // - `kill_to_verdict_p99_s`: for the runs ended but not yet judged at a kill, their end until
 //   their last verdict (goal ≤ 5); `cold_kill_to_verdict_p99_s` beside it.
+// - `compiled_*`: the same over BENCH_COMPILED_RESTARTS (4) restarts of the compiled CLI
+//   (dist/, as an installed package or the image runs it, its prebuilt bundle included), the
+//   app importing `evalflow` from dist/ too; the bench runs `npm run build` first for them.
 // Not part of `npm test`. The last line is one JSON object.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,12 +35,17 @@ import { startWorkerProcess, type WorkerProcess } from '../test/support/worker-p
 
 const RESTARTS = Number(process.env.BENCH_RESTARTS ?? 6);
 const COLD_RESTARTS = Number(process.env.BENCH_COLD_RESTARTS ?? 3);
+const COMPILED_RESTARTS = Number(process.env.BENCH_COMPILED_RESTARTS ?? 4);
 const BATCH = Number(process.env.BENCH_BATCH ?? 10);
 const JUDGE_MS = Number(process.env.BENCH_JUDGE_MS ?? 100);
 const VERDICTS_PER_RUN = 3;
 const WORKSPACE = 'ws';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
+if (COMPILED_RESTARTS > 0) {
+  console.log('restart: npm run build, for the compiled restarts');
+  execFileSync('npm', ['run', 'build'], { stdio: 'ignore' });
+}
 const binaries = await ensureTemporalBinaries();
 const temporal = await TestWorkflowEnvironment.createLocal({
   server: { executable: executableOption(binaries.cli), ip: '127.0.0.1' },
@@ -68,9 +77,11 @@ const environment: NodeJS.ProcessEnv = {
  * seconds its engine said its start took (`engine.start` at `polling`): the rest is Node loading
  * the CLI, the sources and the app.
  */
-async function spawnWorker(): Promise<{ worker: WorkerProcess; seconds: number; engine: number }> {
+async function spawnWorker(
+  compiled = false,
+): Promise<{ worker: WorkerProcess; seconds: number; engine: number }> {
   const began = performance.now();
-  const worker = startWorkerProcess({ cwd: dir, env: environment });
+  const worker = startWorkerProcess({ cwd: dir, env: environment, compiled });
   await worker.ready;
   const seconds = (performance.now() - began) / 1000;
   return { worker, seconds, engine: enginePollingMs(worker.output()) / 1000 };
@@ -112,7 +123,7 @@ let worker = (await spawnWorker()).worker;
 
 /** One cycle: a batch ended, a kill mid-evaluation, a restart; figures for the runs in flight. */
 async function cycle(
-  cold: boolean,
+  kind: 'cold' | 'cached' | 'compiled',
 ): Promise<{ restart: number; engine: number; verdicts: number[] }> {
   const runs = Array.from({ length: BATCH }, () => `r${next++}`);
   for (const run of runs) await startRun(store, WORKSPACE, run);
@@ -125,8 +136,8 @@ async function cycle(
   worker.child.kill('SIGKILL');
   await worker.exited;
   const inFlight = runs.filter((run) => !judgedAt.has(run));
-  if (cold) rmSync(join(home, 'workflow-bundles'), { recursive: true, force: true });
-  const restarted = await spawnWorker();
+  if (kind === 'cold') rmSync(join(home, 'workflow-bundles'), { recursive: true, force: true });
+  const restarted = await spawnWorker(kind === 'compiled');
   worker = restarted.worker;
   const deadline = performance.now() + 180_000;
   while (!runs.every((run) => judgedAt.has(run)) && performance.now() < deadline) await sleep(100);
@@ -134,7 +145,7 @@ async function cycle(
     (run) => ((judgedAt.get(run) ?? Number.POSITIVE_INFINITY) - (endedAt.get(run) ?? 0)) / 1000,
   );
   console.log(
-    `${cold ? 'cold' : 'cached'} restart: polling after ${restarted.seconds.toFixed(2)} s ` +
+    `${kind} restart: polling after ${restarted.seconds.toFixed(2)} s ` +
       `(the engine's start ${restarted.engine.toFixed(2)} s); ` +
       `${inFlight.length} runs in flight, last verdict ${Math.max(0, ...verdicts).toFixed(2)} s after its end`,
   );
@@ -144,9 +155,11 @@ async function cycle(
 type Cycle = Awaited<ReturnType<typeof cycle>>;
 const cold: Cycle[] = [];
 const cached: Cycle[] = [];
+const compiled: Cycle[] = [];
 try {
-  for (let i = 0; i < COLD_RESTARTS; i++) cold.push(await cycle(true));
-  for (let i = 0; i < RESTARTS; i++) cached.push(await cycle(false));
+  for (let i = 0; i < COLD_RESTARTS; i++) cold.push(await cycle('cold'));
+  for (let i = 0; i < RESTARTS; i++) cached.push(await cycle('cached'));
+  for (let i = 0; i < COMPILED_RESTARTS; i++) compiled.push(await cycle('compiled'));
 } finally {
   watching = false;
   await watcher;
@@ -189,8 +202,21 @@ console.log(
     },
     kill_to_verdict_p99_s: verdictP99(cached),
     cold_kill_to_verdict_p99_s: verdictP99(cold),
+    compiled_restart_to_polling_s: {
+      p50: round(percentile(restarts(compiled), 50)),
+      max: round(Math.max(...restarts(compiled))),
+    },
+    compiled_engine_start_s: round(
+      percentile(
+        compiled.map((c) => c.engine),
+        50,
+      ),
+    ),
+    compiled_kill_to_verdict_p99_s: verdictP99(compiled),
+    compiled_vs_cached: round(percentile(restarts(compiled), 50) / cachedP50),
     runs_in_flight_at_kills: cached.flatMap((c) => c.verdicts).length,
     restarts: RESTARTS,
     cold_restarts: COLD_RESTARTS,
+    compiled_restarts: COMPILED_RESTARTS,
   }),
 );

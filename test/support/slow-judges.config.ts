@@ -4,8 +4,9 @@
 // 4), as a client with a fixed connection pool does; so one worker's throughput is bounded by
 // that and the latency, not by the CPU, and each worker process adds its own share.
 import { setTimeout as sleep } from 'node:timers/promises';
+// From the package, as an app imports it: the sources in a checkout, dist/ for the compiled CLI.
+import { defineConfig, defineEvaluator, defineFeedbackType } from 'evalflow';
 import { z } from 'zod';
-import { defineConfig, defineEvaluator, defineFeedbackType } from '../../src/index.js';
 
 const latencyMs = Number(process.env.EVALFLOW_TEST_JUDGE_MS ?? 200);
 const connections = Number(process.env.EVALFLOW_TEST_JUDGE_CONCURRENCY ?? 4);

@@ -9,6 +9,7 @@ import type { RunEvent } from '../../src/workflows/evaluate-run-messages.js';
 
 const cliMain = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const tsxLoader = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
+const compiledMain = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 export interface WorkerProcess {
   readonly child: ChildProcess;
@@ -22,15 +23,20 @@ export interface WorkerProcess {
   output(): string;
 }
 
+/** `evalflow worker` from the sources, or (`compiled`) from dist/ as an installed package runs it. */
 export function startWorkerProcess(options: {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  compiled?: boolean;
 }): WorkerProcess {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=evalflow-source', '--import', tsxLoader, cliMain, 'worker'],
-    { ...options, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const { compiled, ...spawnOptions } = options;
+  const args = compiled
+    ? [compiledMain, 'worker']
+    : ['--conditions=evalflow-source', '--import', tsxLoader, cliMain, 'worker'];
+  const child = spawn(process.execPath, args, {
+    ...spawnOptions,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const relaying = new Set<string>();
   let output = '';
   let partial = '';
