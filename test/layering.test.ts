@@ -56,6 +56,8 @@ const allowed: Record<string, string[]> = {
   // below): its requests and answers are the API's own, and it loads nothing of the server.
   client: ['core', 'wire', 'api'],
   testing: ['core', 'scores', 'store', 'evaluators'],
+  // The processes the command line hosts: the API alone, or the engine and the API in one.
+  processes: ['api', 'worker'],
   // The reviewers' page talks to the API only, through the HTTP SDK (its types and values), and
   // writes money and counts as everything else does, with core files that import nothing.
   ui: ['client', 'core'],
@@ -71,7 +73,8 @@ const allowed: Record<string, string[]> = {
     'workflow-clients',
     'relay',
     'worker',
-    'api',
+    // It hosts the API through `processes` and reads its shapes from `wire`, never `api`.
+    'processes',
     'wire',
     'client',
     'testing',

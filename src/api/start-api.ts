@@ -18,6 +18,7 @@ import { openStore, type Store } from '../store/index.js';
 import { connectClientWhenReady } from '../workflow-clients/temporal-ready.js';
 import { budgetsNow } from './budgets-now.js';
 import { buildApi } from './build-api.js';
+import { uiBuildProblem } from './plugins/ui-page.js';
 
 // The API process: the store (its own, or an engine's in the same process), a Temporal client
 // for reviews and re-evaluation, and the HTTP API listening on `config.api`. With a metrics port
@@ -50,6 +51,8 @@ export interface ApiProcess {
   readonly url: string;
   /** Its own metrics endpoint; null when it has none (no port, or an engine's shared). */
   readonly metricsUrl: string | null;
+  /** Why the reviewers' page at /ui/ cannot be served (its build is missing); null when it is. */
+  readonly pageProblem: string | null;
   /** Settles when it has stopped. */
   readonly done: Promise<void>;
   stop(): Promise<void>;
@@ -144,6 +147,7 @@ export async function startApi(options: ApiProcessOptions): Promise<ApiProcess> 
   return {
     url,
     metricsUrl: endpoint?.url ?? null,
+    pageProblem: uiBuildProblem(),
     done,
     stop() {
       stopping ??= (async () => {

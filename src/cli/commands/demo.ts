@@ -63,7 +63,7 @@ async function runDemo(options: DemoOptions, terminal: Terminal): Promise<void> 
       `evalflow demo: engine up in ${seconds()} s (Temporal ${engine.temporalAddress}, API ${engine.url}, ` +
         `state in ${home})`,
     );
-    print(pageLine(engine.url));
+    print(pageLine(engine));
     const principals = {
       agent: 'agent',
       ada: 'user:ada',

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { startApi } from '../../api/index.js';
 import { type Config, loadApp, temporalConnection, withSeparatePorts } from '../../config/index.js';
+import { startApi } from '../../processes/index.js';
 import { startEngine, startTracing, type Tracing } from '../../worker/index.js';
 import { CONFIG_OPTION, portNumber } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
@@ -133,7 +133,7 @@ export function registerEngine(program: Command, terminal: Terminal): void {
         ...(tracing ? { clientInterceptors: tracing.clientInterceptors } : {}),
       });
       print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
-      print(pageLine(api.url));
+      print(pageLine(api));
       if (api.metricsUrl) print(`evalflow: metrics at ${api.metricsUrl}`);
       await runUntilStopped([api]);
     });

@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import { startApi } from '../../api/index.js';
 import { type AppDefinition, loadConfig } from '../../config/index.js';
 import { operationsLog } from '../../metrics/index.js';
+import { startEngineWithApi } from '../../processes/index.js';
 import type { Store } from '../../store/index.js';
 import { issueCredential } from '../../wire/credentials.js';
 import { parsePrincipal } from '../../wire/principals.js';
-import { startEngine } from '../../worker/index.js';
 import { CLI_INVOCATION } from '../presentation/invocation.js';
 import { type DevServer, startDevServer } from '../supervision/dev-server.js';
 import { freePort } from '../supervision/free-port.js';
@@ -19,6 +18,8 @@ import { ensureTemporalCli } from '../supervision/setup.js';
 export interface DemoEngine {
   /** The HTTP API's root. */
   url: string;
+  /** Why the reviewers' page cannot be served; null when it is. */
+  pageProblem: string | null;
   temporalAddress: string;
   store: Store;
   /** A new key for a principal (`agent`, `user:ada`, ...) in the workspace. */
@@ -64,30 +65,23 @@ export async function startDemoEngine(options: {
       EVALFLOW_API_PORT: String(apiPort),
     });
     const temporal = { address: server.address };
-    const engine = await startEngine({
-      config,
-      app: options.app,
-      temporal,
-      abandonAfterMs: options.abandonAfterMs,
-      relayPollMs: 200,
-      // The demo prints its own tables, as it logs no requests: only what went wrong, on stderr.
-      operations: operationsLog({ format: 'text', stream: process.stderr, level: 'warn' }),
-    });
-    services.push(engine);
-    const api = await startApi({
-      config,
-      app: options.app,
-      temporal,
-      shared: {
-        store: engine.deps.store,
-        onScoreConfigsChanged: () => engine.deps.forgetScoreConfigs(),
+    const { engine, api } = await startEngineWithApi(
+      {
+        config,
+        app: options.app,
+        temporal,
+        abandonAfterMs: options.abandonAfterMs,
+        relayPollMs: 200,
+        // The demo prints its own tables, as it logs no requests: only what went wrong, on stderr.
+        operations: operationsLog({ format: 'text', stream: process.stderr, level: 'warn' }),
       },
-      logRequests: false,
-    });
-    services.push(api);
+      { logRequests: false },
+    );
+    services.push(engine, api);
     const store = engine.deps.store;
     return {
       url: api.url,
+      pageProblem: api.pageProblem,
       temporalAddress: server.address,
       store,
       async key(workspace, principal) {

@@ -1,4 +1,3 @@
-import { startApi } from '../../api/index.js';
 import {
   DEFAULTS,
   loadApp,
@@ -6,7 +5,8 @@ import {
   temporalConnection,
   withSeparatePorts,
 } from '../../config/index.js';
-import { startEngine, startTracing, type Tracing } from '../../worker/index.js';
+import { startEngineWithApi } from '../../processes/index.js';
+import { startTracing, type Tracing } from '../../worker/index.js';
 import { pageLine } from '../presentation/page-line.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';
 import { type DevServer, startDevServer } from './dev-server.js';
@@ -77,30 +77,18 @@ export async function start(terminal: Terminal, options: StartOptions): Promise<
   try {
     tracing = settings.tracing && startTracing(settings.tracing);
     if (tracing) print(`evalflow: tracing its own work to ${tracing.settings.endpoint}`);
-    const engine = await startEngine({
+    const { engine, api } = await startEngineWithApi({
       config: settings,
       app,
       temporal,
       home,
       ...(tracing ? { tracing } : {}),
     });
-    services.push(engine);
-    const api = await startApi({
-      config: settings,
-      app,
-      temporal,
-      shared: {
-        store: engine.deps.store,
-        onScoreConfigsChanged: () => engine.deps.forgetScoreConfigs(),
-        metrics: engine.metrics.registry,
-      },
-      ...(tracing ? { clientInterceptors: tracing.clientInterceptors } : {}),
-    });
-    services.push(api);
+    services.push(engine, api);
     // Recorded once the API listens, so a command beside it reads the address it answers on.
     forget = recordEngine(home, { configFile: path, source, apiUrl: api.url });
     print(`evalflow: API at ${api.url} (docs at ${api.url}/docs)`);
-    print(pageLine(api.url));
+    print(pageLine(api));
     print(`evalflow: metrics at ${engine.metrics.url}`);
     print(
       `evalflow: worker polling task queue ${config.taskQueue} on Temporal at ${temporal.address}` +
