@@ -11,7 +11,6 @@ const LIMIT = 120;
 const LONGER: Record<string, number> = {
   'src/api/routes/agreement.ts:registerAgreement': 127,
   'src/api/routes/feedback.ts:registerFeedback': 127,
-  'src/api/routes/lifecycle.ts:registerLifecycle': 208,
   'src/api/routes/reading.ts:registerReading': 132,
   'src/api/routes/reevaluations.ts:registerReevaluations': 163,
   'src/api/routes/review-queues.ts:registerReviewQueues': 169,

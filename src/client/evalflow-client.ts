@@ -1,6 +1,8 @@
+import type { RouteName } from '../api/contracts/index.js';
 import { EventStream, type EventStreamOptions } from './event-stream.js';
 import { DEFAULT_RETRY, type RetryPolicy, sleep } from './retry.js';
-import { type Call, type CallOptions, Transport } from './transport.js';
+import { ROUTE_TABLE } from './route-table.js';
+import { type Call, type CallOptions, type Query, Transport } from './transport.js';
 import type {
   Agreement,
   AgreementRequest,
@@ -52,6 +54,8 @@ import type {
   ReviewQueueDetail,
   ReviewQueues,
   ReviewQueueWritten,
+  RouteRequest,
+  RouteResult,
   RunsPage,
   RunsQuery,
   RunWithEvaluations,
@@ -125,28 +129,53 @@ export class EvalflowClient {
     return new EvalflowClient({ ...this.options, apiKey });
   }
 
+  /**
+   * Any route of the route table by its name (`createThread`, `startRun`), with the params,
+   * query and body its contract declares, typed from it; the methods below are named calls of it.
+   */
+  call<Name extends RouteName>(
+    name: Name,
+    input: RouteRequest<Name>,
+    options?: CallOptions,
+  ): Promise<RouteResult<Name>> {
+    const route: { method: Call['method']; path: string; answers?: readonly number[] } =
+      ROUTE_TABLE[name];
+    const {
+      params = {},
+      query,
+      body,
+    } = input as {
+      params?: Record<string, string>;
+      query?: Query;
+      body?: unknown;
+    };
+    const path = route.path.replace(/:(\w+)/g, (_, param: string) => at(params[param] ?? ''));
+    return this.send({
+      method: route.method,
+      path,
+      query,
+      body,
+      options,
+      ...(route.answers ? { answers: route.answers } : {}),
+    });
+  }
+
   // Health: public routes, whose key is not checked.
 
   /** The process is up (`GET /healthz`). */
   health(options?: CallOptions): Promise<Health> {
-    return this.send({ method: 'GET', path: '/healthz', options });
+    return this.call('health', {}, options);
   }
 
   /** Whether the store and Temporal answer (`GET /readyz`): one attempt, 200 and 503 both answers. */
   ready(options?: CallOptions): Promise<Health> {
-    return this.send({
-      method: 'GET',
-      path: '/readyz',
-      options,
-      answers: [200, 503],
-      retry: false,
-    });
+    return this.transport.send({ ...ROUTE_TABLE.ready, options, retry: false });
   }
 
   // Lifecycle: what the host reports.
 
   createThread(request: CreateThreadRequest, options?: CallOptions): Promise<CreateThreadResult> {
-    return this.send({ method: 'POST', path: '/v1/threads', body: request, options });
+    return this.call('createThread', { body: request }, options);
   }
 
   /**
@@ -154,7 +183,7 @@ export class EvalflowClient {
    * later run or message reopens it, to be judged again as a new generation.
    */
   endThread(threadId: string, options?: CallOptions): Promise<WriteResult> {
-    return this.send({ method: 'POST', path: `/v1/threads/${at(threadId)}/end`, options });
+    return this.call('endThread', { params: { threadId } }, options);
   }
 
   /**
@@ -167,22 +196,16 @@ export class EvalflowClient {
     request: StartRunRequest,
     options?: CallOptions,
   ): Promise<StartRunResult> {
-    const path = `/v1/threads/${at(threadId)}/runs`;
-    return this.send({ method: 'POST', path, body: request, options });
+    return this.call('startRun', { params: { threadId }, body: request }, options);
   }
 
   pauseRun(runId: string, request?: PauseRunRequest, options?: CallOptions): Promise<WriteResult> {
-    return this.send({
-      method: 'POST',
-      path: `/v1/runs/${at(runId)}/pause`,
-      body: request,
-      options,
-    });
+    return this.call('pauseRun', { params: { runId }, body: request }, options);
   }
 
   /** Ends a run; its evaluation starts. */
   endRun(runId: string, request: EndRunRequest, options?: CallOptions): Promise<WriteResult> {
-    return this.send({ method: 'POST', path: `/v1/runs/${at(runId)}/end`, body: request, options });
+    return this.call('endRun', { params: { runId }, body: request }, options);
   }
 
   postMessage(
@@ -190,8 +213,7 @@ export class EvalflowClient {
     request: PostMessageRequest,
     options?: CallOptions,
   ): Promise<PostMessageResult> {
-    const path = `/v1/threads/${at(threadId)}/messages`;
-    return this.send({ method: 'POST', path, body: request, options });
+    return this.call('postMessage', { params: { threadId }, body: request }, options);
   }
 
   /** Puts a new version of an artifact; the answer names the version. */
@@ -200,17 +222,12 @@ export class EvalflowClient {
     request: PutArtifactRequest,
     options?: CallOptions,
   ): Promise<PutArtifactResult> {
-    return this.send({
-      method: 'PUT',
-      path: `/v1/artifacts/${at(artifactId)}`,
-      body: request,
-      options,
-    });
+    return this.call('putArtifact', { params: { artifactId }, body: request }, options);
   }
 
   /** Archives an artifact: it takes no new versions. */
   archiveArtifact(artifactId: string, options?: CallOptions): Promise<WriteResult> {
-    return this.send({ method: 'POST', path: `/v1/artifacts/${at(artifactId)}/archive`, options });
+    return this.call('archiveArtifact', { params: { artifactId } }, options);
   }
 
   // Feedback, ratings and reviews.

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
+import type { AnswerOutput, RouteInput, RouteInputPart } from '../api/contracts/contract.js';
+import type { RouteContracts, RouteName } from '../api/contracts/index.js';
 import type { HttpOnlyType, RejectionBody } from '../api/errors.js';
 import type * as itemView from '../api/item-view.js';
 import type * as agreement from '../api/routes/agreement.js';
 import type * as budgets from '../api/routes/budgets.js';
 import type * as costs from '../api/routes/costs.js';
 import type * as feedback from '../api/routes/feedback.js';
-import type * as health from '../api/routes/health.js';
-import type * as lifecycle from '../api/routes/lifecycle.js';
 import type * as lists from '../api/routes/lists.js';
 import type * as reading from '../api/routes/reading.js';
 import type * as reevaluations from '../api/routes/reevaluations.js';
@@ -25,25 +25,32 @@ import type * as wire from '../wire/entities.js';
 // a body's input (defaults may be left out), an answer a response's output. Types only, so the
 // client never loads the server.
 
+/** What a route of the table takes (its params, query and body, those it has), by name. */
+export type RouteRequest<Name extends RouteName> = RouteInput<RouteContracts[Name]>;
+/** What a route of the table answers with, by name. */
+export type RouteResult<Name extends RouteName> = AnswerOutput<RouteContracts[Name]>;
+/** A route's body, as sent. */
+type BodyOf<Name extends RouteName> = RouteInputPart<RouteContracts[Name], 'body'>;
+
 /** Every refusal the API answers with: the core's rejections and the HTTP-only ones. */
 export type ApiRejectionType = CoreRejectionType | HttpOnlyType;
 export type ApiRejection = RejectionBody;
 
 /** What a write recorded: the seq of its last event (null when none) and the events' ids. */
 export type WriteResult = z.output<typeof wire.Written>;
-export type Health = z.output<typeof health.Health>;
+export type Health = RouteResult<'health'>;
 
-export type CreateThreadRequest = z.input<typeof lifecycle.CreateThreadBody>;
-export type CreateThreadResult = z.output<typeof lifecycle.CreateThreadReply>;
-export type StartRunRequest = z.input<typeof lifecycle.StartRunBody>;
-export type StartRunResult = z.output<typeof lifecycle.StartRunReply>;
-export type PauseRunRequest = NonNullable<z.input<typeof lifecycle.PauseRunBody>>;
-export type EndRunRequest = z.input<typeof lifecycle.EndRunBody>;
+export type CreateThreadRequest = BodyOf<'createThread'>;
+export type CreateThreadResult = RouteResult<'createThread'>;
+export type StartRunRequest = BodyOf<'startRun'>;
+export type StartRunResult = RouteResult<'startRun'>;
+export type PauseRunRequest = NonNullable<BodyOf<'pauseRun'>>;
+export type EndRunRequest = BodyOf<'endRun'>;
 /** `feedback` is left out: the API ignores it, as sending is not a feedback path. */
-export type PostMessageRequest = Omit<z.input<typeof lifecycle.PostMessageBody>, 'feedback'>;
-export type PostMessageResult = z.output<typeof lifecycle.PostMessageReply>;
-export type PutArtifactRequest = z.input<typeof lifecycle.PutArtifactBody>;
-export type PutArtifactResult = z.output<typeof lifecycle.PutArtifactReply>;
+export type PostMessageRequest = Omit<BodyOf<'postMessage'>, 'feedback'>;
+export type PostMessageResult = RouteResult<'postMessage'>;
+export type PutArtifactRequest = BodyOf<'putArtifact'>;
+export type PutArtifactResult = RouteResult<'putArtifact'>;
 
 export type GiveFeedbackRequest = z.input<typeof feedback.GiveFeedbackBody>;
 export type RateMessageRequest = z.input<typeof feedback.RateMessageBody>;
