@@ -368,19 +368,14 @@ export class EvalflowClient {
       request: ReviewerSignInRequest = {},
       options?: CallOptions,
     ): Promise<ReviewerSignIn> =>
-      this.send({
-        method: 'POST',
-        path: `/v1/reviewers/${at(reviewerId)}/sign-in`,
-        body: request,
-        options,
-      }),
+      this.call('reviewerSignIn', { params: { reviewerId }, body: request }, options),
   };
 
   // Scores.
 
   /** Writes a numeric or boolean score on a trace, as the key's principal. */
   recordScore(request: RecordScoreRequest, options?: CallOptions): Promise<RecordScoreResult> {
-    return this.send({ method: 'POST', path: '/v1/scores', body: request, options });
+    return this.call('recordScore', { body: request }, options);
   }
 
   /** The score sink's configs: listed, created (never updated) and archived. */
@@ -388,18 +383,16 @@ export class EvalflowClient {
     list: (
       query: { includeArchived?: boolean } = {},
       options?: CallOptions,
-    ): Promise<ScoreConfigs> =>
-      this.send({ method: 'GET', path: '/v1/score-configs', query, options }),
+    ): Promise<ScoreConfigs> => this.call('scoreConfigs', { query }, options),
     create: (request: CreateScoreConfigRequest, options?: CallOptions): Promise<ApiScoreConfig> =>
-      this.send({ method: 'POST', path: '/v1/score-configs', body: request, options }),
+      this.call('createScoreConfig', { body: request }, options),
     /** Archives a config, or every field config of a HUMAN feedback type's config name. */
     archive: (configId: string, options?: CallOptions): Promise<ScoreConfigs> =>
-      this.send({
-        method: 'PATCH',
-        path: `/v1/score-configs/${at(configId)}`,
-        body: { isArchived: true },
+      this.call(
+        'archiveScoreConfig',
+        { params: { configId }, body: { isArchived: true } },
         options,
-      }),
+      ),
   };
 
   /** Counts, means and distributions by population (source, evaluator version, label, name). */
@@ -413,12 +406,8 @@ export class EvalflowClient {
    */
   costs(request: CostsRequest = {}, options?: CallOptions): Promise<Costs> {
     const { by, ...rest } = request;
-    return this.send({
-      method: 'GET',
-      path: '/v1/costs',
-      query: { ...rest, ...(by ? { by: by.join(',') } : {}) },
-      options,
-    });
+    const query = { ...rest, ...(by ? { by: by.join(',') } : {}) };
+    return this.call('costs', { query }, options);
   }
 
   /**
@@ -544,8 +533,7 @@ export class EvalflowClient {
 
   /** The evaluation rules in force in the key's workspace, and where each comes from. */
   readonly evaluationRules = {
-    list: (options?: CallOptions): Promise<EvaluationRules> =>
-      this.send({ method: 'GET', path: '/v1/evaluation-rules', options }),
+    list: (options?: CallOptions): Promise<EvaluationRules> => this.call('rules', {}, options),
     /**
      * Promotes a version on the agreement measured now (an admin's): refused with the figures
      * (409, `evidence` on the error's body) when they are short of the thresholds, unless `force`.
@@ -567,12 +555,7 @@ export class EvalflowClient {
       request: SetRuleRequest,
       options?: CallOptions,
     ): Promise<WriteResult> =>
-      this.send({
-        method: 'PUT',
-        path: `/v1/evaluation-rules/${at(evaluator)}`,
-        body: request,
-        options,
-      }),
+      this.call('setRule', { params: { evaluator }, body: request }, options),
   };
 
   /**
@@ -580,21 +563,20 @@ export class EvalflowClient {
    * period's spend, and the workspace's own set, removed and audited by its admins.
    */
   readonly budgets = {
-    list: (options?: CallOptions): Promise<Budgets> =>
-      this.send({ method: 'GET', path: '/v1/budgets', options }),
+    list: (options?: CallOptions): Promise<Budgets> => this.call('budgets', {}, options),
     set: (budgetId: string, request: SetBudgetRequest, options?: CallOptions): Promise<Budgets> =>
-      this.send({ method: 'PUT', path: `/v1/budgets/${at(budgetId)}`, body: request, options }),
+      this.call('setBudget', { params: { budgetId }, body: request }, options),
     remove: (budgetId: string, options?: CallOptions): Promise<Budgets> =>
-      this.send({ method: 'DELETE', path: `/v1/budgets/${at(budgetId)}`, options }),
+      this.call('removeBudget', { params: { budgetId } }, options),
     /** Every change of one of the workspace's own budgets, oldest first. */
     changes: (budgetId: string, options?: CallOptions): Promise<BudgetChanges> =>
-      this.send({ method: 'GET', path: `/v1/budgets/${at(budgetId)}/changes`, options }),
+      this.call('budgetChanges', { params: { budgetId } }, options),
   };
 
   /** Short-lived tokens acting as one end user, minted with the system key. */
   readonly userTokens = {
     create: (request: CreateUserTokenRequest, options?: CallOptions): Promise<UserToken> =>
-      this.send({ method: 'POST', path: '/v1/user-tokens', body: request, options }),
+      this.call('createUserToken', { body: request }, options),
   };
 
   // Events.

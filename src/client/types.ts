@@ -1,23 +1,18 @@
 import type { z } from 'zod';
 import type { AnswerOutput, RouteInput, RouteInputPart } from '../api/contracts/contract.js';
+import type * as costs from '../api/contracts/costs.js';
 import type { RouteContracts, RouteName } from '../api/contracts/index.js';
+import type * as scoreConfigs from '../api/contracts/score-configs.js';
 import type { HttpOnlyType, RejectionBody } from '../api/errors.js';
 import type * as itemView from '../api/item-view.js';
 import type * as agreement from '../api/routes/agreement.js';
-import type * as budgets from '../api/routes/budgets.js';
-import type * as costs from '../api/routes/costs.js';
 import type * as feedback from '../api/routes/feedback.js';
 import type * as lists from '../api/routes/lists.js';
 import type * as reading from '../api/routes/reading.js';
 import type * as reevaluations from '../api/routes/reevaluations.js';
 import type * as reviewQueues from '../api/routes/review-queues.js';
 import type * as reviewWork from '../api/routes/review-work.js';
-import type * as signIn from '../api/routes/reviewer-sign-in.js';
 import type * as reviews from '../api/routes/reviews.js';
-import type * as rules from '../api/routes/rules.js';
-import type * as scoreConfigs from '../api/routes/score-configs.js';
-import type * as scores from '../api/routes/scores.js';
-import type * as userTokens from '../api/routes/user-tokens.js';
 import type { RejectionType as CoreRejectionType } from '../core/index.js';
 import type * as wire from '../wire/entities.js';
 
@@ -31,6 +26,8 @@ export type RouteRequest<Name extends RouteName> = RouteInput<RouteContracts[Nam
 export type RouteResult<Name extends RouteName> = AnswerOutput<RouteContracts[Name]>;
 /** A route's body, as sent. */
 type BodyOf<Name extends RouteName> = RouteInputPart<RouteContracts[Name], 'body'>;
+/** A route's query, as sent. */
+type QueryOf<Name extends RouteName> = RouteInputPart<RouteContracts[Name], 'query'>;
 
 /** Every refusal the API answers with: the core's rejections and the HTTP-only ones. */
 export type ApiRejectionType = CoreRejectionType | HttpOnlyType;
@@ -63,11 +60,11 @@ export type ReviewActionRequest = Omit<z.input<typeof reviews.ReviewActionBody>,
 export type WithdrawReviewRequest = Omit<ReviewActionRequest, 'value' | 'configId'>;
 export type ReviewActionResult = z.output<typeof reviews.ReviewActionReply>;
 
-export type RecordScoreRequest = z.input<typeof scores.RecordScoreBody>;
-export type RecordScoreResult = z.output<typeof scores.RecordScoreReply>;
+export type RecordScoreRequest = BodyOf<'recordScore'>;
+export type RecordScoreResult = RouteResult<'recordScore'>;
 export type ApiScoreConfig = z.output<typeof scoreConfigs.WireConfig>;
-export type CreateScoreConfigRequest = z.input<typeof scoreConfigs.CreateScoreConfigBody>;
-export type ScoreConfigs = z.output<typeof scoreConfigs.ScoreConfigsReply>;
+export type CreateScoreConfigRequest = BodyOf<'createScoreConfig'>;
+export type ScoreConfigs = RouteResult<'scoreConfigs'>;
 export type ScoresSummaryQuery = z.input<typeof reading.ScoresSummaryQuery>;
 export type ScoresSummary = z.output<typeof reading.ScoresSummaryReply>;
 
@@ -93,12 +90,12 @@ export type ReevaluationProgress = z.output<typeof reevaluations.ReevaluationPro
 export type PreviewReevaluationRequest = z.input<typeof reevaluations.PreviewReevaluationBody>;
 export type ReevaluationPreview = z.output<typeof reevaluations.ReevaluationPreview>;
 
-export type EvaluationRules = z.output<typeof rules.RulesReply>;
-export type SetRuleRequest = z.input<typeof rules.SetRuleBody>;
-export type Budgets = z.output<typeof budgets.BudgetsReply>;
+export type EvaluationRules = RouteResult<'rules'>;
+export type SetRuleRequest = BodyOf<'setRule'>;
+export type Budgets = RouteResult<'budgets'>;
 export type Budget = Budgets['budgets'][number];
-export type SetBudgetRequest = z.input<typeof budgets.SetBudgetBody>;
-export type BudgetChanges = z.output<typeof budgets.BudgetChangesReply>;
+export type SetBudgetRequest = BodyOf<'setBudget'>;
+export type BudgetChanges = RouteResult<'budgetChanges'>;
 
 /**
  * What to compare: two sides as written (`politeness@2:polite`, `reviewers`), the label
@@ -118,13 +115,13 @@ export type PromoteResult = z.output<typeof agreement.PromoteReply>;
 /** What spend is grouped by: `version`, `evaluator`, `workspace`, `day`, `model`. */
 export type CostDimension = costs.CostDimension;
 /** Which spend to read: `by` (default version and day), UTC days, an evaluator or version. */
-export type CostsRequest = Omit<z.input<typeof costs.CostsQuery>, 'by'> & {
+export type CostsRequest = Omit<QueryOf<'costs'>, 'by'> & {
   by?: readonly CostDimension[];
 };
-export type Costs = z.output<typeof costs.CostsReply>;
+export type Costs = RouteResult<'costs'>;
 
-export type CreateUserTokenRequest = z.input<typeof userTokens.CreateUserTokenBody>;
-export type UserToken = z.output<typeof userTokens.UserTokenReply>;
+export type CreateUserTokenRequest = BodyOf<'createUserToken'>;
+export type UserToken = RouteResult<'createUserToken'>;
 
 export type ReviewQueues = z.output<typeof reviewQueues.QueuesReply>;
 export type ReviewQueueWithProgress = z.output<typeof reviewQueues.QueueWithProgress>;
@@ -142,5 +139,5 @@ export type SkipResult = z.output<typeof reviewWork.SkipReply>;
 export type SubmitReviewItemRequest = z.input<typeof reviewWork.SubmitBody>;
 export type SubmitReviewItemResult = z.output<typeof reviewWork.SubmitReply>;
 export type MyReviews = z.output<typeof reviewWork.MyReviewsReply>;
-export type ReviewerSignInRequest = NonNullable<z.input<typeof signIn.SignInBody>>;
-export type ReviewerSignIn = z.output<typeof signIn.SignInReply>;
+export type ReviewerSignInRequest = NonNullable<BodyOf<'reviewerSignIn'>>;
+export type ReviewerSignIn = RouteResult<'reviewerSignIn'>;

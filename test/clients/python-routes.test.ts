@@ -79,7 +79,11 @@ function pythonCalls(source: string, constant: string): PythonCall[] {
 /** An object schema's fields, each with whether it may be left out. */
 function fieldsOf(schema: z.ZodType | undefined): Map<string, boolean> {
   let object: z.ZodType | undefined = schema;
-  while (object instanceof z.ZodOptional || object instanceof z.ZodNullable) {
+  while (
+    object instanceof z.ZodOptional ||
+    object instanceof z.ZodNullable ||
+    object instanceof z.ZodDefault
+  ) {
     object = object.unwrap() as z.ZodType;
   }
   if (!(object instanceof z.ZodObject)) return new Map();

@@ -38,9 +38,16 @@ type OutputOf<C, P extends Part> = C extends { [K in P]: infer S extends z.ZodTy
   ? z.output<S>
   : undefined;
 
+/** A query's fields as a caller gives them: a field read from text also takes a number or a boolean. */
+type QueryFields<Q> = Q extends object
+  ? { [K in keyof Q]: string extends Q[K] ? Q[K] | number | boolean : Q[K] }
+  : Q;
+
 /** What a caller sends: each part the contract has, as its schema's input. */
 export type RouteInput<C extends RouteContract> = {
-  [P in Part as C extends { [K in P]: z.ZodType } ? P : never]: InputOf<C, P>;
+  [P in Part as C extends { [K in P]: z.ZodType } ? P : never]: P extends 'query'
+    ? QueryFields<InputOf<C, P>>
+    : InputOf<C, P>;
 };
 /** One part of what a caller sends (undefined when the route has none). */
 export type RouteInputPart<C extends RouteContract, P extends Part> = InputOf<C, P>;
