@@ -234,7 +234,7 @@ export class EvalflowClient {
 
   /** Gives feedback as the key's principal (an evaluator's verdict, a system's note). */
   giveFeedback(request: GiveFeedbackRequest, options?: CallOptions): Promise<WriteResult> {
-    return this.send({ method: 'POST', path: '/v1/feedback', body: request, options });
+    return this.call('giveFeedback', { body: request }, options);
   }
 
   /** Creates or replaces the caller's own rating of an assistant message (a user's key or token). */
@@ -244,8 +244,7 @@ export class EvalflowClient {
     request: RateMessageRequest,
     options?: CallOptions,
   ): Promise<RateMessageResult> {
-    const path = `/v1/threads/${at(threadId)}/messages/${at(messageId)}/rating`;
-    return this.send({ method: 'PUT', path, body: request, options });
+    return this.call('rateMessage', { params: { threadId, messageId }, body: request }, options);
   }
 
   /** Removes the caller's own rating; `removed` is absent when there was none. */
@@ -255,13 +254,13 @@ export class EvalflowClient {
     feedbackType: string,
     options?: CallOptions,
   ): Promise<DeleteRatingResult> {
-    const path = `/v1/threads/${at(threadId)}/messages/${at(messageId)}/rating`;
-    return this.send({ method: 'DELETE', path, query: { feedbackType }, options });
+    const params = { threadId, messageId };
+    return this.call('deleteRating', { params, query: { feedbackType } }, options);
   }
 
   /** The thread's messages, each assistant message with its feedback. */
   conversation(threadId: string, options?: CallOptions): Promise<Conversation> {
-    return this.send({ method: 'GET', path: `/v1/threads/${at(threadId)}/conversation`, options });
+    return this.call('conversation', { params: { threadId } }, options);
   }
 
   /** A reviewer's actions on a target, applied one at a time in the order accepted. */
@@ -397,7 +396,7 @@ export class EvalflowClient {
 
   /** Counts, means and distributions by population (source, evaluator version, label, name). */
   scoresSummary(query: ScoresSummaryQuery = {}, options?: CallOptions): Promise<ScoresSummary> {
-    return this.send({ method: 'GET', path: '/v1/scores/summary', query, options });
+    return this.call('scoresSummary', { query }, options);
   }
 
   /**
@@ -418,7 +417,7 @@ export class EvalflowClient {
   agreement(request: AgreementRequest, options?: CallOptions): Promise<Agreement> {
     const { mapping = {}, ...rest } = request;
     const map = Object.entries(mapping).map(([from, to]) => `${from}=${to}`);
-    return this.send({ method: 'GET', path: '/v1/agreement', query: { ...rest, map }, options });
+    return this.call('agreement', { query: { ...rest, map } }, options);
   }
 
   /**
@@ -430,12 +429,7 @@ export class EvalflowClient {
     request: QueueDisagreementsRequest,
     options?: CallOptions,
   ): Promise<QueuedDisagreements> {
-    return this.send({
-      method: 'POST',
-      path: `/v1/review-queues/${at(queueId)}/disagreements`,
-      body: request,
-      options,
-    });
+    return this.call('queueDisagreements', { params: { queueId }, body: request }, options);
   }
 
   // Reading back.
@@ -445,17 +439,17 @@ export class EvalflowClient {
    * given on its turn, messages and artifact versions (values, labels, sources, evaluators).
    */
   run(runId: string, options?: CallOptions): Promise<RunWithEvaluations> {
-    return this.send({ method: 'GET', path: `/v1/runs/${at(runId)}`, options });
+    return this.call('run', { params: { runId } }, options);
   }
 
   /** A thread, with each generation's ledger state and reason (its evaluators' verdicts). */
   thread(threadId: string, options?: CallOptions): Promise<ThreadWithEvaluations> {
-    return this.send({ method: 'GET', path: `/v1/threads/${at(threadId)}`, options });
+    return this.call('thread', { params: { threadId } }, options);
   }
 
   /** One page of the evaluation ledger; pass its `nextCursor` as `cursor` for the next. */
   ledger(query: LedgerQuery = {}, options?: CallOptions): Promise<LedgerPage> {
-    return this.send({ method: 'GET', path: '/v1/ledger', query, options });
+    return this.call('ledger', { query }, options);
   }
 
   /** Every ledger entry the query selects, page after page (`limit` entries a request). */
@@ -476,12 +470,12 @@ export class EvalflowClient {
 
   /** One page of threads, by id; pass its `nextCursor` as `cursor` for the next. */
   threads(query: ThreadsQuery = {}, options?: CallOptions): Promise<ThreadsPage> {
-    return this.send({ method: 'GET', path: '/v1/threads', query, options });
+    return this.call('threads', { query }, options);
   }
 
   /** One page of runs, newest first, each with its evaluation summary (filters combine). */
   runs(query: RunsQuery = {}, options?: CallOptions): Promise<RunsPage> {
-    return this.send({ method: 'GET', path: '/v1/runs', query, options });
+    return this.call('runs', { query }, options);
   }
 
   // Re-evaluation.
@@ -543,12 +537,7 @@ export class EvalflowClient {
       request: PromoteRequest,
       options?: CallOptions,
     ): Promise<PromoteResult> =>
-      this.send({
-        method: 'POST',
-        path: `/v1/evaluation-rules/${at(evaluator)}/promote`,
-        body: request,
-        options,
-      }),
+      this.call('promote', { params: { evaluator }, body: request }, options),
     /** Sets the workspace's rule for one evaluator version (`name@version`); an admin's. */
     set: (
       evaluator: string,
@@ -596,12 +585,7 @@ export class EvalflowClient {
     request: ReviewActionRequest,
     options: CallOptions | undefined,
   ): Promise<ReviewActionResult> {
-    return this.send({
-      method: 'POST',
-      path: '/v1/reviews',
-      body: { action, ...request },
-      options,
-    });
+    return this.call('review', { body: { action, ...request } }, options);
   }
 
   private itemPath(queueId: string, itemId: string): string {

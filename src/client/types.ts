@@ -1,18 +1,16 @@
 import type { z } from 'zod';
+import type * as agreement from '../api/contracts/agreement.js';
 import type { AnswerOutput, RouteInput, RouteInputPart } from '../api/contracts/contract.js';
 import type * as costs from '../api/contracts/costs.js';
 import type { RouteContracts, RouteName } from '../api/contracts/index.js';
+import type * as lists from '../api/contracts/lists.js';
+import type * as reading from '../api/contracts/reading.js';
 import type * as scoreConfigs from '../api/contracts/score-configs.js';
 import type { HttpOnlyType, RejectionBody } from '../api/errors.js';
 import type * as itemView from '../api/item-view.js';
-import type * as agreement from '../api/routes/agreement.js';
-import type * as feedback from '../api/routes/feedback.js';
-import type * as lists from '../api/routes/lists.js';
-import type * as reading from '../api/routes/reading.js';
 import type * as reevaluations from '../api/routes/reevaluations.js';
 import type * as reviewQueues from '../api/routes/review-queues.js';
 import type * as reviewWork from '../api/routes/review-work.js';
-import type * as reviews from '../api/routes/reviews.js';
 import type { RejectionType as CoreRejectionType } from '../core/index.js';
 import type * as wire from '../wire/entities.js';
 
@@ -49,16 +47,16 @@ export type PostMessageResult = RouteResult<'postMessage'>;
 export type PutArtifactRequest = BodyOf<'putArtifact'>;
 export type PutArtifactResult = RouteResult<'putArtifact'>;
 
-export type GiveFeedbackRequest = z.input<typeof feedback.GiveFeedbackBody>;
-export type RateMessageRequest = z.input<typeof feedback.RateMessageBody>;
-export type RateMessageResult = z.output<typeof feedback.RateMessageReply>;
-export type DeleteRatingResult = z.output<typeof feedback.DeleteRatingReply>;
-export type Conversation = z.output<typeof feedback.ConversationReply>;
+export type GiveFeedbackRequest = BodyOf<'giveFeedback'>;
+export type RateMessageRequest = BodyOf<'rateMessage'>;
+export type RateMessageResult = RouteResult<'rateMessage'>;
+export type DeleteRatingResult = RouteResult<'deleteRating'>;
+export type Conversation = RouteResult<'conversation'>;
 
 /** A reviewer's action; the action is the method (`submit`, `revise`, `withdraw`). */
-export type ReviewActionRequest = Omit<z.input<typeof reviews.ReviewActionBody>, 'action'>;
+export type ReviewActionRequest = Omit<BodyOf<'review'>, 'action'>;
 export type WithdrawReviewRequest = Omit<ReviewActionRequest, 'value' | 'configId'>;
-export type ReviewActionResult = z.output<typeof reviews.ReviewActionReply>;
+export type ReviewActionResult = RouteResult<'review'>;
 
 export type RecordScoreRequest = BodyOf<'recordScore'>;
 export type RecordScoreResult = RouteResult<'recordScore'>;
@@ -66,22 +64,22 @@ export type ApiScoreConfig = z.output<typeof scoreConfigs.WireConfig>;
 export type CreateScoreConfigRequest = BodyOf<'createScoreConfig'>;
 export type ScoreConfigs = RouteResult<'scoreConfigs'>;
 export type ScoresSummaryQuery = z.input<typeof reading.ScoresSummaryQuery>;
-export type ScoresSummary = z.output<typeof reading.ScoresSummaryReply>;
+export type ScoresSummary = RouteResult<'scoresSummary'>;
 
-export type RunWithEvaluations = z.output<typeof reading.RunReply>;
+export type RunWithEvaluations = RouteResult<'run'>;
 export type RunVerdict = RunWithEvaluations['verdicts'][number];
-export type ThreadWithEvaluations = z.output<typeof reading.ThreadReply>;
+export type ThreadWithEvaluations = RouteResult<'thread'>;
 export type LedgerEntry = z.output<typeof reading.LedgerEntry>;
 /** A page's filters; `limit` (1 to 1000, default 100) and `cursor` page through them. */
 export type LedgerQuery = Partial<z.output<typeof reading.LedgerQuery>>;
-export type LedgerPage = z.output<typeof reading.LedgerReply>;
+export type LedgerPage = RouteResult<'ledger'>;
 /** `limit` (1 to 1000, default 100) and `cursor` page through them. */
 export type ThreadsQuery = Partial<z.output<typeof lists.ThreadsQuery>>;
-export type ThreadsPage = z.output<typeof lists.ThreadsReply>;
+export type ThreadsPage = RouteResult<'threads'>;
 export type WireThread = z.output<typeof wire.WireThread>;
 /** A page's filters (they combine); `limit` and `cursor` page through them. */
 export type RunsQuery = Partial<z.output<typeof lists.RunsQuery>>;
-export type RunsPage = z.output<typeof lists.RunsReply>;
+export type RunsPage = RouteResult<'runs'>;
 export type EvaluationSummary = z.output<typeof lists.EvaluationSummary>;
 
 export type StartReevaluationRequest = z.input<typeof reevaluations.StartReevaluationBody>;
@@ -106,11 +104,11 @@ export type AgreementRequest = Omit<z.input<typeof agreement.AgreementQuery>, 'm
   mapping?: Readonly<Record<string, string>>;
   limit?: number;
 };
-export type Agreement = z.output<typeof agreement.AgreementReply>;
-export type PromoteRequest = z.input<typeof agreement.PromoteBody>;
-export type QueueDisagreementsRequest = z.input<typeof agreement.QueueDisagreementsBody>;
-export type QueuedDisagreements = z.output<typeof agreement.QueueDisagreementsReply>;
-export type PromoteResult = z.output<typeof agreement.PromoteReply>;
+export type Agreement = RouteResult<'agreement'>;
+export type PromoteRequest = BodyOf<'promote'>;
+export type QueueDisagreementsRequest = BodyOf<'queueDisagreements'>;
+export type QueuedDisagreements = RouteResult<'queueDisagreements'>;
+export type PromoteResult = RouteResult<'promote'>;
 
 /** What spend is grouped by: `version`, `evaluator`, `workspace`, `day`, `model`. */
 export type CostDimension = costs.CostDimension;

@@ -19,8 +19,13 @@ export interface RouteContract {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
-  /** Its answers by status (the first 2xx is the success); refusals are added for keyed routes. */
+  /**
+   * Its answers by status (the first 2xx is the success; another is an answer too, as readiness's
+   * 503). The refusals every keyed route may give are added when it is registered.
+   */
   answers: Readonly<Record<number, z.ZodType>>;
+  /** A refusal whose body says more than the others' (a promotion's evidence). */
+  refusals?: Readonly<Record<number, z.ZodType>>;
 }
 
 /** Names each contract of a group, keeping every literal (method, path) in its type. */

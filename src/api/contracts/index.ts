@@ -1,8 +1,13 @@
+import { agreementRoutes } from './agreement.js';
 import { budgetRoutes } from './budgets.js';
 import { costRoutes } from './costs.js';
+import { feedbackRoutes } from './feedback.js';
 import { healthRoutes } from './health.js';
 import { lifecycleRoutes } from './lifecycle.js';
+import { listRoutes } from './lists.js';
+import { readingRoutes } from './reading.js';
 import { reviewerSignInRoutes } from './reviewer-sign-in.js';
+import { reviewRoutes } from './reviews.js';
 import { ruleRoutes } from './rules.js';
 import { scoreConfigRoutes } from './score-configs.js';
 import { scoreRoutes } from './scores.js';
@@ -16,7 +21,12 @@ export const routeContracts = {
   ...healthRoutes,
   ...userTokenRoutes,
   ...lifecycleRoutes,
+  ...feedbackRoutes,
+  ...reviewRoutes,
+  ...readingRoutes,
+  ...listRoutes,
   ...ruleRoutes,
+  ...agreementRoutes,
   ...costRoutes,
   ...scoreRoutes,
   ...scoreConfigRoutes,

@@ -27,14 +27,18 @@ export type RouteHandlers<Contracts extends Record<string, RouteContract>> = {
   [Name in keyof Contracts]: RouteHandler<Contracts[Name]>;
 };
 
-/** Registers each contract with its handler, in the contracts' order. */
+/**
+ * Registers each contract with its handler, in the contracts' order. The handlers may be made
+ * from the API's deps once, when they share something built from them (a workflow client).
+ */
 export function bindRoutes<Contracts extends Record<string, RouteContract>>(
   contracts: Contracts,
-  handlers: RouteHandlers<Contracts>,
+  handlers: RouteHandlers<Contracts> | ((deps: RouteDeps) => RouteHandlers<Contracts>),
 ): (api: Api, deps: RouteDeps) => void {
   return (api, deps) => {
+    const made = typeof handlers === 'function' ? handlers(deps) : handlers;
     // Each handler was checked against its own contract above; here they are all alike.
-    const bound = handlers as unknown as Record<string, RouteHandler<RouteContract>>;
+    const bound = made as unknown as Record<string, RouteHandler<RouteContract>>;
     for (const [name, contract] of Object.entries(contracts)) {
       registerOne(api, deps, contract, bound[name] as RouteHandler<RouteContract>);
     }
@@ -61,7 +65,12 @@ function registerOne(
       ...(contract.params !== undefined ? { params: contract.params } : {}),
       ...(contract.query !== undefined ? { querystring: contract.query } : {}),
       ...(contract.body !== undefined ? { body: contract.body } : {}),
-      response: { ...contract.answers, ...(isPublic ? {} : refusalResponses) },
+      // Statuses are integer keys, so the document lists them in order whatever the spread's.
+      response: {
+        ...(isPublic ? {} : refusalResponses),
+        ...contract.answers,
+        ...contract.refusals,
+      },
     },
     handler: async (request, reply) => {
       reply.code(status);

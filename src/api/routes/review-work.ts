@@ -3,6 +3,7 @@ import { Id } from '../../core/index.js';
 import { WireFeedback, WireTarget } from '../../wire/entities.js';
 import { WireClaimedItem } from '../../wire/review-queues.js';
 import { ReviewClient } from '../../workflow-clients/index.js';
+import { ReviewActionReply } from '../contracts/reviews.js';
 import { refusalResponses } from '../errors.js';
 import { configStatuses, ItemView } from '../item-view.js';
 import { claimItem } from './claim-item.js';
@@ -10,7 +11,6 @@ import type { Register } from './context.js';
 import { myReviews } from './my-reviews.js';
 import { reviewItem } from './review-item.js';
 import { keepLease, releaseLease, skipItem } from './review-leases.js';
-import { ReviewActionReply } from './reviews.js';
 import { submitVerdict } from './submit-verdict.js';
 
 // A reviewer's work in a queue (docs/api.md#working-through-a-queue): claim the next item (a
