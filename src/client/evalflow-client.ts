@@ -285,53 +285,42 @@ export class EvalflowClient {
     list: (
       query: { includeArchived?: boolean } = {},
       options?: CallOptions,
-    ): Promise<ReviewQueues> =>
-      this.send({ method: 'GET', path: '/v1/review-queues', query, options }),
+    ): Promise<ReviewQueues> => this.call('reviewQueues', { query }, options),
     /** A queue, its progress and each reviewer's. */
     get: (queueId: string, options?: CallOptions): Promise<ReviewQueueDetail> =>
-      this.send({ method: 'GET', path: `/v1/review-queues/${at(queueId)}`, options }),
+      this.call('reviewQueue', { params: { queueId } }, options),
     /** Sets the workspace's queue whole (restoring an archived one). */
     set: (
       queueId: string,
       request: SetReviewQueueRequest,
       options?: CallOptions,
     ): Promise<ReviewQueueWritten> =>
-      this.send({
-        method: 'PUT',
-        path: `/v1/review-queues/${at(queueId)}`,
-        body: request,
-        options,
-      }),
+      this.call('setReviewQueue', { params: { queueId }, body: request }, options),
     /** Archives a queue: it keeps its items, takes no new ones and hands none out. */
     archive: (queueId: string, options?: CallOptions): Promise<ReviewQueueWritten> =>
-      this.send({ method: 'DELETE', path: `/v1/review-queues/${at(queueId)}`, options }),
+      this.call('archiveReviewQueue', { params: { queueId } }, options),
     /** Queues targets (or every target a filter selects, on the server), each once. */
     add: (
       queueId: string,
       request: EnqueueRequest,
       options?: CallOptions,
     ): Promise<EnqueueResult> =>
-      this.send({
-        method: 'POST',
-        path: `/v1/review-queues/${at(queueId)}/items`,
-        body: request,
-        options,
-      }),
+      this.call('enqueue', { params: { queueId }, body: request }, options),
     /** Leases the next item the caller may review; `item` is null when there is none. */
     claim: (queueId: string, options?: CallOptions): Promise<ClaimResult> =>
-      this.send({ method: 'POST', path: `/v1/review-queues/${at(queueId)}/claim`, options }),
+      this.call('claim', { params: { queueId } }, options),
     /** An item as the reviewer's page shows it (render every text in it as text). */
     item: (queueId: string, itemId: string, options?: CallOptions): Promise<ReviewItemView> =>
-      this.send({ method: 'GET', path: this.itemPath(queueId, itemId), options }),
+      this.call('reviewItem', { params: { queueId, itemId } }, options),
     /** Keeps the caller's lease: it lasts the queue's leaseSeconds from now. */
     heartbeat: (queueId: string, itemId: string, options?: CallOptions): Promise<LeaseResult> =>
-      this.send({ method: 'POST', path: `${this.itemPath(queueId, itemId)}/heartbeat`, options }),
+      this.call('heartbeat', { params: { queueId, itemId } }, options),
     /** Gives the lease back; the item keeps its place in the queue. */
     release: (queueId: string, itemId: string, options?: CallOptions): Promise<ReleaseResult> =>
-      this.send({ method: 'POST', path: `${this.itemPath(queueId, itemId)}/release`, options }),
+      this.call('release', { params: { queueId, itemId } }, options),
     /** Gives the lease back and sends the item to the end of the queue. */
     skip: (queueId: string, itemId: string, options?: CallOptions): Promise<SkipResult> =>
-      this.send({ method: 'POST', path: `${this.itemPath(queueId, itemId)}/skip`, options }),
+      this.call('skip', { params: { queueId, itemId } }, options),
     /** The caller's verdict on a leased item, through the review path (a retry records once). */
     submit: (
       queueId: string,
@@ -339,24 +328,13 @@ export class EvalflowClient {
       request: SubmitReviewItemRequest,
       options?: CallOptions,
     ): Promise<SubmitReviewItemResult> =>
-      this.send({
-        method: 'POST',
-        path: `${this.itemPath(queueId, itemId)}/submit`,
-        body: request,
-        options,
-      }),
+      this.call('submitItem', { params: { queueId, itemId }, body: request }, options),
     /** The caller's verdicts in the queue, latest first; revise or withdraw them with `reviews`. */
     myReviews: (
       queueId: string,
       query: { limit?: number } = {},
       options?: CallOptions,
-    ): Promise<MyReviews> =>
-      this.send({
-        method: 'GET',
-        path: `/v1/review-queues/${at(queueId)}/my-reviews`,
-        query,
-        options,
-      }),
+    ): Promise<MyReviews> => this.call('myReviews', { params: { queueId }, query }, options),
   };
 
   /** Reviewers' short-lived sign-in tokens for their page, minted with a system or admin key. */
@@ -489,35 +467,29 @@ export class EvalflowClient {
     preview: (
       request: PreviewReevaluationRequest,
       options?: CallOptions,
-    ): Promise<ReevaluationPreview> =>
-      this.send({ method: 'POST', path: '/v1/reevaluations/preview', body: request, options }),
+    ): Promise<ReevaluationPreview> => this.call('previewReevaluation', { body: request }, options),
     /** Starts a batch; a retry of the same call (its Idempotency-Key) names the same batch. */
     start: (
       request: StartReevaluationRequest,
       options?: CallOptions,
     ): Promise<StartReevaluationResult> =>
-      this.send({ method: 'POST', path: '/v1/reevaluations', body: request, options }),
+      this.call('startReevaluation', { body: request }, options),
     progress: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
-      this.send({ method: 'GET', path: `/v1/reevaluations/${at(id)}`, options }),
+      this.call('reevaluation', { params: { id } }, options),
     pause: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
-      this.batchSignal(id, 'pause', options),
+      this.call('pauseReevaluation', { params: { id } }, options),
     resume: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
-      this.batchSignal(id, 'resume', options),
+      this.call('resumeReevaluation', { params: { id } }, options),
     /** Sets a budgeted batch's budget; paused by its budget, it resumes when above its spend. */
     setBudget: (
       id: string,
       maxCostUsd: number,
       options?: CallOptions,
     ): Promise<ReevaluationProgress> =>
-      this.send({
-        method: 'POST',
-        path: `/v1/reevaluations/${at(id)}/budget`,
-        body: { maxCostUsd },
-        options,
-      }),
+      this.call('setReevaluationBudget', { params: { id }, body: { maxCostUsd } }, options),
     /** Stops scheduling; evaluations in flight finish, then the batch is `finished`. */
     cancel: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
-      this.batchSignal(id, 'cancel', options),
+      this.call('cancelReevaluation', { params: { id } }, options),
     /** Polls the progress every `intervalMs`, yielding each, until the batch has finished. */
     watch: (id: string, options?: WatchOptions): AsyncGenerator<ReevaluationProgress> =>
       this.watchBatch(id, options),
@@ -586,15 +558,6 @@ export class EvalflowClient {
     options: CallOptions | undefined,
   ): Promise<ReviewActionResult> {
     return this.call('review', { body: { action, ...request } }, options);
-  }
-
-  private itemPath(queueId: string, itemId: string): string {
-    return `/v1/review-queues/${at(queueId)}/items/${at(itemId)}`;
-  }
-
-  private batchSignal(id: string, action: 'pause' | 'resume' | 'cancel', options?: CallOptions) {
-    const path = `/v1/reevaluations/${at(id)}/${action}`;
-    return this.send<ReevaluationProgress>({ method: 'POST', path, options });
   }
 
   private async *watchBatch(

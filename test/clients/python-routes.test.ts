@@ -86,6 +86,7 @@ function fieldsOf(schema: z.ZodType | undefined): Map<string, boolean> {
   ) {
     object = object.unwrap() as z.ZodType;
   }
+  if (object instanceof z.ZodUnion) return fieldsOfEither(object.options as z.ZodType[]);
   if (!(object instanceof z.ZodObject)) return new Map();
   return new Map(
     Object.entries(object.shape as Record<string, z.ZodType>).map(([name, field]) => [
@@ -93,6 +94,13 @@ function fieldsOf(schema: z.ZodType | undefined): Map<string, boolean> {
       field.safeParse(undefined).success,
     ]),
   );
+}
+
+/** A union's fields: any option's, needed only when every option needs it. */
+function fieldsOfEither(options: z.ZodType[]): Map<string, boolean> {
+  const each = options.map(fieldsOf);
+  const names = new Set(each.flatMap((fields) => [...fields.keys()]));
+  return new Map([...names].map((name) => [name, each.some((fields) => fields.get(name) ?? true)]));
 }
 
 const documentPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');

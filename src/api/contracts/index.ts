@@ -6,6 +6,9 @@ import { healthRoutes } from './health.js';
 import { lifecycleRoutes } from './lifecycle.js';
 import { listRoutes } from './lists.js';
 import { readingRoutes } from './reading.js';
+import { reevaluationRoutes } from './reevaluations.js';
+import { reviewQueueRoutes } from './review-queues.js';
+import { reviewWorkRoutes } from './review-work.js';
 import { reviewerSignInRoutes } from './reviewer-sign-in.js';
 import { reviewRoutes } from './reviews.js';
 import { ruleRoutes } from './rules.js';
@@ -28,8 +31,11 @@ export const routeContracts = {
   ...ruleRoutes,
   ...agreementRoutes,
   ...costRoutes,
+  ...reevaluationRoutes,
   ...scoreRoutes,
   ...scoreConfigRoutes,
+  ...reviewQueueRoutes,
+  ...reviewWorkRoutes,
   ...reviewerSignInRoutes,
   ...budgetRoutes,
 };
