@@ -138,21 +138,15 @@ export class EvalflowClient {
     input: RouteRequest<Name>,
     options?: CallOptions,
   ): Promise<RouteResult<Name>> {
-    const route: { method: Call['method']; path: string; answers?: readonly number[] } =
-      ROUTE_TABLE[name];
-    const {
-      params = {},
-      query,
-      body,
-    } = input as {
+    const route: { method: Call['method']; answers?: readonly number[] } = ROUTE_TABLE[name];
+    const { params, query, body } = input as {
       params?: Record<string, string>;
       query?: Query;
       body?: unknown;
     };
-    const path = route.path.replace(/:(\w+)/g, (_, param: string) => at(params[param] ?? ''));
-    return this.send({
+    return this.transport.send({
       method: route.method,
-      path,
+      path: this.pathOf(name, params),
       query,
       body,
       options,
@@ -547,9 +541,15 @@ export class EvalflowClient {
    * iterator of envelopes that resumes after a dropped connection from the last event seen.
    */
   events(options: EventStreamOptions = {}): EventStream {
+    const { threadId } = options;
     const path =
-      options.threadId === undefined ? '/v1/events' : `/v1/threads/${at(options.threadId)}/events`;
+      threadId === undefined ? this.pathOf('events') : this.pathOf('threadEvents', { threadId });
     return new EventStream(this.transport, path, options);
+  }
+
+  /** A route's path with its params filled in, each encoded. */
+  private pathOf(name: RouteName, params: Readonly<Record<string, string>> = {}): string {
+    return ROUTE_TABLE[name].path.replace(/:(\w+)/g, (_, param: string) => at(params[param] ?? ''));
   }
 
   private review(
@@ -570,9 +570,5 @@ export class EvalflowClient {
       if (progress.finished) return;
       await sleep(intervalMs, signal);
     }
-  }
-
-  private send<T>(call: Call): Promise<T> {
-    return this.transport.send<T>(call);
   }
 }

@@ -51,6 +51,8 @@ export const ROUTE_TABLE = {
   scoreConfigs: { method: 'GET', path: '/v1/score-configs' },
   createScoreConfig: { method: 'POST', path: '/v1/score-configs' },
   archiveScoreConfig: { method: 'PATCH', path: '/v1/score-configs/:configId' },
+  events: { method: 'GET', path: '/v1/events' },
+  threadEvents: { method: 'GET', path: '/v1/threads/:threadId/events' },
   reviewQueues: { method: 'GET', path: '/v1/review-queues' },
   reviewQueue: { method: 'GET', path: '/v1/review-queues/:queueId' },
   setReviewQueue: { method: 'PUT', path: '/v1/review-queues/:queueId' },

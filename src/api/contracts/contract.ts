@@ -7,6 +7,12 @@ import type { PrincipalKind } from '../../wire/principals.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** An answer that is not one JSON body (server-sent events), as its OpenAPI response object. */
+export interface StreamAnswer {
+  description: string;
+  content: Readonly<Record<string, { schema: z.ZodType }>>;
+}
+
 export interface RouteContract {
   method: HttpMethod;
   /** Fastify's form: `/v1/threads/:threadId/runs`. */
@@ -23,7 +29,7 @@ export interface RouteContract {
    * Its answers by status (the first 2xx is the success; another is an answer too, as readiness's
    * 503). The refusals every keyed route may give are added when it is registered.
    */
-  answers: Readonly<Record<number, z.ZodType>>;
+  answers: Readonly<Record<number, z.ZodType | StreamAnswer>>;
   /** A refusal whose body says more than the others' (a promotion's evidence). */
   refusals?: Readonly<Record<number, z.ZodType>>;
 }
@@ -64,10 +70,13 @@ export interface RouteParts<C extends RouteContract> {
   body: OutputOf<C, 'body'>;
 }
 
-/** Any of its answers, as a handler may give it (a schema's input). */
-export type AnswerInput<C extends RouteContract> = z.input<C['answers'][keyof C['answers']]>;
-/** Any of its answers, as a caller reads it (a schema's output). */
-export type AnswerOutput<C extends RouteContract> = z.output<C['answers'][keyof C['answers']]>;
+type Answer<C extends RouteContract> = C['answers'][keyof C['answers']];
+/** Any of its answers, as a handler gives it (a schema's input; nothing for a stream it wrote). */
+export type AnswerInput<C extends RouteContract> =
+  Answer<C> extends infer A ? (A extends z.ZodType ? z.input<A> : undefined) : never;
+/** Any of its answers, as a caller reads it (a schema's output; nothing for a stream). */
+export type AnswerOutput<C extends RouteContract> =
+  Answer<C> extends infer A ? (A extends z.ZodType ? z.output<A> : undefined) : never;
 
 /** The status a route answers with when it succeeds: its first 2xx. */
 export function successStatus(contract: RouteContract): number {

@@ -1,6 +1,7 @@
 import { agreementRoutes } from './agreement.js';
 import { budgetRoutes } from './budgets.js';
 import { costRoutes } from './costs.js';
+import { eventRoutes } from './events.js';
 import { feedbackRoutes } from './feedback.js';
 import { healthRoutes } from './health.js';
 import { lifecycleRoutes } from './lifecycle.js';
@@ -34,6 +35,7 @@ export const routeContracts = {
   ...reevaluationRoutes,
   ...scoreRoutes,
   ...scoreConfigRoutes,
+  ...eventRoutes,
   ...reviewQueueRoutes,
   ...reviewWorkRoutes,
   ...reviewerSignInRoutes,

@@ -29,14 +29,15 @@ export type RouteHandlers<Contracts extends Record<string, RouteContract>> = {
 
 /**
  * Registers each contract with its handler, in the contracts' order. The handlers may be made
- * from the API's deps once, when they share something built from them (a workflow client).
+ * once per API from its deps, when they share something built from them (a workflow client, the
+ * open event streams the server ends when it closes).
  */
 export function bindRoutes<Contracts extends Record<string, RouteContract>>(
   contracts: Contracts,
-  handlers: RouteHandlers<Contracts> | ((deps: RouteDeps) => RouteHandlers<Contracts>),
+  handlers: RouteHandlers<Contracts> | ((deps: RouteDeps, api: Api) => RouteHandlers<Contracts>),
 ): (api: Api, deps: RouteDeps) => void {
   return (api, deps) => {
-    const made = typeof handlers === 'function' ? handlers(deps) : handlers;
+    const made = typeof handlers === 'function' ? handlers(deps, api) : handlers;
     // Each handler was checked against its own contract above; here they are all alike.
     const bound = made as unknown as Record<string, RouteHandler<RouteContract>>;
     for (const [name, contract] of Object.entries(contracts)) {
