@@ -1,6 +1,8 @@
+import type { RouteName } from '../api/contracts/index.js';
 import { EventStream, type EventStreamOptions } from './event-stream.js';
 import { DEFAULT_RETRY, type RetryPolicy, sleep } from './retry.js';
-import { type Call, type CallOptions, Transport } from './transport.js';
+import { ROUTE_TABLE } from './route-table.js';
+import { type Call, type CallOptions, type Query, Transport } from './transport.js';
 import type {
   Agreement,
   AgreementRequest,
@@ -52,6 +54,8 @@ import type {
   ReviewQueueDetail,
   ReviewQueues,
   ReviewQueueWritten,
+  RouteRequest,
+  RouteResult,
   RunsPage,
   RunsQuery,
   RunWithEvaluations,
@@ -125,28 +129,47 @@ export class EvalflowClient {
     return new EvalflowClient({ ...this.options, apiKey });
   }
 
+  /**
+   * Any route of the route table by its name (`createThread`, `startRun`), with the params,
+   * query and body its contract declares, typed from it; the methods below are named calls of it.
+   */
+  call<Name extends RouteName>(
+    name: Name,
+    input: RouteRequest<Name>,
+    options?: CallOptions,
+  ): Promise<RouteResult<Name>> {
+    const route: { method: Call['method']; answers?: readonly number[] } = ROUTE_TABLE[name];
+    const { params, query, body } = input as {
+      params?: Record<string, string>;
+      query?: Query;
+      body?: unknown;
+    };
+    return this.transport.send({
+      method: route.method,
+      path: this.pathOf(name, params),
+      query,
+      body,
+      options,
+      ...(route.answers ? { answers: route.answers } : {}),
+    });
+  }
+
   // Health: public routes, whose key is not checked.
 
   /** The process is up (`GET /healthz`). */
   health(options?: CallOptions): Promise<Health> {
-    return this.send({ method: 'GET', path: '/healthz', options });
+    return this.call('health', {}, options);
   }
 
   /** Whether the store and Temporal answer (`GET /readyz`): one attempt, 200 and 503 both answers. */
   ready(options?: CallOptions): Promise<Health> {
-    return this.send({
-      method: 'GET',
-      path: '/readyz',
-      options,
-      answers: [200, 503],
-      retry: false,
-    });
+    return this.transport.send({ ...ROUTE_TABLE.ready, options, retry: false });
   }
 
   // Lifecycle: what the host reports.
 
   createThread(request: CreateThreadRequest, options?: CallOptions): Promise<CreateThreadResult> {
-    return this.send({ method: 'POST', path: '/v1/threads', body: request, options });
+    return this.call('createThread', { body: request }, options);
   }
 
   /**
@@ -154,7 +177,7 @@ export class EvalflowClient {
    * later run or message reopens it, to be judged again as a new generation.
    */
   endThread(threadId: string, options?: CallOptions): Promise<WriteResult> {
-    return this.send({ method: 'POST', path: `/v1/threads/${at(threadId)}/end`, options });
+    return this.call('endThread', { params: { threadId } }, options);
   }
 
   /**
@@ -167,22 +190,16 @@ export class EvalflowClient {
     request: StartRunRequest,
     options?: CallOptions,
   ): Promise<StartRunResult> {
-    const path = `/v1/threads/${at(threadId)}/runs`;
-    return this.send({ method: 'POST', path, body: request, options });
+    return this.call('startRun', { params: { threadId }, body: request }, options);
   }
 
   pauseRun(runId: string, request?: PauseRunRequest, options?: CallOptions): Promise<WriteResult> {
-    return this.send({
-      method: 'POST',
-      path: `/v1/runs/${at(runId)}/pause`,
-      body: request,
-      options,
-    });
+    return this.call('pauseRun', { params: { runId }, body: request }, options);
   }
 
   /** Ends a run; its evaluation starts. */
   endRun(runId: string, request: EndRunRequest, options?: CallOptions): Promise<WriteResult> {
-    return this.send({ method: 'POST', path: `/v1/runs/${at(runId)}/end`, body: request, options });
+    return this.call('endRun', { params: { runId }, body: request }, options);
   }
 
   postMessage(
@@ -190,8 +207,7 @@ export class EvalflowClient {
     request: PostMessageRequest,
     options?: CallOptions,
   ): Promise<PostMessageResult> {
-    const path = `/v1/threads/${at(threadId)}/messages`;
-    return this.send({ method: 'POST', path, body: request, options });
+    return this.call('postMessage', { params: { threadId }, body: request }, options);
   }
 
   /** Puts a new version of an artifact; the answer names the version. */
@@ -200,24 +216,19 @@ export class EvalflowClient {
     request: PutArtifactRequest,
     options?: CallOptions,
   ): Promise<PutArtifactResult> {
-    return this.send({
-      method: 'PUT',
-      path: `/v1/artifacts/${at(artifactId)}`,
-      body: request,
-      options,
-    });
+    return this.call('putArtifact', { params: { artifactId }, body: request }, options);
   }
 
   /** Archives an artifact: it takes no new versions. */
   archiveArtifact(artifactId: string, options?: CallOptions): Promise<WriteResult> {
-    return this.send({ method: 'POST', path: `/v1/artifacts/${at(artifactId)}/archive`, options });
+    return this.call('archiveArtifact', { params: { artifactId } }, options);
   }
 
   // Feedback, ratings and reviews.
 
   /** Gives feedback as the key's principal (an evaluator's verdict, a system's note). */
   giveFeedback(request: GiveFeedbackRequest, options?: CallOptions): Promise<WriteResult> {
-    return this.send({ method: 'POST', path: '/v1/feedback', body: request, options });
+    return this.call('giveFeedback', { body: request }, options);
   }
 
   /** Creates or replaces the caller's own rating of an assistant message (a user's key or token). */
@@ -227,8 +238,7 @@ export class EvalflowClient {
     request: RateMessageRequest,
     options?: CallOptions,
   ): Promise<RateMessageResult> {
-    const path = `/v1/threads/${at(threadId)}/messages/${at(messageId)}/rating`;
-    return this.send({ method: 'PUT', path, body: request, options });
+    return this.call('rateMessage', { params: { threadId, messageId }, body: request }, options);
   }
 
   /** Removes the caller's own rating; `removed` is absent when there was none. */
@@ -238,13 +248,13 @@ export class EvalflowClient {
     feedbackType: string,
     options?: CallOptions,
   ): Promise<DeleteRatingResult> {
-    const path = `/v1/threads/${at(threadId)}/messages/${at(messageId)}/rating`;
-    return this.send({ method: 'DELETE', path, query: { feedbackType }, options });
+    const params = { threadId, messageId };
+    return this.call('deleteRating', { params, query: { feedbackType } }, options);
   }
 
   /** The thread's messages, each assistant message with its feedback. */
   conversation(threadId: string, options?: CallOptions): Promise<Conversation> {
-    return this.send({ method: 'GET', path: `/v1/threads/${at(threadId)}/conversation`, options });
+    return this.call('conversation', { params: { threadId } }, options);
   }
 
   /** A reviewer's actions on a target, applied one at a time in the order accepted. */
@@ -269,53 +279,42 @@ export class EvalflowClient {
     list: (
       query: { includeArchived?: boolean } = {},
       options?: CallOptions,
-    ): Promise<ReviewQueues> =>
-      this.send({ method: 'GET', path: '/v1/review-queues', query, options }),
+    ): Promise<ReviewQueues> => this.call('reviewQueues', { query }, options),
     /** A queue, its progress and each reviewer's. */
     get: (queueId: string, options?: CallOptions): Promise<ReviewQueueDetail> =>
-      this.send({ method: 'GET', path: `/v1/review-queues/${at(queueId)}`, options }),
+      this.call('reviewQueue', { params: { queueId } }, options),
     /** Sets the workspace's queue whole (restoring an archived one). */
     set: (
       queueId: string,
       request: SetReviewQueueRequest,
       options?: CallOptions,
     ): Promise<ReviewQueueWritten> =>
-      this.send({
-        method: 'PUT',
-        path: `/v1/review-queues/${at(queueId)}`,
-        body: request,
-        options,
-      }),
+      this.call('setReviewQueue', { params: { queueId }, body: request }, options),
     /** Archives a queue: it keeps its items, takes no new ones and hands none out. */
     archive: (queueId: string, options?: CallOptions): Promise<ReviewQueueWritten> =>
-      this.send({ method: 'DELETE', path: `/v1/review-queues/${at(queueId)}`, options }),
+      this.call('archiveReviewQueue', { params: { queueId } }, options),
     /** Queues targets (or every target a filter selects, on the server), each once. */
     add: (
       queueId: string,
       request: EnqueueRequest,
       options?: CallOptions,
     ): Promise<EnqueueResult> =>
-      this.send({
-        method: 'POST',
-        path: `/v1/review-queues/${at(queueId)}/items`,
-        body: request,
-        options,
-      }),
+      this.call('enqueue', { params: { queueId }, body: request }, options),
     /** Leases the next item the caller may review; `item` is null when there is none. */
     claim: (queueId: string, options?: CallOptions): Promise<ClaimResult> =>
-      this.send({ method: 'POST', path: `/v1/review-queues/${at(queueId)}/claim`, options }),
+      this.call('claim', { params: { queueId } }, options),
     /** An item as the reviewer's page shows it (render every text in it as text). */
     item: (queueId: string, itemId: string, options?: CallOptions): Promise<ReviewItemView> =>
-      this.send({ method: 'GET', path: this.itemPath(queueId, itemId), options }),
+      this.call('reviewItem', { params: { queueId, itemId } }, options),
     /** Keeps the caller's lease: it lasts the queue's leaseSeconds from now. */
     heartbeat: (queueId: string, itemId: string, options?: CallOptions): Promise<LeaseResult> =>
-      this.send({ method: 'POST', path: `${this.itemPath(queueId, itemId)}/heartbeat`, options }),
+      this.call('heartbeat', { params: { queueId, itemId } }, options),
     /** Gives the lease back; the item keeps its place in the queue. */
     release: (queueId: string, itemId: string, options?: CallOptions): Promise<ReleaseResult> =>
-      this.send({ method: 'POST', path: `${this.itemPath(queueId, itemId)}/release`, options }),
+      this.call('release', { params: { queueId, itemId } }, options),
     /** Gives the lease back and sends the item to the end of the queue. */
     skip: (queueId: string, itemId: string, options?: CallOptions): Promise<SkipResult> =>
-      this.send({ method: 'POST', path: `${this.itemPath(queueId, itemId)}/skip`, options }),
+      this.call('skip', { params: { queueId, itemId } }, options),
     /** The caller's verdict on a leased item, through the review path (a retry records once). */
     submit: (
       queueId: string,
@@ -323,24 +322,13 @@ export class EvalflowClient {
       request: SubmitReviewItemRequest,
       options?: CallOptions,
     ): Promise<SubmitReviewItemResult> =>
-      this.send({
-        method: 'POST',
-        path: `${this.itemPath(queueId, itemId)}/submit`,
-        body: request,
-        options,
-      }),
+      this.call('submitItem', { params: { queueId, itemId }, body: request }, options),
     /** The caller's verdicts in the queue, latest first; revise or withdraw them with `reviews`. */
     myReviews: (
       queueId: string,
       query: { limit?: number } = {},
       options?: CallOptions,
-    ): Promise<MyReviews> =>
-      this.send({
-        method: 'GET',
-        path: `/v1/review-queues/${at(queueId)}/my-reviews`,
-        query,
-        options,
-      }),
+    ): Promise<MyReviews> => this.call('myReviews', { params: { queueId }, query }, options),
   };
 
   /** Reviewers' short-lived sign-in tokens for their page, minted with a system or admin key. */
@@ -351,19 +339,14 @@ export class EvalflowClient {
       request: ReviewerSignInRequest = {},
       options?: CallOptions,
     ): Promise<ReviewerSignIn> =>
-      this.send({
-        method: 'POST',
-        path: `/v1/reviewers/${at(reviewerId)}/sign-in`,
-        body: request,
-        options,
-      }),
+      this.call('reviewerSignIn', { params: { reviewerId }, body: request }, options),
   };
 
   // Scores.
 
   /** Writes a numeric or boolean score on a trace, as the key's principal. */
   recordScore(request: RecordScoreRequest, options?: CallOptions): Promise<RecordScoreResult> {
-    return this.send({ method: 'POST', path: '/v1/scores', body: request, options });
+    return this.call('recordScore', { body: request }, options);
   }
 
   /** The score sink's configs: listed, created (never updated) and archived. */
@@ -371,23 +354,21 @@ export class EvalflowClient {
     list: (
       query: { includeArchived?: boolean } = {},
       options?: CallOptions,
-    ): Promise<ScoreConfigs> =>
-      this.send({ method: 'GET', path: '/v1/score-configs', query, options }),
+    ): Promise<ScoreConfigs> => this.call('scoreConfigs', { query }, options),
     create: (request: CreateScoreConfigRequest, options?: CallOptions): Promise<ApiScoreConfig> =>
-      this.send({ method: 'POST', path: '/v1/score-configs', body: request, options }),
+      this.call('createScoreConfig', { body: request }, options),
     /** Archives a config, or every field config of a HUMAN feedback type's config name. */
     archive: (configId: string, options?: CallOptions): Promise<ScoreConfigs> =>
-      this.send({
-        method: 'PATCH',
-        path: `/v1/score-configs/${at(configId)}`,
-        body: { isArchived: true },
+      this.call(
+        'archiveScoreConfig',
+        { params: { configId }, body: { isArchived: true } },
         options,
-      }),
+      ),
   };
 
   /** Counts, means and distributions by population (source, evaluator version, label, name). */
   scoresSummary(query: ScoresSummaryQuery = {}, options?: CallOptions): Promise<ScoresSummary> {
-    return this.send({ method: 'GET', path: '/v1/scores/summary', query, options });
+    return this.call('scoresSummary', { query }, options);
   }
 
   /**
@@ -396,12 +377,8 @@ export class EvalflowClient {
    */
   costs(request: CostsRequest = {}, options?: CallOptions): Promise<Costs> {
     const { by, ...rest } = request;
-    return this.send({
-      method: 'GET',
-      path: '/v1/costs',
-      query: { ...rest, ...(by ? { by: by.join(',') } : {}) },
-      options,
-    });
+    const query = { ...rest, ...(by ? { by: by.join(',') } : {}) };
+    return this.call('costs', { query }, options);
   }
 
   /**
@@ -412,7 +389,7 @@ export class EvalflowClient {
   agreement(request: AgreementRequest, options?: CallOptions): Promise<Agreement> {
     const { mapping = {}, ...rest } = request;
     const map = Object.entries(mapping).map(([from, to]) => `${from}=${to}`);
-    return this.send({ method: 'GET', path: '/v1/agreement', query: { ...rest, map }, options });
+    return this.call('agreement', { query: { ...rest, map } }, options);
   }
 
   /**
@@ -424,12 +401,7 @@ export class EvalflowClient {
     request: QueueDisagreementsRequest,
     options?: CallOptions,
   ): Promise<QueuedDisagreements> {
-    return this.send({
-      method: 'POST',
-      path: `/v1/review-queues/${at(queueId)}/disagreements`,
-      body: request,
-      options,
-    });
+    return this.call('queueDisagreements', { params: { queueId }, body: request }, options);
   }
 
   // Reading back.
@@ -439,17 +411,17 @@ export class EvalflowClient {
    * given on its turn, messages and artifact versions (values, labels, sources, evaluators).
    */
   run(runId: string, options?: CallOptions): Promise<RunWithEvaluations> {
-    return this.send({ method: 'GET', path: `/v1/runs/${at(runId)}`, options });
+    return this.call('run', { params: { runId } }, options);
   }
 
   /** A thread, with each generation's ledger state and reason (its evaluators' verdicts). */
   thread(threadId: string, options?: CallOptions): Promise<ThreadWithEvaluations> {
-    return this.send({ method: 'GET', path: `/v1/threads/${at(threadId)}`, options });
+    return this.call('thread', { params: { threadId } }, options);
   }
 
   /** One page of the evaluation ledger; pass its `nextCursor` as `cursor` for the next. */
   ledger(query: LedgerQuery = {}, options?: CallOptions): Promise<LedgerPage> {
-    return this.send({ method: 'GET', path: '/v1/ledger', query, options });
+    return this.call('ledger', { query }, options);
   }
 
   /** Every ledger entry the query selects, page after page (`limit` entries a request). */
@@ -470,12 +442,12 @@ export class EvalflowClient {
 
   /** One page of threads, by id; pass its `nextCursor` as `cursor` for the next. */
   threads(query: ThreadsQuery = {}, options?: CallOptions): Promise<ThreadsPage> {
-    return this.send({ method: 'GET', path: '/v1/threads', query, options });
+    return this.call('threads', { query }, options);
   }
 
   /** One page of runs, newest first, each with its evaluation summary (filters combine). */
   runs(query: RunsQuery = {}, options?: CallOptions): Promise<RunsPage> {
-    return this.send({ method: 'GET', path: '/v1/runs', query, options });
+    return this.call('runs', { query }, options);
   }
 
   // Re-evaluation.
@@ -489,35 +461,29 @@ export class EvalflowClient {
     preview: (
       request: PreviewReevaluationRequest,
       options?: CallOptions,
-    ): Promise<ReevaluationPreview> =>
-      this.send({ method: 'POST', path: '/v1/reevaluations/preview', body: request, options }),
+    ): Promise<ReevaluationPreview> => this.call('previewReevaluation', { body: request }, options),
     /** Starts a batch; a retry of the same call (its Idempotency-Key) names the same batch. */
     start: (
       request: StartReevaluationRequest,
       options?: CallOptions,
     ): Promise<StartReevaluationResult> =>
-      this.send({ method: 'POST', path: '/v1/reevaluations', body: request, options }),
+      this.call('startReevaluation', { body: request }, options),
     progress: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
-      this.send({ method: 'GET', path: `/v1/reevaluations/${at(id)}`, options }),
+      this.call('reevaluation', { params: { id } }, options),
     pause: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
-      this.batchSignal(id, 'pause', options),
+      this.call('pauseReevaluation', { params: { id } }, options),
     resume: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
-      this.batchSignal(id, 'resume', options),
+      this.call('resumeReevaluation', { params: { id } }, options),
     /** Sets a budgeted batch's budget; paused by its budget, it resumes when above its spend. */
     setBudget: (
       id: string,
       maxCostUsd: number,
       options?: CallOptions,
     ): Promise<ReevaluationProgress> =>
-      this.send({
-        method: 'POST',
-        path: `/v1/reevaluations/${at(id)}/budget`,
-        body: { maxCostUsd },
-        options,
-      }),
+      this.call('setReevaluationBudget', { params: { id }, body: { maxCostUsd } }, options),
     /** Stops scheduling; evaluations in flight finish, then the batch is `finished`. */
     cancel: (id: string, options?: CallOptions): Promise<ReevaluationProgress> =>
-      this.batchSignal(id, 'cancel', options),
+      this.call('cancelReevaluation', { params: { id } }, options),
     /** Polls the progress every `intervalMs`, yielding each, until the batch has finished. */
     watch: (id: string, options?: WatchOptions): AsyncGenerator<ReevaluationProgress> =>
       this.watchBatch(id, options),
@@ -527,8 +493,7 @@ export class EvalflowClient {
 
   /** The evaluation rules in force in the key's workspace, and where each comes from. */
   readonly evaluationRules = {
-    list: (options?: CallOptions): Promise<EvaluationRules> =>
-      this.send({ method: 'GET', path: '/v1/evaluation-rules', options }),
+    list: (options?: CallOptions): Promise<EvaluationRules> => this.call('rules', {}, options),
     /**
      * Promotes a version on the agreement measured now (an admin's): refused with the figures
      * (409, `evidence` on the error's body) when they are short of the thresholds, unless `force`.
@@ -538,24 +503,14 @@ export class EvalflowClient {
       request: PromoteRequest,
       options?: CallOptions,
     ): Promise<PromoteResult> =>
-      this.send({
-        method: 'POST',
-        path: `/v1/evaluation-rules/${at(evaluator)}/promote`,
-        body: request,
-        options,
-      }),
+      this.call('promote', { params: { evaluator }, body: request }, options),
     /** Sets the workspace's rule for one evaluator version (`name@version`); an admin's. */
     set: (
       evaluator: string,
       request: SetRuleRequest,
       options?: CallOptions,
     ): Promise<WriteResult> =>
-      this.send({
-        method: 'PUT',
-        path: `/v1/evaluation-rules/${at(evaluator)}`,
-        body: request,
-        options,
-      }),
+      this.call('setRule', { params: { evaluator }, body: request }, options),
   };
 
   /**
@@ -563,21 +518,20 @@ export class EvalflowClient {
    * period's spend, and the workspace's own set, removed and audited by its admins.
    */
   readonly budgets = {
-    list: (options?: CallOptions): Promise<Budgets> =>
-      this.send({ method: 'GET', path: '/v1/budgets', options }),
+    list: (options?: CallOptions): Promise<Budgets> => this.call('budgets', {}, options),
     set: (budgetId: string, request: SetBudgetRequest, options?: CallOptions): Promise<Budgets> =>
-      this.send({ method: 'PUT', path: `/v1/budgets/${at(budgetId)}`, body: request, options }),
+      this.call('setBudget', { params: { budgetId }, body: request }, options),
     remove: (budgetId: string, options?: CallOptions): Promise<Budgets> =>
-      this.send({ method: 'DELETE', path: `/v1/budgets/${at(budgetId)}`, options }),
+      this.call('removeBudget', { params: { budgetId } }, options),
     /** Every change of one of the workspace's own budgets, oldest first. */
     changes: (budgetId: string, options?: CallOptions): Promise<BudgetChanges> =>
-      this.send({ method: 'GET', path: `/v1/budgets/${at(budgetId)}/changes`, options }),
+      this.call('budgetChanges', { params: { budgetId } }, options),
   };
 
   /** Short-lived tokens acting as one end user, minted with the system key. */
   readonly userTokens = {
     create: (request: CreateUserTokenRequest, options?: CallOptions): Promise<UserToken> =>
-      this.send({ method: 'POST', path: '/v1/user-tokens', body: request, options }),
+      this.call('createUserToken', { body: request }, options),
   };
 
   // Events.
@@ -587,9 +541,15 @@ export class EvalflowClient {
    * iterator of envelopes that resumes after a dropped connection from the last event seen.
    */
   events(options: EventStreamOptions = {}): EventStream {
+    const { threadId } = options;
     const path =
-      options.threadId === undefined ? '/v1/events' : `/v1/threads/${at(options.threadId)}/events`;
+      threadId === undefined ? this.pathOf('events') : this.pathOf('threadEvents', { threadId });
     return new EventStream(this.transport, path, options);
+  }
+
+  /** A route's path with its params filled in, each encoded. */
+  private pathOf(name: RouteName, params: Readonly<Record<string, string>> = {}): string {
+    return ROUTE_TABLE[name].path.replace(/:(\w+)/g, (_, param: string) => at(params[param] ?? ''));
   }
 
   private review(
@@ -597,21 +557,7 @@ export class EvalflowClient {
     request: ReviewActionRequest,
     options: CallOptions | undefined,
   ): Promise<ReviewActionResult> {
-    return this.send({
-      method: 'POST',
-      path: '/v1/reviews',
-      body: { action, ...request },
-      options,
-    });
-  }
-
-  private itemPath(queueId: string, itemId: string): string {
-    return `/v1/review-queues/${at(queueId)}/items/${at(itemId)}`;
-  }
-
-  private batchSignal(id: string, action: 'pause' | 'resume' | 'cancel', options?: CallOptions) {
-    const path = `/v1/reevaluations/${at(id)}/${action}`;
-    return this.send<ReevaluationProgress>({ method: 'POST', path, options });
+    return this.call('review', { body: { action, ...request } }, options);
   }
 
   private async *watchBatch(
@@ -624,9 +570,5 @@ export class EvalflowClient {
       if (progress.finished) return;
       await sleep(intervalMs, signal);
     }
-  }
-
-  private send<T>(call: Call): Promise<T> {
-    return this.transport.send<T>(call);
   }
 }

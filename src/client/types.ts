@@ -1,23 +1,13 @@
 import type { z } from 'zod';
+import type * as agreement from '../api/contracts/agreement.js';
+import type { AnswerOutput, RouteInput, RouteInputPart } from '../api/contracts/contract.js';
+import type * as costs from '../api/contracts/costs.js';
+import type { RouteContracts, RouteName } from '../api/contracts/index.js';
+import type * as lists from '../api/contracts/lists.js';
+import type * as reading from '../api/contracts/reading.js';
+import type * as reviewQueues from '../api/contracts/review-queues.js';
+import type * as scoreConfigs from '../api/contracts/score-configs.js';
 import type { HttpOnlyType, RejectionBody } from '../api/errors.js';
-import type * as itemView from '../api/item-view.js';
-import type * as agreement from '../api/routes/agreement.js';
-import type * as budgets from '../api/routes/budgets.js';
-import type * as costs from '../api/routes/costs.js';
-import type * as feedback from '../api/routes/feedback.js';
-import type * as health from '../api/routes/health.js';
-import type * as lifecycle from '../api/routes/lifecycle.js';
-import type * as lists from '../api/routes/lists.js';
-import type * as reading from '../api/routes/reading.js';
-import type * as reevaluations from '../api/routes/reevaluations.js';
-import type * as reviewQueues from '../api/routes/review-queues.js';
-import type * as reviewWork from '../api/routes/review-work.js';
-import type * as signIn from '../api/routes/reviewer-sign-in.js';
-import type * as reviews from '../api/routes/reviews.js';
-import type * as rules from '../api/routes/rules.js';
-import type * as scoreConfigs from '../api/routes/score-configs.js';
-import type * as scores from '../api/routes/scores.js';
-import type * as userTokens from '../api/routes/user-tokens.js';
 import type { RejectionType as CoreRejectionType } from '../core/index.js';
 import type * as wire from '../wire/entities.js';
 
@@ -25,73 +15,82 @@ import type * as wire from '../wire/entities.js';
 // a body's input (defaults may be left out), an answer a response's output. Types only, so the
 // client never loads the server.
 
+/** What a route of the table takes (its params, query and body, those it has), by name. */
+export type RouteRequest<Name extends RouteName> = RouteInput<RouteContracts[Name]>;
+/** What a route of the table answers with, by name. */
+export type RouteResult<Name extends RouteName> = AnswerOutput<RouteContracts[Name]>;
+/** A route's body, as sent. */
+type BodyOf<Name extends RouteName> = RouteInputPart<RouteContracts[Name], 'body'>;
+/** A route's query, as sent. */
+type QueryOf<Name extends RouteName> = RouteInputPart<RouteContracts[Name], 'query'>;
+
 /** Every refusal the API answers with: the core's rejections and the HTTP-only ones. */
 export type ApiRejectionType = CoreRejectionType | HttpOnlyType;
 export type ApiRejection = RejectionBody;
 
 /** What a write recorded: the seq of its last event (null when none) and the events' ids. */
 export type WriteResult = z.output<typeof wire.Written>;
-export type Health = z.output<typeof health.Health>;
+export type Health = RouteResult<'health'>;
 
-export type CreateThreadRequest = z.input<typeof lifecycle.CreateThreadBody>;
-export type CreateThreadResult = z.output<typeof lifecycle.CreateThreadReply>;
-export type StartRunRequest = z.input<typeof lifecycle.StartRunBody>;
-export type StartRunResult = z.output<typeof lifecycle.StartRunReply>;
-export type PauseRunRequest = NonNullable<z.input<typeof lifecycle.PauseRunBody>>;
-export type EndRunRequest = z.input<typeof lifecycle.EndRunBody>;
+export type CreateThreadRequest = BodyOf<'createThread'>;
+export type CreateThreadResult = RouteResult<'createThread'>;
+export type StartRunRequest = BodyOf<'startRun'>;
+export type StartRunResult = RouteResult<'startRun'>;
+export type PauseRunRequest = NonNullable<BodyOf<'pauseRun'>>;
+export type EndRunRequest = BodyOf<'endRun'>;
 /** `feedback` is left out: the API ignores it, as sending is not a feedback path. */
-export type PostMessageRequest = Omit<z.input<typeof lifecycle.PostMessageBody>, 'feedback'>;
-export type PostMessageResult = z.output<typeof lifecycle.PostMessageReply>;
-export type PutArtifactRequest = z.input<typeof lifecycle.PutArtifactBody>;
-export type PutArtifactResult = z.output<typeof lifecycle.PutArtifactReply>;
+export type PostMessageRequest = Omit<BodyOf<'postMessage'>, 'feedback'>;
+export type PostMessageResult = RouteResult<'postMessage'>;
+export type PutArtifactRequest = BodyOf<'putArtifact'>;
+export type PutArtifactResult = RouteResult<'putArtifact'>;
 
-export type GiveFeedbackRequest = z.input<typeof feedback.GiveFeedbackBody>;
-export type RateMessageRequest = z.input<typeof feedback.RateMessageBody>;
-export type RateMessageResult = z.output<typeof feedback.RateMessageReply>;
-export type DeleteRatingResult = z.output<typeof feedback.DeleteRatingReply>;
-export type Conversation = z.output<typeof feedback.ConversationReply>;
+export type GiveFeedbackRequest = BodyOf<'giveFeedback'>;
+export type RateMessageRequest = BodyOf<'rateMessage'>;
+export type RateMessageResult = RouteResult<'rateMessage'>;
+export type DeleteRatingResult = RouteResult<'deleteRating'>;
+export type Conversation = RouteResult<'conversation'>;
 
 /** A reviewer's action; the action is the method (`submit`, `revise`, `withdraw`). */
-export type ReviewActionRequest = Omit<z.input<typeof reviews.ReviewActionBody>, 'action'>;
+export type ReviewActionRequest = Omit<BodyOf<'review'>, 'action'>;
 export type WithdrawReviewRequest = Omit<ReviewActionRequest, 'value' | 'configId'>;
-export type ReviewActionResult = z.output<typeof reviews.ReviewActionReply>;
+export type ReviewActionResult = RouteResult<'review'>;
 
-export type RecordScoreRequest = z.input<typeof scores.RecordScoreBody>;
-export type RecordScoreResult = z.output<typeof scores.RecordScoreReply>;
+export type RecordScoreRequest = BodyOf<'recordScore'>;
+export type RecordScoreResult = RouteResult<'recordScore'>;
 export type ApiScoreConfig = z.output<typeof scoreConfigs.WireConfig>;
-export type CreateScoreConfigRequest = z.input<typeof scoreConfigs.CreateScoreConfigBody>;
-export type ScoreConfigs = z.output<typeof scoreConfigs.ScoreConfigsReply>;
+export type CreateScoreConfigRequest = BodyOf<'createScoreConfig'>;
+export type ScoreConfigs = RouteResult<'scoreConfigs'>;
 export type ScoresSummaryQuery = z.input<typeof reading.ScoresSummaryQuery>;
-export type ScoresSummary = z.output<typeof reading.ScoresSummaryReply>;
+export type ScoresSummary = RouteResult<'scoresSummary'>;
 
-export type RunWithEvaluations = z.output<typeof reading.RunReply>;
+export type RunWithEvaluations = RouteResult<'run'>;
 export type RunVerdict = RunWithEvaluations['verdicts'][number];
-export type ThreadWithEvaluations = z.output<typeof reading.ThreadReply>;
+export type ThreadWithEvaluations = RouteResult<'thread'>;
 export type LedgerEntry = z.output<typeof reading.LedgerEntry>;
 /** A page's filters; `limit` (1 to 1000, default 100) and `cursor` page through them. */
 export type LedgerQuery = Partial<z.output<typeof reading.LedgerQuery>>;
-export type LedgerPage = z.output<typeof reading.LedgerReply>;
+export type LedgerPage = RouteResult<'ledger'>;
 /** `limit` (1 to 1000, default 100) and `cursor` page through them. */
 export type ThreadsQuery = Partial<z.output<typeof lists.ThreadsQuery>>;
-export type ThreadsPage = z.output<typeof lists.ThreadsReply>;
+export type ThreadsPage = RouteResult<'threads'>;
 export type WireThread = z.output<typeof wire.WireThread>;
 /** A page's filters (they combine); `limit` and `cursor` page through them. */
 export type RunsQuery = Partial<z.output<typeof lists.RunsQuery>>;
-export type RunsPage = z.output<typeof lists.RunsReply>;
+export type RunsPage = RouteResult<'runs'>;
 export type EvaluationSummary = z.output<typeof lists.EvaluationSummary>;
 
-export type StartReevaluationRequest = z.input<typeof reevaluations.StartReevaluationBody>;
-export type StartReevaluationResult = z.output<typeof reevaluations.StartReevaluationReply>;
-export type ReevaluationProgress = z.output<typeof reevaluations.ReevaluationProgress>;
-export type PreviewReevaluationRequest = z.input<typeof reevaluations.PreviewReevaluationBody>;
-export type ReevaluationPreview = z.output<typeof reevaluations.ReevaluationPreview>;
+export type StartReevaluationRequest = BodyOf<'startReevaluation'>;
+export type StartReevaluationResult = RouteResult<'startReevaluation'>;
+export type ReevaluationProgress = RouteResult<'reevaluation'>;
+export type PreviewReevaluationRequest = BodyOf<'previewReevaluation'>;
+export type ReevaluationPreview = RouteResult<'previewReevaluation'>;
 
-export type EvaluationRules = z.output<typeof rules.RulesReply>;
-export type SetRuleRequest = z.input<typeof rules.SetRuleBody>;
-export type Budgets = z.output<typeof budgets.BudgetsReply>;
+export type EvaluationRules = RouteResult<'rules'>;
+export type SetRuleRequest = BodyOf<'setRule'>;
+export type Budgets = RouteResult<'budgets'>;
 export type Budget = Budgets['budgets'][number];
-export type SetBudgetRequest = z.input<typeof budgets.SetBudgetBody>;
-export type BudgetChanges = z.output<typeof budgets.BudgetChangesReply>;
+export type SetBudgetRequest = BodyOf<'setBudget'>;
+export type BudgetChanges = RouteResult<'budgetChanges'>;
 
 /**
  * What to compare: two sides as written (`politeness@2:polite`, `reviewers`), the label
@@ -102,38 +101,38 @@ export type AgreementRequest = Omit<z.input<typeof agreement.AgreementQuery>, 'm
   mapping?: Readonly<Record<string, string>>;
   limit?: number;
 };
-export type Agreement = z.output<typeof agreement.AgreementReply>;
-export type PromoteRequest = z.input<typeof agreement.PromoteBody>;
-export type QueueDisagreementsRequest = z.input<typeof agreement.QueueDisagreementsBody>;
-export type QueuedDisagreements = z.output<typeof agreement.QueueDisagreementsReply>;
-export type PromoteResult = z.output<typeof agreement.PromoteReply>;
+export type Agreement = RouteResult<'agreement'>;
+export type PromoteRequest = BodyOf<'promote'>;
+export type QueueDisagreementsRequest = BodyOf<'queueDisagreements'>;
+export type QueuedDisagreements = RouteResult<'queueDisagreements'>;
+export type PromoteResult = RouteResult<'promote'>;
 
 /** What spend is grouped by: `version`, `evaluator`, `workspace`, `day`, `model`. */
 export type CostDimension = costs.CostDimension;
 /** Which spend to read: `by` (default version and day), UTC days, an evaluator or version. */
-export type CostsRequest = Omit<z.input<typeof costs.CostsQuery>, 'by'> & {
+export type CostsRequest = Omit<QueryOf<'costs'>, 'by'> & {
   by?: readonly CostDimension[];
 };
-export type Costs = z.output<typeof costs.CostsReply>;
+export type Costs = RouteResult<'costs'>;
 
-export type CreateUserTokenRequest = z.input<typeof userTokens.CreateUserTokenBody>;
-export type UserToken = z.output<typeof userTokens.UserTokenReply>;
+export type CreateUserTokenRequest = BodyOf<'createUserToken'>;
+export type UserToken = RouteResult<'createUserToken'>;
 
-export type ReviewQueues = z.output<typeof reviewQueues.QueuesReply>;
+export type ReviewQueues = RouteResult<'reviewQueues'>;
 export type ReviewQueueWithProgress = z.output<typeof reviewQueues.QueueWithProgress>;
-export type ReviewQueueDetail = z.output<typeof reviewQueues.QueueReply>;
-export type SetReviewQueueRequest = z.input<typeof reviewQueues.SetQueueBody>;
-export type ReviewQueueWritten = z.output<typeof reviewQueues.QueueWritten>;
+export type ReviewQueueDetail = RouteResult<'reviewQueue'>;
+export type SetReviewQueueRequest = BodyOf<'setReviewQueue'>;
+export type ReviewQueueWritten = RouteResult<'setReviewQueue'>;
 /** Targets by hand (`{targets}`), or every target a filter selects (`{filter, limit?}`). */
-export type EnqueueRequest = z.input<typeof reviewQueues.EnqueueBody>;
-export type EnqueueResult = z.output<typeof reviewQueues.EnqueueReply>;
-export type ClaimResult = z.output<typeof reviewWork.ClaimReply>;
-export type ReviewItemView = z.output<typeof itemView.ItemView>;
-export type LeaseResult = z.output<typeof reviewWork.LeaseReply>;
-export type ReleaseResult = z.output<typeof reviewWork.ReleaseReply>;
-export type SkipResult = z.output<typeof reviewWork.SkipReply>;
-export type SubmitReviewItemRequest = z.input<typeof reviewWork.SubmitBody>;
-export type SubmitReviewItemResult = z.output<typeof reviewWork.SubmitReply>;
-export type MyReviews = z.output<typeof reviewWork.MyReviewsReply>;
-export type ReviewerSignInRequest = NonNullable<z.input<typeof signIn.SignInBody>>;
-export type ReviewerSignIn = z.output<typeof signIn.SignInReply>;
+export type EnqueueRequest = BodyOf<'enqueue'>;
+export type EnqueueResult = RouteResult<'enqueue'>;
+export type ClaimResult = RouteResult<'claim'>;
+export type ReviewItemView = RouteResult<'reviewItem'>;
+export type LeaseResult = RouteResult<'heartbeat'>;
+export type ReleaseResult = RouteResult<'release'>;
+export type SkipResult = RouteResult<'skip'>;
+export type SubmitReviewItemRequest = BodyOf<'submitItem'>;
+export type SubmitReviewItemResult = RouteResult<'submitItem'>;
+export type MyReviews = RouteResult<'myReviews'>;
+export type ReviewerSignInRequest = NonNullable<BodyOf<'reviewerSignIn'>>;
+export type ReviewerSignIn = RouteResult<'reviewerSignIn'>;

@@ -1,70 +1,31 @@
-import { z } from 'zod';
 import { forbidden, validationFailed } from '../../core/index.js';
-import {
-  CostDimensions,
-  CostsReply,
-  DEFAULT_COST_DIMENSIONS,
-  EvaluatorFilter,
-  readCosts,
-  UtcDay,
-} from '../../wire/costs.js';
-import { refusalResponses, refuse } from '../errors.js';
-import { callerOf, type Register } from './context.js';
+import { DEFAULT_COST_DIMENSIONS, readCosts } from '../../wire/costs.js';
+import { costRoutes } from '../contracts/costs.js';
+import { refuse } from '../errors.js';
+import { bindRoutes } from './bind-routes.js';
+import { callerOf } from './context.js';
 
-// What judging cost (GET /v1/costs): the usage ledger's spend summed per evaluator version (or
-// evaluator), workspace, UTC day and model. A workspace's key reads its workspace; the system's
+// What judging cost (contracts/costs.ts). A workspace's key reads its workspace; the system's
 // key reads every workspace, or the one it names.
 
-const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
-
-export const CostsQuery = z.object({
-  /** Comma list of version, evaluator, workspace, day, model (default `version,day`). */
-  by: CostDimensions.optional(),
-  /** First and last UTC day included, `2026-05-01`. */
-  from: UtcDay.optional(),
-  to: UtcDay.optional(),
-  /** `name` (every version) or `name@version`. */
-  evaluator: EvaluatorFilter.optional(),
-  /** The system's key only: one workspace (default: every workspace). */
-  workspace: z.string().min(1).max(200).optional(),
+export const registerCosts = bindRoutes(costRoutes, {
+  costs: async ({ query: { by, from, to, evaluator, workspace }, request, deps }) => {
+    const caller = callerOf(request);
+    const system = caller.principal.kind === 'system';
+    if (workspace !== undefined && !system && workspace !== caller.workspaceId) {
+      throw refuse(
+        forbidden(`a ${caller.principal.kind} key reads its own workspace's costs only`),
+      );
+    }
+    if (from !== undefined && to !== undefined && from > to) {
+      throw refuse(validationFailed(`from ${from} is after to ${to}`));
+    }
+    return readCosts(deps.store, {
+      by: by ?? DEFAULT_COST_DIMENSIONS,
+      workspace: system ? (workspace ?? null) : caller.workspaceId,
+      from,
+      to,
+      evaluator,
+    });
+  },
 });
-export type { CostDimension } from '../../wire/costs.js';
-export { CostsReply };
-
-export const registerCosts: Register = (api, deps) => {
-  api.get('/v1/costs', {
-    config: { allow: readers },
-    schema: {
-      tags: ['reading'],
-      summary: 'What judging cost: spend per evaluator version, workspace, day and model',
-      description:
-        'Sums every usage report the evaluators made (tokens, and cost in dollars from the ' +
-        'ledger’s nano-dollars), grouped by `by`. A report with no cost (no `costUsd` and no ' +
-        'price for its model) adds its tokens and counts in `unpricedReports`, never as $0. ' +
-        'A workspace’s key reads its own workspace; the system’s key reads every workspace ' +
-        'unless it names one with `workspace`.',
-      querystring: CostsQuery,
-      response: { 200: CostsReply, ...refusalResponses },
-    },
-    handler: async (request) => {
-      const { by, from, to, evaluator, workspace } = request.query;
-      const caller = callerOf(request);
-      const system = caller.principal.kind === 'system';
-      if (workspace !== undefined && !system && workspace !== caller.workspaceId) {
-        throw refuse(
-          forbidden(`a ${caller.principal.kind} key reads its own workspace's costs only`),
-        );
-      }
-      if (from !== undefined && to !== undefined && from > to) {
-        throw refuse(validationFailed(`from ${from} is after to ${to}`));
-      }
-      return readCosts(deps.store, {
-        by: by ?? DEFAULT_COST_DIMENSIONS,
-        workspace: system ? (workspace ?? null) : caller.workspaceId,
-        from,
-        to,
-        evaluator,
-      });
-    },
-  });
-};

@@ -1,30 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { refusalResponses } from '../errors.js';
-import { callerOf, type Register, type RouteDeps } from './context.js';
+import { eventRoutes } from '../contracts/events.js';
+import { bindRoutes } from './bind-routes.js';
+import { callerOf, type RouteDeps } from './context.js';
 
-// The log as server-sent events: each event's `id` is its seq, so a client that reconnects with
-// Last-Event-ID resumes after the last one it saw. Each `data` is the envelope as stored.
+// The log as server-sent events (contracts/events.ts), each resumable with Last-Event-ID.
 
-const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
-const Resume = z.object({
-  /** Resume after this seq (Last-Event-ID, when both are given, wins). */
-  after: z.coerce.number().int().min(0).optional(),
-});
-
-// Only the stream itself is text/event-stream: a refusal is JSON, as on every other route.
-// Before OpenAPI 3.2 (no itemSchema), a stream's `schema` describes each of its events.
-const ServerSentEvent = z.object({
-  id: z.string().regex(/^\d+$/).describe("The event's seq, to resume from with Last-Event-ID"),
-  event: z.string().describe('The event type'),
-  data: z.string().describe('The event envelope, as JSON'),
-});
-const eventStream = {
-  description: 'The events, as server-sent events (one envelope each)',
-  content: { 'text/event-stream': { schema: ServerSentEvent } },
-};
-
-export const registerEvents: Register = (api, deps) => {
+export const registerEvents = bindRoutes(eventRoutes, (deps, api) => {
   // Open streams end when the server closes: a hijacked response would otherwise hold the
   // server (and a Ctrl-C of `evalflow start`) open for as long as its client stays connected.
   const open = new Set<() => void>();
@@ -37,31 +18,12 @@ export const registerEvents: Register = (api, deps) => {
     after?: number,
     thread?: string,
   ) => stream(deps, request, reply, open, after, thread);
-
-  api.get('/v1/events', {
-    config: { allow: readers },
-    schema: {
-      tags: ['events'],
-      summary: "The workspace's events as server-sent events, resumable with Last-Event-ID",
-      querystring: Resume,
-      response: { 200: eventStream, ...refusalResponses },
-    },
-    handler: (request, reply) => streamed(request, reply, request.query.after),
-  });
-
-  api.get('/v1/threads/:threadId/events', {
-    config: { allow: readers },
-    schema: {
-      tags: ['events'],
-      summary: "One thread's events (its feedback included) as server-sent events",
-      params: z.object({ threadId: z.string().min(1) }),
-      querystring: Resume,
-      response: { 200: eventStream, ...refusalResponses },
-    },
-    handler: (request, reply) =>
-      streamed(request, reply, request.query.after, request.params.threadId),
-  });
-};
+  return {
+    events: ({ query, request, reply }) => streamed(request, reply, query.after),
+    threadEvents: ({ params, query, request, reply }) =>
+      streamed(request, reply, query.after, params.threadId),
+  };
+});
 
 async function stream(
   deps: RouteDeps,
@@ -70,7 +32,7 @@ async function stream(
   open: Set<() => void>,
   after: number | undefined,
   thread_id?: string,
-) {
+): Promise<undefined> {
   const lastEventId = Number(request.headers['last-event-id']);
   const from = Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (after ?? 0);
   reply.hijack();

@@ -1,110 +1,26 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { z } from 'zod';
-import { EvaluatorId, notFound, RunStatus, usdOf } from '../../core/index.js';
+import { notFound, usdOf } from '../../core/index.js';
 import { evaluatorTaskQueues } from '../../evaluators/index.js';
-import { backfillKinds } from '../../store/index.js';
 import {
-  batchPauseReasons,
   InvalidRequestError,
   previewReevaluation,
   type ReevaluateProgress,
   ReevaluationClient,
   wirePreview,
 } from '../../workflow-clients/index.js';
-import { refusalResponses, refuse } from '../errors.js';
-import { callerOf, type Register } from './context.js';
+import { reevaluationRoutes } from '../contracts/reevaluations.js';
+import { refuse } from '../errors.js';
+import { bindRoutes, type RouteCall } from './bind-routes.js';
+import { callerOf } from './context.js';
 
-// Batch re-evaluation with pinned evaluator versions: of artifact versions, or a backfill of
-// runs (turns), messages or threads; its preview (count, cost, duration) and its budget.
+// Batch re-evaluation (contracts/reevaluations.ts): started, previewed, read, budgeted, paused,
+// resumed and cancelled through the batch's workflow.
 
-// The bodies and answers, named so that the HTTP client's types are these very schemas.
-const ArtifactSelector = z.strictObject({
-  artifactIds: z.array(z.string().min(1)).optional(),
-  kind: z.string().min(1).optional(),
-  createdFrom: z.iso.datetime({ offset: true }).optional(),
-  createdTo: z.iso.datetime({ offset: true }).optional(),
-  latestOnly: z.boolean().optional(),
-});
-export const BackfillSelection = z.strictObject({
-  kind: z.enum(backfillKinds),
-  threadIds: z.array(z.string().min(1)).optional(),
-  /** The run ended at or after `endedFrom` and before `endedTo` (a thread: any of its runs). */
-  endedFrom: z.iso.datetime({ offset: true }).optional(),
-  endedTo: z.iso.datetime({ offset: true }).optional(),
-  statuses: z.array(RunStatus).optional(),
-  /** The share judged, deterministic: the same targets in the preview and the batch. */
-  sampleFraction: z.number().gt(0).max(1).optional(),
-  limit: z.int().min(1).optional(),
-  /** Leave out the pairs each version has recorded a verdict on, in any generation. */
-  unjudgedOnly: z.boolean().optional(),
-});
-const Selection = {
-  /** Artifact versions (a body names this or `selection`). */
-  selector: ArtifactSelector.optional(),
-  selection: BackfillSelection.optional(),
-  evaluators: z.array(EvaluatorId).min(1),
-  concurrency: z.int().min(1).max(64).optional(),
-};
-const oneSelection = (body: { selector?: unknown; selection?: unknown }) =>
-  (body.selector === undefined) !== (body.selection === undefined);
-const oneSelectionError = {
-  message: 'name artifact versions (selector) or a backfill (selection), one of them',
-};
-export const StartReevaluationBody = z
-  .strictObject({ ...Selection, maxCostUsd: z.number().positive().finite().optional() })
-  .refine(oneSelection, oneSelectionError);
-export const PreviewReevaluationBody = z
-  .strictObject(Selection)
-  .refine(oneSelection, oneSelectionError);
-const Usd = z.number().nullable();
-const DurationBasis = z.enum(['recorded', 'default']);
-export const ReevaluationPreview = z.object({
-  targets: z.int(),
-  /** Null: not known (no measured mean and no declared estimate), never a made-up figure. */
-  costUsd: Usd,
-  durationMs: z.number(),
-  /** `default`: a version's attempt time is not recorded in the workspace, and assumed. */
-  durationBasis: DurationBasis,
-  versions: z.array(
-    z.object({
-      evaluator: z.string(),
-      targets: z.int(),
-      costPerEvaluationUsd: Usd,
-      costUsd: Usd,
-      /** Null: no attempt of it recorded in the workspace. */
-      meanAttemptMs: z.number().nullable(),
-      /** Attempts `meanAttemptMs` is measured over. */
-      recordedAttempts: z.int(),
-      durationBasis: DurationBasis,
-      durationMs: z.number(),
-    }),
-  ),
-});
-export const SetReevaluationBudgetBody = z.strictObject({
-  maxCostUsd: z.number().positive().finite(),
-});
-export const StartReevaluationReply = z.object({ id: z.string() });
-export const ReevaluationProgress = z.object({
-  total: z.int(),
-  done: z.int(),
-  recorded: z.int(),
-  sampledOut: z.int(),
-  failed: z.int(),
-  skipped: z.int(),
-  paused: z.boolean(),
-  /** Why it is paused (null while it runs). */
-  pausedBy: z.enum(batchPauseReasons).nullable(),
-  /** Recorded under the batch's generation, as last read (0 for a batch without a budget). */
-  spentUsd: z.number(),
-  maxCostUsd: z.number().nullable(),
-  cancelled: z.boolean(),
-  /** The batch has completed: every pair settled, or cancelled and its last evaluations done. */
-  finished: z.boolean(),
-});
+/** What a signal's handler reads of its call. */
+type SignalCall = Pick<RouteCall<BatchContract>, 'params' | 'request'>;
+type BatchContract = (typeof reevaluationRoutes)['reevaluation'];
 
-const control = ['system', 'admin'] as const;
-
-export const registerReevaluations: Register = (api, deps) => {
+export const registerReevaluations = bindRoutes(reevaluationRoutes, (deps) => {
   const batches = new ReevaluationClient(
     deps.temporal.client,
     deps.store,
@@ -129,16 +45,28 @@ export const registerReevaluations: Register = (api, deps) => {
     return error;
   };
 
-  api.post('/v1/reevaluations/preview', {
-    config: { allow: control },
-    schema: {
-      tags: ['reevaluations'],
-      summary: 'What a re-evaluation would judge, cost and take, without starting it',
-      body: PreviewReevaluationBody,
-      response: { 200: ReevaluationPreview, ...refusalResponses },
-    },
-    handler: async (request) => {
-      const { selector, selection, evaluators, concurrency } = request.body;
+  /** Pause, resume or cancel the batch, then answer its progress. */
+  const signal =
+    (action: 'pause' | 'resume' | 'cancel') =>
+    async ({ params, request }: SignalCall) => {
+      const { workspaceId } = callerOf(request);
+      if ((await batches.progress(workspaceId, params.id)) === null) throw missing(params.id);
+      try {
+        await batches[action](workspaceId, params.id);
+      } catch (error) {
+        // Temporal refuses a signal to a batch that has completed.
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+        throw refuse({
+          type: 'invalid_state',
+          message: `reevaluation ${params.id} has finished`,
+        });
+      }
+      return (await progressOf(workspaceId, params.id)) ?? Promise.reject(missing(params.id));
+    };
+
+  return {
+    previewReevaluation: async ({ body, request }) => {
+      const { selector, selection, evaluators, concurrency } = body;
       try {
         const preview = await previewReevaluation(
           { store: deps.store, evaluators: deps.app.evaluators, limits: deps.app.evaluatorLimits },
@@ -155,19 +83,8 @@ export const registerReevaluations: Register = (api, deps) => {
         throw invalid(error);
       }
     },
-  });
-
-  api.post('/v1/reevaluations', {
-    config: { allow: control },
-    schema: {
-      tags: ['reevaluations'],
-      summary:
-        'Judge a selection of artifact versions, runs, messages or threads again, as a new generation of verdicts',
-      body: StartReevaluationBody,
-      response: { 201: StartReevaluationReply, ...refusalResponses },
-    },
-    handler: async (request, reply) => {
-      const { selector, selection, evaluators, concurrency, maxCostUsd } = request.body;
+    startReevaluation: async ({ body, request }) => {
+      const { selector, selection, evaluators, concurrency, maxCostUsd } = body;
       try {
         const { batchId } = await batches.start(callerOf(request).workspaceId, {
           ...(selector ? { selector } : {}),
@@ -178,95 +95,42 @@ export const registerReevaluations: Register = (api, deps) => {
           // A retried request with the same Idempotency-Key names the same batch.
           ...(request.commandId ? { batchId: request.commandId.replaceAll(':', '-') } : {}),
         });
-        return reply.code(201).send({ id: batchId });
+        return { id: batchId };
       } catch (error) {
         throw invalid(error);
       }
     },
-  });
-
-  api.get('/v1/reevaluations/:id', {
-    config: { allow: control },
-    schema: {
-      tags: ['reevaluations'],
-      summary: "A re-evaluation's progress",
-      params: z.object({ id: z.string().min(1) }),
-      response: { 200: ReevaluationProgress, ...refusalResponses },
-    },
-    handler: async (request) => {
-      const progress = await progressOf(callerOf(request).workspaceId, request.params.id);
-      if (progress === null) throw missing(request.params.id);
+    reevaluation: async ({ params, request }) => {
+      const progress = await progressOf(callerOf(request).workspaceId, params.id);
+      if (progress === null) throw missing(params.id);
       return progress;
     },
-  });
-
-  api.post('/v1/reevaluations/:id/budget', {
-    config: { allow: control },
-    schema: {
-      tags: ['reevaluations'],
-      summary:
-        "Set a re-evaluation's budget; one paused by its budget resumes when it is above the spend",
-      params: z.object({ id: z.string().min(1) }),
-      body: SetReevaluationBudgetBody,
-      response: { 200: ReevaluationProgress, ...refusalResponses },
-    },
-    handler: async (request) => {
+    setReevaluationBudget: async ({ params, body, request }) => {
       const { workspaceId } = callerOf(request);
-      const progress = await batches.progress(workspaceId, request.params.id);
-      if (progress === null) throw missing(request.params.id);
+      const progress = await batches.progress(workspaceId, params.id);
+      if (progress === null) throw missing(params.id);
       if (progress.maxCostNanos == null) {
         throw refuse({
           type: 'invalid_state',
-          message: `reevaluation ${request.params.id} was started without a budget`,
+          message: `reevaluation ${params.id} was started without a budget`,
         });
       }
       try {
-        await batches.setBudget(workspaceId, request.params.id, request.body.maxCostUsd);
+        await batches.setBudget(workspaceId, params.id, body.maxCostUsd);
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw invalid(error);
         throw refuse({
           type: 'invalid_state',
-          message: `reevaluation ${request.params.id} has finished`,
+          message: `reevaluation ${params.id} has finished`,
         });
       }
-      return (
-        (await progressOf(workspaceId, request.params.id)) ??
-        Promise.reject(missing(request.params.id))
-      );
+      return (await progressOf(workspaceId, params.id)) ?? Promise.reject(missing(params.id));
     },
-  });
-
-  for (const action of ['pause', 'resume', 'cancel'] as const) {
-    api.post(`/v1/reevaluations/:id/${action}`, {
-      config: { allow: control },
-      schema: {
-        tags: ['reevaluations'],
-        summary: `${action[0]?.toUpperCase()}${action.slice(1)} a re-evaluation`,
-        params: z.object({ id: z.string().min(1) }),
-        response: { 200: ReevaluationProgress, ...refusalResponses },
-      },
-      handler: async (request) => {
-        const { workspaceId } = callerOf(request);
-        if ((await batches.progress(workspaceId, request.params.id)) === null)
-          throw missing(request.params.id);
-        try {
-          await batches[action](workspaceId, request.params.id);
-        } catch (error) {
-          // Temporal refuses a signal to a batch that has completed.
-          if (!(error instanceof WorkflowNotFoundError)) throw error;
-          throw refuse({
-            type: 'invalid_state',
-            message: `reevaluation ${request.params.id} has finished`,
-          });
-        }
-        return (
-          (await progressOf(workspaceId, request.params.id)) ??
-          Promise.reject(missing(request.params.id))
-        );
-      },
-    });
-  }
-};
+    pauseReevaluation: signal('pause'),
+    resumeReevaluation: signal('resume'),
+    cancelReevaluation: signal('cancel'),
+  };
+});
 
 /** The workflow's progress on the wire: money in USD, the fields of older batches filled in. */
 function wireOf(progress: ReevaluateProgress) {

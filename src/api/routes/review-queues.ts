@@ -1,7 +1,6 @@
-import { z } from 'zod';
-import { ReviewQueueSettingsInput, reviewQueueOf } from '../../config/index.js';
+import type { z } from 'zod';
+import { reviewQueueOf } from '../../config/index.js';
 import {
-  Id,
   invalidState,
   notFound,
   participantOf,
@@ -11,89 +10,18 @@ import {
   validationFailed,
 } from '../../core/index.js';
 import type { ReviewTargetFilter } from '../../store/index.js';
-import {
-  RoleName,
-  roleOf,
-  targetOf,
-  WireRun,
-  WireTarget,
-  Written,
-  wireTarget,
-  written,
-} from '../../wire/entities.js';
+import { roleOf, targetOf, wireTarget, written } from '../../wire/entities.js';
 import { actorOf } from '../../wire/principals.js';
-import {
-  QueueProgress,
-  ReviewerProgress,
-  WireReviewQueue,
-  wireProgress,
-  wireReviewerProgress,
-  wireReviewQueue,
-} from '../../wire/review-queues.js';
-import { refusalResponses, refuse } from '../errors.js';
+import { wireProgress, wireReviewerProgress, wireReviewQueue } from '../../wire/review-queues.js';
+import { type ItemFilter, reviewQueueRoutes } from '../contracts/review-queues.js';
+import { refuse } from '../errors.js';
 import { queueOf, queuesOf } from '../queues-in-force.js';
-import { callerOf, execute, type Register } from './context.js';
+import { bindRoutes } from './bind-routes.js';
+import { callerOf, execute } from './context.js';
 
-// Review queues (docs/api.md#review-queues): listed with their progress, read with each
+// Review queues (contracts/review-queues.ts): listed with their progress, read with each
 // reviewer's, set and archived (the system's and the admin's, recorded in the workspace's log as
 // `set_review_queue`), and filled by hand, with targets or a filter applied here, on the server.
-
-const readers = ['system', 'admin', 'reviewer'] as const;
-const owners = ['system', 'admin'] as const;
-
-// Each route's query, body and answer, named so that the HTTP client's types are these very schemas.
-export const QueueParams = z.object({ queueId: Id });
-export const ListQueuesQuery = z.object({ includeArchived: z.stringbool().default(false) });
-export const QueueWithProgress = WireReviewQueue.extend({ progress: QueueProgress });
-export const QueuesReply = z.object({ queues: z.array(QueueWithProgress) });
-export const QueueReply = z.object({
-  queue: WireReviewQueue,
-  progress: QueueProgress,
-  reviewers: z.array(ReviewerProgress),
-});
-export const SetQueueBody = ReviewQueueSettingsInput;
-export const QueueWritten = Written.extend({ queue: WireReviewQueue });
-
-const time = z.iso.datetime({ offset: true });
-export const ItemFilter = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('turn'),
-    statuses: z.array(WireRun.shape.status).min(1).optional(),
-    threadId: Id.optional(),
-    startedFrom: time.optional(),
-    startedTo: time.optional(),
-  }),
-  z.strictObject({
-    kind: z.literal('message'),
-    roles: z.array(RoleName).min(1).default(['ROLE_ASSISTANT']),
-    threadId: Id.optional(),
-    runId: Id.optional(),
-  }),
-  z.strictObject({
-    kind: z.literal('artifact'),
-    artifactKinds: z.array(Id).min(1).optional(),
-    latestOnly: z.boolean().default(false),
-    createdFrom: time.optional(),
-    createdTo: time.optional(),
-  }),
-  z.strictObject({
-    kind: z.literal('thread'),
-    createdFrom: time.optional(),
-    createdTo: time.optional(),
-  }),
-]);
-export const EnqueueBody = z.union([
-  z.strictObject({ targets: z.array(WireTarget).min(1).max(1000) }),
-  z.strictObject({ filter: ItemFilter, limit: z.int().min(1).optional() }),
-]);
-export const EnqueueReply = z.object({
-  added: z.int(),
-  alreadyQueued: z.int(),
-  /** For targets given by hand: each one's item, in the order given. */
-  items: z
-    .array(z.object({ itemId: z.string(), target: WireTarget, added: z.boolean() }))
-    .optional(),
-});
 
 const utc = (at: string | undefined) => (at === undefined ? undefined : new Date(at).toISOString());
 
@@ -148,172 +76,118 @@ const definitionOf = (queue: ReviewQueue): ReviewQueue => ({
   archived: queue.archived,
 });
 
-export const registerReviewQueues: Register = (api, deps) => {
-  api.get('/v1/review-queues', {
-    config: { allow: readers },
-    schema: {
-      tags: ['review queues'],
-      summary: 'The review queues in force in this workspace, each with its progress',
-      querystring: ListQueuesQuery,
-      response: { 200: QueuesReply, ...refusalResponses },
-    },
-    handler: async (request) => {
-      const { workspaceId } = callerOf(request);
-      const now = deps.now();
-      const queues = (await queuesOf(deps.store, deps.app, workspaceId)).filter(
-        (queue) => request.query.includeArchived || !queue.archived,
-      );
-      return {
-        queues: await Promise.all(
-          queues.map(async (queue) => ({
-            ...wireReviewQueue(queue),
-            progress: wireProgress(
-              await deps.store.reviewQueues.counts(workspaceId, queue.queue_id, now),
-            ),
-          })),
-        ),
-      };
-    },
-  });
-
-  api.get('/v1/review-queues/:queueId', {
-    config: { allow: readers },
-    schema: {
-      tags: ['review queues'],
-      summary: 'A review queue, its progress and each reviewer’s',
-      params: QueueParams,
-      response: { 200: QueueReply, ...refusalResponses },
-    },
-    handler: async (request) => {
-      const { workspaceId } = callerOf(request);
-      const queue = await queueOf(deps.store, deps.app, workspaceId, request.params.queueId);
-      const now = deps.now();
-      const [counts, reviewers] = await Promise.all([
-        deps.store.reviewQueues.counts(workspaceId, queue.queue_id, now),
-        deps.store.reviewQueues.reviewerCounts(workspaceId, queue.queue_id, now),
-      ]);
-      return {
-        queue: wireReviewQueue(queue),
-        progress: wireProgress(counts),
-        reviewers: reviewers.map(wireReviewerProgress),
-      };
-    },
-  });
-
-  api.put('/v1/review-queues/:queueId', {
-    config: { allow: owners },
-    schema: {
-      tags: ['review queues'],
-      summary:
-        "Set this workspace's review queue whole (a new one, or one in force; an archived one is restored)",
-      params: QueueParams,
-      body: SetQueueBody,
-      response: { 200: QueueWritten, ...refusalResponses },
-    },
-    handler: async (request) => {
-      const { workspaceId, principal } = callerOf(request);
-      if (deps.app.feedbackTypes.get(request.body.feedbackType) === undefined) {
-        throw refuse(notFound('feedback type', request.body.feedbackType));
-      }
-      const queue = reviewQueueOf(request.params.queueId, request.body, deps.app.feedbackTypes);
-      const outcome = await execute(deps, request, actorOf(principal), {
-        type: 'set_review_queue',
-        ...queue,
-      });
-      const stored = await queueOf(deps.store, deps.app, workspaceId, queue.queue_id);
-      return { ...written(outcome.events), queue: wireReviewQueue(stored) };
-    },
-  });
-
-  api.delete('/v1/review-queues/:queueId', {
-    config: { allow: owners },
-    schema: {
-      tags: ['review queues'],
-      summary:
-        'Archive a review queue: it keeps its items and settings, takes no new ones and hands out none',
-      params: QueueParams,
-      response: { 200: QueueWritten, ...refusalResponses },
-    },
-    handler: async (request) => {
-      const { workspaceId, principal } = callerOf(request);
-      const queue = await queueOf(deps.store, deps.app, workspaceId, request.params.queueId);
-      if (queue.archived) return { ...written([]), queue: wireReviewQueue(queue) };
-      const outcome = await execute(deps, request, actorOf(principal), {
-        type: 'set_review_queue',
-        ...definitionOf(queue),
-        archived: true,
-      });
-      const stored = await queueOf(deps.store, deps.app, workspaceId, queue.queue_id);
-      return { ...written(outcome.events), queue: wireReviewQueue(stored) };
-    },
-  });
-
-  api.post('/v1/review-queues/:queueId/items', {
-    config: { allow: owners },
-    schema: {
-      tags: ['review queues'],
-      summary: 'Put targets in a review queue: a list, or every target a filter selects',
-      description:
-        'Each target is queued once per queue: one already queued (by hand or by a routing ' +
-        'rule) is counted in `alreadyQueued`. A filter is applied on the server to the whole ' +
-        'workspace (at most `limit` targets); a target that does not exist refuses the list.',
-      params: QueueParams,
-      body: EnqueueBody,
-      response: { 200: EnqueueReply, ...refusalResponses },
-    },
-    handler: async (request) => {
-      const { workspaceId, principal } = callerOf(request);
-      const queue = await queueOf(deps.store, deps.app, workspaceId, request.params.queueId);
-      if (queue.archived) {
-        throw refuse(invalidState(`review queue ${queue.queue_id} is archived`));
-      }
-      const takes = (kind: string) => {
-        if (!(queue.target_kinds as readonly string[]).includes(kind)) {
-          throw refuse(
-            validationFailed(
-              `review queue ${queue.queue_id} takes ${queue.target_kinds.join(', ')} targets, not ${kind}`,
-            ),
-          );
-        }
-      };
-      const common = {
-        workspace_id: workspaceId,
-        queue_id: queue.queue_id,
-        feedback_type: queue.feedback_type,
-        slots: queue.reviewers_per_item,
-        enqueued_by: participantOf(actorOf(principal)),
-        now: deps.now(),
-      };
-      const body = request.body;
-      if ('filter' in body) {
-        takes(body.filter.kind);
-        const counts = await deps.store.reviewQueues.enqueueMatching({
-          ...common,
-          filter: filterOf(body.filter),
-          ...(body.limit !== undefined ? { limit: body.limit } : {}),
-        });
-        return { added: counts.added, alreadyQueued: counts.already_queued };
-      }
-      const targets = body.targets.map((wire) => {
-        takes(wire.kind);
-        const parsed = Target.safeParse(targetOf(wire));
-        if (!parsed.success) {
-          throw refuse(validationFailed(`invalid target: ${summaryOf(parsed.error)}`));
-        }
-        return parsed.data;
-      });
-      const items = await deps.store.reviewQueues.enqueue({ ...common, targets });
-      if (!Array.isArray(items)) throw refuse(items);
-      const added = items.filter((item) => item.added).length;
-      return {
-        added,
-        alreadyQueued: items.length - added,
-        items: items.map((item) => ({
-          itemId: item.item_id,
-          target: wireTarget(item.target),
-          added: item.added,
+export const registerReviewQueues = bindRoutes(reviewQueueRoutes, {
+  reviewQueues: async ({ query, request, deps }) => {
+    const { workspaceId } = callerOf(request);
+    const now = deps.now();
+    const queues = (await queuesOf(deps.store, deps.app, workspaceId)).filter(
+      (queue) => query.includeArchived || !queue.archived,
+    );
+    return {
+      queues: await Promise.all(
+        queues.map(async (queue) => ({
+          ...wireReviewQueue(queue),
+          progress: wireProgress(
+            await deps.store.reviewQueues.counts(workspaceId, queue.queue_id, now),
+          ),
         })),
-      };
-    },
-  });
-};
+      ),
+    };
+  },
+
+  reviewQueue: async ({ params, request, deps }) => {
+    const { workspaceId } = callerOf(request);
+    const queue = await queueOf(deps.store, deps.app, workspaceId, params.queueId);
+    const now = deps.now();
+    const [counts, reviewers] = await Promise.all([
+      deps.store.reviewQueues.counts(workspaceId, queue.queue_id, now),
+      deps.store.reviewQueues.reviewerCounts(workspaceId, queue.queue_id, now),
+    ]);
+    return {
+      queue: wireReviewQueue(queue),
+      progress: wireProgress(counts),
+      reviewers: reviewers.map(wireReviewerProgress),
+    };
+  },
+
+  setReviewQueue: async ({ params, body, request, deps }) => {
+    const { workspaceId, principal } = callerOf(request);
+    if (deps.app.feedbackTypes.get(body.feedbackType) === undefined) {
+      throw refuse(notFound('feedback type', body.feedbackType));
+    }
+    const queue = reviewQueueOf(params.queueId, body, deps.app.feedbackTypes);
+    const outcome = await execute(deps, request, actorOf(principal), {
+      type: 'set_review_queue',
+      ...queue,
+    });
+    const stored = await queueOf(deps.store, deps.app, workspaceId, queue.queue_id);
+    return { ...written(outcome.events), queue: wireReviewQueue(stored) };
+  },
+
+  archiveReviewQueue: async ({ params, request, deps }) => {
+    const { workspaceId, principal } = callerOf(request);
+    const queue = await queueOf(deps.store, deps.app, workspaceId, params.queueId);
+    if (queue.archived) return { ...written([]), queue: wireReviewQueue(queue) };
+    const outcome = await execute(deps, request, actorOf(principal), {
+      type: 'set_review_queue',
+      ...definitionOf(queue),
+      archived: true,
+    });
+    const stored = await queueOf(deps.store, deps.app, workspaceId, queue.queue_id);
+    return { ...written(outcome.events), queue: wireReviewQueue(stored) };
+  },
+
+  enqueue: async ({ params, body, request, deps }) => {
+    const { workspaceId, principal } = callerOf(request);
+    const queue = await queueOf(deps.store, deps.app, workspaceId, params.queueId);
+    if (queue.archived) {
+      throw refuse(invalidState(`review queue ${queue.queue_id} is archived`));
+    }
+    const takes = (kind: string) => {
+      if (!(queue.target_kinds as readonly string[]).includes(kind)) {
+        throw refuse(
+          validationFailed(
+            `review queue ${queue.queue_id} takes ${queue.target_kinds.join(', ')} targets, not ${kind}`,
+          ),
+        );
+      }
+    };
+    const common = {
+      workspace_id: workspaceId,
+      queue_id: queue.queue_id,
+      feedback_type: queue.feedback_type,
+      slots: queue.reviewers_per_item,
+      enqueued_by: participantOf(actorOf(principal)),
+      now: deps.now(),
+    };
+    if ('filter' in body) {
+      takes(body.filter.kind);
+      const counts = await deps.store.reviewQueues.enqueueMatching({
+        ...common,
+        filter: filterOf(body.filter),
+        ...(body.limit !== undefined ? { limit: body.limit } : {}),
+      });
+      return { added: counts.added, alreadyQueued: counts.already_queued };
+    }
+    const targets = body.targets.map((wire) => {
+      takes(wire.kind);
+      const parsed = Target.safeParse(targetOf(wire));
+      if (!parsed.success) {
+        throw refuse(validationFailed(`invalid target: ${summaryOf(parsed.error)}`));
+      }
+      return parsed.data;
+    });
+    const items = await deps.store.reviewQueues.enqueue({ ...common, targets });
+    if (!Array.isArray(items)) throw refuse(items);
+    const added = items.filter((item) => item.added).length;
+    return {
+      added,
+      alreadyQueued: items.length - added,
+      items: items.map((item) => ({
+        itemId: item.item_id,
+        target: wireTarget(item.target),
+        added: item.added,
+      })),
+    };
+  },
+});

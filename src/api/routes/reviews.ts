@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   type FeedbackType,
   notFound,
@@ -6,52 +5,24 @@ import {
   type Target,
   targetKey,
 } from '../../core/index.js';
-import { targetOf, WireTarget } from '../../wire/entities.js';
+import { targetOf } from '../../wire/entities.js';
 import { actorOf } from '../../wire/principals.js';
 import { ReviewClient } from '../../workflow-clients/index.js';
-import { HTTP_STATUS, HttpRefusal, httpOnly, refusalResponses, refuse } from '../errors.js';
+import { reviewRoutes } from '../contracts/reviews.js';
+import { HTTP_STATUS, HttpRefusal, httpOnly, refuse } from '../errors.js';
 import { queuesOf } from '../queues-in-force.js';
-import { callerOf, type Register, type RouteDeps } from './context.js';
+import { bindRoutes } from './bind-routes.js';
+import { callerOf, type RouteDeps } from './context.js';
 
-// Reviewers' actions (docs/specification.md#reviews): serialized per target by the target's
-// review workflow, each answered with the stored outcome and its place in the target's order. A
-// recorded verdict counts toward its target's item in the queues of its type, as a claim's submit
-// does (docs/specification.md#review-queues).
+// Reviewers' actions (contracts/reviews.ts), serialized per target by the target's review
+// workflow. A recorded verdict counts toward its target's item in the queues of its type, as a
+// claim's submit does (docs/specification.md#review-queues).
 
-// The body and answer, named so that the HTTP client's types are these very schemas.
-export const ReviewActionBody = z.strictObject({
-  action: z.enum(['submit', 'revise', 'withdraw']),
-  target: WireTarget,
-  feedbackType: z.string().min(1),
-  value: z.record(z.string(), z.unknown()).optional(),
-  configId: z.string().min(1).optional(),
-});
-export const ReviewActionReply = z.object({
-  type: z.literal('recorded'),
-  seq: z.int(),
-  envelopeId: z.string().nullable(),
-  isUpdate: z.boolean(),
-  removed: z.boolean().optional(),
-  position: z.int(),
-});
-
-export const registerReviews: Register = (api, deps) => {
+export const registerReviews = bindRoutes(reviewRoutes, (deps) => {
   const reviews = new ReviewClient(deps.temporal.client, deps.store, deps.temporal.taskQueue);
-
-  api.post('/v1/reviews', {
-    config: { allow: ['reviewer'] },
-    schema: {
-      tags: ['reviews'],
-      summary: 'Submit, revise or withdraw the caller’s review of a target',
-      description:
-        'Reviewers give SCORE_SOURCE_HUMAN feedback, so a submit or revise names the score ' +
-        'config it is validated against (`configId`, the feedback type’s config); without it the ' +
-        'answer is 400.',
-      body: ReviewActionBody,
-      response: { 200: ReviewActionReply, ...refusalResponses },
-    },
-    handler: async (request) => {
-      const { action, target, feedbackType, value, configId } = request.body;
+  return {
+    review: async ({ body, request }) => {
+      const { action, target, feedbackType, value, configId } = body;
       const caller = callerOf(request);
       const type = deps.app.feedbackTypes.get(feedbackType);
       if (type === undefined) {
@@ -90,8 +61,8 @@ export const registerReviews: Register = (api, deps) => {
         position: result.position,
       };
     },
-  });
-};
+  };
+});
 
 /** A reviewer's verdict names its type's score config: missing is a 400, another config a 422. */
 export function checkHumanConfig(type: FeedbackType, configId: string | undefined): void {

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { CostDimensions, CostsReply, EvaluatorFilter, UtcDay } from '../../wire/costs.js';
+import { defineRoutes } from './contract.js';
+
+// What judging cost (GET /v1/costs): the usage ledger's spend summed per evaluator version (or
+// evaluator), workspace, UTC day and model.
+
+export const CostsQuery = z.object({
+  /** Comma list of version, evaluator, workspace, day, model (default `version,day`). */
+  by: CostDimensions.optional(),
+  /** First and last UTC day included, `2026-05-01`. */
+  from: UtcDay.optional(),
+  to: UtcDay.optional(),
+  /** `name` (every version) or `name@version`. */
+  evaluator: EvaluatorFilter.optional(),
+  /** The system's key only: one workspace (default: every workspace). */
+  workspace: z.string().min(1).max(200).optional(),
+});
+export type { CostDimension } from '../../wire/costs.js';
+export { CostsReply };
+
+export const costRoutes = defineRoutes({
+  costs: {
+    method: 'GET',
+    path: '/v1/costs',
+    allow: ['system', 'admin', 'agent', 'reviewer'],
+    tags: ['reading'],
+    summary: 'What judging cost: spend per evaluator version, workspace, day and model',
+    description:
+      'Sums every usage report the evaluators made (tokens, and cost in dollars from the ' +
+      'ledger’s nano-dollars), grouped by `by`. A report with no cost (no `costUsd` and no ' +
+      'price for its model) adds its tokens and counts in `unpricedReports`, never as $0. ' +
+      'A workspace’s key reads its own workspace; the system’s key reads every workspace ' +
+      'unless it names one with `workspace`.',
+    query: CostsQuery,
+    answers: { 200: CostsReply },
+  },
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { Id } from '../../core/index.js';
+import { SIGN_IN_SECONDS } from '../../wire/page.js';
+import { defineRoutes } from './contract.js';
+
+// A reviewer's sign-in link: a short-lived token acting as reviewer:{id}, for the reviewers'
+// page, which carries it in the URL's fragment.
+
+export const SignInParams = z.object({ reviewerId: Id });
+export const SignInBody = z
+  .strictObject({
+    expiresInSeconds: z
+      .int()
+      .min(SIGN_IN_SECONDS.min)
+      .max(SIGN_IN_SECONDS.max)
+      .default(SIGN_IN_SECONDS.default),
+  })
+  .default({ expiresInSeconds: SIGN_IN_SECONDS.default });
+export const SignInReply = z.object({
+  id: z.string(),
+  token: z.string(),
+  principal: z.string(),
+  expiresAt: z.string(),
+  /** The reviewers' page with the token in its fragment: append it to the API's address. */
+  path: z.string(),
+});
+
+export const reviewerSignInRoutes = defineRoutes({
+  reviewerSignIn: {
+    method: 'POST',
+    path: '/v1/reviewers/:reviewerId/sign-in',
+    allow: ['system', 'admin'],
+    tags: ['auth'],
+    summary: 'A short-lived sign-in token for reviewer:{reviewerId}, and the page’s path with it',
+    params: SignInParams,
+    body: SignInBody,
+    answers: { 201: SignInReply },
+  },
+});

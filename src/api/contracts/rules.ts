@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { RuleSettingsInput } from '../../config/index.js';
+import { EvaluatorId } from '../../core/index.js';
+import { WireRule, Written } from '../../wire/entities.js';
+import { defineRoutes } from './contract.js';
+
+// Evaluation rules: the app's defaults, overridden per evaluator version by the workspace's own.
+
+export const RulesReply = z.object({ rules: z.array(WireRule) });
+export const SetRuleBody = RuleSettingsInput;
+
+export const ruleRoutes = defineRoutes({
+  rules: {
+    method: 'GET',
+    path: '/v1/evaluation-rules',
+    allow: ['system', 'admin', 'agent', 'reviewer'],
+    tags: ['rules'],
+    summary: 'The rules in force in this workspace, each with where it comes from',
+    answers: { 200: RulesReply },
+  },
+  setRule: {
+    method: 'PUT',
+    path: '/v1/evaluation-rules/:evaluator',
+    allow: ['admin'],
+    tags: ['rules'],
+    summary: "Set this workspace's rule for one evaluator version; later runs follow it",
+    params: z.object({ evaluator: EvaluatorId }),
+    body: SetRuleBody,
+    answers: { 200: Written },
+  },
+});
