@@ -15,6 +15,7 @@ import { execute } from './commands/execute.js';
 import { WarmWorkspaces } from './commands/warm-workspaces.js';
 import { WorkspaceTurns } from './commands/workspace-turns.js';
 import { type Coordination, inProcessCoordination } from './coordination.js';
+import { createJudgeVersions } from './judge-versions.js';
 import { createLedger } from './ledger-store.js';
 import type { ExecuteOptions, ScoreConfigDirectory, Store, Subscription } from './port.js';
 import { countArtifactVersions, listArtifactVersions } from './reads/artifact-versions.js';
@@ -220,6 +221,7 @@ export function createStore(
     },
     leases: coordination.leases,
     reviewQueues: createReviewQueueStore(backend),
+    judgeVersions: createJudgeVersions(backend),
     // Followers stop first, so none reads from a closed connection; then the word of the last
     // appends goes out.
     async close() {
