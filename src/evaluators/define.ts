@@ -7,6 +7,7 @@ import {
   evaluatorParticipant,
   type FeedbackType,
   idProblem,
+  type JudgeVersion,
   type UsageReport,
 } from '../core/index.js';
 import { InvalidEvaluatorError } from './errors.js';
@@ -52,6 +53,11 @@ export interface Evaluator<Schema extends z.ZodObject = z.ZodObject> {
     subject: Subject,
     context: EvaluationContext,
   ): Promise<z.input<Schema>> | z.input<Schema>;
+  /**
+   * Present on a judge family that runs versions recorded as data (`record_judge_version`): this
+   * family's evaluator for such a version, with its rubric, model and examples.
+   */
+  readonly tuned?: (version: JudgeVersion) => Evaluator<Schema>;
 }
 
 export interface EvaluatorDefinition<Schema extends z.ZodObject> {
@@ -62,6 +68,7 @@ export interface EvaluatorDefinition<Schema extends z.ZodObject> {
   source: EvaluatorSource;
   estimatedCostUsd?: number;
   evaluate: Evaluator<Schema>['evaluate'];
+  tuned?: Evaluator<Schema>['tuned'];
 }
 
 export function defineEvaluator<Schema extends z.ZodObject>(
@@ -108,5 +115,6 @@ export function defineEvaluator<Schema extends z.ZodObject>(
     source,
     ...(estimate !== undefined ? { estimatedCostUsd: estimate } : {}),
     evaluate: definition.evaluate,
+    ...(definition.tuned !== undefined ? { tuned: definition.tuned } : {}),
   });
 }
