@@ -78,6 +78,7 @@ const allowed: Record<string, string[]> = {
     'testing',
     'metrics',
     'evidence',
+    'tuning',
   ],
 };
 

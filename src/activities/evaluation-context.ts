@@ -87,7 +87,7 @@ export async function deployed({ deps }: EvaluationContext, input: EvaluationKey
 /**
  * A version of a judge family recorded as data in the workspace (`record_judge_version`), run by
  * the family this worker deploys: by its base version when that is declared here, else by any
- * version of the family that runs recorded versions. Undefined when neither is found.
+ * version of the family that runs recorded versions (`JudgeFamily`). Undefined when neither is found.
  */
 async function tunedVersion(
   deps: EvaluationDeps,
@@ -96,7 +96,7 @@ async function tunedVersion(
   const version = await deps.store.judgeVersions.get(workspaceId, evaluatorId(evaluator));
   if (version === null) return undefined;
   const family =
-    deps.evaluators.get({ name: version.judge, version: version.tunedFrom })?.tuned ??
-    deps.evaluators.list().find((known) => known.name === version.judge)?.tuned;
-  return family?.(version);
+    deps.evaluators.get({ name: version.judge, version: version.tunedFrom })?.judge ??
+    deps.evaluators.list().find((known) => known.name === version.judge && known.judge)?.judge;
+  return family?.tuned(version);
 }

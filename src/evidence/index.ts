@@ -25,5 +25,5 @@ export {
   type QueueingApp,
   queueDisagreements,
 } from './queue-disagreements.js';
-export { type AgreementApp, type Population, resolveSides } from './sides.js';
-export type { Slices, Vote } from './verdicts.js';
+export { type AgreementApp, type Population, type ResolvedSide, resolveSides } from './sides.js';
+export { readSide, type Slices, type TargetVerdict, type Vote } from './verdicts.js';

@@ -66,11 +66,15 @@ export function llmJudgeEvaluator(
       ? { estimatedCostUsd: options.estimatedCostUsd }
       : {}),
     evaluate: (subject, context) => judge({ ...options, examples }, subject, context),
-    tuned: (version) =>
-      llmJudgeEvaluator(
-        { ...options, version: version.version, model: version.model, rubric: version.rubric },
-        version.examples,
-      ),
+    judge: {
+      rubric: options.rubric ?? defaultRubric,
+      model: options.model,
+      tuned: (version) =>
+        llmJudgeEvaluator(
+          { ...options, version: version.version, model: version.model, rubric: version.rubric },
+          version.examples,
+        ),
+    },
   });
 }
 
@@ -136,7 +140,7 @@ async function call(
         response_format: { type: 'json_object' },
         messages: judgeMessages(
           { rubric: options.rubric ?? defaultRubric, examples: options.examples },
-          await describe(subject, options.showSteps ?? false),
+          await judgedText(subject, options.showSteps ?? false),
         ),
       }),
     });
@@ -224,7 +228,8 @@ function retryAfterMs(header: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(at - Date.now(), 0);
 }
 
-async function describe(subject: Subject, showSteps: boolean): Promise<string> {
+/** What the judge reads of a subject: the text its prompt shows, as an example shows it too. */
+export async function judgedText(subject: Subject, showSteps = false): Promise<string> {
   switch (subject.kind) {
     case 'thread': {
       const lines: string[] = [];
