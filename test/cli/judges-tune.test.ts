@@ -8,7 +8,7 @@ import { cliInProcess } from '../support/cli.js';
 import { embeddedDefaults, repoRoot } from '../support/processes.js';
 import tuningApp from './fixtures/tuning.config.js';
 
-// `evalflow judges tune` in-process on a store where llm_judge@1 and two reviewers judged 20
+// `evalflow judges tune` and `list` in-process on a store where llm_judge@1 and two reviewers judged 20
 // messages: the judge says passed on all of them, the reviewers fail m1-m8. The candidate is
 // recorded with its examples' provenance and its held-out targets; bad flags change nothing.
 
@@ -179,5 +179,30 @@ describe('evalflow judges tune', () => {
       'evalflow: acme: llm_judge@tuned-1 is recorded already, and a recorded version never changes',
     );
     expect(await recorded()).toEqual(before);
+  }, 60_000);
+});
+
+describe('evalflow judges list', () => {
+  it('lists the versions recorded as data beside the one declared in code', async () => {
+    const { code, out } = await cli('judges', 'list', '--json');
+    expect(code).toBe(0);
+    const { workspace, versions } = JSON.parse(out);
+    expect(workspace).toBe('acme');
+    expect(versions.map((v: { id: string; source: string }) => [v.id, v.source])).toEqual([
+      ['llm_judge@1', 'declared'],
+      ['llm_judge@tuned-1', 'recorded'],
+      ['llm_judge@tuned-2', 'recorded'],
+    ]);
+    expect(versions[1]).toMatchObject({ tunedFrom: 'llm_judge@1', examples: 4, heldOut: 6 });
+    const lines = (await cli('judges', 'list')).out.trim().split('\n');
+    expect(lines[0]).toBe('LLM judge versions in acme:');
+    expect(lines[1]?.trim().split(/\s+/)).toEqual([
+      'llm_judge@1',
+      'judge-model',
+      'judge_verdict',
+      'declared',
+      'in',
+      'code',
+    ]);
   }, 60_000);
 });

@@ -2,9 +2,10 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { APP_OPTION, fraction, identifier, wholeNumber } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import type { Terminal } from '../terminal.js';
+import { listJudges } from './judges-list.js';
 import { tuneJudge } from './judges-tune.js';
 
-// `evalflow judges tune`: LLM judges' versions as data. Each command's action is a function in a
+// `evalflow judges list|tune`: LLM judges' versions as data. Each command's action is a function in a
 // file named after it.
 
 /** A seed: a whole number from 0. */
@@ -20,6 +21,18 @@ export function registerJudges(program: Command, terminal: Terminal): void {
   const judges = program
     .command('judges')
     .description("LLM judges' versions: new ones tuned from reviewers' verdicts, as data");
+
+  withExamples(
+    judges
+      .command('list')
+      .description(
+        'the LLM judges’ versions: those the app declares in code, and those recorded as data in the workspace',
+      )
+      .option('--workspace <id>', 'the workspace (default: the store’s only one)', identifier)
+      .option(...APP_OPTION)
+      .option('--json', 'print one JSON object {workspace, versions}'),
+    'evalflow judges list --workspace acme',
+  ).action((options) => listJudges(terminal, options));
 
   withExamples(
     judges
