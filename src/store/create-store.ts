@@ -222,8 +222,7 @@ export function createStore(
     leases: coordination.leases,
     reviewQueues: createReviewQueueStore(backend),
     judgeVersions: createJudgeVersions(backend),
-    // Followers stop first, so none reads from a closed connection; then the word of the last
-    // appends goes out.
+    // Followers stop first (none reads a closed connection), then the last appends' word goes out.
     async close() {
       await Promise.all([...following].map((subscription) => subscription.close()));
       await coordination.close();
