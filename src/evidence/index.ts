@@ -3,6 +3,7 @@
 // targets they disagree on, and the evidence a promotion is decided on. The statistics are
 // src/agreement's; this folder reads the verdicts they are computed from.
 
+export { type BacktestQuery, readBacktest } from './backtest.js';
 export {
   type AgreementQuery,
   type AgreementReport,

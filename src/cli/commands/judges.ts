@@ -2,10 +2,11 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { APP_OPTION, fraction, identifier, wholeNumber } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import type { Terminal } from '../terminal.js';
+import { backtestJudge } from './judges-backtest.js';
 import { listJudges } from './judges-list.js';
 import { tuneJudge } from './judges-tune.js';
 
-// `evalflow judges list|tune`: LLM judges' versions as data. Each command's action is a function in a
+// `evalflow judges list|tune|backtest`: LLM judges' versions as data. Each command's action is a function in a
 // file named after it.
 
 /** A seed: a whole number from 0. */
@@ -64,4 +65,19 @@ export function registerJudges(program: Command, terminal: Terminal): void {
       .option('--json', 'print one JSON object: the candidate, the split sizes, the examples'),
     'evalflow judges tune llm_judge@1 --against reviewers:review.passed --workspace acme',
   ).action((judge: string, options) => tuneJudge(terminal, judge, options));
+
+  withExamples(
+    judges
+      .command('backtest')
+      .description(
+        'a recorded version against its base on its held-out targets, from the verdicts stored on them: κ of each against the reviewers, the paired difference, McNemar’s test, the verdicts that changed',
+      )
+      .argument('<judge>', 'the recorded version, name@version')
+      .requiredOption('--against <side>', 'the reviewers’ verdicts: reviewers:<type>.<field>')
+      .option('--field <field>', "the judge's field (default: the reviewers' field's name)")
+      .option('--workspace <id>', 'the workspace (default: the store’s only one)', identifier)
+      .option(...APP_OPTION)
+      .option('--json', 'print one JSON object {workspace, candidate, base, statistics}'),
+    'evalflow judges backtest llm_judge@tuned-1 --against reviewers:review.passed --workspace acme',
+  ).action((judge: string, options) => backtestJudge(terminal, judge, options));
 }

@@ -8,9 +8,10 @@ import { cliInProcess } from '../support/cli.js';
 import { embeddedDefaults, repoRoot } from '../support/processes.js';
 import tuningApp from './fixtures/tuning.config.js';
 
-// `evalflow judges tune` and `list` in-process on a store where llm_judge@1 and two reviewers judged 20
-// messages: the judge says passed on all of them, the reviewers fail m1-m8. The candidate is
-// recorded with its examples' provenance and its held-out targets; bad flags change nothing.
+// `evalflow judges tune`, `list` and `backtest` in-process on a store where llm_judge@1 and two
+// reviewers judged 20 messages: the judge says passed on all of them, the reviewers fail m1-m8.
+// The candidate is recorded with its examples' provenance and its held-out targets; bad flags
+// change nothing.
 
 const home = mkdtempSync(join(tmpdir(), 'evalflow-tune-'));
 const config = resolve(repoRoot, 'test/cli/fixtures/tuning.config.ts');
@@ -204,5 +205,78 @@ describe('evalflow judges list', () => {
       'in',
       'code',
     ]);
+  }, 60_000);
+});
+
+describe('evalflow judges backtest', () => {
+  const backtest = () =>
+    cli(
+      'judges',
+      'backtest',
+      'llm_judge@tuned-1',
+      '--against',
+      'reviewers:review.passed',
+      '--json',
+    );
+
+  it('lists every held-out target as incomplete until the candidate has judged them', async () => {
+    const { code, out } = await backtest();
+    expect(code).toBe(0);
+    const { statistics } = JSON.parse(out);
+    expect(statistics).toMatchObject({ targets: 6, compared: 0 });
+    expect(statistics.incomplete.map((i: { missing: string[] }) => i.missing)).toEqual(
+      Array(6).fill(['new']),
+    );
+  }, 60_000);
+
+  it('compares the candidate with its base on the held-out targets once it has judged them', async () => {
+    const [version] = await recorded();
+    const heldOut = version?.heldOut ?? [];
+    const failing = await withStore(async (store) => {
+      let count = 0;
+      for (const target of heldOut) {
+        const passed = !failed(Number((target as { message_id: string }).message_id.slice(1)));
+        if (!passed) count += 1;
+        const outcome = await store.executeUnchecked({
+          workspace_id: 'acme',
+          actor: { kind: 'evaluator', name: 'llm_judge', version: 'tuned-1' },
+          command: {
+            type: 'give_feedback',
+            feedback_type: 'judge_verdict',
+            target,
+            value: { score: passed ? 1 : 0, passed },
+          },
+        });
+        expect(outcome.type).toBe('recorded');
+      }
+      return count;
+    });
+    const { code, out } = await backtest();
+    expect(code).toBe(0);
+    const { base, statistics } = JSON.parse(out);
+    expect(base).toBe('llm_judge@1');
+    expect(statistics).toMatchObject({ targets: 6, compared: 6, incomplete: [] });
+    // The candidate agrees with the reviewers on every held-out target; the base, which always
+    // says passed, is wrong on each failing one: those are the verdicts that changed.
+    expect(statistics.new.kappa).toEqual({ value: 1 });
+    expect(statistics.changed).toHaveLength(failing);
+    expect(statistics.mcnemar).toMatchObject({ test: 'exact_binomial' });
+    const text = (
+      await cli('judges', 'backtest', 'llm_judge@tuned-1', '--against', 'reviewers:review.passed')
+    ).out;
+    expect(text.split('\n')[0]).toBe(
+      'backtest of llm_judge@tuned-1 against llm_judge@1 in acme: 6 held-out targets, 6 with all three verdicts, 0 incomplete',
+    );
+  }, 60_000);
+
+  it('refuses a version not recorded, in one line', async () => {
+    const { code, err } = await cli(
+      'judges',
+      'backtest',
+      'llm_judge@nope',
+      '--against',
+      'reviewers:review.passed',
+    );
+    expect([code, err.trim()]).toEqual([1, 'evalflow: llm_judge@nope is not recorded in acme']);
   }, 60_000);
 });
