@@ -69,7 +69,10 @@ const listedOf = (version: StoredJudgeVersion): ListedVersion => ({
 });
 
 function printList(workspace: string, versions: readonly ListedVersion[], print: Print): void {
-  if (versions.length === 0) return print(`no LLM judge versions in ${workspace}`);
+  if (versions.length === 0) {
+    print(`no LLM judge versions in ${workspace}`);
+    return;
+  }
   print(`LLM judge versions in ${workspace}:`);
   for (const v of versions) {
     const tuned =
