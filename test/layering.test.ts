@@ -12,11 +12,12 @@ const allowed: Record<string, string[]> = {
   // Prometheus's one reader: the observers (plain ports) the parts below tell, and the endpoint.
   metrics: ['core'],
   store: ['core'],
-  evaluators: ['core'],
-  // An agent's spans read from OTLP and translated into runs: pure.
-  traces: ['core'],
   // Tuning a judge from reviewers' verdicts: the split, the examples, a version as data. Pure.
   tuning: ['core', 'agreement'],
+  // A judge running a tuned version builds its prompt with tuning's.
+  evaluators: ['core', 'tuning'],
+  // An agent's spans read from OTLP and translated into runs: pure.
+  traces: ['core'],
   config: ['core', 'scores', 'evaluators'],
   activities: ['core', 'scores', 'store', 'evaluators', 'metrics', 'traces'],
   // Workflow code takes only types from activities and evaluators (checked below).
@@ -80,6 +81,7 @@ const allowed: Record<string, string[]> = {
     'testing',
     'metrics',
     'evidence',
+    'tuning',
   ],
 };
 

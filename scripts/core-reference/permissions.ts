@@ -31,6 +31,7 @@ const context: DecideContext = {
   feedbackTypes: createFeedbackTypeRegistry([note]),
   evaluators: {
     targetsOf: (id) => (id === 'judge@1' ? ['turn', 'message', 'artifact'] : undefined),
+    feedbackTypeOf: (id) => (id === 'judge@1' ? 'note' : undefined),
   },
   scoreConfigs: new Map([['note', { archived: false }]]),
 };
@@ -173,6 +174,24 @@ export const rows: { label: string; forms: object[] }[] = [
     label: '`set_review_queue`',
     forms: [
       { type: 'set_review_queue', queue_id: 'q1', feedback_type: 'note', target_kinds: ['turn'] },
+    ],
+  },
+  {
+    label: '`record_judge_version`',
+    forms: [
+      {
+        type: 'record_judge_version',
+        judge_version: {
+          judge: 'judge',
+          version: 'tuned-1',
+          rubric: 'Is the answer right?',
+          model: 'gpt-test',
+          feedbackType: 'note',
+          examples: [],
+          tunedFrom: '1',
+          heldOut: [],
+        },
+      },
     ],
   },
   {

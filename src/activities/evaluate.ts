@@ -27,7 +27,7 @@ export async function evaluate(
   input: EvaluateInput,
 ): Promise<EvaluateResult> {
   const { deps, budgets } = evaluation;
-  const evaluator = deployed(evaluation, input);
+  const evaluator = await deployed(evaluation, input);
   const ready = await subjectToJudge(evaluation, input, evaluator);
   if ('outcome' in ready) return ready;
   const { subject, key } = ready;

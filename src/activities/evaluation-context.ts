@@ -1,5 +1,11 @@
-import { type Budget, evaluatorParticipant, type Pricing, targetKey } from '../core/index.js';
-import type { EvaluatorRegistry } from '../evaluators/index.js';
+import {
+  type Budget,
+  evaluatorId,
+  evaluatorParticipant,
+  type Pricing,
+  targetKey,
+} from '../core/index.js';
+import type { Evaluator, EvaluatorRegistry } from '../evaluators/index.js';
 import type { EvaluationObserver } from '../metrics/observers.js';
 import type { OperationsLog } from '../metrics/operations-log.js';
 import type { Store } from '../store/index.js';
@@ -69,11 +75,28 @@ export async function settle(
 }
 
 /** The evaluator version the input names, as this worker deploys it; terminal when it does not. */
-export function deployed({ deps }: EvaluationContext, input: EvaluationKey) {
-  const evaluator = deps.evaluators.get(input.evaluator);
+export async function deployed({ deps }: EvaluationContext, input: EvaluationKey) {
+  const evaluator = deps.evaluators.get(input.evaluator) ?? (await tunedVersion(deps, input));
   if (evaluator !== undefined) return evaluator;
   throw terminal(
     `${evaluatorParticipant(input.evaluator)} is not deployed on this worker`,
     FailureType.evaluatorNotDeployed,
   );
+}
+
+/**
+ * A version of a judge family recorded as data in the workspace (`record_judge_version`), run by
+ * the family this worker deploys: by its base version when that is declared here, else by any
+ * version of the family that runs recorded versions (`JudgeFamily`). Undefined when neither is found.
+ */
+async function tunedVersion(
+  deps: EvaluationDeps,
+  { workspaceId, evaluator }: EvaluationKey,
+): Promise<Evaluator | undefined> {
+  const version = await deps.store.judgeVersions.get(workspaceId, evaluatorId(evaluator));
+  if (version === null) return undefined;
+  const family =
+    deps.evaluators.get({ name: version.judge, version: version.tunedFrom })?.judge ??
+    deps.evaluators.list().find((known) => known.name === version.judge && known.judge)?.judge;
+  return family?.tuned(version);
 }

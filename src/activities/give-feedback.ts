@@ -14,7 +14,7 @@ export async function giveFeedback(
   attempt?: VerdictSettlement['attempt'],
 ): Promise<string | null> {
   const { deps } = evaluation;
-  const evaluator = deployed(evaluation, input);
+  const evaluator = await deployed(evaluation, input);
   const { generation, participant, target_key } = ledgerKey(input);
   const outcome = await deps.store.execute(
     {

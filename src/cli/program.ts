@@ -5,6 +5,7 @@ import { registerConformance } from './commands/conformance.js';
 import { registerCosts } from './commands/costs.js';
 import { registerDemo } from './commands/demo.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerJudges } from './commands/judges.js';
 import { registerKeys } from './commands/keys.js';
 import { registerLedger } from './commands/ledger.js';
 import { registerEngine } from './commands/processes.js';
@@ -48,6 +49,7 @@ export function buildProgram(outer: Terminal = processTerminal()): Command {
   registerKeys(program, terminal);
   registerRules(program, terminal);
   registerQueues(program, terminal);
+  registerJudges(program, terminal);
   registerReviewers(program, terminal);
   registerReevaluate(program, terminal);
   registerLedger(program, terminal);

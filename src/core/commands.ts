@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CommandId, Id as id, Text } from './ids.js';
 import { Json } from './json-values.js';
+import { JudgeVersionData } from './judge-versions.js';
 import { PromotedSettings, PromotionEvidence } from './promotions.js';
 import { ReportedTime } from './reported-times.js';
 import { ReviewQueueSettings } from './review-queues.js';
@@ -215,6 +216,17 @@ export const SetReviewQueue = z.strictObject({
   ...commandId,
 });
 
+/**
+ * Records a new version of an LLM judge family without a deploy (the system's): its rubric, model,
+ * feedback type and few-shot examples with their provenance. A version is recorded once and never
+ * changes; one declared in code, or already recorded, is refused.
+ */
+export const RecordJudgeVersion = z.strictObject({
+  type: z.literal('record_judge_version'),
+  judge_version: JudgeVersionData,
+  ...commandId,
+});
+
 export const Command = z.discriminatedUnion('type', [
   CreateThread,
   EndThread,
@@ -232,6 +244,7 @@ export const Command = z.discriminatedUnion('type', [
   RecordScore,
   PromoteEvaluator,
   SetReviewQueue,
+  RecordJudgeVersion,
 ]);
 export type Command = z.output<typeof Command>;
 export type CommandInput = z.input<typeof Command>;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { Actor } from './actors.js';
 import { Command } from './commands.js';
 import { giveFeedback, withdrawFeedback } from './decide-feedback.js';
+import { recordJudgeVersion } from './decide-judge-versions.js';
 import {
   archiveArtifact,
   createThread,
@@ -107,6 +108,8 @@ export function decideCommand(
       return recordScore(actor, command);
     case 'set_review_queue':
       return setReviewQueue(actor, command, context);
+    case 'record_judge_version':
+      return recordJudgeVersion(state, actor, command, context);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Actor } from './actors.js';
 import type { MessageRole, RunEndStatus, RunStatus } from './commands.js';
+import type { JudgeVersionData } from './judge-versions.js';
 import type { PromotionEvidence } from './promotions.js';
 import type { ReviewQueue } from './review-queues.js';
 import type { EvaluationRule } from './rules.js';
@@ -169,6 +170,12 @@ export interface ReviewQueueSet extends ReviewQueue {
   type: 'review_queue_set';
 }
 
+/** A judge version was recorded; who and when are the envelope's actor and ts. */
+export interface JudgeVersionRecorded {
+  type: 'judge_version_recorded';
+  judge_version: JudgeVersionData;
+}
+
 export type Event =
   | ThreadCreated
   | ThreadEnded
@@ -184,7 +191,8 @@ export type Event =
   | EvaluationRuleSet
   | EvaluatorPromoted
   | ScoreRecorded
-  | ReviewQueueSet;
+  | ReviewQueueSet
+  | JudgeVersionRecorded;
 export type EventType = Event['type'];
 
 /** An event as stored and sent: `seq` is gap-free per workspace, `id` unique, `ts` ISO-8601. */
@@ -220,6 +228,7 @@ export function scopeOf(event: Event): { thread_id: string | null; run_id: strin
     case 'evaluator_promoted':
     case 'score_recorded':
     case 'review_queue_set':
+    case 'judge_version_recorded':
       return { thread_id: null, run_id: null };
   }
 }

@@ -1,5 +1,6 @@
 import { participantOf } from './actors.js';
 import type { Envelope, Event } from './events.js';
+import { judgeVersionId } from './judge-versions.js';
 import { targetKey } from './keys.js';
 import { rulesSetBy } from './rule-events.js';
 import {
@@ -71,6 +72,17 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
       return rulesSetBy(event).map((rule) =>
         put('rules', rule.evaluator, { ...rule, set_by: participantOf(actor), set_at: ts, seq }),
       );
+    case 'judge_version_recorded': {
+      const version = event.judge_version;
+      return [
+        put('judgeVersions', judgeVersionId(version), {
+          ...version,
+          recordedBy: actor,
+          recordedAt: ts,
+          seq,
+        }),
+      ];
+    }
     case 'review_queue_set': {
       const { type: _type, ...queue } = event;
       return [

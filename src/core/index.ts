@@ -47,6 +47,7 @@ export {
   PromoteEvaluator,
   PutArtifact,
   RateMessage,
+  RecordJudgeVersion,
   RecordScore,
   RunEndStatus,
   RunStatus,
@@ -113,6 +114,16 @@ export {
 } from './ids.js';
 export { JSON_MAX_DEPTH, Json, type JsonValue, jsonProblem } from './json-values.js';
 export { judgeSystemMessage } from './judge-reply.js';
+export {
+  JudgeExample,
+  JudgeVersion,
+  JudgeVersionData,
+  type JudgeVersionProblem,
+  type JudgeVersionProblemCode,
+  judgeVersionId,
+  judgeVersionProblems,
+  type StoredJudgeVersion,
+} from './judge-versions.js';
 // The keys live in a module without zod, which workflow code imports (see `keys.ts`).
 export { targetKey, threadGeneration, threadGenerationSeq } from './keys.js';
 export {

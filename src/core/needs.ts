@@ -19,6 +19,8 @@ export interface Needs {
   ratingsOn: { thread_id: string; message_id: string }[];
   ownFeedback: { participant: string; feedback_type: string; target: Target }[];
   scoreConfigs: string[];
+  /** Judge versions by id: the one recorded (which must not exist yet) and its base. */
+  judgeVersions: string[];
 }
 
 export function needsOf(
@@ -34,6 +36,7 @@ export function needsOf(
     ratingsOn: [],
     ownFeedback: [],
     scoreConfigs: [],
+    judgeVersions: [],
   };
   const optional = (list: string[], id: string | null | undefined) => {
     if (id) list.push(id);
@@ -87,6 +90,11 @@ export function needsOf(
       needs.threads.push(command.thread_id);
       needs.messages.push(key);
       needs.ratingsOn.push({ thread_id: command.thread_id, message_id: command.message_id });
+      break;
+    }
+    case 'record_judge_version': {
+      const { judge, version, tunedFrom } = command.judge_version;
+      needs.judgeVersions.push(`${judge}@${version}`, `${judge}@${tunedFrom}`);
       break;
     }
     case 'set_evaluation_rule':

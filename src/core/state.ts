@@ -1,6 +1,7 @@
 import type { Actor } from './actors.js';
 import type { MessageRole } from './commands.js';
 import type { RunStatus } from './events.js';
+import type { StoredJudgeVersion } from './judge-versions.js';
 import { keyPart, targetKey } from './keys.js';
 import type { StoredReviewQueue } from './review-queues.js';
 import type { StoredEvaluationRule } from './rules.js';
@@ -118,6 +119,8 @@ export interface WorkspaceState {
   rules: Map<string, StoredEvaluationRule>;
   /** The workspace's own review queues, keyed by queue id. */
   reviewQueues: Map<string, StoredReviewQueue>;
+  /** The workspace's recorded judge versions, keyed by their id (`judge@version`). */
+  judgeVersions: Map<string, StoredJudgeVersion>;
 }
 
 export type ViewName = keyof WorkspaceState;
@@ -133,6 +136,7 @@ export const viewNames: readonly ViewName[] = [
   'feedback',
   'rules',
   'reviewQueues',
+  'judgeVersions',
 ];
 
 export function emptyState(): WorkspaceState {
@@ -145,6 +149,7 @@ export function emptyState(): WorkspaceState {
     feedback: new Map(),
     rules: new Map(),
     reviewQueues: new Map(),
+    judgeVersions: new Map(),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   evaluatorParticipant,
   type FeedbackType,
   idProblem,
+  type JudgeVersion,
   type UsageReport,
 } from '../core/index.js';
 import { InvalidEvaluatorError } from './errors.js';
@@ -52,6 +53,19 @@ export interface Evaluator<Schema extends z.ZodObject = z.ZodObject> {
     subject: Subject,
     context: EvaluationContext,
   ): Promise<z.input<Schema>> | z.input<Schema>;
+  /** Present on an LLM judge whose family runs versions recorded as data (`JudgeFamily`). */
+  readonly judge?: JudgeFamily<Schema>;
+}
+
+/**
+ * What an LLM judge's version is asked with, and how its family runs a version recorded as data
+ * (`record_judge_version`): tuning starts from the rubric and model, and `tuned` is the family's
+ * evaluator for a recorded version, with its rubric, model and examples.
+ */
+export interface JudgeFamily<Schema extends z.ZodObject = z.ZodObject> {
+  readonly rubric: string;
+  readonly model: string;
+  tuned(version: JudgeVersion): Evaluator<Schema>;
 }
 
 export interface EvaluatorDefinition<Schema extends z.ZodObject> {
@@ -62,6 +76,7 @@ export interface EvaluatorDefinition<Schema extends z.ZodObject> {
   source: EvaluatorSource;
   estimatedCostUsd?: number;
   evaluate: Evaluator<Schema>['evaluate'];
+  judge?: JudgeFamily<Schema>;
 }
 
 export function defineEvaluator<Schema extends z.ZodObject>(
@@ -108,5 +123,6 @@ export function defineEvaluator<Schema extends z.ZodObject>(
     source,
     ...(estimate !== undefined ? { estimatedCostUsd: estimate } : {}),
     evaluate: definition.evaluate,
+    ...(definition.judge !== undefined ? { judge: definition.judge } : {}),
   });
 }

@@ -9,6 +9,7 @@ export type {
   Evaluator,
   EvaluatorDefinition,
   EvaluatorSource,
+  JudgeFamily,
 } from './define.js';
 export { defineEvaluator } from './define.js';
 export { InvalidEvaluatorError, JudgeRequestError } from './errors.js';

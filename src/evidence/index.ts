@@ -3,6 +3,7 @@
 // targets they disagree on, and the evidence a promotion is decided on. The statistics are
 // src/agreement's; this folder reads the verdicts they are computed from.
 
+export { type BacktestQuery, readBacktest } from './backtest.js';
 export {
   type AgreementQuery,
   type AgreementReport,
@@ -25,5 +26,5 @@ export {
   type QueueingApp,
   queueDisagreements,
 } from './queue-disagreements.js';
-export { type AgreementApp, type Population, resolveSides } from './sides.js';
-export type { Slices, Vote } from './verdicts.js';
+export { type AgreementApp, type Population, type ResolvedSide, resolveSides } from './sides.js';
+export { readSide, type Slices, type TargetVerdict, type Vote } from './verdicts.js';

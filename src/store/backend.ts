@@ -31,7 +31,7 @@ export interface AppendPlan {
 
 /** A view row a decision took to be absent (see `AppendPlan.absent`). */
 export interface AbsentEntity {
-  view: 'threads' | 'runs' | 'artifacts' | 'messages';
+  view: 'threads' | 'runs' | 'artifacts' | 'messages' | 'judgeVersions';
   key: string;
 }
 

@@ -15,6 +15,7 @@ import { execute } from './commands/execute.js';
 import { WarmWorkspaces } from './commands/warm-workspaces.js';
 import { WorkspaceTurns } from './commands/workspace-turns.js';
 import { type Coordination, inProcessCoordination } from './coordination.js';
+import { createJudgeVersions } from './judge-versions.js';
 import { createLedger } from './ledger-store.js';
 import type { ExecuteOptions, ScoreConfigDirectory, Store, Subscription } from './port.js';
 import { countArtifactVersions, listArtifactVersions } from './reads/artifact-versions.js';
@@ -220,8 +221,8 @@ export function createStore(
     },
     leases: coordination.leases,
     reviewQueues: createReviewQueueStore(backend),
-    // Followers stop first, so none reads from a closed connection; then the word of the last
-    // appends goes out.
+    judgeVersions: createJudgeVersions(backend),
+    // Followers stop first (none reads a closed connection), then the last appends' word goes out.
     async close() {
       await Promise.all([...following].map((subscription) => subscription.close()));
       await coordination.close();

@@ -29,6 +29,7 @@ export {
   StoreOpenError,
   StoreUnavailableError,
 } from './errors.js';
+export type { JudgeVersions } from './judge-versions.js';
 export type {
   EvaluationEntry,
   EvaluationFilter,

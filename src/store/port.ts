@@ -20,6 +20,7 @@ import type {
 import type { ApiKeys } from './api-records/api-keys.js';
 import type { IdempotencyRecords } from './api-records/idempotency.js';
 import type { BudgetStore } from './budgets.js';
+import type { JudgeVersions } from './judge-versions.js';
 import type { Ledger, VerdictSettlement } from './ledger.js';
 import type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
 import type { BackfillCursor, BackfillRow, BackfillSelector } from './reads/backfill-targets.js';
@@ -280,6 +281,8 @@ export interface Store {
   readonly leases: Leases;
   /** Review queues: their definitions (a view), items, slots and reviewers' leases. */
   readonly reviewQueues: ReviewQueueStore;
+  /** The workspace's recorded judge versions (`record_judge_version`), a view. */
+  readonly judgeVersions: JudgeVersions;
 
   close(): Promise<void>;
 }

@@ -1,6 +1,8 @@
 // The errors of tuning. Each is thrown for input nothing can be tuned from, before anything is
 // chosen: a caller's mistake or too little data, said with the figures that decided it.
 
+import type { JudgeVersionProblem } from '../core/index.js';
+
 /** Thrown when an option is out of its range: a held-out share, a budget, a seed. */
 export class InvalidTuningOptionError extends Error {
   override readonly name = 'InvalidTuningOptionError';
@@ -33,19 +35,7 @@ export class TooFewTargetsError extends Error {
   }
 }
 
-/** What is wrong with a tuned judge version, one problem per finding. */
-export type JudgeVersionProblemCode =
-  | 'shape'
-  | 'bad_version'
-  | 'empty_rubric'
-  | 'tuned_from_itself'
-  | 'example_held_out'
-  | 'duplicate_example';
-
-export interface JudgeVersionProblem {
-  readonly code: JudgeVersionProblemCode;
-  readonly message: string;
-}
+export type { JudgeVersionProblem, JudgeVersionProblemCode } from '../core/index.js';
 
 /** Thrown when a tuned judge version does not validate; it lists every problem found. */
 export class InvalidJudgeVersionError extends Error {

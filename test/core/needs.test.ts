@@ -20,6 +20,7 @@ const none = {
   ratingsOn: [],
   ownFeedback: [],
   scoreConfigs: [],
+  judgeVersions: [],
 };
 const system: Actor = { kind: 'system', name: 'system' };
 const reviewer: Actor = { kind: 'reviewer', id: 'rv1' };
@@ -113,5 +114,22 @@ describe('needsOf', () => {
     expect(needs({ type: 'set_evaluation_rule', evaluator: 'tone@1', targets: ['turn'] })).toEqual(
       none,
     );
+  });
+
+  it('names the judge version recorded and its base, which decide reads', () => {
+    const judge_version = {
+      judge: 'tone',
+      version: 'tuned-1',
+      rubric: 'Is it warm?',
+      model: 'm',
+      feedbackType: 'tone',
+      examples: [],
+      tunedFrom: '1',
+      heldOut: [],
+    };
+    expect(needs({ type: 'record_judge_version', judge_version })).toEqual({
+      ...none,
+      judgeVersions: ['tone@tuned-1', 'tone@1'],
+    });
   });
 });

@@ -6,6 +6,7 @@ import { databaseUrl, dropSchema, freshSchemaName } from '../support/postgres.js
 import { backfillContract } from './backfill-contract.js';
 import { budgetsContract } from './budgets-contract.js';
 import { givenTwoRatings } from './feedback-history.js';
+import { judgeVersionsContract } from './judge-versions-contract.js';
 import { ledgerContract } from './ledger-contract.js';
 import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
@@ -27,6 +28,9 @@ reviewQueuesContract('Postgres', (options) =>
   openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
 );
 
+judgeVersionsContract('Postgres', (options) =>
+  openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
+);
 usageContract('Postgres', (options) =>
   openPostgresStore({ databaseUrl: databaseUrl(), schema }, options),
 );

@@ -8,6 +8,7 @@ import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import { backfillContract } from './backfill-contract.js';
 import { budgetsContract } from './budgets-contract.js';
 import { givenTwoRatings } from './feedback-history.js';
+import { judgeVersionsContract } from './judge-versions-contract.js';
 import { ledgerContract } from './ledger-contract.js';
 import { reviewQueuesContract } from './review-queues-contract.js';
 import { storeContract } from './store-contract.js';
@@ -25,6 +26,9 @@ reviewQueuesContract('SQLite', async (options) =>
   openSqliteStore(join(dir, 'review-queues.db'), options),
 );
 
+judgeVersionsContract('SQLite', async (options) =>
+  openSqliteStore(join(dir, 'judge-versions.db'), options),
+);
 usageContract('SQLite', async (options) => openSqliteStore(join(dir, 'usage.db'), options));
 
 budgetsContract('SQLite', async (options) => openSqliteStore(join(dir, 'budgets.db'), options));

@@ -14,6 +14,7 @@ const noNeeds = (): Needs => ({
   ratingsOn: [],
   ownFeedback: [],
   scoreConfigs: [],
+  judgeVersions: [],
 });
 
 /** Sql that answers every query with no rows and counts the queries. */

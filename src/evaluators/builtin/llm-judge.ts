@@ -3,10 +3,11 @@ import { z } from 'zod';
 import {
   defineFeedbackType,
   type EvaluatedKind,
-  judgeSystemMessage,
+  type JudgeExample,
   type RunStep,
 } from '../../core/index.js';
-import { defineEvaluator, type EvaluationContext } from '../define.js';
+import { judgeMessages } from '../../tuning/index.js';
+import { defineEvaluator, type EvaluationContext, type Evaluator } from '../define.js';
 import { JudgeRequestError } from '../errors.js';
 import type { Subject } from '../subjects.js';
 
@@ -47,8 +48,14 @@ export const JUDGE_INSTRUMENTATION_SCOPE = 'evalflow.judge';
 const defaultRubric =
   'You grade an AI assistant. Judge whether the answer is correct, helpful and safe.';
 
-/** An LLM judge on any OpenAI-compatible chat completions endpoint. */
-export function llmJudgeEvaluator(options: LlmJudgeOptions) {
+/**
+ * An LLM judge on any OpenAI-compatible chat completions endpoint. A version recorded as data
+ * (`tuned`) runs on the same endpoint with its own rubric, model and few-shot examples.
+ */
+export function llmJudgeEvaluator(
+  options: LlmJudgeOptions,
+  examples: readonly JudgeExample[] = [],
+): Evaluator<typeof judgeVerdictFeedback.schema> {
   return defineEvaluator({
     name: 'llm_judge',
     version: options.version ?? '1',
@@ -58,9 +65,21 @@ export function llmJudgeEvaluator(options: LlmJudgeOptions) {
     ...(options.estimatedCostUsd !== undefined
       ? { estimatedCostUsd: options.estimatedCostUsd }
       : {}),
-    evaluate: (subject, context) => judge(options, subject, context),
+    evaluate: (subject, context) => judge({ ...options, examples }, subject, context),
+    judge: {
+      rubric: options.rubric ?? defaultRubric,
+      model: options.model,
+      tuned: (version) =>
+        llmJudgeEvaluator(
+          { ...options, version: version.version, model: version.model, rubric: version.rubric },
+          version.examples,
+        ),
+    },
   });
 }
+
+/** What one call is made with: the options, and the examples of the version judging. */
+type JudgeCall = LlmJudgeOptions & { readonly examples: readonly JudgeExample[] };
 
 /**
  * One call to the judge, as a GenAI client span `chat {model}` (the OTel GenAI conventions): the
@@ -69,7 +88,7 @@ export function llmJudgeEvaluator(options: LlmJudgeOptions) {
  * error status. Its parent is whatever span is active: the evaluate activity's, when evalflow
  * traces its own work.
  */
-async function judge(options: LlmJudgeOptions, subject: Subject, context: EvaluationContext) {
+async function judge(options: JudgeCall, subject: Subject, context: EvaluationContext) {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const span = trace.getTracer(JUDGE_INSTRUMENTATION_SCOPE).startSpan(`chat ${options.model}`, {
     kind: SpanKind.CLIENT,
@@ -95,7 +114,7 @@ async function judge(options: LlmJudgeOptions, subject: Subject, context: Evalua
 }
 
 async function call(
-  options: LlmJudgeOptions,
+  options: JudgeCall,
   url: string,
   subject: Subject,
   context: EvaluationContext,
@@ -119,13 +138,10 @@ async function call(
         model: options.model,
         temperature: 0,
         response_format: { type: 'json_object' },
-        messages: [
-          {
-            role: 'system',
-            content: judgeSystemMessage(options.rubric ?? defaultRubric),
-          },
-          { role: 'user', content: await describe(subject, options.showSteps ?? false) },
-        ],
+        messages: judgeMessages(
+          { rubric: options.rubric ?? defaultRubric, examples: options.examples },
+          await judgedText(subject, options.showSteps ?? false),
+        ),
       }),
     });
   } catch (error) {
@@ -212,7 +228,8 @@ function retryAfterMs(header: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(at - Date.now(), 0);
 }
 
-async function describe(subject: Subject, showSteps: boolean): Promise<string> {
+/** What the judge reads of a subject: the text its prompt shows, as an example shows it too. */
+export async function judgedText(subject: Subject, showSteps = false): Promise<string> {
   switch (subject.kind) {
     case 'thread': {
       const lines: string[] = [];

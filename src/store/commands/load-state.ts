@@ -30,6 +30,7 @@ export async function loadState(
   await load('runs', needs.runs);
   await load('artifacts', needs.artifacts);
   await load('messages', needs.messages);
+  await load('judgeVersions', needs.judgeVersions);
   for (const { thread_id, message_id } of needs.ratingsOn) {
     const rows = await sql.all(
       'SELECT key, body FROM feedback WHERE workspace_id = ? AND target_key = ? AND rating = 1',

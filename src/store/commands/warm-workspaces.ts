@@ -26,7 +26,13 @@ export interface WarmWorkspace {
 
 /** An entity the decision took to be absent: the append checks it still is. */
 type EntityView = AbsentEntity['view'];
-const ENTITY_VIEWS: readonly EntityView[] = ['threads', 'runs', 'artifacts', 'messages'];
+const ENTITY_VIEWS: readonly EntityView[] = [
+  'threads',
+  'runs',
+  'artifacts',
+  'messages',
+  'judgeVersions',
+];
 
 const MAX_WORKSPACES = 1000;
 // An entry holding more entities than this is dropped, to be loaded again as needed.
@@ -128,6 +134,7 @@ function needKeys(needs: Needs): string[] {
     ...needs.runs.map((id) => `runs ${id}`),
     ...needs.artifacts.map((id) => `artifacts ${id}`),
     ...needs.messages.map((key) => `messages ${key}`),
+    ...needs.judgeVersions.map((id) => `judgeVersions ${id}`),
     ...needs.ratingsOn.map(({ thread_id, message_id }) =>
       ratingsKey(targetKey({ kind: 'message', thread_id, message_id, run_id: null })),
     ),
@@ -154,6 +161,7 @@ function missingNeeds(entry: WarmWorkspace, needs: Needs): Needs | null {
         !known.has(ownKey(participant, feedback_type, targetKey(target))),
     ),
     scoreConfigs: [],
+    judgeVersions: needs.judgeVersions.filter((id) => !known.has(`judgeVersions ${id}`)),
   };
   const none =
     missing.threads.length === 0 &&
@@ -161,7 +169,8 @@ function missingNeeds(entry: WarmWorkspace, needs: Needs): Needs | null {
     missing.artifacts.length === 0 &&
     missing.messages.length === 0 &&
     missing.ratingsOn.length === 0 &&
-    missing.ownFeedback.length === 0;
+    missing.ownFeedback.length === 0 &&
+    missing.judgeVersions.length === 0;
   return none ? null : missing;
 }
 
@@ -171,7 +180,8 @@ function absorb(entry: WarmWorkspace, change: ViewChange) {
     case 'threads':
     case 'runs':
     case 'artifacts':
-    case 'messages': {
+    case 'messages':
+    case 'judgeVersions': {
       const view = state[change.view] as Map<string, unknown>;
       if (change.value === null) view.delete(change.key);
       else view.set(change.key, change.value);

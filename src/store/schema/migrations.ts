@@ -454,6 +454,13 @@ const traceSignalsMigration: Migration = {
   ],
 };
 
+/** Migration 16: each workspace's recorded judge versions, a view of the log like the rules. */
+const judgeVersionsMigration: Migration = {
+  version: 16,
+  name: 'judge versions view',
+  statements: [viewTable('judge_versions', 'seq BIGINT NOT NULL,')],
+};
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -522,4 +529,5 @@ export const migrations: readonly Migration[] = [
   backfillMigration,
   traceSpansMigration,
   traceSignalsMigration,
+  judgeVersionsMigration,
 ];

@@ -58,6 +58,7 @@ export const viewTables: { [V in ViewName]: ViewTable<V> } = {
   },
   rules: { table: 'rules', columns: (rule) => ({ seq: rule.seq }) },
   reviewQueues: { table: 'review_queues', columns: (queue) => ({ seq: queue.seq }) },
+  judgeVersions: { table: 'judge_versions', columns: (version) => ({ seq: version.seq }) },
 };
 
 // A view's columns are the same for every value, so its statement is made once.

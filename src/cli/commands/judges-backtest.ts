@@ -1,0 +1,72 @@
+import { EvaluatorId } from '../../core/index.js';
+import { readBacktest } from '../../evidence/index.js';
+import { appOf, type Print, usage, withStore } from '../context.js';
+import { printTo, type Terminal } from '../terminal.js';
+import { asUsage, oneWorkspace } from './agreement.js';
+
+// `evalflow judges backtest`: a recorded version against its base on the version's held-out
+// targets, from the verdicts stored on them: κ of each against the reviewers, the paired
+// difference, McNemar's test and the verdicts that changed (src/agreement's backtestStatistics).
+
+type BacktestStatistics = Awaited<ReturnType<typeof readBacktest>>;
+
+export interface BacktestOptions {
+  against: string;
+  field?: string;
+  workspace?: string;
+  config?: string;
+  json?: boolean;
+}
+
+export async function backtestJudge(
+  terminal: Terminal,
+  candidate: string,
+  options: BacktestOptions,
+): Promise<void> {
+  if (!EvaluatorId.safeParse(candidate).success) {
+    usage(`a judge version is written name@version, not ${candidate}`);
+  }
+  const { config, app } = await appOf(options, terminal);
+  const result = await withStore(
+    config,
+    async (store) => {
+      const workspace = await oneWorkspace(store, options.workspace);
+      const version = await store.judgeVersions.get(workspace, candidate);
+      if (version === null) usage(`${candidate} is not recorded in ${workspace}`);
+      const field = options.field ?? options.against.slice(options.against.lastIndexOf('.') + 1);
+      const statistics = await asUsage(() =>
+        readBacktest(store, app, {
+          workspaceId: workspace,
+          version,
+          field,
+          against: options.against,
+        }),
+      );
+      const base = `${version.judge}@${version.tunedFrom}`;
+      return { workspace, candidate, base, statistics };
+    },
+    app,
+  );
+  const print = printTo(terminal);
+  if (options.json) return print(JSON.stringify(result));
+  printBacktest(result, print);
+}
+
+const figure = (f: { value: number | null; reason?: string }) =>
+  f.value === null ? `undefined (${f.reason})` : f.value.toFixed(3);
+
+function printBacktest(
+  result: { workspace: string; candidate: string; base: string; statistics: BacktestStatistics },
+  print: Print,
+): void {
+  const { statistics: s } = result;
+  print(
+    `backtest of ${result.candidate} against ${result.base} in ${result.workspace}: ${s.targets} held-out targets, ${s.compared} with all three verdicts, ${s.incomplete.length} incomplete`,
+  );
+  print(
+    `κ against the reviewers: ${result.base} ${figure(s.old.kappa)}, ${result.candidate} ${figure(s.new.kappa)}`,
+  );
+  print(`κ difference: ${figure(s.kappaDifference.difference)}`);
+  print(`McNemar (${s.mcnemar.test}): p ${s.mcnemar.pValue.toFixed(3)}`);
+  print(`changed verdicts: ${s.changed.length}`);
+}
