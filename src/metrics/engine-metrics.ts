@@ -42,6 +42,25 @@ export interface EngineMetrics {
 
 export function engineMetrics(registry: Registry, options: EngineMetricsOptions): EngineMetrics {
   const registers = [registry];
+  // Registered in this order, which is the order a scrape lists them in.
+  const evaluations = evaluationMetrics(registers, options.evaluators);
+  const mirror = mirrorMetrics(registers, options.sink);
+  const relay = relayMetrics(registers);
+  return {
+    evaluations,
+    mirror,
+    relay: relay.observer,
+    watchRelays: relay.watch,
+  };
+}
+
+type Registers = Registry[];
+
+/** Evaluations settled, judged and paid for, each deployed version's series from zero. */
+function evaluationMetrics(
+  registers: Registers,
+  deployed: readonly EvaluatorVersion[],
+): EvaluationObserver {
   const evaluatorLabels = ['evaluator', 'version'] as const;
   const evaluations = new Counter({
     name: 'evalflow_evaluations_total',
@@ -68,29 +87,8 @@ export function engineMetrics(registry: Registry, options: EngineMetricsOptions)
     labelNames: [...evaluatorLabels, 'direction'],
     registers,
   });
-  // Each version's spend summed in whole nano-dollars and converted once, at each scrape: USD
-  // added up as floats drifts (0.010799999999999994 for three spends of 0.0036).
-  const spentNanos = new Map<
-    string,
-    { labels: { evaluator: string; version: string }; nanos: number }
-  >();
-  const spend = (labels: { evaluator: string; version: string }, nanos: number) => {
-    const key = JSON.stringify([labels.evaluator, labels.version]);
-    const sum = spentNanos.get(key) ?? { labels, nanos: 0 };
-    sum.nanos += nanos;
-    spentNanos.set(key, sum);
-  };
-  new Counter({
-    name: 'evalflow_evaluation_cost_usd_total',
-    help: 'What evaluators reported spending (or their tokens at the configured price), in USD',
-    labelNames: evaluatorLabels,
-    registers,
-    collect() {
-      this.reset();
-      for (const { labels, nanos } of spentNanos.values()) this.inc(labels, usdOf(nanos));
-    },
-  });
-  for (const { name, version } of options.evaluators) {
+  const spend = spendCounter(registers, evaluatorLabels);
+  for (const { name, version } of deployed) {
     const labels = { evaluator: name, version };
     for (const state of evaluationStates) evaluations.inc({ ...labels, state }, 0);
     judgeSeconds.zero(labels);
@@ -98,8 +96,51 @@ export function engineMetrics(registry: Registry, options: EngineMetricsOptions)
     for (const direction of ['input', 'output']) tokens.inc({ ...labels, direction }, 0);
     spend(labels, 0);
   }
+  return {
+    settled: ({ name, version }, state) => evaluations.inc({ evaluator: name, version, state }),
+    judged: ({ name, version }, seconds, threw) => {
+      judgeSeconds.observe({ evaluator: name, version }, seconds);
+      if (threw) judgeErrors.inc({ evaluator: name, version });
+    },
+    used: ({ name, version }, usage, costNanos) => {
+      const labels = { evaluator: name, version };
+      tokens.inc({ ...labels, direction: 'input' }, usage.inputTokens);
+      tokens.inc({ ...labels, direction: 'output' }, usage.outputTokens);
+      if (costNanos !== null) spend(labels, costNanos);
+    },
+  };
+}
 
-  const sink = { sink: options.sink };
+/**
+ * Each version's spend, summed in whole nano-dollars and converted once, at each scrape: USD
+ * added up as floats drifts (0.010799999999999994 for three spends of 0.0036).
+ */
+function spendCounter(registers: Registers, labelNames: readonly string[]) {
+  const spentNanos = new Map<
+    string,
+    { labels: { evaluator: string; version: string }; nanos: number }
+  >();
+  new Counter({
+    name: 'evalflow_evaluation_cost_usd_total',
+    help: 'What evaluators reported spending (or their tokens at the configured price), in USD',
+    labelNames,
+    registers,
+    collect() {
+      this.reset();
+      for (const { labels, nanos } of spentNanos.values()) this.inc(labels, usdOf(nanos));
+    },
+  });
+  return (labels: { evaluator: string; version: string }, nanos: number) => {
+    const key = JSON.stringify([labels.evaluator, labels.version]);
+    const sum = spentNanos.get(key) ?? { labels, nanos: 0 };
+    sum.nanos += nanos;
+    spentNanos.set(key, sum);
+  };
+}
+
+/** The mirror's writes, deletes, confirmations and failures, labelled by its sink. */
+function mirrorMetrics(registers: Registers, sinkName: string): MirrorObserver {
+  const sink = { sink: sinkName };
   const mirrorCounter = (name: string, help: string) => {
     const counter = new Counter({ name, help, labelNames: ['sink'], registers });
     counter.inc(sink, 0);
@@ -121,7 +162,19 @@ export function engineMetrics(registry: Registry, options: EngineMetricsOptions)
     'evalflow_mirror_score_failures_total',
     'Score ledger entries settled failed: refused by the sink, or never read back as sent',
   );
+  return {
+    written: (n) => written.inc(n),
+    deletesSent: (n) => deletes.inc(n),
+    confirmed: (n) => confirmed.inc(n),
+    failed: (n) => failed.inc(n),
+  };
+}
 
+/** The relays' deliveries as told, and their gauges read at each scrape from `watch`'s figures. */
+function relayMetrics(registers: Registers): {
+  observer: RelayObserver;
+  watch(figures: RelayFigures): void;
+} {
   const relayed = new Counter({
     name: 'evalflow_relay_events_total',
     help: "Events this process's trigger relays delivered to their workflows",
@@ -168,28 +221,8 @@ export function engineMetrics(registry: Registry, options: EngineMetricsOptions)
       this.set(oldest_ts === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldest_ts)) / 1000));
     },
   });
-
   return {
-    evaluations: {
-      settled: ({ name, version }, state) => evaluations.inc({ evaluator: name, version, state }),
-      judged: ({ name, version }, seconds, threw) => {
-        judgeSeconds.observe({ evaluator: name, version }, seconds);
-        if (threw) judgeErrors.inc({ evaluator: name, version });
-      },
-      used: ({ name, version }, usage, costNanos) => {
-        const labels = { evaluator: name, version };
-        tokens.inc({ ...labels, direction: 'input' }, usage.inputTokens);
-        tokens.inc({ ...labels, direction: 'output' }, usage.outputTokens);
-        if (costNanos !== null) spend(labels, costNanos);
-      },
-    },
-    mirror: {
-      written: (n) => written.inc(n),
-      deletesSent: (n) => deletes.inc(n),
-      confirmed: (n) => confirmed.inc(n),
-      failed: (n) => failed.inc(n),
-    },
-    relay: {
+    observer: {
       relayed: (events, oldestTs) => {
         relayed.inc(events);
         const age = (Date.now() - Date.parse(oldestTs)) / 1000;
@@ -197,7 +230,7 @@ export function engineMetrics(registry: Registry, options: EngineMetricsOptions)
       },
       undelivered: (events) => undelivered.inc(events),
     },
-    watchRelays(watched) {
+    watch(watched) {
       figures = watched;
     },
   };

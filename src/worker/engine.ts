@@ -147,24 +147,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   try {
     connection = await connectWorkerWhenReady(options.temporal, { onWait: log });
     phases.ended('temporal');
-    const workflowBundle = await bundled;
-    const worker = await createWorker({
-      connection,
-      namespace: config.namespace,
-      taskQueue: config.taskQueue,
-      activities: deps.activities,
-      ...(workflowBundle ? { workflowBundle } : {}),
-      ...(options.tracing ? { tracing: options.tracing } : {}),
-    });
-    const limited = await createEvaluatorWorkers({
-      connection,
-      namespace: config.namespace,
-      taskQueue: config.taskQueue,
-      limits: app.evaluatorLimits,
-      activities: deps.activities,
-      ...(options.tracing ? { tracing: options.tracing } : {}),
-    });
-    workers = [worker, ...limited];
+    workers = await createWorkers(options, connection, deps.activities, await bundled);
     phases.ended('workers');
     clientConnection = await connectClientWhenReady(options.temporal);
   } catch (error) {
@@ -192,8 +175,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     log: operations,
     evaluatorTaskQueues: evaluatorTaskQueues(config.taskQueue, app.evaluatorLimits),
     evaluators: app.evaluators,
-    ...(options.abandonAfterMs !== undefined ? { abandonAfterMs: options.abandonAfterMs } : {}),
-    ...(options.relayPollMs !== undefined ? { pollMs: options.relayPollMs } : {}),
+    ...relayTimings(options),
   });
   metrics.watchRelays({
     relaying: () => relays.relaying().length,
@@ -225,6 +207,36 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     },
   };
 }
+
+/** The app's worker, and one per limited evaluator on its own task queue. */
+async function createWorkers(
+  { config, app, tracing }: EngineOptions,
+  connection: NativeConnection,
+  activities: EngineDeps['activities'],
+  workflowBundle: WorkflowBundleOption | undefined,
+): Promise<Worker[]> {
+  const on = { connection, namespace: config.namespace, taskQueue: config.taskQueue };
+  const traced = tracing ? { tracing } : {};
+  const worker = await createWorker({
+    ...on,
+    activities,
+    ...(workflowBundle ? { workflowBundle } : {}),
+    ...traced,
+  });
+  const limited = await createEvaluatorWorkers({
+    ...on,
+    limits: app.evaluatorLimits,
+    activities,
+    ...traced,
+  });
+  return [worker, ...limited];
+}
+
+/** The relays' timings the options set (the tests' and the demo's), else their defaults. */
+const relayTimings = ({ abandonAfterMs, relayPollMs }: EngineOptions) => ({
+  ...(abandonAfterMs !== undefined ? { abandonAfterMs } : {}),
+  ...(relayPollMs !== undefined ? { pollMs: relayPollMs } : {}),
+});
 
 /**
  * The workflow bundle the engine's worker runs: the one it was given, else the prebuilt or cached

@@ -33,84 +33,123 @@ export interface StoryResult {
 
 const trace = (n: number) => n.toString(16).padStart(32, '0');
 
+interface StoryOptions {
+  abandonAfterMs: number;
+  print: Print;
+  stream: ProgressStream;
+}
+
+/** Calls the API as one of the cast, with that one's key. */
+interface Caller {
+  call<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>;
+}
+
+/** What every chapter of the story takes: the cast's calls, the options, how to report a run. */
+interface Story extends StoryOptions {
+  as(key: keyof Keys): Caller;
+  rulesNow(): Promise<Rule[]>;
+  run(runId: string, thread: string, steps: RunSteps): Promise<ReportedRun>;
+}
+
+/** What a run does: the question, the answer, invoices; then ended, or paused and left. */
+interface RunSteps {
+  answer: string;
+  invoices?: [string, unknown][];
+  pauseFirst?: string;
+  leave?: string;
+}
+
 export async function runStory(
   http: DemoHttp,
   keys: Keys,
-  options: { abandonAfterMs: number; print: Print; stream: ProgressStream },
+  options: StoryOptions,
 ): Promise<StoryResult> {
-  const { print } = options;
-  const as = (key: keyof Keys) => ({
+  const as = (key: keyof Keys): Caller => ({
     call: <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
       http.call<T>(keys[key], method, path, body),
   });
-  const agent = as('agent');
   const rulesNow = async () =>
     (await as('admin').call<{ rules: Rule[] }>('GET', '/v1/evaluation-rules')).rules;
+  const cast = { ...options, as, rulesNow };
+  const story: Story = { ...cast, run: (...reported) => reportRun(cast, ...reported) };
+  const runs = await reportRuns(story);
+  await rateAnswers(story);
+  await reviewRunOne(story);
+  runs.push(await switchInvoiceRule(story));
+  options.print('5. Waiting for every run to be evaluated');
+  for (const reported of runs) await settled(http, keys.system, reported);
+  return { runs, batchId: await reevaluateInvoices(story) };
+}
 
-  /** A run on a thread: the question, the answer, invoices; then ended, or paused and left. */
-  const run = async (
-    runId: string,
-    thread: string,
-    steps: { answer: string; invoices?: [string, unknown][]; pauseFirst?: string; leave?: string },
-  ): Promise<ReportedRun> => {
-    const rules = await rulesNow();
-    await agent.call('POST', `/v1/threads/${thread}/runs`, { runId, traceId: trace(Date.now()) });
-    await agent.call('POST', `/v1/threads/${thread}/messages`, {
-      role: 'ROLE_USER',
-      content: 'Where is my refund for order 1042?',
+/** A run on a thread, reported by the agent as `steps` say, and the line that tells it. */
+async function reportRun(
+  story: Omit<Story, 'run'>,
+  runId: string,
+  thread: string,
+  steps: RunSteps,
+): Promise<ReportedRun> {
+  const agent = story.as('agent');
+  const rules = await story.rulesNow();
+  await agent.call('POST', `/v1/threads/${thread}/runs`, { runId, traceId: trace(Date.now()) });
+  await agent.call('POST', `/v1/threads/${thread}/messages`, {
+    role: 'ROLE_USER',
+    content: 'Where is my refund for order 1042?',
+    runId,
+  });
+  const said: string[] = [];
+  if (steps.pauseFirst) {
+    await agent.call('POST', `/v1/runs/${runId}/pause`, { reason: steps.pauseFirst });
+    // Starting a paused run again resumes it.
+    const resumed = await agent.call<{ resumed: boolean }>('POST', `/v1/threads/${thread}/runs`, {
       runId,
+      traceId: trace(Date.now() + 1),
     });
-    const said: string[] = [];
-    if (steps.pauseFirst) {
-      await agent.call('POST', `/v1/runs/${runId}/pause`, { reason: steps.pauseFirst });
-      // Starting a paused run again resumes it.
-      const resumed = await agent.call<{ resumed: boolean }>('POST', `/v1/threads/${thread}/runs`, {
-        runId,
-        traceId: trace(Date.now() + 1),
-      });
-      said.push(`paused (${steps.pauseFirst}), resumed: ${resumed.resumed}`);
-    }
-    await agent.call('POST', `/v1/threads/${thread}/messages`, {
-      messageId: `${runId}-answer`,
-      role: 'ROLE_ASSISTANT',
-      content: steps.answer,
-      runId,
-    });
-    for (const [artifactId, data] of steps.invoices ?? []) {
-      const put = await agent.call<{ version: number }>('PUT', `/v1/artifacts/${artifactId}`, {
-        kind: 'invoice',
-        data,
-        runId,
-      });
-      said.push(`${artifactId} v${put.version}`);
-    }
-    if (steps.leave) {
-      await agent.call('POST', `/v1/runs/${runId}/pause`, { reason: steps.leave });
-      said.push(`paused (${steps.leave}) and left: abandoned after ${options.abandonAfterMs} ms`);
-    } else {
-      await agent.call('POST', `/v1/runs/${runId}/end`, { status: 'completed' });
-      said.push('completed');
-    }
-    print(`  ${runId} on ${thread}: ${said.join(', ')}`);
-    return {
-      runId,
-      answers: 1,
-      artifactVersions: steps.invoices?.length ?? 0,
-      rules,
-      abandoned: steps.leave !== undefined,
-    };
-  };
-
-  print('1. The agent reports its runs');
-  for (const thread of ['support-1', 'support-2']) {
-    await agent.call('POST', '/v1/threads', { threadId: thread, title: `Refunds (${thread})` });
+    said.push(`paused (${steps.pauseFirst}), resumed: ${resumed.resumed}`);
   }
-  const runs = [
-    await run('run-1', 'support-1', {
+  await agent.call('POST', `/v1/threads/${thread}/messages`, {
+    messageId: `${runId}-answer`,
+    role: 'ROLE_ASSISTANT',
+    content: steps.answer,
+    runId,
+  });
+  for (const [artifactId, data] of steps.invoices ?? []) {
+    const put = await agent.call<{ version: number }>('PUT', `/v1/artifacts/${artifactId}`, {
+      kind: 'invoice',
+      data,
+      runId,
+    });
+    said.push(`${artifactId} v${put.version}`);
+  }
+  if (steps.leave) {
+    await agent.call('POST', `/v1/runs/${runId}/pause`, { reason: steps.leave });
+    said.push(`paused (${steps.leave}) and left: abandoned after ${story.abandonAfterMs} ms`);
+  } else {
+    await agent.call('POST', `/v1/runs/${runId}/end`, { status: 'completed' });
+    said.push('completed');
+  }
+  story.print(`  ${runId} on ${thread}: ${said.join(', ')}`);
+  return {
+    runId,
+    answers: 1,
+    artifactVersions: steps.invoices?.length ?? 0,
+    rules,
+    abandoned: steps.leave !== undefined,
+  };
+}
+
+async function reportRuns(story: Story): Promise<ReportedRun[]> {
+  story.print('1. The agent reports its runs');
+  for (const thread of ['support-1', 'support-2']) {
+    await story
+      .as('agent')
+      .call('POST', '/v1/threads', { threadId: thread, title: `Refunds (${thread})` });
+  }
+  return [
+    await story.run('run-1', 'support-1', {
       answer: 'Your refund of 42 EUR is on its way. Thank you for your patience!',
       invoices: [['invoice-1042', { total: 42 }]],
     }),
-    await run('run-2', 'support-1', {
+    await story.run('run-2', 'support-1', {
       pauseFirst: 'waiting for the customer',
       answer:
         'I have checked both orders: the refund for 1042 was sent yesterday, and the one for 2077 is being prepared now.',
@@ -119,12 +158,14 @@ export async function runStory(
         ['invoice-2077', { total: -5, currency: 'EUR' }],
       ],
     }),
-    await run('run-3', 'support-2', {
+    await story.run('run-3', 'support-2', {
       answer: 'Let me look into that for you.',
       leave: 'the customer went quiet',
     }),
   ];
+}
 
+async function rateAnswers({ as, print }: Story): Promise<void> {
   print('2. Users rate the answers');
   const rating = (runId: string) => `/v1/threads/support-1/messages/${runId}-answer/rating`;
   const rate = async (user: 'ada' | 'bob', runId: string, stars: number) => {
@@ -149,7 +190,9 @@ export async function runStory(
   );
   await rate('bob', 'run-1', 5);
   print("  bob rates run-1's answer 5 stars; ada's rating stays");
+}
 
+async function reviewRunOne({ as, print }: Story): Promise<void> {
   print('3. A reviewer judges run-1');
   const review = (action: 'submit' | 'revise', verdict: 'pass' | 'fail', note: string) =>
     as('grace').call<{ position: number; isUpdate: boolean }>('POST', '/v1/reviews', {
@@ -165,50 +208,53 @@ export async function runStory(
     `  grace submits fail (position ${submitted.position}), then revises to pass ` +
       `(position ${revised.position}, isUpdate ${revised.isUpdate})`,
   );
+}
 
-  print('4. The rule for invoices switches to artifact_schema@2');
-  const admin = as('admin');
+/** Switches the invoices' rule to the new version, and reports a run under it. */
+async function switchInvoiceRule(story: Story): Promise<ReportedRun> {
+  story.print('4. The rule for invoices switches to artifact_schema@2');
+  const admin = story.as('admin');
   await admin.call('PUT', '/v1/evaluation-rules/artifact_schema@2', { targets: ['artifact'] });
   await admin.call('PUT', '/v1/evaluation-rules/artifact_schema@1', {
     targets: ['artifact'],
     enabled: false,
   });
-  const switched = await rulesNow();
+  const switched = await story.rulesNow();
   for (const rule of switched.filter((r) => r.evaluator.startsWith('artifact_schema@'))) {
-    print(`  ${rule.evaluator}: ${rule.enabled ? 'enabled' : 'disabled'} (origin ${rule.origin})`);
+    story.print(
+      `  ${rule.evaluator}: ${rule.enabled ? 'enabled' : 'disabled'} (origin ${rule.origin})`,
+    );
   }
-  runs.push(
-    await run('run-4', 'support-1', {
-      answer: 'Both refunds are on their way.',
-      invoices: [
-        ['invoice-2077', { total: 5, currency: 'EUR' }],
-        ['invoice-3001', { total: 99, currency: 'USD' }],
-      ],
-    }),
-  );
+  return story.run('run-4', 'support-1', {
+    answer: 'Both refunds are on their way.',
+    invoices: [
+      ['invoice-2077', { total: 5, currency: 'EUR' }],
+      ['invoice-3001', { total: 99, currency: 'USD' }],
+    ],
+  });
+}
 
-  print('5. Waiting for every run to be evaluated');
-  for (const reported of runs) await settled(http, keys.system, reported);
-
+/** Judges every invoice version again with the new version, showing the batch's progress. */
+async function reevaluateInvoices({ as, print, stream }: Story): Promise<string> {
   print('6. Every invoice version judged again with artifact_schema@2');
-  const { id: batchId } = await as('system').call<{ id: string }>('POST', '/v1/reevaluations', {
+  const system = as('system');
+  const { id: batchId } = await system.call<{ id: string }>('POST', '/v1/reevaluations', {
     selector: { kind: 'invoice' },
     evaluators: ['artifact_schema@2'],
   });
-  const reporter = new ProgressReporter(options.stream, `  batch ${batchId}`);
+  const reporter = new ProgressReporter(stream, `  batch ${batchId}`);
   const deadline = Date.now() + 45_000;
   for (;;) {
-    const progress = await as('system').call<Progress>('GET', `/v1/reevaluations/${batchId}`);
+    const progress = await system.call<Progress>('GET', `/v1/reevaluations/${batchId}`);
     const complete = progress.total > 0 && progress.done >= progress.total;
     if (complete) {
       reporter.finish(progress);
-      break;
+      return batchId;
     }
     reporter.update(progress);
     if (Date.now() > deadline) throw new Error(`batch ${batchId} did not complete within 45 s`);
     await sleep(200);
   }
-  return { runs, batchId };
 }
 
 interface Progress {
