@@ -14,13 +14,13 @@ import {
 } from '../core/index.js';
 import { type Evaluator, estimatedCostNanos } from '../evaluators/index.js';
 import type { EvaluatorVersion } from '../metrics/observers.js';
-import type { BudgetPeriodRef, EvaluationKeyColumns, Store } from '../store/index.js';
+import type { BudgetPeriodRef, EvaluationKeyColumns, EvaluationRecords } from '../store/index.js';
 
 // The budgets around one judged attempt: which are in force, the reservation of its estimate in
 // each before the evaluator is called, and the settlement of its actual cost after.
 
 export interface BudgetGuardDeps {
-  store: Store;
+  store: EvaluationRecords;
   /** The config's budgets; a workspace's own (stored) budget of the same id overrides its own. */
   budgets: readonly Budget[];
   now: () => number;

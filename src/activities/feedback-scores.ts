@@ -8,7 +8,7 @@ import type {
 } from '../core/index.js';
 import { participantOf } from '../core/index.js';
 import { type Score, scoreConfigs, scoreId, scoreValidatedValues } from '../scores/index.js';
-import type { Store } from '../store/index.js';
+import type { EntityReads } from '../store/index.js';
 
 // Feedback in the log → scores (docs/specification.md#feedback-as-scores). A score attaches to
 // the trace its target belongs to, else to the thread as its session; with neither it is not
@@ -16,7 +16,7 @@ import type { Store } from '../store/index.js';
 
 export interface FeedbackScoreOptions {
   feedbackTypes: FeedbackTypeRegistry;
-  store: Store;
+  store: EntityReads;
   tenantId: string;
   namespace?: string;
 }
@@ -113,7 +113,7 @@ export function scoreIdsOfWithdrawn(
 
 async function attachment(
   envelope: Envelope<FeedbackGiven>,
-  store: Store,
+  store: EntityReads,
 ): Promise<{ traceId?: string; spanId?: string; sessionId?: string }> {
   const { target, thread_id } = envelope.event;
   const ws = envelope.workspace_id;

@@ -1,5 +1,5 @@
 import type { Subject } from '../evaluators/index.js';
-import type { Store } from '../store/index.js';
+import type { EntityReads, EventLog, TraceInbox } from '../store/index.js';
 import { stepsOfRun } from '../traces/index.js';
 import { subjectMessage, threadPages } from './thread-pages.js';
 import type { EvaluationTarget } from './types.js';
@@ -9,7 +9,7 @@ import type { EvaluationTarget } from './types.js';
  * thread's is the conversation up to `throughSeq` (default: the log's head), read page by page.
  */
 export async function loadSubject(
-  store: Store,
+  store: EntityReads & EventLog & TraceInbox,
   workspaceId: string,
   target: EvaluationTarget,
   throughSeq?: number,

@@ -1,6 +1,6 @@
 import { setTimeout } from 'node:timers/promises';
 import type { Actor } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import type { Commands, EntityReads, TraceInbox } from '../store/index.js';
 import { commandsOfRun, spansOfStored, translateTrace } from '../traces/index.js';
 import { activityLogger } from './activity-context.js';
 import type { RecordTraceInput, TraceOutcome } from './types.js';
@@ -10,7 +10,7 @@ import type { RecordTraceInput, TraceOutcome } from './types.js';
 // spans came, appends only what is new. What cannot be recorded (a late span's message for a run
 // already ended) is logged with its reason and listed in the outcome.
 
-export function traceActivities(deps: { store: Store }) {
+export function traceActivities(deps: { store: Commands & EntityReads & TraceInbox }) {
   return {
     async recordTrace(input: RecordTraceInput): Promise<TraceOutcome> {
       const { store } = deps;

@@ -1,6 +1,6 @@
 import { type ArtifactVersion, jsonBytes, type Message, utf8Bytes } from '../core/index.js';
 import type { ConversationEntry, SubjectMessage } from '../evaluators/index.js';
-import type { Store, ThreadEntry } from '../store/index.js';
+import type { EntityReads, ThreadEntry } from '../store/index.js';
 
 // A thread's conversation, read for its evaluators a page at a time (docs/limits.md#thread-pages):
 // a thread that lives for months may hold thousands of messages of up to a MiB each, which no
@@ -13,7 +13,7 @@ export const THREAD_PAGE_BYTES = 1024 * 1024;
 
 /** The conversation up to `through`, page by page, each read from the store when asked for. */
 export async function* threadPages(
-  store: Store,
+  store: EntityReads,
   workspaceId: string,
   threadId: string,
   through: number,

@@ -1,4 +1,4 @@
-import type { Store } from '../store/index.js';
+import type { EntityReads, EventLog } from '../store/index.js';
 import type { ThreadProgress, ThreadRef } from './types.js';
 
 // Where a thread's workflow left off. The workflow of a thread closes once it has judged all it
@@ -9,7 +9,7 @@ import type { ThreadProgress, ThreadRef } from './types.js';
 /** The store cursor of a thread's workflow: the last seq it applied. */
 export const threadCursor = (threadId: string) => `thread:${threadId}`;
 
-export function threadProgressActivities(deps: { store: Store }) {
+export function threadProgressActivities(deps: { store: EntityReads & EventLog }) {
   return {
     async loadThreadProgress({ workspaceId, threadId }: ThreadRef): Promise<ThreadProgress> {
       const appliedThrough = await deps.store.cursor(workspaceId, threadCursor(threadId));

@@ -1,6 +1,6 @@
 import { type LabelMapping, labelText } from '../agreement/index.js';
 import type { FeedbackRecord, Target, TargetKind } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import type { EntityReads } from '../store/index.js';
 import type { ResolvedSide } from './sides.js';
 
 // One side's verdicts, target by target, from one indexed read of the feedback view:
@@ -63,7 +63,7 @@ function verdictOf(
 
 /** Reads one side's verdicts with the shared slices: one query, then one pass. */
 export async function readSide(
-  store: Store,
+  store: EntityReads,
   side: ResolvedSide,
   slices: Slices,
 ): Promise<SideVerdicts> {

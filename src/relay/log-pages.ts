@@ -1,9 +1,9 @@
 import type { Envelope } from '../core/index.js';
-import type { Store, Subscription } from '../store/index.js';
+import type { EventLog, Subscription } from '../store/index.js';
 
 /** Where a log follower reads: a workspace's log after the store cursor it keeps there. */
 export interface LogPosition {
-  store: Store;
+  store: EventLog;
   workspaceId: string;
   cursor: string;
   pageSize: number;

@@ -6,12 +6,12 @@ import {
   type Target,
   targetKey,
 } from '../core/index.js';
-import type { Store, Subscription } from '../store/index.js';
+import type { EntityReads, EvaluationRecords, EventLog, Subscription } from '../store/index.js';
 import { drainPages, followPages, type LogPosition } from './log-pages.js';
 import { lookupKey, type Routed, route, routingNeeds, settlementOf } from './queue-routing.js';
 
 export interface QueueRouterOptions {
-  store: Store;
+  store: EntityReads & EvaluationRecords & EventLog;
   workspaceId: string;
   /** The app's default queues; the workspace's own override them by id. */
   queues: readonly ReviewQueue[];

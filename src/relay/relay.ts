@@ -16,7 +16,14 @@ import {
 import { type EvaluationPlan, planOf, type RunPlan } from '../evaluators/index.js';
 import type { RelayObserver } from '../metrics/observers.js';
 import type { OperationsLog } from '../metrics/operations-log.js';
-import type { Store, Subscription, UndeliveredEntry } from '../store/index.js';
+import type {
+  Commands,
+  EvaluationRecords,
+  EventLog,
+  RuleReads,
+  Subscription,
+  UndeliveredEntry,
+} from '../store/index.js';
 import type { evaluateRun } from '../workflows/evaluate-run.js';
 import {
   evaluateRunWorkflowId,
@@ -35,7 +42,7 @@ import { mapConcurrently } from './concurrently.js';
 import { drainPages, followPages, type LogPosition } from './log-pages.js';
 
 export interface RelayOptions {
-  store: Store;
+  store: Commands & EvaluationRecords & EventLog & RuleReads;
   client: Client;
   taskQueue: string;
   workspaceId: string;

@@ -160,22 +160,32 @@ export interface ExecuteOptions {
 }
 
 /**
- * The workspace event log and its views. `execute` decides and appends in one transaction, so
- * `seq` is gap-free per workspace and every view always equals a replay of the log.
+ * Ports: each names the role that uses it, so code doing one job depends only on what it uses.
+ * `Store` bundles them all for wiring (opening a store, the engine's and the API's startup).
  */
-export interface Store {
+
+/** What scopes workflow ids: a `Store`, or its id alone where the store is opened elsewhere. */
+export interface StoreIdentity {
   /**
    * The store's identity: a UUID made when its schema was created, the same for every process
    * that opens that database. Workflow ids are scoped by it, so two stores on one Temporal
    * namespace, or a new database beside a kept Temporal state, never share a workflow.
    */
   readonly id: string;
+}
+
+/** The command path: decides and appends in one transaction (the API, activities, tools). */
+export interface Commands extends StoreIdentity {
   execute(input: ExecuteInput, options?: ExecuteOptions): Promise<Outcome>;
   /**
    * `execute` for input nothing has checked (JSON a host parsed, a conformance case): the same
    * parsing and the same outcome, typed as what it is.
    */
   executeUnchecked(input: unknown): Promise<Outcome>;
+}
+
+/** The log and its followers: reads in seq order, subscriptions, cursors, append wake-ups. */
+export interface EventLog {
   /** Events in seq order (a page of at most `limit`, default 1000). */
   events(options: ReadEventsOptions): Promise<Envelope[]>;
   /** Replays the events after `after`, then follows new ones, one listener call at a time. */
@@ -190,7 +200,32 @@ export interface Store {
   ): Subscription;
   /** The workspace's last seq (0 before its first event). */
   head(workspace_id: string): Promise<number>;
+  /** A named cursor's seq (0 when never saved). */
+  cursor(workspace_id: string, name: string): Promise<number>;
+  /** Moves a named cursor forward; a lower seq leaves it. Returns the cursor's seq afterwards. */
+  saveCursor(workspace_id: string, name: string, seq: number): Promise<number>;
 
+  /** Every workspace with at least one event (a refused command creates none). */
+  workspaces(): Promise<string[]>;
+  /**
+   * Calls `listener` with a workspace's id after appends to it: this process's at once, another
+   * process's as word of them arrives (on Postgres, LISTEN/NOTIFY, where a store's own word comes
+   * back too). Word may come late, twice or not at all, so it is for latency only (a follower of
+   * new workspaces still looks for them on a timer). The listener must not throw. Returns what
+   * stops it.
+   */
+  watchAppends(listener: (workspace_id: string) => void): () => void;
+  /**
+   * Whether word of other processes' appends reaches this store right now (on Postgres, its
+   * LISTEN session is up); false on a store no other process shares.
+   */
+  readonly listening: boolean;
+  /** How far the named cursor trails the log over every workspace, in one read. */
+  backlog(cursor: string): Promise<CursorBacklog>;
+}
+
+/** The views a page or an evaluator reads: entities, conversations, feedback. */
+export interface EntityReads {
   thread(workspace_id: string, thread_id: string): Promise<Thread | null>;
   run(workspace_id: string, run_id: string): Promise<Run | null>;
   artifact(
@@ -226,50 +261,50 @@ export interface Store {
   ): Promise<ThreadEntry[]>;
   /** Current feedback matching every given filter, in seq order. */
   feedback(workspace_id: string, filter?: FeedbackFilter): Promise<FeedbackRecord[]>;
+  /** Every view of the workspace at once, for audits and tests. */
+  views(workspace_id: string): Promise<WorkspaceState>;
+}
+
+/** The workspace's own evaluation rules, now or as they stood: what plans a run's evaluation. */
+export interface RuleReads {
   /** The workspace's own evaluation rules (the app's defaults are not stored), by evaluator. */
   rules(workspace_id: string): Promise<StoredEvaluationRule[]>;
   /** The workspace's own rules as they stood right after `seq`, for pinning a run's plan. */
   rulesAt(workspace_id: string, seq: number): Promise<StoredEvaluationRule[]>;
-  /** Every view of the workspace at once, for audits and tests. */
-  views(workspace_id: string): Promise<WorkspaceState>;
+}
 
-  /** A named cursor's seq (0 when never saved). */
-  cursor(workspace_id: string, name: string): Promise<number>;
-  /** Moves a named cursor forward; a lower seq leaves it. Returns the cursor's seq afterwards. */
-  saveCursor(workspace_id: string, name: string, seq: number): Promise<number>;
-
-  /** Every workspace with at least one event (a refused command creates none). */
-  workspaces(): Promise<string[]>;
-  /**
-   * Calls `listener` with a workspace's id after appends to it: this process's at once, another
-   * process's as word of them arrives (on Postgres, LISTEN/NOTIFY, where a store's own word comes
-   * back too). Word may come late, twice or not at all, so it is for latency only (a follower of
-   * new workspaces still looks for them on a timer). The listener must not throw. Returns what
-   * stops it.
-   */
-  watchAppends(listener: (workspace_id: string) => void): () => void;
-  /**
-   * Whether word of other processes' appends reaches this store right now (on Postgres, its
-   * LISTEN session is up); false on a store no other process shares.
-   */
-  readonly listening: boolean;
-  /** How far the named cursor trails the log over every workspace, in one read. */
-  backlog(cursor: string): Promise<CursorBacklog>;
-
+/** What evaluation records beside the log: verdicts, usage, budgets, judges, review. */
+export interface EvaluationRecords {
   /** The evaluation and score ledger, kept beside the log. */
   readonly ledger: Ledger;
   /** What each evaluation's attempts used and cost. */
   readonly usage: UsageLedger;
   /** Workspaces' own budgets, and every budget's spend and reservations per period. */
   readonly budgets: BudgetStore;
+  /** The workspace's recorded judge versions (`record_judge_version`), a view. */
+  readonly judgeVersions: JudgeVersions;
+  /** Review queues: their definitions (a view), items, slots and reviewers' leases. */
+  readonly reviewQueues: ReviewQueueStore;
+}
+
+/** Keyset indexes over the views, for batch re-evaluation and backfills. */
+export interface TargetIndexes {
   /** Keyset pages of artifact versions, for batch re-evaluation. */
   readonly artifactVersions: ArtifactVersionIndex;
   /** Keyset pages of runs (turns), messages and threads, for backfills. */
   readonly backfillTargets: BackfillTargetIndex;
+}
+
+/** What the HTTP API keeps: keys and idempotent responses. */
+export interface ApiRecords {
   /** The HTTP API's keys and user tokens. */
   readonly apiKeys: ApiKeys;
   /** The HTTP API's first response to each idempotency key. */
   readonly idempotency: IdempotencyRecords;
+}
+
+/** OTLP spans and the outbox that tells trace workflows of them. */
+export interface TraceInbox {
   /**
    * Spans received over OTLP, until their trace's runs are recorded. A put whose batches may end
    * a run wakes the watchers of appends (`watchAppends`), as an append does: the signaller.
@@ -277,18 +312,27 @@ export interface Store {
   readonly traceSpans: TraceSpans;
   /** The traces whose workflows are due to be told of their stored spans (the outbox). */
   readonly traceSignals: TraceSignals;
+}
+
+/**
+ * The workspace event log and its views, every port at once: what wiring opens and closes. `execute`
+ * decides and appends in one transaction, so `seq` is gap-free per workspace and every view always
+ * equals a replay of the log.
+ */
+export interface Store
+  extends Commands,
+    EventLog,
+    EntityReads,
+    RuleReads,
+    EvaluationRecords,
+    TargetIndexes,
+    ApiRecords,
+    TraceInbox {
   /** Leases for work that runs in one process at a time (each workspace's relay). */
   readonly leases: Leases;
-  /** Review queues: their definitions (a view), items, slots and reviewers' leases. */
-  readonly reviewQueues: ReviewQueueStore;
-  /** The workspace's recorded judge versions (`record_judge_version`), a view. */
-  readonly judgeVersions: JudgeVersions;
 
   close(): Promise<void>;
 }
-
-/** What scopes workflow ids: a `Store`, or its id alone where the store is opened elsewhere. */
-export type StoreIdentity = Pick<Store, 'id'>;
 
 export interface ArtifactVersionIndex {
   count(workspace_id: string, selector: ArtifactVersionSelector): Promise<number>;

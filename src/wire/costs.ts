@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVALUATOR_ID_PART, evaluatorIdOf, usdOf } from '../core/index.js';
-import type { SpendDimension, SpendFilter, SpendRow, Store } from '../store/index.js';
+import type { EvaluationRecords, SpendDimension, SpendFilter, SpendRow } from '../store/index.js';
 
 // What judging cost, on the wire: `GET /v1/costs`, `evalflow costs --json` and the workbench's
 // spend chart read this shape. Money is `costUsd`, dollars from the ledger's nano-dollars, always
@@ -94,7 +94,10 @@ const figures = (row: SpendRow) => ({
 const nameOf = (participant: string) => evaluatorIdOf(participant).split('@')[0] as string;
 
 /** Spend as the request groups and filters it, with the total over the same filter. */
-export async function readCosts(store: Store, request: CostsRequest): Promise<CostsReply> {
+export async function readCosts(
+  store: EvaluationRecords,
+  request: CostsRequest,
+): Promise<CostsReply> {
   const filter: SpendFilter = {
     ...(request.workspace !== null ? { workspace_id: request.workspace } : {}),
     ...(request.from ? { from_day: request.from } : {}),

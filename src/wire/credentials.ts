@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import type { ApiKeyRecord, CredentialKind, Store } from '../store/index.js';
+import type { ApiKeyRecord, ApiRecords, CredentialKind } from '../store/index.js';
 import { type Principal, parsePrincipal, principalText } from './principals.js';
 
 // Keys, user tokens and reviewers' sign-in tokens: `efk_{id}_{secret}`, `eut_{id}_{secret}` and
@@ -18,7 +18,7 @@ export interface IssuedCredential {
 }
 
 export async function issueCredential(
-  store: Store,
+  store: ApiRecords,
   input: {
     kind: CredentialKind;
     workspaceId: string;
@@ -50,7 +50,7 @@ export interface VerifiedCaller {
 
 /** The caller a presented key or token stands for, or the reason it stands for none. */
 export async function verifyCredential(
-  store: Store,
+  store: ApiRecords,
   presented: string,
   now: Date,
 ): Promise<VerifiedCaller | { refused: string }> {

@@ -6,7 +6,7 @@ import {
   threadGenerationSeq,
   usdOf,
 } from '../core/index.js';
-import type { EvaluationEntry, EvaluationUsage, Store } from '../store/index.js';
+import type { EvaluationEntry, EvaluationRecords, EvaluationUsage } from '../store/index.js';
 import { WireTarget, wireTarget } from './entities.js';
 
 // The evaluation ledger's entries on the wire: `GET /v1/runs/:runId`, `GET /v1/ledger` and
@@ -58,7 +58,7 @@ export const ledgerEntry = (entry: EvaluationEntry, usage: EvaluationUsage): Led
 
 /** One workspace's entries on the wire, their usage read in one batched read. */
 export async function ledgerEntries(
-  store: Store,
+  store: EvaluationRecords,
   workspaceId: string,
   entries: readonly EvaluationEntry[],
 ): Promise<LedgerEntry[]> {

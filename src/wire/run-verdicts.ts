@@ -8,7 +8,7 @@ import {
   targetKey,
 } from '../core/index.js';
 import { scoreValues } from '../scores/index.js';
-import type { Store } from '../store/index.js';
+import type { EntityReads, EventLog } from '../store/index.js';
 import { WireFeedback, wireFeedback } from './entities.js';
 
 // What was judged for a run, read back with the run (`GET /v1/runs/:runId`, `evalflow runs
@@ -29,7 +29,7 @@ export type RunVerdict = z.output<typeof RunVerdict>;
 
 /** The run's verdicts in the order they were first given. */
 export async function runVerdicts(
-  store: Store,
+  store: EntityReads & EventLog,
   feedbackTypes: FeedbackTypeRegistry,
   workspaceId: string,
   run: Run,
@@ -72,7 +72,7 @@ export function labelOf(
 }
 
 /** The keys of the run's messages, and the artifact versions it produced, read page by page. */
-async function producedBy(store: Store, workspaceId: string, run: Run) {
+async function producedBy(store: EntityReads & EventLog, workspaceId: string, run: Run) {
   const messages: string[] = [];
   const artifacts: Target[] = [];
   const through = await store.head(workspaceId);

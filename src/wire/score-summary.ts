@@ -6,7 +6,7 @@ import {
   type ScoreSource,
 } from '../core/index.js';
 import { isComparable, scoreValues } from '../scores/index.js';
-import type { Store } from '../store/index.js';
+import type { EntityReads } from '../store/index.js';
 import { SourceName, sourceName } from './entities.js';
 
 // The scores of a workspace's stored feedback, summarized by population
@@ -62,7 +62,7 @@ export interface ScoreSummaryFilter {
 }
 
 export async function summarizeScores(
-  store: Store,
+  store: EntityReads,
   feedbackTypes: FeedbackTypeRegistry,
   workspaceId: string,
   filter: ScoreSummaryFilter = {},

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { OperationsLog } from '../metrics/index.js';
 import { RELAY_CURSOR } from '../relay/index.js';
-import type { Store } from '../store/index.js';
+import type { EventLog } from '../store/index.js';
 
 // What an engine takes up when it starts: the workflows still running on its task queue (a
 // restart after a crash resumes them, each from its history) and the events its relays have yet
@@ -19,7 +19,11 @@ const COUNTED = {
 export type InFlight = Record<keyof typeof COUNTED, number> & { relayBacklog: number };
 
 /** Counts the running workflows of each type on `taskQueue`, and the relays' backlog. */
-export async function inFlight(client: Client, taskQueue: string, store: Store): Promise<InFlight> {
+export async function inFlight(
+  client: Client,
+  taskQueue: string,
+  store: EventLog,
+): Promise<InFlight> {
   const counts = await Promise.all(
     Object.entries(COUNTED).map(async ([name, type]) => {
       const query = `TaskQueue = "${taskQueue}" AND WorkflowType = "${type}" AND ExecutionStatus = "Running"`;

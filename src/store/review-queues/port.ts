@@ -126,11 +126,16 @@ export type Completion =
   | { state: 'over'; slots: number; slots_done: number }
   | null;
 
-export interface ReviewQueueStore {
+/** The queues a workspace defined (a view): what plans and followers of the log read. */
+export interface ReviewQueueDefinitions {
   /** The workspace's own queues (the app's defaults are not stored), by queue id. */
   definitions(workspace_id: string): Promise<StoredReviewQueue[]>;
   /** The workspace's own queues as they stood right after `seq`, for a follower of the log. */
   definitionsAt(workspace_id: string, seq: number): Promise<StoredReviewQueue[]>;
+}
+
+/** Filling queues and counting verdicts on them: the enqueue commands and the log's follower. */
+export interface ReviewQueueFilling {
   /**
    * Puts each target in the queue once (by its target key); a missing target refuses them all.
    * Reviewers' verdicts of `feedback_type` (the queue's) already on a target count toward its
@@ -157,6 +162,25 @@ export interface ReviewQueueStore {
     limit?: number;
   }): Promise<EnqueueCounts>;
   /**
+   * A reviewer's verdict of `feedback_type` was recorded on a target, however it was sent: it
+   * counts toward that target's item in each of `queue_ids` (queues of that type). The slot the
+   * reviewer leases is done; else, when they hold none, the first open one becomes theirs, done
+   * (free, then a lease past its end, then another reviewer's live lease, which ends; never the
+   * lease of a holder whose verdict is recorded). Idempotent. Returns how many items it counted on.
+   */
+  settle(input: {
+    workspace_id: string;
+    queue_ids: readonly string[];
+    feedback_type: string;
+    target_key: string;
+    reviewer: string;
+    now: Date;
+  }): Promise<number>;
+}
+
+/** A reviewer's leased slots: claim, keep, give back, complete. */
+export interface ReviewerLeases {
+  /**
    * Leases the next slot the reviewer may take: an expired lease first, else the free slot
    * nearest the front; never a slot of an item the reviewer holds or did, or whose target has
    * their verdict of `feedback_type`, and never an expired lease whose holder's verdict is
@@ -182,21 +206,10 @@ export interface ReviewQueueStore {
    * leaves the reviewer any slot still open, else it answers `over`.
    */
   complete(slot: HeldSlot): Promise<Completion>;
-  /**
-   * A reviewer's verdict of `feedback_type` was recorded on a target, however it was sent: it
-   * counts toward that target's item in each of `queue_ids` (queues of that type). The slot the
-   * reviewer leases is done; else, when they hold none, the first open one becomes theirs, done
-   * (free, then a lease past its end, then another reviewer's live lease, which ends; never the
-   * lease of a holder whose verdict is recorded). Idempotent. Returns how many items it counted on.
-   */
-  settle(input: {
-    workspace_id: string;
-    queue_ids: readonly string[];
-    feedback_type: string;
-    target_key: string;
-    reviewer: string;
-    now: Date;
-  }): Promise<number>;
+}
+
+/** Items, counts and figures of the queues, for pages and metrics. */
+export interface ReviewQueueReads {
   item(
     workspace_id: string,
     queue_id: string,
@@ -217,3 +230,10 @@ export interface ReviewQueueStore {
     limit: number,
   ): Promise<{ item_id: string; target: Target; done_at: string }[]>;
 }
+
+/** Review queues: every role's port at once, for wiring. */
+export interface ReviewQueueStore
+  extends ReviewQueueDefinitions,
+    ReviewQueueFilling,
+    ReviewerLeases,
+    ReviewQueueReads {}
