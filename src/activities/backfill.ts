@@ -1,10 +1,15 @@
 import { isInBackfillSample } from '../evaluators/index.js';
-import { backfillPage, countBackfill, type Store } from '../store/index.js';
+import {
+  backfillPage,
+  countBackfill,
+  type EvaluationRecords,
+  type TargetIndexes,
+} from '../store/index.js';
 import type { BatchSpendInput } from './types.js';
 
 // A backfill's pages and counts (the store's selection, sampled by the evaluators' hash), and a
 // batch's spend so far: the usage recorded under its generation.
-export function backfillActivities({ store }: { store: Store }) {
+export function backfillActivities({ store }: { store: TargetIndexes & EvaluationRecords }) {
   return {
     countBackfillTargets: (input: Parameters<typeof countBackfill>[2]) =>
       countBackfill(store.backfillTargets, isInBackfillSample, input),

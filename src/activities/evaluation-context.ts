@@ -8,14 +8,27 @@ import {
 import type { Evaluator, EvaluatorRegistry } from '../evaluators/index.js';
 import type { EvaluationObserver } from '../metrics/observers.js';
 import type { OperationsLog } from '../metrics/operations-log.js';
-import type { Store } from '../store/index.js';
+import type {
+  Commands,
+  EntityReads,
+  EvaluationRecords,
+  EventLog,
+  TraceInbox,
+} from '../store/index.js';
+
+/**
+ * What an evaluation reads and writes: the subject (views, the log, a trace's spans), its verdict
+ * (the command path) and its ledger, usage and budgets.
+ */
+export type EvaluationStore = Commands & EntityReads & EventLog & TraceInbox & EvaluationRecords;
+
 import { budgetGuard } from './budget-guard.js';
 import { FailureType, terminal } from './failures.js';
 import { sharedSubjects } from './shared-subjects.js';
 import type { EvaluationKey, SettleInput } from './types.js';
 
 export interface EvaluationDeps {
-  store: Store;
+  store: EvaluationStore;
   evaluators: EvaluatorRegistry;
   /** Prices by model, for usage reported without a cost. */
   pricing?: Readonly<Pricing>;

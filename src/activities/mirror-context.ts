@@ -6,11 +6,15 @@ import {
   type ScoreSink,
   ScoreSinkError,
 } from '../scores/index.js';
-import type { Store } from '../store/index.js';
+import type { EntityReads, EvaluationRecords, EventLog } from '../store/index.js';
+
+/** What the mirror reads and settles: the log, the views its scores are mapped from, the ledger. */
+export type MirrorStore = EntityReads & EvaluationRecords & EventLog;
+
 import { asActivityFailure } from './failures.js';
 
 export interface MirrorDeps {
-  store: Store;
+  store: MirrorStore;
   feedbackTypes: FeedbackTypeRegistry;
   sink: ScoreSink;
   /** Reads scores back; without one (a synchronous sink) what was recorded is confirmed. */
@@ -23,7 +27,7 @@ export interface MirrorDeps {
 /** What the mirror's activities share: their deps, the scores' options and the observer. */
 export interface MirrorContext {
   deps: MirrorDeps;
-  options: { feedbackTypes: FeedbackTypeRegistry; store: Store; tenantId: string };
+  options: { feedbackTypes: FeedbackTypeRegistry; store: MirrorStore; tenantId: string };
   observe: MirrorObserver;
 }
 

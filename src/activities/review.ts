@@ -1,5 +1,5 @@
 import { participantOf } from '../core/index.js';
-import { type Command, commandIdOf, type Store } from '../store/index.js';
+import { type Command, type Commands, commandIdOf, type EntityReads } from '../store/index.js';
 import type { ApplyReviewInput, ReviewOutcome } from './types.js';
 
 /**
@@ -7,7 +7,7 @@ import type { ApplyReviewInput, ReviewOutcome } from './types.js';
  * when the reviewer already reviewed, or a revise when they did not, is refused; the review
  * workflow serializes actions per target, so this check and the write cannot interleave.
  */
-export function reviewActivities({ store }: { store: Store }) {
+export function reviewActivities({ store }: { store: Commands & EntityReads }) {
   return {
     async applyReview(input: ApplyReviewInput): Promise<ReviewOutcome> {
       const actor = { kind: 'reviewer' as const, ...input.reviewer };

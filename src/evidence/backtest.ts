@@ -1,6 +1,6 @@
 import { type BacktestStatistics, backtestStatistics } from '../agreement/index.js';
 import { evaluatorParticipant, type StoredJudgeVersion, targetKey } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import type { EntityReads } from '../store/index.js';
 import { type AgreementApp, type ResolvedSide, resolveSides } from './sides.js';
 import { readSide } from './verdicts.js';
 
@@ -23,7 +23,7 @@ export interface BacktestQuery {
  * @throws AgreementQueryError for sides that cannot be read as asked (the base not deployed).
  */
 export async function readBacktest(
-  store: Store,
+  store: EntityReads,
   app: AgreementApp,
   { workspaceId, version, field, against }: BacktestQuery,
 ): Promise<BacktestStatistics> {

@@ -11,7 +11,7 @@ import {
 } from '../agreement/index.js';
 import type { Target, TargetKind } from '../core/index.js';
 import type { ScoreConfig } from '../scores/index.js';
-import type { Store } from '../store/index.js';
+import type { EntityReads, EventLog } from '../store/index.js';
 import { invalidQuery } from './errors.js';
 import {
   type AgreementApp,
@@ -113,7 +113,7 @@ export const DEFAULT_DISAGREEMENTS_LISTED = 100;
  * @throws AgreementQueryError when a side cannot be read as asked; nothing is read then.
  */
 export async function compareSides(
-  store: Store,
+  store: EntityReads & EventLog,
   app: AgreementApp,
   query: AgreementQuery,
 ): Promise<AgreementReport> {

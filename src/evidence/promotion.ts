@@ -7,7 +7,7 @@ import {
   type TargetKind,
   type VersionAgreement,
 } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import type { EntityReads, EventLog, RuleReads } from '../store/index.js';
 import { type AgreementReport, compareSides } from './compare.js';
 import { invalidQuery, missing } from './errors.js';
 import type { AgreementApp } from './sides.js';
@@ -70,7 +70,7 @@ const agreementOf = (report: AgreementReport): VersionAgreement => {
  * the field is numeric (a promotion is decided on κ).
  */
 export async function preparePromotion(
-  store: Store,
+  store: EntityReads & EventLog & RuleReads,
   app: PromotionApp,
   request: PromotionRequest,
 ): Promise<PreparedPromotion> {

@@ -1,5 +1,5 @@
 import { type Actor, participantOf, queuesInForce, type ReviewQueue } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import type { EntityReads, EvaluationRecords, EventLog } from '../store/index.js';
 import { type AgreementQuery, compareSides } from './compare.js';
 import { AgreementQueryError, invalidQuery, missing } from './errors.js';
 import type { AgreementApp } from './sides.js';
@@ -34,7 +34,7 @@ const PAGE = 500;
  * archived, or it does not take a disagreeing target's kind; nothing is queued then.
  */
 export async function queueDisagreements(
-  store: Store,
+  store: EntityReads & EventLog & EvaluationRecords,
   app: QueueingApp,
   query: Omit<AgreementQuery, 'limit'> & {
     readonly queueId: string;

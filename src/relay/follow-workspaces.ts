@@ -2,7 +2,17 @@ import type { Client } from '@temporalio/client';
 import type { EvaluationRule, EvaluatorCatalog, ReviewQueue } from '../core/index.js';
 import type { RelayObserver } from '../metrics/observers.js';
 import type { OperationsLog } from '../metrics/operations-log.js';
-import type { Lease, Store, Subscription } from '../store/index.js';
+import type {
+  Commands,
+  EntityReads,
+  EvaluationRecords,
+  EventLog,
+  Lease,
+  RuleReads,
+  Store,
+  Subscription,
+  TraceInbox,
+} from '../store/index.js';
 import { QueueRouter } from './queue-router.js';
 import { TriggerRelay } from './relay.js';
 import { startTraceSignaller } from './trace-signaller.js';
@@ -21,7 +31,14 @@ export const fairShare = (workspaces: number, members: number) =>
   Math.ceil(workspaces / Math.max(members, 1));
 
 export interface FollowOptions {
-  store: Store;
+  /** What the relays, the routers and the trace signaller use, and the leases they hold. */
+  store: Commands &
+    EntityReads &
+    EvaluationRecords &
+    EventLog &
+    RuleReads &
+    TraceInbox &
+    Pick<Store, 'leases'>;
   client: Client;
   taskQueue: string;
   /** The app's default rules (see `TriggerRelay`). */

@@ -1,5 +1,12 @@
 import type { Client } from '@temporalio/client';
-import type { DueTrace, Lease, Store, StoreIdentity } from '../store/index.js';
+import type {
+  DueTrace,
+  EventLog,
+  Lease,
+  Store,
+  StoreIdentity,
+  TraceInbox,
+} from '../store/index.js';
 import { ingestTraceWorkflowId, spansStoredSignal } from '../workflows/ingest-trace-messages.js';
 import { mapConcurrently } from './concurrently.js';
 
@@ -18,7 +25,8 @@ const PAGE = 256;
 const CONCURRENCY = 16;
 
 export interface TraceSignallerOptions {
-  store: Store;
+  /** The outbox it drains, word of appends that wakes it, and the lease it drains under. */
+  store: StoreIdentity & TraceInbox & Pick<EventLog, 'watchAppends'> & Pick<Store, 'leases'>;
   client: Client;
   taskQueue: string;
   /** How often it looks for traces gone quiet, and for the lease (default 1000 ms). */

@@ -1,5 +1,5 @@
 import { type EvaluationState, type EvaluationTarget, evaluationStates } from '../core/index.js';
-import type { EvaluationEntry, Store } from '../store/index.js';
+import type { EntityReads, EvaluationEntry, EvaluationRecords } from '../store/index.js';
 import { runOfTarget } from './ledger-entries.js';
 
 /**
@@ -7,7 +7,7 @@ import { runOfTarget } from './ledger-entries.js';
  * produced), for the runs named: one read of the workspace's run ledger, whatever their number.
  */
 export async function evaluationsOfRuns(
-  store: Store,
+  store: EntityReads & EvaluationRecords,
   workspaceId: string,
   runIds: readonly string[],
 ): Promise<Map<string, EvaluationEntry[]>> {
