@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor, Envelope, Recorded } from '../../core/index.js';
-import type { Command } from '../../store/index.js';
+import type { Command, CredentialKind } from '../../store/index.js';
+import { issueCredential } from '../../wire/credentials.js';
+import type { Principal } from '../../wire/principals.js';
 import { refuse } from '../errors.js';
 import type { RouteDeps } from '../options.js';
 import { callerOf } from '../plugins/authentication.js';
@@ -23,4 +25,29 @@ export async function execute(
   });
   if (outcome.type !== 'recorded') throw refuse(outcome);
   return outcome;
+}
+
+/**
+ * Issues a short-lived credential for `principal` in the caller's workspace, expiring after
+ * `ttlSeconds`, as the token routes answer it (the secret shown this once).
+ */
+export async function issueExpiring(
+  deps: RouteDeps,
+  request: FastifyRequest,
+  issue: { kind: CredentialKind; principal: Principal; name: string | null; ttlSeconds: number },
+) {
+  const expiresAt = new Date(deps.now().getTime() + issue.ttlSeconds * 1000);
+  const issued = await issueCredential(deps.store, {
+    kind: issue.kind,
+    workspaceId: callerOf(request).workspaceId,
+    principal: issue.principal,
+    name: issue.name,
+    expiresAt,
+  });
+  return {
+    id: issued.record.id,
+    token: issued.key,
+    principal: issued.record.principal,
+    expiresAt: expiresAt.toISOString(),
+  };
 }
