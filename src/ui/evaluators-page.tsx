@@ -81,6 +81,9 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
   );
   const [draft, setDraft] = useState<Asked>(asked);
   const [view, setView] = useState<EvaluatorsView | null>(null);
+  // The days the view on screen was read for, set with it: what a reader (or a test) checks
+  // before taking the figures as those of the days just asked for.
+  const [shownDays, setShownDays] = useState<string | null>(null);
   const [problem, setProblem] = useState<Refusal | null>(null);
 
   useEffect(() => {
@@ -91,10 +94,15 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
       return;
     }
     setView(null);
+    setShownDays(null);
     setProblem(null);
     let current = true;
     loadEvaluators(api, window, chosen).then(
-      (loaded) => current && setView(loaded),
+      (loaded) => {
+        if (!current) return;
+        setView(loaded);
+        setShownDays(`${asked.first}/${asked.last}`);
+      },
       (error: unknown) => {
         if (!current) return;
         if (isSignInRefused(error)) onSignInRefused(refusalOf(error).message);
@@ -117,7 +125,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
   }
 
   return (
-    <main aria-labelledby="evaluators-title" class="evaluators">
+    <main aria-labelledby="evaluators-title" class="evaluators" data-days={shownDays ?? undefined}>
       <h1 id="evaluators-title">Evaluators</h1>
       <p class="quiet" data-testid="keys-hint">
         <kbd>↑</kbd> <kbd>↓</kbd> move through the disagreements, <kbd>Enter</kbd> opens one,{' '}

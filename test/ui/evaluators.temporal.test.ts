@@ -202,6 +202,8 @@ async function showEvaluators(page: Page, first = FIRST, last = LAST): Promise<v
   await page.locator('input[name="first"]').fill(first);
   await page.locator('input[name="last"]').fill(last);
   await page.getByRole('button', { name: 'Show' }).click();
+  // The figures of these days, not those of the days shown before the click.
+  await page.locator(`main[data-days="${first}/${last}"]`).waitFor();
   await page.getByTestId('spend-total').waitFor();
   if (first === FIRST) await card(page, 'politeness@2:polite').getByTestId('agreement').waitFor();
 }
