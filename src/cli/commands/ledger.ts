@@ -124,7 +124,7 @@ export function registerLedger(program: Command, terminal: Terminal): void {
 }
 
 export async function readLedger(
-  store: EntityReads & EvaluationRecords & Pick<EventLog, 'workspaces'>,
+  store: EntityReads & Pick<EvaluationRecords, 'ledger' | 'usage'> & Pick<EventLog, 'workspaces'>,
   options: {
     workspace?: string;
     run?: string;
