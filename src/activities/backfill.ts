@@ -9,7 +9,11 @@ import type { BatchSpendInput } from './types.js';
 
 // A backfill's pages and counts (the store's selection, sampled by the evaluators' hash), and a
 // batch's spend so far: the usage recorded under its generation.
-export function backfillActivities({ store }: { store: TargetIndexes & EvaluationRecords }) {
+export function backfillActivities({
+  store,
+}: {
+  store: Pick<TargetIndexes, 'backfillTargets'> & Pick<EvaluationRecords, 'usage'>;
+}) {
   return {
     countBackfillTargets: (input: Parameters<typeof countBackfill>[2]) =>
       countBackfill(store.backfillTargets, isInBackfillSample, input),

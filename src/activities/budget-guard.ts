@@ -20,7 +20,7 @@ import type { BudgetPeriodRef, EvaluationKeyColumns, EvaluationRecords } from '.
 // each before the evaluator is called, and the settlement of its actual cost after.
 
 export interface BudgetGuardDeps {
-  store: EvaluationRecords;
+  store: Pick<EvaluationRecords, 'budgets' | 'usage'>;
   /** The config's budgets; a workspace's own (stored) budget of the same id overrides its own. */
   budgets: readonly Budget[];
   now: () => number;

@@ -3,7 +3,14 @@ import type { EvaluatorRegistry } from '../evaluators/index.js';
 import type { ActivityObservers } from '../metrics/observers.js';
 import type { OperationsLog } from '../metrics/operations-log.js';
 import type { ScoreReader, ScoreSink } from '../scores/index.js';
-import type { Store } from '../store/index.js';
+import type {
+  Commands,
+  EntityReads,
+  EvaluationRecords,
+  EventLog,
+  TargetIndexes,
+  TraceInbox,
+} from '../store/index.js';
 import { heartbeating } from './activity-context.js';
 import { backfillActivities } from './backfill.js';
 import { evaluationActivities } from './evaluation.js';
@@ -15,7 +22,13 @@ import type { EvalflowActivities } from './types.js';
 
 /** What the activities work with: the ports, built by the worker (tests hand in their own). */
 export interface ActivityDeps {
-  store: Store;
+  /** Every port some activity uses: not the API's records, the rules, review queues, leases or `close`. */
+  store: Commands &
+    EventLog &
+    EntityReads &
+    Pick<EvaluationRecords, 'ledger' | 'usage' | 'budgets' | 'judgeVersions'> &
+    TargetIndexes &
+    Pick<TraceInbox, 'traceSpans'>;
   evaluators: EvaluatorRegistry;
   /** Prices by model, for evaluators' usage reported without a cost. */
   pricing?: Readonly<Pricing>;

@@ -20,7 +20,11 @@ import type {
  * What an evaluation reads and writes: the subject (views, the log, a trace's spans), its verdict
  * (the command path) and its ledger, usage and budgets.
  */
-export type EvaluationStore = Commands & EntityReads & EventLog & TraceInbox & EvaluationRecords;
+export type EvaluationStore = Commands &
+  EntityReads &
+  EventLog &
+  Pick<TraceInbox, 'traceSpans'> &
+  Pick<EvaluationRecords, 'ledger' | 'usage' | 'budgets' | 'judgeVersions'>;
 
 import { budgetGuard } from './budget-guard.js';
 import { FailureType, terminal } from './failures.js';

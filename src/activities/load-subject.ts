@@ -9,7 +9,7 @@ import type { EvaluationTarget } from './types.js';
  * thread's is the conversation up to `throughSeq` (default: the log's head), read page by page.
  */
 export async function loadSubject(
-  store: EntityReads & EventLog & TraceInbox,
+  store: EntityReads & EventLog & Pick<TraceInbox, 'traceSpans'>,
   workspaceId: string,
   target: EvaluationTarget,
   throughSeq?: number,

@@ -9,7 +9,7 @@ import {
 import type { EntityReads, EvaluationRecords, EventLog } from '../store/index.js';
 
 /** What the mirror reads and settles: the log, the views its scores are mapped from, the ledger. */
-export type MirrorStore = EntityReads & EvaluationRecords & EventLog;
+export type MirrorStore = EntityReads & EventLog & Pick<EvaluationRecords, 'ledger'>;
 
 import { asActivityFailure } from './failures.js';
 

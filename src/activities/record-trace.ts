@@ -10,7 +10,9 @@ import type { RecordTraceInput, TraceOutcome } from './types.js';
 // spans came, appends only what is new. What cannot be recorded (a late span's message for a run
 // already ended) is logged with its reason and listed in the outcome.
 
-export function traceActivities(deps: { store: Commands & EntityReads & TraceInbox }) {
+export function traceActivities(deps: {
+  store: Commands & EntityReads & Pick<TraceInbox, 'traceSpans'>;
+}) {
   return {
     async recordTrace(input: RecordTraceInput): Promise<TraceOutcome> {
       const { store } = deps;

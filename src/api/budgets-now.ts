@@ -6,7 +6,7 @@ import {
   periodKey,
   periodStartMs,
 } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import type { EvaluationRecords } from '../store/index.js';
 
 // The budgets in force with what their current period has spent and holds reserved, read alike
 // for the budgets route (one workspace's) and the API's budget gauges (every workspace's).
@@ -19,7 +19,7 @@ export interface BudgetNow extends BudgetInForce {
 
 /** One workspace's budgets in force now, or, with no workspace, every workspace's. */
 export async function budgetsNow(
-  store: Store,
+  store: Pick<EvaluationRecords, 'budgets'>,
   config: readonly Budget[],
   workspaceId: string | undefined,
   atMs: number,

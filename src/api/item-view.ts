@@ -9,7 +9,7 @@ import {
   targetKey,
 } from '../core/index.js';
 import type { ScoreConfigStore } from '../scores/index.js';
-import type { ReviewItemWithSlots, Store } from '../store/index.js';
+import type { EntityReads, EventLog, ReviewItemWithSlots, TraceInbox } from '../store/index.js';
 import { stepsOfRun } from '../traces/index.js';
 import {
   RoleName,
@@ -111,7 +111,7 @@ export const ItemView = z.object({
 export type ItemView = z.output<typeof ItemView>;
 
 export interface ItemViewDeps {
-  store: Store;
+  store: EntityReads & Pick<EventLog, 'events'> & Pick<TraceInbox, 'traceSpans'>;
   app: AppDefinition;
   /** The sink's config statuses, read at most every few seconds (see `configStatuses`). */
   statuses: () => Promise<ReadonlyMap<string, ScoreConfigStatus>>;
@@ -262,7 +262,7 @@ function verdictOf(record: FeedbackRecord) {
   };
 }
 
-async function threadOf(store: Store, ws: string, threadId: string, target: Target) {
+async function threadOf(store: EntityReads, ws: string, threadId: string, target: Target) {
   const thread = await store.thread(ws, threadId);
   const messages = (await store.conversation(ws, threadId)) ?? [];
   const isTarget = (message: { message_id: string; run_id: string | null }) =>
@@ -284,7 +284,12 @@ async function threadOf(store: Store, ws: string, threadId: string, target: Targ
 }
 
 /** A run's starts, pauses (with reasons), resumes and end, from the thread's log. */
-async function timelineOf(store: Store, ws: string, threadId: string, runId: string) {
+async function timelineOf(
+  store: Pick<EventLog, 'events'>,
+  ws: string,
+  threadId: string,
+  runId: string,
+) {
   const timeline: z.output<typeof TimelineEntry>[] = [];
   let after = 0;
   for (;;) {
@@ -304,14 +309,14 @@ async function timelineOf(store: Store, ws: string, threadId: string, runId: str
   }
 }
 
-async function previousOf(store: Store, ws: string, artifactId: string, version: number) {
+async function previousOf(store: EntityReads, ws: string, artifactId: string, version: number) {
   if (version <= 1) return null;
   const previous = await store.artifact(ws, artifactId, version - 1);
   return previous === null ? null : { version: previous.version, data: previous.data };
 }
 
 /** End users' ratings of the target: of a message; of a turn's or a thread's messages too. */
-async function ratingsOf(store: Store, ws: string, target: Target, key: string) {
+async function ratingsOf(store: EntityReads, ws: string, target: Target, key: string) {
   if (target.kind === 'turn') {
     const run = await store.run(ws, target.run_id);
     if (run === null) return [];

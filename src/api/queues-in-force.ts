@@ -5,12 +5,12 @@ import {
   type ReviewQueue,
   type StoredReviewQueue,
 } from '../core/index.js';
-import type { Store } from '../store/index.js';
+import type { EvaluationRecords } from '../store/index.js';
 import { refuse } from './errors.js';
 
 /** The queues in force in a workspace: the app's defaults, each overridden by its own. */
 export async function queuesOf(
-  store: Store,
+  store: Pick<EvaluationRecords, 'reviewQueues'>,
   app: AppDefinition,
   workspaceId: string,
 ): Promise<(ReviewQueue | StoredReviewQueue)[]> {
@@ -19,7 +19,7 @@ export async function queuesOf(
 
 /** The queue in force under an id; a 404 when there is none. */
 export async function queueOf(
-  store: Store,
+  store: Pick<EvaluationRecords, 'reviewQueues'>,
   app: AppDefinition,
   workspaceId: string,
   queueId: string,

@@ -9,7 +9,7 @@ import {
 } from '../config/index.js';
 import { durationProblem, idProblem, nanosOf } from '../core/index.js';
 import { evaluatorTaskQueues } from '../evaluators/index.js';
-import { openStore, type Store, type StoreIdentity } from '../store/index.js';
+import { type EventLog, openStore, type Store, type StoreIdentity } from '../store/index.js';
 import { ReevaluationClient } from '../workflow-clients/index.js';
 import { TemporalUnreachableError, UsageError } from './errors.js';
 import { engineHomeOf, runningEngine } from './supervision/engine-record.js';
@@ -94,7 +94,10 @@ export async function withStore<T>(
 }
 
 /** The workspaces a command covers: the one named, else every workspace the store holds. */
-export async function workspacesOf(store: Store, workspace: string | undefined): Promise<string[]> {
+export async function workspacesOf(
+  store: Pick<EventLog, 'workspaces'>,
+  workspace: string | undefined,
+): Promise<string[]> {
   return workspace === undefined ? store.workspaces() : [workspace];
 }
 

@@ -11,7 +11,7 @@ import { drainPages, followPages, type LogPosition } from './log-pages.js';
 import { lookupKey, type Routed, route, routingNeeds, settlementOf } from './queue-routing.js';
 
 export interface QueueRouterOptions {
-  store: EntityReads & EvaluationRecords & EventLog;
+  store: EntityReads & Pick<EvaluationRecords, 'reviewQueues'> & EventLog;
   workspaceId: string;
   /** The app's default queues; the workspace's own override them by id. */
   queues: readonly ReviewQueue[];

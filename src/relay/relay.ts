@@ -17,10 +17,10 @@ import { type EvaluationPlan, planOf, type RunPlan } from '../evaluators/index.j
 import type { RelayObserver } from '../metrics/observers.js';
 import type { OperationsLog } from '../metrics/operations-log.js';
 import type {
-  Commands,
   EvaluationRecords,
   EventLog,
   RuleReads,
+  StoreIdentity,
   Subscription,
   UndeliveredEntry,
 } from '../store/index.js';
@@ -42,7 +42,7 @@ import { mapConcurrently } from './concurrently.js';
 import { drainPages, followPages, type LogPosition } from './log-pages.js';
 
 export interface RelayOptions {
-  store: Commands & EvaluationRecords & EventLog & RuleReads;
+  store: StoreIdentity & Pick<EvaluationRecords, 'ledger'> & EventLog & RuleReads;
   client: Client;
   taskQueue: string;
   workspaceId: string;

@@ -95,7 +95,7 @@ const nameOf = (participant: string) => evaluatorIdOf(participant).split('@')[0]
 
 /** Spend as the request groups and filters it, with the total over the same filter. */
 export async function readCosts(
-  store: EvaluationRecords,
+  store: Pick<EvaluationRecords, 'usage'>,
   request: CostsRequest,
 ): Promise<CostsReply> {
   const filter: SpendFilter = {

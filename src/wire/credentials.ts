@@ -18,7 +18,7 @@ export interface IssuedCredential {
 }
 
 export async function issueCredential(
-  store: ApiRecords,
+  store: Pick<ApiRecords, 'apiKeys'>,
   input: {
     kind: CredentialKind;
     workspaceId: string;
@@ -50,7 +50,7 @@ export interface VerifiedCaller {
 
 /** The caller a presented key or token stands for, or the reason it stands for none. */
 export async function verifyCredential(
-  store: ApiRecords,
+  store: Pick<ApiRecords, 'apiKeys'>,
   presented: string,
   now: Date,
 ): Promise<VerifiedCaller | { refused: string }> {

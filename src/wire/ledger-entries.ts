@@ -58,7 +58,7 @@ export const ledgerEntry = (entry: EvaluationEntry, usage: EvaluationUsage): Led
 
 /** One workspace's entries on the wire, their usage read in one batched read. */
 export async function ledgerEntries(
-  store: EvaluationRecords,
+  store: Pick<EvaluationRecords, 'usage'>,
   workspaceId: string,
   entries: readonly EvaluationEntry[],
 ): Promise<LedgerEntry[]> {

@@ -7,7 +7,7 @@ import { runOfTarget } from './ledger-entries.js';
  * produced), for the runs named: one read of the workspace's run ledger, whatever their number.
  */
 export async function evaluationsOfRuns(
-  store: EntityReads & EvaluationRecords,
+  store: EntityReads & Pick<EvaluationRecords, 'ledger'>,
   workspaceId: string,
   runIds: readonly string[],
 ): Promise<Map<string, EvaluationEntry[]>> {

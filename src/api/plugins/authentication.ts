@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { withArticle } from '../../core/index.js';
-import type { Store } from '../../store/index.js';
+import type { ApiRecords } from '../../store/index.js';
 import { type VerifiedCaller, verifyCredential } from '../../wire/credentials.js';
 import { httpOnly, refuse } from '../errors.js';
 
@@ -15,7 +15,10 @@ declare module 'fastify' {
   }
 }
 
-export const authentication = fastifyPlugin<{ store: Store; now: () => Date }>(
+export const authentication = fastifyPlugin<{
+  store: Pick<ApiRecords, 'apiKeys'>;
+  now: () => Date;
+}>(
   async (api, { store, now }) => {
     api.decorateRequest('caller', null);
     api.addHook('onRequest', async (request, reply) => {
@@ -34,7 +37,11 @@ export const authentication = fastifyPlugin<{ store: Store; now: () => Date }>(
   { name: 'evalflow-authentication' },
 );
 
-async function authenticate(store: Store, request: FastifyRequest, now: Date) {
+async function authenticate(
+  store: Pick<ApiRecords, 'apiKeys'>,
+  request: FastifyRequest,
+  now: Date,
+) {
   const header = request.headers.authorization;
   if (typeof header !== 'string' || !header.startsWith('Bearer ')) {
     throw httpOnly('unauthenticated', 'send Authorization: Bearer <key>');

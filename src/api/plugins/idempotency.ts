@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fastifyPlugin from 'fastify-plugin';
-import type { Store } from '../../store/index.js';
+import type { ApiRecords } from '../../store/index.js';
 import { httpOnly, refuse } from '../errors.js';
 
 // Every write takes an Idempotency-Key: a replay answers the first response and records nothing
@@ -18,7 +18,7 @@ declare module 'fastify' {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export const idempotency = fastifyPlugin<{ store: Store }>(
+export const idempotency = fastifyPlugin<{ store: Pick<ApiRecords, 'idempotency'> }>(
   async (api, { store }) => {
     api.decorateRequest('commandId', undefined);
     api.decorateRequest('idempotency', null);

@@ -6,7 +6,7 @@ import {
   mappingOf,
   queueDisagreements,
 } from '../../evidence/index.js';
-import type { Store } from '../../store/index.js';
+import type { EventLog } from '../../store/index.js';
 import { wireAgreement } from '../../wire/agreement.js';
 import { APP_OPTION, appOf, CLI_ACTOR, identifier, instant, usage, withStore } from '../context.js';
 import { printAgreement } from '../presentation/agreement-report.js';
@@ -34,7 +34,10 @@ export function evaluatedKind(value: string): TargetKind {
 }
 
 /** The workspace named, else the store's only one. */
-export async function oneWorkspace(store: Store, named: string | undefined): Promise<string> {
+export async function oneWorkspace(
+  store: Pick<EventLog, 'workspaces'>,
+  named: string | undefined,
+): Promise<string> {
   if (named !== undefined) return named;
   const all = await store.workspaces();
   if (all.length === 1) return all[0] as string;

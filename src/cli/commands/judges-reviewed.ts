@@ -7,7 +7,7 @@ import {
   readSide,
   resolveSides,
 } from '../../evidence/index.js';
-import type { Store } from '../../store/index.js';
+import type { EntityReads, EventLog, TraceInbox } from '../../store/index.js';
 import type { ReviewedTarget } from '../../tuning/index.js';
 import { usage } from '../context.js';
 
@@ -27,7 +27,7 @@ export interface ReviewedQuery {
 
 /** The reviewed targets, and the judge's side (its feedback type and field). */
 export async function readReviewedTargets(
-  store: Store,
+  store: EntityReads & EventLog & TraceInbox,
   app: AgreementApp,
   query: ReviewedQuery,
 ): Promise<{ targets: ReviewedTarget[]; judgeSide: ResolvedSide }> {

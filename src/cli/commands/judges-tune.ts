@@ -5,7 +5,7 @@ import {
   targetKey,
 } from '../../core/index.js';
 import type { Evaluator } from '../../evaluators/index.js';
-import type { Store } from '../../store/index.js';
+import type { EvaluationRecords } from '../../store/index.js';
 import {
   candidateVersion,
   chooseExamples,
@@ -148,7 +148,11 @@ function asTuningUsage<T>(work: () => T): T {
 }
 
 /** `tuned-{n}`, the first n no version of the judge recorded in the workspace takes. */
-async function nextVersion(store: Store, workspace: string, judge: string): Promise<string> {
+async function nextVersion(
+  store: Pick<EvaluationRecords, 'judgeVersions'>,
+  workspace: string,
+  judge: string,
+): Promise<string> {
   const taken = new Set(
     (await store.judgeVersions.list(workspace))
       .filter((version) => version.judge === judge)

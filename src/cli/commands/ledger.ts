@@ -6,7 +6,12 @@ import {
   type FeedbackTypeRegistry,
   targetKey,
 } from '../../core/index.js';
-import type { EvaluationEntry, Store } from '../../store/index.js';
+import type {
+  EntityReads,
+  EvaluationEntry,
+  EvaluationRecords,
+  EventLog,
+} from '../../store/index.js';
 import { targetOf, type WireTarget } from '../../wire/entities.js';
 import {
   byGeneration,
@@ -119,7 +124,7 @@ export function registerLedger(program: Command, terminal: Terminal): void {
 }
 
 export async function readLedger(
-  store: Store,
+  store: EntityReads & Pick<EvaluationRecords, 'ledger' | 'usage'> & Pick<EventLog, 'workspaces'>,
   options: {
     workspace?: string;
     run?: string;
@@ -172,7 +177,7 @@ async function withValues(
 }
 
 /** A recorded entry's verdict: the feedback its event gave. */
-async function verdictOf(store: Store, feedbackTypes: FeedbackTypeRegistry, entry: Listed) {
+async function verdictOf(store: EntityReads, feedbackTypes: FeedbackTypeRegistry, entry: Listed) {
   const none = { value: null, label: null };
   if (entry.state !== 'recorded' || entry.eventId === null) return none;
   const given = await store.feedback(entry.workspace, { target: targetOf(entry.target) });
@@ -183,7 +188,7 @@ async function verdictOf(store: Store, feedbackTypes: FeedbackTypeRegistry, entr
 }
 
 /** The run a ledger entry belongs to; an artifact version's is the run that produced it. */
-async function runOf(store: Store, workspace: string, entry: EvaluationEntry) {
+async function runOf(store: EntityReads, workspace: string, entry: EvaluationEntry) {
   const target = entry.target as EvaluationTarget;
   if (target.kind !== 'artifact') return runOfTarget(target);
   return (await store.artifact(workspace, target.artifact_id, target.version))?.run_id ?? null;

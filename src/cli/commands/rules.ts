@@ -12,7 +12,7 @@ import {
   rulesInForce,
   type StoredEvaluationRule,
 } from '../../core/index.js';
-import type { Store } from '../../store/index.js';
+import type { Commands, EventLog, RuleReads } from '../../store/index.js';
 import { wireRule } from '../../wire/entities.js';
 import {
   APP_OPTION,
@@ -185,7 +185,7 @@ interface SetOptions {
 
 /** The rules in force with their origin, per workspace; without one, the defaults and every override. */
 export async function listRules(
-  store: Store,
+  store: RuleReads & Pick<EventLog, 'workspaces'>,
   app: AppDefinition,
   workspace: string | undefined,
 ): Promise<ListedRule[]> {
@@ -212,7 +212,7 @@ export async function listRules(
 }
 
 async function setRule(
-  store: Store,
+  store: Commands & RuleReads,
   app: AppDefinition,
   workspace: string,
   evaluator: string,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Run } from '../../core/index.js';
-import type { Store } from '../../store/index.js';
+import type { EntityReads, EventLog } from '../../store/index.js';
 import { stepsOfRun } from '../../traces/index.js';
 import { wireRun, wireSteps } from '../../wire/entities.js';
 import { ledgerEntries } from '../../wire/ledger-entries.js';
@@ -97,7 +97,7 @@ export function registerRunShow(runs: Command, terminal: Terminal): void {
 
 /** The run and its workspace: the one named, else the only workspace that holds it. */
 async function findRun(
-  store: Store,
+  store: EntityReads & Pick<EventLog, 'workspaces'>,
   runId: string,
   workspace: string | undefined,
 ): Promise<{ workspace: string; run: Run }> {

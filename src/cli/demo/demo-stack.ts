@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { type AppDefinition, loadConfig } from '../../config/index.js';
 import { operationsLog } from '../../metrics/index.js';
 import { startEngineWithApi } from '../../processes/index.js';
-import type { Store } from '../../store/index.js';
 import { issueCredential } from '../../wire/credentials.js';
 import { parsePrincipal } from '../../wire/principals.js';
 import { CLI_INVOCATION } from '../presentation/invocation.js';
@@ -21,7 +20,6 @@ export interface DemoEngine {
   /** Why the reviewers' page cannot be served; null when it is. */
   pageProblem: string | null;
   temporalAddress: string;
-  store: Store;
   /** A new key for a principal (`agent`, `user:ada`, ...) in the workspace. */
   key(workspace: string, principal: string): Promise<string>;
   stop(): Promise<void>;
@@ -83,7 +81,6 @@ export async function startDemoEngine(options: {
       url: api.url,
       pageProblem: api.pageProblem,
       temporalAddress: server.address,
-      store,
       async key(workspace, principal) {
         const parsed = parsePrincipal(principal);
         if (parsed === null) throw new Error(`not a principal: ${principal}`);
