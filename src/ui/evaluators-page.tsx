@@ -80,29 +80,24 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
     [chosen, storage],
   );
   const [draft, setDraft] = useState<Asked>(asked);
-  const [view, setView] = useState<EvaluatorsView | null>(null);
-  // The days the view on screen was read for, set with it: what a reader (or a test) checks
-  // before taking the figures as those of the days just asked for.
-  const [shownDays, setShownDays] = useState<string | null>(null);
+  // The view on screen with the days it was read for: what a reader (or a test) checks before
+  // taking the figures as those of the days just asked for.
+  const [shown, setShown] = useState<{ days: string; view: EvaluatorsView } | null>(null);
+  const view = shown?.view ?? null;
   const [problem, setProblem] = useState<Refusal | null>(null);
 
   useEffect(() => {
     const window = windowOf(asked.first, asked.last);
     if (typeof window === 'string') {
-      setView(null);
+      setShown(null);
       setProblem({ status: null, message: window, details: [] });
       return;
     }
-    setView(null);
-    setShownDays(null);
+    setShown(null);
     setProblem(null);
     let current = true;
     loadEvaluators(api, window, chosen).then(
-      (loaded) => {
-        if (!current) return;
-        setView(loaded);
-        setShownDays(`${asked.first}/${asked.last}`);
-      },
+      (loaded) => current && setShown({ days: `${asked.first}/${asked.last}`, view: loaded }),
       (error: unknown) => {
         if (!current) return;
         if (isSignInRefused(error)) onSignInRefused(refusalOf(error).message);
@@ -125,7 +120,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
   }
 
   return (
-    <main aria-labelledby="evaluators-title" class="evaluators" data-days={shownDays ?? undefined}>
+    <main aria-labelledby="evaluators-title" class="evaluators" data-days={shown?.days}>
       <h1 id="evaluators-title">Evaluators</h1>
       <p class="quiet" data-testid="keys-hint">
         <kbd>↑</kbd> <kbd>↓</kbd> move through the disagreements, <kbd>Enter</kbd> opens one,{' '}

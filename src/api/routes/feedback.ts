@@ -1,4 +1,4 @@
-import { notFound } from '../../core/index.js';
+import { type Envelope, notFound, type Recorded } from '../../core/index.js';
 import { sourceOf, targetOf, wireMessage, wireRatedMessage, written } from '../../wire/entities.js';
 import { actorOf } from '../../wire/principals.js';
 import { feedbackRoutes } from '../contracts/feedback.js';
@@ -48,9 +48,7 @@ export const registerFeedback = bindRoutes(feedbackRoutes, {
       value: body.value,
     });
     return {
-      ratedMessage: wireRatedMessage(
-        outcome.rated_message as NonNullable<typeof outcome.rated_message>,
-      ),
+      ratedMessage: ratedMessageOf(outcome),
       isUpdate: outcome.is_update ?? false,
     };
   },
@@ -64,9 +62,7 @@ export const registerFeedback = bindRoutes(feedbackRoutes, {
     });
     return {
       ...(outcome.removed ? { removed: true as const } : {}),
-      ratedMessage: wireRatedMessage(
-        outcome.rated_message as NonNullable<typeof outcome.rated_message>,
-      ),
+      ratedMessage: ratedMessageOf(outcome),
     };
   },
 
@@ -84,3 +80,7 @@ export const registerFeedback = bindRoutes(feedbackRoutes, {
     };
   },
 });
+
+/** The rated message a rating's command always records, in the wire's words. */
+const ratedMessageOf = (outcome: Recorded<Envelope>) =>
+  wireRatedMessage(outcome.rated_message as NonNullable<typeof outcome.rated_message>);
