@@ -64,61 +64,30 @@ export const ReviewQueueSettingsInput = z.strictObject({
 });
 export type ReviewQueueSettingsInput = z.output<typeof ReviewQueueSettingsInput>;
 
-/** A routing rule in the core's words. */
-export function routingRuleOf(rule: RoutingRuleInput): RoutingRule {
-  switch (rule.kind) {
-    case 'completed_runs':
-      return { kind: rule.kind, sample_rate: rule.sampleRate };
-    case 'rating_at_most':
-      return {
-        kind: rule.kind,
-        feedback_type: rule.feedbackType,
-        field: rule.field,
-        at_most: rule.atMost,
-      };
-    case 'verdict_equals':
-      return { kind: rule.kind, evaluator: rule.evaluator, field: rule.field, equals: rule.equals };
-    case 'verdict_at_most':
-      return {
-        kind: rule.kind,
-        evaluator: rule.evaluator,
-        field: rule.field,
-        at_most: rule.atMost,
-      };
-    case 'confidence_below':
-      return { kind: rule.kind, evaluator: rule.evaluator, field: rule.field, below: rule.below };
-    case 'disagreement':
-      return { kind: rule.kind, evaluators: [...rule.evaluators], field: rule.field };
-  }
+// The fields whose names differ between the core (snake_case) and what people write (camelCase);
+// every other field keeps its name. One table, read both ways, so the two mappers cannot drift.
+const CAMEL_CASE = { sample_rate: 'sampleRate', feedback_type: 'feedbackType', at_most: 'atMost' };
+const SNAKE_CASE = Object.fromEntries(
+  Object.entries(CAMEL_CASE).map(([snake, camel]) => [camel, snake]),
+);
+
+/** A rule with its field names renamed; arrays copied so neither side shares the other's. */
+function renamed(rule: object, names: Readonly<Record<string, string>>): unknown {
+  return Object.fromEntries(
+    Object.entries(rule).map(([name, value]) => [
+      names[name] ?? name,
+      Array.isArray(value) ? [...value] : value,
+    ]),
+  );
 }
 
+/** A routing rule in the core's words. */
+export const routingRuleOf = (rule: RoutingRuleInput): RoutingRule =>
+  renamed(rule, SNAKE_CASE) as RoutingRule;
+
 /** A routing rule in the camelCase people write. */
-export function routingRuleInputOf(rule: RoutingRule): RoutingRuleInput {
-  switch (rule.kind) {
-    case 'completed_runs':
-      return { kind: rule.kind, sampleRate: rule.sample_rate };
-    case 'rating_at_most':
-      return {
-        kind: rule.kind,
-        feedbackType: rule.feedback_type,
-        field: rule.field,
-        atMost: rule.at_most,
-      };
-    case 'verdict_equals':
-      return { kind: rule.kind, evaluator: rule.evaluator, field: rule.field, equals: rule.equals };
-    case 'verdict_at_most':
-      return {
-        kind: rule.kind,
-        evaluator: rule.evaluator,
-        field: rule.field,
-        atMost: rule.at_most,
-      };
-    case 'confidence_below':
-      return { kind: rule.kind, evaluator: rule.evaluator, field: rule.field, below: rule.below };
-    case 'disagreement':
-      return { kind: rule.kind, evaluators: [...rule.evaluators], field: rule.field };
-  }
-}
+export const routingRuleInputOf = (rule: RoutingRule): RoutingRuleInput =>
+  renamed(rule, CAMEL_CASE) as RoutingRuleInput;
 
 /**
  * The core's queue of settings written in camelCase. Target kinds left out are every kind the

@@ -87,41 +87,43 @@ export function overLimit(
   );
 }
 
+/** How a capped field is measured: as text (null and absent pass) or as serialized JSON. */
+type Measure = 'text' | 'json';
+type CappedField = readonly [field: string, measure: Measure, limit: keyof Limits];
+
+// The capped fields of each command, checked in order: the first over its limit is the rejection.
+const CAPPED: Partial<Record<Command['type'], readonly CappedField[]>> = {
+  create_thread: [['title', 'text', 'titleBytes']],
+  pause_run: [['reason', 'text', 'pauseReasonBytes']],
+  post_message: [
+    ['content', 'text', 'messageContentBytes'],
+    ['feedback', 'json', 'feedbackValueBytes'],
+  ],
+  put_artifact: [['data', 'json', 'artifactDataBytes']],
+  give_feedback: [
+    ['value', 'json', 'feedbackValueBytes'],
+    ['source_label', 'text', 'sourceLabelBytes'],
+  ],
+  rate_message: [['value', 'json', 'feedbackValueBytes']],
+  // A score's comment is feedback people read, as a value's note is.
+  record_score: [
+    ['source_label', 'text', 'sourceLabelBytes'],
+    ['comment', 'text', 'feedbackValueBytes'],
+  ],
+  // A queue's instructions are text reviewers read, as a message is.
+  set_review_queue: [['instructions', 'text', 'messageContentBytes']],
+};
+
 /** The first field of an admitted command over its limit, as a rejection; null when none is. */
 export function limitViolation(command: Command, limits: Readonly<Limits>): Rejection | null {
-  const text = (field: string, value: string | null | undefined, limit: keyof Limits) =>
-    value == null ? null : overLimit(field, utf8Bytes(value), limit, limits);
-  const json = (field: string, value: unknown, limit: keyof Limits) =>
-    value === undefined ? null : overLimit(field, jsonBytes(value), limit, limits);
-  switch (command.type) {
-    case 'create_thread':
-      return text('title', command.title, 'titleBytes');
-    case 'pause_run':
-      return text('reason', command.reason, 'pauseReasonBytes');
-    case 'post_message':
-      return (
-        text('content', command.content, 'messageContentBytes') ??
-        json('feedback', command.feedback, 'feedbackValueBytes')
-      );
-    case 'put_artifact':
-      return json('data', command.data, 'artifactDataBytes');
-    case 'give_feedback':
-      return (
-        json('value', command.value, 'feedbackValueBytes') ??
-        text('source_label', command.source_label, 'sourceLabelBytes')
-      );
-    case 'rate_message':
-      return json('value', command.value, 'feedbackValueBytes');
-    case 'record_score':
-      // A score's comment is feedback people read, as a value's note is.
-      return (
-        text('source_label', command.source_label, 'sourceLabelBytes') ??
-        text('comment', command.comment, 'feedbackValueBytes')
-      );
-    case 'set_review_queue':
-      // A queue's instructions are text reviewers read, as a message is.
-      return text('instructions', command.instructions, 'messageContentBytes');
-    default:
-      return null;
+  const fields = command as unknown as Readonly<Record<string, unknown>>;
+  for (const [field, measure, limit] of CAPPED[command.type] ?? []) {
+    const value = fields[field];
+    if (value == null && measure === 'text') continue;
+    if (value === undefined) continue;
+    const bytes = measure === 'text' ? utf8Bytes(value as string) : jsonBytes(value);
+    const rejection = overLimit(field, bytes, limit, limits);
+    if (rejection !== null) return rejection;
   }
+  return null;
 }
