@@ -86,30 +86,102 @@ export interface Following {
  * its share; the look every `pollMs` catches what word missed.
  */
 export function followWorkspaces(options: FollowOptions): Following {
-  const { store } = options;
-  const following = new Map<string, { subscription: Promise<Subscription>; lease: Lease }>();
-  /** Every workspace seen: at the last look, or by word of an append since. */
-  let known = new Set<string>();
-  /** Workspaces word of whose first append arrived since the last look. */
-  const arrived = new Set<string>();
-  let member: Lease | null = null;
-  /** The processes following the store at the last look (this one included). */
-  let members = 1;
-  let closed = false;
-  const report = (error: unknown) => (options.onError ?? console.error)(error);
-  const tell = (line: string) => options.onRelay?.(line);
+  return new WorkspaceFollower(options);
+}
 
-  const stop = async (workspaceId: string, why: string) => {
-    const relay = following.get(workspaceId);
+/** The state of one process's following, one method per operation (see `followWorkspaces`). */
+class WorkspaceFollower implements Following {
+  private readonly store: FollowOptions['store'];
+  private readonly following = new Map<
+    string,
+    { subscription: Promise<Subscription>; lease: Lease }
+  >();
+  /** Every workspace seen: at the last look, or by word of an append since. */
+  private known = new Set<string>();
+  /** Workspaces word of whose first append arrived since the last look. */
+  private readonly arrived = new Set<string>();
+  private member: Lease | null = null;
+  private closed = false;
+  // One look at a time, and at most one waiting: a slow one never overlaps the next.
+  private looking: Promise<void> = Promise.resolve();
+  private readonly queued = new Set<'look' | 'arrivals'>();
+  private readonly timer: ReturnType<typeof setInterval>;
+  private readonly stopWatching: () => void;
+  private readonly traceSignaller: { close(): Promise<void> };
+
+  constructor(private readonly options: FollowOptions) {
+    this.store = options.store;
+    this.stopWatching = this.store.watchAppends((workspaceId) => this.heard(workspaceId));
+    this.queue('look');
+    this.timer = setInterval(() => this.queue('look'), options.pollMs ?? 2000);
+    // Beside the workspaces' relays, the OTLP receiver's outbox (one process at a time drains it).
+    this.traceSignaller = startTraceSignaller({
+      store: this.store,
+      client: options.client,
+      taskQueue: options.taskQueue,
+      onError: this.report,
+      ...(options.pollMs !== undefined ? { pollMs: Math.min(options.pollMs, 1000) } : {}),
+    });
+  }
+
+  relaying(): string[] {
+    return [...this.following.keys()];
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    this.stopWatching();
+    await this.traceSignaller.close();
+    await this.looking;
+    await Promise.allSettled(
+      [...this.following.values()].map(async ({ subscription, lease }) => {
+        await subscription.then((s) => s.close()).catch(() => {});
+        await lease.release();
+      }),
+    );
+    this.following.clear();
+    await this.member?.release();
+    this.member = null;
+  }
+
+  private readonly report = (error: unknown) => (this.options.onError ?? console.error)(error);
+
+  private tell(line: string) {
+    this.options.onRelay?.(line);
+  }
+
+  /** Word of an append: a workspace not seen before is taken up at once, within the share. */
+  private heard(workspaceId: string) {
+    if (this.closed || this.known.has(workspaceId)) return;
+    this.known.add(workspaceId);
+    this.arrived.add(workspaceId);
+    this.queue('arrivals');
+  }
+
+  private queue(kind: 'look' | 'arrivals') {
+    if (this.queued.has(kind)) return;
+    this.queued.add(kind);
+    this.looking = this.looking
+      .then(() => {
+        this.queued.delete(kind);
+        return kind === 'look' ? this.look() : this.takeArrivals();
+      })
+      .catch(this.report);
+  }
+
+  private async stop(workspaceId: string, why: string) {
+    const relay = this.following.get(workspaceId);
     if (relay === undefined) return;
-    following.delete(workspaceId);
-    tell(`stopped relaying workspace ${workspaceId} (${why})`);
+    this.following.delete(workspaceId);
+    this.tell(`stopped relaying workspace ${workspaceId} (${why})`);
     // Stopped before released: the next holder never relays beside this one.
     await relay.subscription.then((subscription) => subscription.close()).catch(() => {});
     await relay.lease.release();
-  };
+  }
 
-  const start = (workspaceId: string, lease: Lease) => {
+  private start(workspaceId: string, lease: Lease) {
+    const { options } = this;
     const subscription = both(
       new TriggerRelay({ ...options, workspaceId }).follow(),
       new QueueRouter({
@@ -119,141 +191,95 @@ export function followWorkspaces(options: FollowOptions): Following {
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       }).follow(),
     );
-    following.set(workspaceId, { subscription, lease });
-    tell(`relaying workspace ${workspaceId}`);
+    this.following.set(workspaceId, { subscription, lease });
+    this.tell(`relaying workspace ${workspaceId}`);
+    const stillHeld = () => this.following.get(workspaceId)?.lease === lease;
     // Lost (its connection dropped): another process may relay the workspace by now.
     void lease.lost.then(() => {
-      if (following.get(workspaceId)?.lease === lease) {
-        void stop(workspaceId, 'its lease was lost');
-      }
+      if (stillHeld()) void this.stop(workspaceId, 'its lease was lost');
     });
     // A relay that failed (Temporal unreachable, say) starts again from its cursor next look,
     // here or in another process.
     subscription
       .then((s) => s.done)
       .catch((error: unknown) => {
-        if (following.get(workspaceId)?.lease !== lease) return;
-        void stop(workspaceId, 'it failed');
-        if (!closed) report(error);
+        if (!stillHeld()) return;
+        void this.stop(workspaceId, 'it failed');
+        if (!this.closed) this.report(error);
       });
-  };
+  }
 
   /** Takes up at most `room` of `candidates` that no one relays; gives back what it took beyond. */
-  const takeUp = async (candidates: readonly string[], room: number) => {
-    const wanted = candidates.filter((id) => !following.has(id));
+  private async takeUp(candidates: readonly string[], room: number) {
+    const wanted = candidates.filter((id) => !this.following.has(id));
     if (room <= 0 || wanted.length === 0) return;
-    const taken = await store.leases.take(wanted.map(relayLeaseName));
+    const taken = await this.store.leases.take(wanted.map(relayLeaseName));
     const workspaceOf = new Map(wanted.map((id) => [relayLeaseName(id), id]));
     let left = room;
     for (const lease of taken) {
       const workspaceId = workspaceOf.get(lease.name);
-      if (closed || left === 0 || workspaceId === undefined || following.has(workspaceId)) {
+      if (
+        this.closed ||
+        left === 0 ||
+        workspaceId === undefined ||
+        this.following.has(workspaceId)
+      ) {
         await lease.release();
         continue;
       }
       left--;
-      start(workspaceId, lease);
+      this.start(workspaceId, lease);
     }
-  };
+  }
 
   /** The lowest free member slot, or null when every one is held. */
-  const join = async (): Promise<Lease | null> => {
+  private async join(): Promise<Lease | null> {
     for (const slot of RELAY_MEMBER_SLOTS) {
-      const [lease] = await store.leases.take([slot]);
+      const [lease] = await this.store.leases.take([slot]);
       if (lease === undefined) continue;
       void lease.lost.then(() => {
-        if (member === lease) member = null;
+        if (this.member === lease) this.member = null;
       });
       return lease;
     }
     return null;
-  };
+  }
+
+  /** The processes following the store: the member slots held, and this one past the last slot. */
+  private async countMembers(): Promise<number> {
+    const held = await this.store.leases.countHeld(RELAY_MEMBER_SLOTS);
+    return held + (this.member === null ? 1 : 0);
+  }
 
   /** Counts the processes, then hands over what is beyond this one's share or takes up to it. */
-  const look = async () => {
-    if (closed) return;
-    member ??= await join();
-    const [workspaces, held] = await Promise.all([
-      store.workspaces(),
-      store.leases.countHeld(RELAY_MEMBER_SLOTS),
-    ]);
-    if (closed) return;
-    // Past the last slot a process still counts itself.
-    members = held + (member === null ? 1 : 0);
+  private async look() {
+    if (this.closed) return;
+    this.member ??= await this.join();
+    const [workspaces, members] = await Promise.all([this.store.workspaces(), this.countMembers()]);
+    if (this.closed) return;
     // Word of an append after the read above names a workspace the read may not have seen.
-    const candidates = [...new Set([...workspaces, ...arrived])];
-    arrived.clear();
-    known = new Set(candidates);
-    const share = fairShare(known.size, members);
-    const excess = following.size - share;
+    const candidates = [...new Set([...workspaces, ...this.arrived])];
+    this.arrived.clear();
+    this.known = new Set(candidates);
+    const excess = this.following.size - fairShare(this.known.size, members);
     if (excess > 0) {
-      const handed = [...following.keys()].sort().slice(-excess);
+      const handed = [...this.following.keys()].sort().slice(-excess);
       const why = `handed over: ${members} processes relay this store`;
-      await Promise.all(handed.map((workspaceId) => stop(workspaceId, why)));
+      await Promise.all(handed.map((workspaceId) => this.stop(workspaceId, why)));
     } else {
-      await takeUp(candidates, -excess);
+      await this.takeUp(candidates, -excess);
     }
-  };
+  }
 
   /** Takes up the workspaces that appeared since the last look, within this one's share. */
-  const takeArrivals = async () => {
-    if (closed || arrived.size === 0) return;
-    const fresh = [...arrived];
-    arrived.clear();
+  private async takeArrivals() {
+    if (this.closed || this.arrived.size === 0) return;
+    const fresh = [...this.arrived];
+    this.arrived.clear();
     // Counted again (one read): processes may have come or gone since the last look.
-    members = (await store.leases.countHeld(RELAY_MEMBER_SLOTS)) + (member === null ? 1 : 0);
-    await takeUp(fresh, fairShare(known.size, members) - following.size);
-  };
-
-  // One look at a time, and at most one waiting: a slow one never overlaps the next.
-  let looking: Promise<void> = Promise.resolve();
-  const queued = new Set<'look' | 'arrivals'>();
-  const queue = (kind: 'look' | 'arrivals') => {
-    if (queued.has(kind)) return;
-    queued.add(kind);
-    looking = looking
-      .then(() => {
-        queued.delete(kind);
-        return kind === 'look' ? look() : takeArrivals();
-      })
-      .catch(report);
-  };
-  const stopWatching = store.watchAppends((workspaceId) => {
-    if (closed || known.has(workspaceId)) return;
-    known.add(workspaceId);
-    arrived.add(workspaceId);
-    queue('arrivals');
-  });
-  queue('look');
-  const timer = setInterval(() => queue('look'), options.pollMs ?? 2000);
-  // Beside the workspaces' relays, the OTLP receiver's outbox (one process at a time drains it).
-  const traceSignaller = startTraceSignaller({
-    store,
-    client: options.client,
-    taskQueue: options.taskQueue,
-    onError: report,
-    ...(options.pollMs !== undefined ? { pollMs: Math.min(options.pollMs, 1000) } : {}),
-  });
-
-  return {
-    relaying: () => [...following.keys()],
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      stopWatching();
-      await traceSignaller.close();
-      await looking;
-      await Promise.allSettled(
-        [...following.values()].map(async ({ subscription, lease }) => {
-          await subscription.then((s) => s.close()).catch(() => {});
-          await lease.release();
-        }),
-      );
-      following.clear();
-      await member?.release();
-      member = null;
-    },
-  };
+    const members = await this.countMembers();
+    await this.takeUp(fresh, fairShare(this.known.size, members) - this.following.size);
+  }
 }
 
 /** Two followers as one: closed together, done when both are, failed when either fails. */
