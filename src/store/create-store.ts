@@ -1,15 +1,13 @@
 import { v7 as uuidv7 } from 'uuid';
 import {
   type EvaluatorCatalog,
-  emptyState,
   type FeedbackTypeRegistry,
-  isId,
   type Limits,
   resolveLimits,
 } from '../core/index.js';
 import { createApiKeys } from './api-records/api-keys.js';
 import { createIdempotencyRecords } from './api-records/idempotency.js';
-import type { Backend, Sql } from './backend.js';
+import type { Backend } from './backend.js';
 import { createBudgetStore } from './budget-store.js';
 import { execute } from './commands/execute.js';
 import { WarmWorkspaces } from './commands/warm-workspaces.js';
@@ -24,26 +22,10 @@ import {
   listBackfillTargets,
   recordedTargets,
 } from './reads/backfill-targets.js';
-import { readRunList, readThreadList } from './reads/lists.js';
-import {
-  readArtifact,
-  readBacklog,
-  readConversation,
-  readCursor,
-  readEvents,
-  readFeedback,
-  readHead,
-  readMessage,
-  readRules,
-  readRulesAt,
-  readRun,
-  readThread,
-  readThreadPage,
-  readThreadRuns,
-  readViews,
-  writeCursor,
-} from './reads/reads.js';
-import { follow, followPages, Wakeups } from './reads/subscription.js';
+import { entityReads } from './reads/entity-reads.js';
+import { eventLog } from './reads/event-log.js';
+import { readRules, readRulesAt } from './reads/reads.js';
+import { Wakeups } from './reads/subscription.js';
 import { createReviewQueueStore } from './review-queues/review-queue-store.js';
 import { staticScoreConfigs } from './score-configs.js';
 import { createTraceSignals } from './trace-signals.js';
@@ -73,9 +55,6 @@ export interface StoreOptions {
   limits?: Partial<Limits>;
 }
 
-/** While other processes' appends wake followers, they poll this seldom (see `pollMs`). */
-const LISTENING_POLL_MS = 5000;
-
 /**
  * The store's behaviour over any backend; the adapters only supply SQL connections, and on
  * Postgres the `coordination` with other processes (by default none: a single process).
@@ -98,114 +77,48 @@ export function createStore(
   };
   const wakeups = new Wakeups();
   const following = new Set<Subscription>();
-  const read = backend.read.bind(backend);
-  // An id the id rule refuses names nothing, so reading it answers "absent" without asking the
-  // database, which could mangle it (a lone surrogate) or refuse it untyped (NUL in Postgres).
-  const lookup = <T>(ids: readonly unknown[], absent: T, work: (sql: Sql) => Promise<T>) =>
-    ids.every(isId) ? read(work) : Promise.resolve(absent);
-  const pollMs = options.pollMs ?? 1000;
-  const idlePollMs = () => (coordination.listening ? Math.max(pollMs, LISTENING_POLL_MS) : pollMs);
-  const tracked = (subscription: Subscription) => {
-    coordination.listen(wakeups);
-    following.add(subscription);
-    void subscription.done.finally(() => following.delete(subscription)).catch(() => {});
-    return subscription;
+  // An append's word: this process's followers at once, other processes' through coordination.
+  const announce = (workspace_id: string) => {
+    wakeups.wake(workspace_id);
+    coordination.announce(workspace_id);
   };
-  const executeAndWake = async (input: unknown, options?: ExecuteOptions) => {
+  const executeAndAnnounce = async (input: unknown, options?: ExecuteOptions) => {
     const outcome = await execute(deps, input, options);
-    if (outcome.type === 'recorded' && outcome.events.length > 0) {
-      const workspace = outcome.events[0]?.workspace_id as string;
-      wakeups.wake(workspace);
-      coordination.announce(workspace);
-    }
+    const workspace_id = outcome.type === 'recorded' ? outcome.events[0]?.workspace_id : undefined;
+    if (workspace_id !== undefined) announce(workspace_id);
     return outcome;
   };
-  const store: Store = {
+  return {
     id: backend.storeId,
-    execute: (input, options) => executeAndWake(input, options),
-    executeUnchecked: (input) => executeAndWake(input),
-    events: (options) =>
-      lookup(
-        options.thread_id === undefined
-          ? [options.workspace_id]
-          : [options.workspace_id, options.thread_id],
-        [],
-        (sql) => readEvents(sql, options),
-      ),
-    subscribe: (subscribeOptions, listener) =>
-      tracked(follow(store.events, wakeups, idlePollMs, subscribeOptions, listener)),
-    subscribePages: (subscribeOptions, listener) =>
-      tracked(followPages(store.events, wakeups, idlePollMs, subscribeOptions, listener)),
-    head: (workspace_id) => lookup([workspace_id], 0, (sql) => readHead(sql, workspace_id)),
-    thread: (workspace_id, thread_id) =>
-      lookup([workspace_id, thread_id], null, (sql) => readThread(sql, workspace_id, thread_id)),
-    run: (workspace_id, run_id) =>
-      lookup([workspace_id, run_id], null, (sql) => readRun(sql, workspace_id, run_id)),
-    threads: (workspace_id, options) =>
-      lookup([workspace_id], [], (sql) => readThreadList(sql, workspace_id, options)),
-    runs: (workspace_id, options) =>
-      lookup([workspace_id], [], (sql) => readRunList(sql, workspace_id, options)),
-    artifact: (workspace_id, artifact_id, version) =>
-      lookup([workspace_id, artifact_id], null, (sql) =>
-        readArtifact(sql, workspace_id, artifact_id, version),
-      ),
-    message: (workspace_id, thread_id, message_id) =>
-      lookup([workspace_id, thread_id, message_id], null, (sql) =>
-        readMessage(sql, workspace_id, thread_id, message_id),
-      ),
-    conversation: (workspace_id, thread_id) =>
-      lookup([workspace_id, thread_id], null, (sql) =>
-        readConversation(sql, workspace_id, thread_id),
-      ),
-    turn: (workspace_id, run_id) =>
-      lookup([workspace_id, run_id], null, async (sql) => {
-        const run = await readRun(sql, workspace_id, run_id);
-        if (run === null) return null;
-        return {
-          run,
-          conversation: (await readConversation(sql, workspace_id, run.thread_id)) ?? [],
-        };
-      }),
-    threadRuns: (workspace_id, thread_id) =>
-      lookup([workspace_id, thread_id], [], (sql) => readThreadRuns(sql, workspace_id, thread_id)),
-    threadPage: (workspace_id, thread_id, range) =>
-      lookup([workspace_id, thread_id], [], (sql) =>
-        readThreadPage(sql, workspace_id, thread_id, range),
-      ),
-    feedback: (workspace_id, filter) =>
-      lookup([workspace_id], [], (sql) => readFeedback(sql, workspace_id, filter)),
-    views: (workspace_id) =>
-      lookup([workspace_id], emptyState(), (sql) => readViews(sql, workspace_id)),
-    rules: (workspace_id) => read((sql) => readRules(sql, workspace_id)),
-    rulesAt: (workspace_id, seq) => read((sql) => readRulesAt(sql, workspace_id, seq)),
-    cursor: (workspace_id, name) => read((sql) => readCursor(sql, workspace_id, name)),
-    saveCursor: (workspace_id, name, seq) =>
-      backend.transaction((sql) => writeCursor(sql, workspace_id, name, seq)),
-    async workspaces() {
-      // A refused command rolls its row back; `last_seq > 0` also passes over any row a store
-      // before that left behind.
-      const rows = await read((sql) =>
-        sql.all('SELECT workspace_id FROM workspaces WHERE last_seq > 0 ORDER BY workspace_id'),
-      );
-      return rows.map((row) => String(row.workspace_id));
-    },
-    watchAppends(listener) {
-      coordination.listen(wakeups);
-      return wakeups.watch(listener);
-    },
+    execute: (input, options) => executeAndAnnounce(input, options),
+    executeUnchecked: (input) => executeAndAnnounce(input),
+    ...eventLog({ backend, coordination, wakeups, following, pollMs: options.pollMs ?? 1000 }),
     get listening() {
       return coordination.listening;
     },
-    backlog: (cursor) => read((sql) => readBacklog(sql, cursor)),
-    ledger: createLedger(backend, deps.now),
-    usage: createUsageLedger(backend, deps.now),
-    budgets: createBudgetStore(backend, deps.now),
-    apiKeys: createApiKeys(backend, deps.now),
-    idempotency: createIdempotencyRecords(backend, deps.now),
-    traceSpans: wakingOnEnds(createTraceSpans(backend, deps.now), (workspace) => {
-      wakeups.wake(workspace);
-      coordination.announce(workspace);
-    }),
+    ...entityReads(backend),
+    rules: (workspace_id) => backend.read((sql) => readRules(sql, workspace_id)),
+    rulesAt: (workspace_id, seq) => backend.read((sql) => readRulesAt(sql, workspace_id, seq)),
+    ...records(backend, deps.now, announce),
+    leases: coordination.leases,
+    // Followers stop first (none reads a closed connection), then the last appends' word goes out.
+    async close() {
+      await Promise.all([...following].map((subscription) => subscription.close()));
+      await coordination.close();
+      await backend.close();
+    },
+  };
+}
+
+/** The store's tables beside the log: ledgers, budgets, the API's records, spans, queues. */
+function records(backend: Backend, now: () => Date, announce: (workspace_id: string) => void) {
+  return {
+    ledger: createLedger(backend, now),
+    usage: createUsageLedger(backend, now),
+    budgets: createBudgetStore(backend, now),
+    apiKeys: createApiKeys(backend, now),
+    idempotency: createIdempotencyRecords(backend, now),
+    traceSpans: wakingOnEnds(createTraceSpans(backend, now), announce),
     traceSignals: createTraceSignals(backend),
     artifactVersions: {
       count: (workspace_id, selector) => countArtifactVersions(backend, workspace_id, selector),
@@ -219,17 +132,9 @@ export function createStore(
       recorded: (workspace_id, participants, targets) =>
         recordedTargets(backend, workspace_id, participants, targets),
     },
-    leases: coordination.leases,
     reviewQueues: createReviewQueueStore(backend),
     judgeVersions: createJudgeVersions(backend),
-    // Followers stop first (none reads a closed connection), then the last appends' word goes out.
-    async close() {
-      await Promise.all([...following].map((subscription) => subscription.close()));
-      await coordination.close();
-      await backend.close();
-    },
-  };
-  return store;
+  } satisfies Partial<Store>;
 }
 
 /** Spans whose batches may end a run wake the signaller once they are committed. */
