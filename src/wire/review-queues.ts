@@ -64,6 +64,11 @@ export const wireProgress = (counts: QueueCounts): z.output<typeof QueueProgress
   items: counts.items,
   itemsDone: counts.items_done,
   pending: counts.pending,
+  ...wireWork(counts),
+});
+
+/** The slots leased, done and skipped and the pace, as a queue's and a reviewer's progress say. */
+const wireWork = (counts: QueueCounts | ReviewerCounts) => ({
   leased: counts.leased,
   done: counts.done,
   skipped: counts.skipped,
@@ -81,10 +86,7 @@ export const wireReviewerProgress = (
   counts: ReviewerCounts,
 ): z.output<typeof ReviewerProgress> => ({
   reviewer: counts.reviewer,
-  leased: counts.leased,
-  done: counts.done,
-  skipped: counts.skipped,
-  throughput: { lastHour: counts.done_last_hour, lastDay: counts.done_last_day },
+  ...wireWork(counts),
 });
 
 /** An item as a claim answers it: the target, its verdicts so far, the caller's lease. */

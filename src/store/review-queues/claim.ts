@@ -1,6 +1,6 @@
 import { asNumber, type Backend, type Row, type Sql } from '../backend.js';
 import { itemOf } from './item.js';
-import type { ClaimedItem } from './port.js';
+import type { ClaimedItem, ClaimInput } from './port.js';
 import { retryOnUniqueViolation } from './unique-retry.js';
 
 // A claim: the next slot a reviewer may lease, taken in one short write. Expired leases come
@@ -12,15 +12,6 @@ import { retryOnUniqueViolation } from './unique-retry.js';
 // is one statement whose candidates are row-locked with SKIP LOCKED, so concurrent reviewers take
 // different slots without waiting on each other; on SQLite, whose one writer serializes claims, it
 // is a few statements in a transaction.
-
-export interface ClaimInput {
-  workspace_id: string;
-  queue_id: string;
-  reviewer: string;
-  feedback_type: string;
-  lease_ms: number;
-  now: Date;
-}
 
 // On Postgres each NOT EXISTS ends in OFFSET 0, which keeps it a subquery run per candidate with
 // the candidate's item and target as its keys, rather than an anti-join the planner may choose to

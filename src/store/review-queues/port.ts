@@ -179,6 +179,16 @@ export interface ReviewQueueFilling {
 }
 
 /** A reviewer's leased slots: claim, keep, give back, complete. */
+/** Who claims the next slot of which queue, for how long, as of when. */
+export interface ClaimInput {
+  workspace_id: string;
+  queue_id: string;
+  reviewer: string;
+  feedback_type: string;
+  lease_ms: number;
+  now: Date;
+}
+
 export interface ReviewerLeases {
   /**
    * Leases the next slot the reviewer may take: an expired lease first, else the free slot
@@ -186,14 +196,7 @@ export interface ReviewerLeases {
    * their verdict of `feedback_type`, and never an expired lease whose holder's verdict is
    * recorded (it is done, waiting to be settled). Null when there is none.
    */
-  claim(input: {
-    workspace_id: string;
-    queue_id: string;
-    reviewer: string;
-    feedback_type: string;
-    lease_ms: number;
-    now: Date;
-  }): Promise<ClaimedItem | null>;
+  claim(input: ClaimInput): Promise<ClaimedItem | null>;
   /** Extends the reviewer's live lease to `now + lease_ms`; null when they hold none. */
   heartbeat(slot: HeldSlot & { lease_ms: number }): Promise<string | null>;
   /** Gives a live lease back, the item at its place; false when the reviewer holds none. */
