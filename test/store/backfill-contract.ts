@@ -6,6 +6,7 @@ import {
   defineEvaluator,
   isInBackfillSample,
 } from '../../src/evaluators/index.js';
+import type { Commands, EvaluationRecords, TargetIndexes } from '../../src/store/index.js';
 import {
   type BackfillCursor,
   type BackfillSelection,
@@ -21,7 +22,10 @@ import {
   previewReevaluation,
   WORKFLOW_TASK_MS,
 } from '../../src/workflow-clients/reevaluation-preview.js';
-import type { OpenStore } from './store-contract.js';
+import type { Opened, OpenPorts } from './open-ports.js';
+
+/** The store ports this suite holds the backends to (the type checker keeps it to them). */
+type Ports = Commands & Pick<EvaluationRecords, 'ledger' | 'usage'> & TargetIndexes;
 
 // A backfill's selections over runs (turns), messages and threads, and its preview, run unchanged
 // against every adapter: every page in keyset order, the filters, the sample, the limit and
@@ -47,9 +51,9 @@ const evaluatorOf = (name: string, estimatedCostUsd?: number) =>
     ...(estimatedCostUsd === undefined ? {} : { estimatedCostUsd }),
   });
 
-export function backfillContract(adapter: string, open: OpenStore) {
+export function backfillContract(adapter: string, open: OpenPorts<Ports>) {
   describe(`the ${adapter} backfill selections`, () => {
-    let store: Store;
+    let store: Opened<Ports>;
     let clock = Date.parse('2026-05-01T10:00:00Z');
     const ws = freshWorkspace();
     beforeAll(async () => {

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/index.js';
+import type { EvaluationRecords } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
-import type { OpenStore } from './store-contract.js';
+import type { Opened, OpenPorts } from './open-ports.js';
+
+/** The store ports this suite holds the backends to (the type checker keeps it to them). */
+type Ports = Pick<EvaluationRecords, 'budgets' | 'usage'>;
 
 // Budgets in the store, run unchanged against every adapter: the audit of a workspace's own
 // budgets, and reservations that hold a cap however many writers reserve at once.
@@ -9,10 +12,10 @@ import type { OpenStore } from './store-contract.js';
 let counter = 0;
 const fresh = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`;
 
-export function budgetsContract(adapter: string, open: OpenStore) {
+export function budgetsContract(adapter: string, open: OpenPorts<Ports>) {
   describe(`the ${adapter} budget store`, () => {
-    let store: Store;
-    let other: Store;
+    let store: Opened<Ports>;
+    let other: Opened<Ports>;
     beforeAll(async () => {
       store = await open({ feedbackTypes: conformanceFeedbackTypes() });
       other = await open({ feedbackTypes: conformanceFeedbackTypes() });

@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluatorCatalog } from '../../src/core/index.js';
-import type { Store } from '../../src/store/index.js';
+import type { Commands, EntityReads, EvaluationRecords, EventLog } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
-import type { OpenStore } from './store-contract.js';
+import type { Opened, OpenPorts } from './open-ports.js';
+
+/** The store ports this suite holds the backends to (the type checker keeps it to them). */
+type Ports = Commands &
+  Pick<EventLog, 'events'> &
+  Pick<EntityReads, 'views'> &
+  Pick<EvaluationRecords, 'judgeVersions'>;
 
 // Recorded judge versions, run unchanged against every adapter (sqlite.test.ts,
 // postgres.test.ts): a version recorded once is kept whole with who and when, listed, and never
@@ -35,17 +41,17 @@ const judge_version = {
   tunedFrom: '1',
   heldOut: [{ kind: 'turn', run_id: 'r2' }],
 };
-const record = (store: Store, workspace_id: string, changes: object = {}) =>
+const record = (store: Ports, workspace_id: string, changes: object = {}) =>
   store.executeUnchecked({
     workspace_id,
     actor: system,
     command: { type: 'record_judge_version', judge_version: { ...judge_version, ...changes } },
   });
 
-export function judgeVersionsContract(adapter: string, open: OpenStore) {
+export function judgeVersionsContract(adapter: string, open: OpenPorts<Ports>) {
   describe(`the ${adapter} judge versions`, () => {
-    let store: Store;
-    let other: Store;
+    let store: Opened<Ports>;
+    let other: Opened<Ports>;
     beforeAll(async () => {
       store = await open({ feedbackTypes: conformanceFeedbackTypes(), evaluators });
       other = await open({ feedbackTypes: conformanceFeedbackTypes(), evaluators });

@@ -1,7 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExecuteInput, Store } from '../../src/store/index.js';
+import type {
+  Commands,
+  EvaluationRecords,
+  EventLog,
+  ExecuteInput,
+  TargetIndexes,
+} from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
-import type { OpenStore } from './store-contract.js';
+import type { Opened, OpenPorts } from './open-ports.js';
+
+/** The store ports this suite holds the backends to (the type checker keeps it to them). */
+type Ports = Commands &
+  Pick<EventLog, 'workspaces'> &
+  Pick<EvaluationRecords, 'ledger' | 'usage'> &
+  TargetIndexes;
 
 // The ledger and the artifact version pages, run unchanged against every adapter.
 
@@ -9,9 +21,9 @@ let counter = 0;
 const freshWorkspace = () => `ledger-${Date.now().toString(36)}-${++counter}`;
 const key = { generation: 'run', participant: 'evaluator:tone@1', target_key: 'turn:r1' };
 
-export function ledgerContract(adapter: string, open: OpenStore) {
+export function ledgerContract(adapter: string, open: OpenPorts<Ports>) {
   describe(`the ${adapter} ledger`, () => {
-    let store: Store;
+    let store: Opened<Ports>;
     let clock = Date.parse('2026-03-01T00:00:00Z');
     beforeAll(async () => {
       store = await open({ feedbackTypes: conformanceFeedbackTypes(), now: () => new Date(clock) });

@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Target } from '../../src/core/index.js';
+import type { Commands, EntityReads, EvaluationRecords } from '../../src/store/index.js';
 import { reviewItemId, type Store, staticScoreConfigs } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
-import type { OpenStore } from './store-contract.js';
+import type { Opened, OpenPorts } from './open-ports.js';
+
+/** The store ports this suite holds the backends to (the type checker keeps it to them). */
+type Ports = Commands &
+  Pick<EntityReads, 'feedback' | 'views'> &
+  Pick<EvaluationRecords, 'reviewQueues'>;
 
 // The review queues' part of the store (items, slots, leases, progress), run unchanged against
 // every adapter (sqlite.test.ts, postgres.test.ts). Every time-dependent call is given `now`, so
@@ -16,9 +22,9 @@ const start = Date.parse('2026-05-01T09:00:00Z');
 const at = (ms: number) => new Date(start + ms);
 const turn = (run_id: string): Target => ({ kind: 'turn', run_id });
 
-export function reviewQueuesContract(adapter: string, open: OpenStore) {
+export function reviewQueuesContract(adapter: string, open: OpenPorts<Ports>) {
   describe(`the ${adapter} review queues`, () => {
-    let store: Store;
+    let store: Opened<Ports>;
     beforeAll(async () => {
       store = await open({
         feedbackTypes: conformanceFeedbackTypes(),

@@ -1,18 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Envelope, replay } from '../../src/core/index.js';
 import {
+  type Commands,
+  type EntityReads,
+  type EventLog,
   envelopeIdFor,
   type Outcome,
-  type Store,
-  type StoreOptions,
+  type RuleReads,
   staticScoreConfigs,
 } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
+import type { Opened, OpenPorts } from './open-ports.js';
 
-// The Store contract, run unchanged against every adapter (sqlite.test.ts, postgres.test.ts).
+/** The store ports this suite holds the backends to (the type checker keeps it to them). */
+type Ports = Commands & EventLog & EntityReads & RuleReads;
+
+// The contract of the command path, the log and the entity and rule reads, run unchanged against every adapter (sqlite.test.ts, postgres.test.ts).
 // Each test works in its own workspace, so one store serves the whole suite.
-
-export type OpenStore = (options: StoreOptions) => Promise<Store>;
 
 const system = { kind: 'system', name: 'system' };
 const agent = (thread_id: string) => ({ kind: 'agent', thread_id });
@@ -29,9 +33,9 @@ function recorded(outcome: Outcome) {
   return outcome;
 }
 
-export function storeContract(adapter: string, open: OpenStore) {
+export function storeContract(adapter: string, open: OpenPorts<Ports>) {
   describe(`the ${adapter} store`, () => {
-    let store: Store;
+    let store: Opened<Ports>;
     let clock = Date.parse('2026-01-01T00:00:00Z');
     beforeAll(async () => {
       store = await open({

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DueTrace, Store, TraceBatch } from '../../src/store/index.js';
+import type { DueTrace, TraceBatch, TraceInbox } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
-import type { OpenStore } from './store-contract.js';
+import type { Opened, OpenPorts } from './open-ports.js';
+
+/** The store ports this suite holds the backends to (the type checker keeps it to them). */
+type Ports = TraceInbox;
 
 // The spans the OTLP receiver keeps and its outbox, run unchanged against every adapter: each span
 // read once; a row per trace, folded from its batches in the spans' transaction, due at once
@@ -21,9 +24,9 @@ const batch = (trace_id: string, may_end: boolean): TraceBatch => ({
 });
 const span = (trace_id: string, span_id: string) => ({ trace_id, span_id, body: { span_id } });
 
-export function traceSignalsContract(adapter: string, open: OpenStore) {
+export function traceSignalsContract(adapter: string, open: OpenPorts<Ports>) {
   describe(`the ${adapter} trace spans and outbox`, () => {
-    let store: Store;
+    let store: Opened<Ports>;
     let clock = Date.parse('2026-03-01T10:00:00Z');
     beforeAll(async () => {
       store = await open({ feedbackTypes: conformanceFeedbackTypes(), now: () => new Date(clock) });

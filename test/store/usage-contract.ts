@@ -1,16 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store, UsageRecord } from '../../src/store/index.js';
+import type { EvaluationRecords, UsageRecord } from '../../src/store/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
-import type { OpenStore } from './store-contract.js';
+import type { Opened, OpenPorts } from './open-ports.js';
+
+/** The store ports this suite holds the backends to (the type checker keeps it to them). */
+type Ports = Pick<EvaluationRecords, 'usage'>;
 
 // The usage ledger, run unchanged against every adapter.
 
 let counter = 0;
 const freshWorkspace = () => `usage-${Date.now().toString(36)}-${++counter}`;
 
-export function usageContract(adapter: string, open: OpenStore) {
+export function usageContract(adapter: string, open: OpenPorts<Ports>) {
   describe(`the ${adapter} usage ledger`, () => {
-    let store: Store;
+    let store: Opened<Ports>;
     let clock = Date.parse('2026-03-01T10:00:00Z');
     beforeAll(async () => {
       store = await open({ feedbackTypes: conformanceFeedbackTypes(), now: () => new Date(clock) });
