@@ -24,6 +24,7 @@ import type {
   EvaluationRules,
   GiveFeedbackRequest,
   Health,
+  JudgeVersions,
   LeaseResult,
   LedgerEntry,
   LedgerPage,
@@ -511,6 +512,12 @@ export class EvalflowClient {
       options?: CallOptions,
     ): Promise<WriteResult> =>
       this.call('setRule', { params: { evaluator }, body: request }, options),
+  };
+
+  /** LLM judges' versions: those the app declares in code and those recorded in the workspace. */
+  readonly judgeVersions = {
+    list: (options?: CallOptions): Promise<JudgeVersions> =>
+      this.call('judgeVersions', {}, options),
   };
 
   /**

@@ -36,6 +36,7 @@ export const ROUTE_TABLE = {
   runs: { method: 'GET', path: '/v1/runs' },
   rules: { method: 'GET', path: '/v1/evaluation-rules' },
   setRule: { method: 'PUT', path: '/v1/evaluation-rules/:evaluator' },
+  judgeVersions: { method: 'GET', path: '/v1/judge-versions' },
   agreement: { method: 'GET', path: '/v1/agreement' },
   queueDisagreements: { method: 'POST', path: '/v1/review-queues/:queueId/disagreements' },
   promote: { method: 'POST', path: '/v1/evaluation-rules/:evaluator/promote' },

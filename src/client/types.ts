@@ -86,6 +86,7 @@ export type PreviewReevaluationRequest = BodyOf<'previewReevaluation'>;
 export type ReevaluationPreview = RouteResult<'previewReevaluation'>;
 
 export type EvaluationRules = RouteResult<'rules'>;
+export type JudgeVersions = RouteResult<'judgeVersions'>;
 export type SetRuleRequest = BodyOf<'setRule'>;
 export type Budgets = RouteResult<'budgets'>;
 export type Budget = Budgets['budgets'][number];

@@ -10,6 +10,7 @@ from evalflow_client import (
     BackfillSelection,
     ForbiddenError,
     InvalidStateError,
+    JudgeVersions,
     NotFoundError,
     ValidationFailedError,
 )
@@ -134,3 +135,31 @@ def test_a_backfill_of_messages_is_previewed_then_judged_within_its_budget(conne
         system.start_reevaluation(
             ["answer_length@1"], selection=BackfillSelection(kind="turn", sample_fraction=0)
         )
+
+
+def test_judge_versions_list_what_the_app_declares_and_nothing_recorded_elsewhere(connect, unique):
+    # The test app declares no LLM judge, and nothing is recorded in a fresh workspace.
+    reader = connect("reviewer:grace", f"judges-{unique}")
+    assert reader.judge_versions() == []
+
+
+def test_a_recorded_judge_version_reads_in_snake_case():
+    versions = JudgeVersions.model_validate(
+        {
+            "versions": [
+                {
+                    "id": "llm_judge@tuned-1",
+                    "source": "recorded",
+                    "model": "judge-model",
+                    "feedbackType": "judge_verdict",
+                    "tunedFrom": "llm_judge@1",
+                    "examples": 4,
+                    "heldOut": 6,
+                    "recordedAt": "2026-12-05T09:00:00.000Z",
+                }
+            ]
+        }
+    ).versions
+    assert [
+        (v.id, v.source, v.feedback_type, v.tuned_from, v.examples, v.held_out) for v in versions
+    ] == [("llm_judge@tuned-1", "recorded", "judge_verdict", "llm_judge@1", 4, 6)]

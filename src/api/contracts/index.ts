@@ -4,6 +4,7 @@ import { costRoutes } from './costs.js';
 import { eventRoutes } from './events.js';
 import { feedbackRoutes } from './feedback.js';
 import { healthRoutes } from './health.js';
+import { judgeRoutes } from './judges.js';
 import { lifecycleRoutes } from './lifecycle.js';
 import { listRoutes } from './lists.js';
 import { readingRoutes } from './reading.js';
@@ -30,6 +31,7 @@ export const routeContracts = {
   ...readingRoutes,
   ...listRoutes,
   ...ruleRoutes,
+  ...judgeRoutes,
   ...agreementRoutes,
   ...costRoutes,
   ...reevaluationRoutes,

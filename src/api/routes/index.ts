@@ -7,6 +7,7 @@ import { registerCosts } from './costs.js';
 import { registerEvents } from './events.js';
 import { registerFeedback } from './feedback.js';
 import { registerHealth } from './health.js';
+import { registerJudges } from './judges.js';
 import { registerLifecycle } from './lifecycle.js';
 import { registerLists } from './lists.js';
 import { registerReading } from './reading.js';
@@ -30,6 +31,7 @@ export function registerRoutes(api: Api, deps: RouteDeps): void {
     registerReading,
     registerLists,
     registerRules,
+    registerJudges,
     registerAgreement,
     registerCosts,
     registerReevaluations,

@@ -1,4 +1,4 @@
-import type { StoredJudgeVersion } from '../../core/index.js';
+import { type WireJudgeVersion, wireJudgeVersions } from '../../wire/judge-versions.js';
 import { appOf, type Print, withStore } from '../context.js';
 import { printTo, type Terminal } from '../terminal.js';
 import { oneWorkspace } from './agreement.js';
@@ -13,18 +13,6 @@ export interface ListOptions {
   json?: boolean;
 }
 
-/** One version as the list shows it. */
-interface ListedVersion {
-  id: string;
-  source: 'declared' | 'recorded';
-  model: string;
-  feedbackType: string;
-  tunedFrom: string | null;
-  examples: number;
-  heldOut: number;
-  recordedAt: string | null;
-}
-
 export async function listJudges(terminal: Terminal, options: ListOptions): Promise<void> {
   const { config, app } = await appOf(options, terminal);
   const { workspace, versions } = await withStore(
@@ -35,40 +23,13 @@ export async function listJudges(terminal: Terminal, options: ListOptions): Prom
     },
     app,
   );
-  const declared: ListedVersion[] = app.evaluators.list().flatMap((evaluator) =>
-    evaluator.judge === undefined
-      ? []
-      : [
-          {
-            id: evaluator.id,
-            source: 'declared' as const,
-            model: evaluator.judge.model,
-            feedbackType: evaluator.feedbackType.name,
-            tunedFrom: null,
-            examples: 0,
-            heldOut: 0,
-            recordedAt: null,
-          },
-        ],
-  );
-  const listed = [...declared, ...versions.map(listedOf)];
+  const listed = wireJudgeVersions(app.evaluators.list(), versions);
   const print = printTo(terminal);
   if (options.json) return print(JSON.stringify({ workspace, versions: listed }));
   printList(workspace, listed, print);
 }
 
-const listedOf = (version: StoredJudgeVersion): ListedVersion => ({
-  id: `${version.judge}@${version.version}`,
-  source: 'recorded',
-  model: version.model,
-  feedbackType: version.feedbackType,
-  tunedFrom: `${version.judge}@${version.tunedFrom}`,
-  examples: version.examples.length,
-  heldOut: version.heldOut.length,
-  recordedAt: version.recordedAt,
-});
-
-function printList(workspace: string, versions: readonly ListedVersion[], print: Print): void {
+function printList(workspace: string, versions: readonly WireJudgeVersion[], print: Print): void {
   if (versions.length === 0) {
     print(`no LLM judge versions in ${workspace}`);
     return;

@@ -569,6 +569,10 @@ class AsyncEvalflowClient:
         """The rules in force in this workspace, each with where it comes from."""
         return (await self._send(routes.rules())).rules
 
+    async def judge_versions(self) -> list[m.JudgeVersion]:
+        """The LLM judges' versions: declared in code, and recorded as data in this workspace."""
+        return (await self._send(routes.judge_versions())).versions
+
     async def set_rule(
         self,
         evaluator: str,

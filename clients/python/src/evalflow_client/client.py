@@ -564,6 +564,10 @@ class EvalflowClient:
         """The rules in force in this workspace, each with where it comes from."""
         return self._send(routes.rules()).rules
 
+    def judge_versions(self) -> list[m.JudgeVersion]:
+        """The LLM judges' versions: declared in code, and recorded as data in this workspace."""
+        return self._send(routes.judge_versions()).versions
+
     def set_rule(
         self,
         evaluator: str,

@@ -470,6 +470,25 @@ class Rules(WireModel):
     rules: list[Rule]
 
 
+class JudgeVersion(WireModel):
+    """An LLM judge's version: declared in code, or recorded as data (tuned from reviewers)."""
+
+    #: ``judge@version``, as rules name it.
+    id: str
+    source: Literal["declared", "recorded"]
+    model: str
+    feedback_type: str
+    #: The version it was tuned from, ``judge@version``; None for one declared in code.
+    tuned_from: str | None
+    examples: int
+    held_out: int
+    recorded_at: str | None
+
+
+class JudgeVersions(WireModel):
+    versions: list[JudgeVersion]
+
+
 # Agreement: two populations of stored verdicts compared, and promotions on that evidence.
 
 

@@ -128,6 +128,7 @@ SCORE_SUMMARY = Route("GET", "/v1/scores/summary", m.ScoreSummary)
 # Rules and re-evaluations.
 RULES = Route("GET", "/v1/evaluation-rules", m.Rules)
 SET_RULE = Route("PUT", "/v1/evaluation-rules/{evaluator}", m.Written)
+JUDGE_VERSIONS = Route("GET", "/v1/judge-versions", m.JudgeVersions)
 START_REEVALUATION = Route("POST", "/v1/reevaluations", m.ReevaluationStarted)
 REEVALUATION = Route("GET", "/v1/reevaluations/{id}", m.ReevaluationProgress)
 PAUSE_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/pause", m.ReevaluationProgress)
@@ -417,6 +418,10 @@ def score_summary(
 
 def rules() -> Call[m.Rules]:
     return RULES.call()
+
+
+def judge_versions() -> Call[m.JudgeVersions]:
+    return JUDGE_VERSIONS.call()
 
 
 def budgets() -> Call[m.Budgets]:

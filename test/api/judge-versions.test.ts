@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Api, buildApi, issueCredential, type Principal } from '../../src/api/index.js';
+import { EvalflowApiError, EvalflowClient } from '../../src/client/index.js';
+import { openSqliteStore, type Store } from '../../src/store/index.js';
+import { InMemoryScoreConfigStore } from '../../src/testing/index.js';
+import tuningApp from '../cli/fixtures/tuning.config.js';
+
+// GET /v1/judge-versions on a real server (no route here reaches Temporal), through the HTTP
+// client: the app's LLM judge declared in code, beside the versions recorded in the key's
+// workspace and in no other.
+
+let api: Api;
+let store: Store;
+let url: string;
+const client = async (workspaceId: string, principal: Principal) =>
+  new EvalflowClient({
+    baseUrl: url,
+    apiKey: (await issueCredential(store, { kind: 'key', workspaceId, principal })).key,
+  });
+
+beforeAll(async () => {
+  store = openSqliteStore(':memory:', tuningApp);
+  api = await buildApi({
+    store,
+    app: tuningApp,
+    temporal: { client: {} as never, taskQueue: 'unused' },
+    scoreConfigs: new InMemoryScoreConfigStore(),
+    logger: false,
+  });
+  url = await api.listen({ host: '127.0.0.1', port: 0 });
+  const outcome = await store.executeUnchecked({
+    workspace_id: 'acme',
+    actor: { kind: 'system', name: 'cli' },
+    command: {
+      type: 'record_judge_version',
+      judge_version: {
+        judge: 'llm_judge',
+        version: 'tuned-1',
+        rubric: 'Is the answer right? Fail what the reviewers fail.',
+        model: 'judge-model',
+        feedbackType: 'judge_verdict',
+        examples: [
+          {
+            target: { kind: 'message', thread_id: 't', message_id: 'm1', run_id: null },
+            text: 'assistant: answer 1',
+            expectedVerdict: { score: 0, passed: false },
+            reviewersLabel: 'false',
+            judgeLabel: 'true',
+            reviewers: [{ raterId: 'reviewer:ana', label: 'false', note: null }],
+          },
+        ],
+        tunedFrom: '1',
+        heldOut: [
+          { kind: 'message', thread_id: 't', message_id: 'm2', run_id: null },
+          { kind: 'message', thread_id: 't', message_id: 'm3', run_id: null },
+        ],
+      },
+    },
+  });
+  if (outcome.type !== 'recorded') throw new Error(JSON.stringify(outcome));
+});
+afterAll(async () => {
+  await api?.close();
+  await store?.close();
+});
+
+describe('GET /v1/judge-versions', () => {
+  it('lists the judge declared in code, then the versions recorded in the workspace', async () => {
+    const reviewer = await client('acme', { kind: 'reviewer', id: 'ana' });
+    const { versions } = await reviewer.judgeVersions.list();
+    expect(versions).toEqual([
+      {
+        id: 'llm_judge@1',
+        source: 'declared',
+        model: 'judge-model',
+        feedbackType: 'judge_verdict',
+        tunedFrom: null,
+        examples: 0,
+        heldOut: 0,
+        recordedAt: null,
+      },
+      {
+        id: 'llm_judge@tuned-1',
+        source: 'recorded',
+        model: 'judge-model',
+        feedbackType: 'judge_verdict',
+        tunedFrom: 'llm_judge@1',
+        examples: 1,
+        heldOut: 2,
+        recordedAt: expect.any(String),
+      },
+    ]);
+  });
+
+  it('shows another workspace only what the app declares', async () => {
+    const other = await client('elsewhere', { kind: 'system' });
+    expect((await other.judgeVersions.list()).versions.map((v) => v.id)).toEqual(['llm_judge@1']);
+  });
+
+  it('refuses a request without a key, typed', async () => {
+    const anonymous = new EvalflowClient({ baseUrl: url, apiKey: 'efk_wrong' });
+    const refused = await anonymous.judgeVersions.list().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(EvalflowApiError);
+    expect((refused as EvalflowApiError).status).toBe(401);
+  });
+});
