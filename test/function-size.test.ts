@@ -13,9 +13,6 @@ const LONGER: Record<string, number> = {
   'src/ui/evaluators-page.tsx:EvaluatorsPage': 167,
   'src/ui/my-reviews.tsx:Review': 126,
   'src/ui/review-screen.tsx:ReviewScreen': 266,
-  'src/workflows/evaluate-run.ts:evaluateRun': 132,
-  'src/workflows/evaluate-thread.ts:evaluateThread': 137,
-  'src/workflows/reevaluate.ts:reevaluate': 193,
 };
 
 interface Measured {

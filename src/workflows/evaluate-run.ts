@@ -14,12 +14,12 @@ import {
   DEFAULT_HISTORY_BUDGET,
   type EvaluateRunInput,
   type EvaluateRunState,
-  type RunEvent,
   runEventSignal,
   runStateQuery,
 } from './evaluate-run-messages.js';
 import { evaluateTarget } from './evaluate-target.js';
 import { evaluationKey } from './evaluation-key.js';
+import { applyRunEvent, endPause, initialRunState } from './run-state.js';
 
 /**
  * One agent run, from its start to its end across any number of pauses, then its evaluation. A
@@ -28,63 +28,14 @@ import { evaluationKey } from './evaluation-key.js';
  * versions it produced.
  */
 export async function evaluateRun(input: EvaluateRunInput): Promise<EvaluateRunState> {
-  const state: EvaluateRunState = input.carried ?? {
-    runId: input.runId,
-    status: 'running',
-    lastSeq: 0,
-    pauses: 0,
-    pausedMs: 0,
-    pausedSince: null,
-    abandoned: false,
-    startedAt: new Date().toISOString(),
-    endedAt: null,
-    messages: [],
-    artifacts: [],
-    evaluations: {},
-  };
+  const state: EvaluateRunState = input.carried ?? initialRunState(input.runId);
   const abandonAfterMs = input.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
   const online: string[] = [];
-
-  const endPause = () => {
-    if (state.pausedSince !== null) state.pausedMs += Date.now() - state.pausedSince;
-    state.pausedSince = null;
-  };
-  // The relay delivers each log event at least once and in seq order, so anything at or below the
-  // last applied seq is a repeat. Events after the run ended change nothing.
-  const apply = (event: RunEvent) => {
-    if (event.seq <= state.lastSeq || state.endedAt !== null) return;
-    state.lastSeq = event.seq;
-    switch (event.type) {
-      case 'started':
-        return;
-      case 'paused':
-        if (state.status !== 'running') return;
-        state.status = 'paused';
-        state.pauses += 1;
-        state.pausedSince = Date.now();
-        return;
-      case 'resumed':
-        if (state.status !== 'paused') return;
-        endPause();
-        state.status = 'running';
-        return;
-      case 'ended':
-        endPause();
-        state.status = event.status;
-        state.endedAt = new Date().toISOString();
-        return;
-      case 'message':
-        if (event.role !== 'assistant') return;
-        state.messages.push(event.message_id);
-        if (input.online) online.push(event.message_id);
-        return;
-      case 'artifact':
-        state.artifacts.push({ artifact_id: event.artifact_id, version: event.version });
-        return;
-    }
+  const onAnswer = (message_id: string) => {
+    if (input.online) online.push(message_id);
   };
   setHandler(runEventSignal, (...events) => {
-    for (const event of events) apply(event);
+    for (const event of events) applyRunEvent(state, event, onAnswer);
   });
   setHandler(runStateQuery, () => state);
 
@@ -140,7 +91,7 @@ export async function evaluateRun(input: EvaluateRunInput): Promise<EvaluateRunS
     if (mustRollOver() && state.endedAt === null && !state.abandoned) await rollOver();
   }
 
-  if (state.abandoned) endPause();
+  if (state.abandoned) endPause(state);
   const unsettled = pairs(input.plan.turn, [{ kind: 'turn', run_id: input.runId }])
     .concat(pairs(input.plan.message, state.messages.map(messageTarget)))
     .concat(

@@ -8,7 +8,6 @@ import {
 } from '@temporalio/workflow';
 import type { EvalflowActivities } from '../activities/types.js';
 import { evaluatorId, threadGeneration } from '../core/keys.js';
-import type { ThreadEvaluatorRef } from '../evaluators/registry.js';
 import { forEachBounded } from './bounded.js';
 import { DEFAULT_ABANDON_AFTER_MS } from './evaluate-run-messages.js';
 import { evaluateTarget } from './evaluate-target.js';
@@ -22,6 +21,7 @@ import {
   threadStateQuery,
 } from './evaluate-thread-messages.js';
 import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
+import { applyThreadEvent, deadlineOf, initialThreadState } from './thread-state.js';
 
 const progress = proxyActivities<
   Pick<EvalflowActivities, 'loadThreadProgress' | 'saveThreadProgress'>
@@ -41,54 +41,11 @@ const progress = proxyActivities<
  * starts a new one, which reads that first, so a thread idle for months costs nothing.
  */
 export async function evaluateThread(input: EvaluateThreadInput): Promise<EvaluateThreadState> {
-  const state: EvaluateThreadState = input.carried ?? {
-    threadId: input.threadId,
-    appliedThrough: null,
-    lastSeq: 0,
-    inbox: [],
-    runs: {},
-    lastActivityAt: Date.now(),
-    ended: false,
-    open: {},
-    latest: {},
-  };
+  const state: EvaluateThreadState = input.carried ?? initialThreadState(input.threadId);
   const abandonAfterMs = input.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
   const thread = { workspaceId: input.workspaceId, threadId: input.threadId };
   const openCount = () => Object.keys(state.open).length;
-
-  const opened = (plan: readonly ThreadEvaluatorRef[], seq: number) => {
-    for (const evaluator of plan)
-      state.open[evaluatorId(evaluator)] ??= { evaluator, openedSeq: seq };
-  };
-  /** Applies one event; false for an end that must be judged before anything after it. */
-  const apply = (event: ThreadEvent): boolean => {
-    // The relay delivers each log event at least once and in seq order: a seq at or below the
-    // last applied is a repeat.
-    if (event.seq <= state.lastSeq) return true;
-    state.lastSeq = event.seq;
-    switch (event.type) {
-      case 'run_started':
-        state.runs[event.run_id] = { pausedAt: null };
-        opened(event.plan, event.seq);
-        break;
-      case 'run_paused':
-        if (state.runs[event.run_id] !== undefined)
-          state.runs[event.run_id] = { pausedAt: Date.now() };
-        break;
-      case 'run_ended':
-        delete state.runs[event.run_id];
-        break;
-      case 'message':
-        opened(event.plan, event.seq);
-        break;
-      case 'ended':
-        if (openCount() === 0) return true;
-        state.ended = true;
-        return false;
-    }
-    state.lastActivityAt = Date.now();
-    return true;
-  };
+  const apply = (event: ThreadEvent) => applyThreadEvent(state, event);
   const drainInbox = () => {
     while (state.inbox.length > 0 && !state.ended) apply(state.inbox.shift() as ThreadEvent);
   };
@@ -103,15 +60,7 @@ export async function evaluateThread(input: EvaluateThreadInput): Promise<Evalua
   });
   setHandler(threadStateQuery, () => state);
 
-  /** When a generation is due: quiet for its idleFor, and no run open (a paused one abandoned). */
-  const deadline = ({ evaluator }: OpenGeneration): number => {
-    let at = state.lastActivityAt + evaluator.idleForMs;
-    for (const run of Object.values(state.runs)) {
-      if (run.pausedAt === null) return Number.POSITIVE_INFINITY;
-      at = Math.max(at, run.pausedAt + abandonAfterMs);
-    }
-    return at;
-  };
+  const deadline = (generation: OpenGeneration) => deadlineOf(state, generation, abandonAfterMs);
   const earliest = () =>
     state.ended ? Number.NEGATIVE_INFINITY : Math.min(...Object.values(state.open).map(deadline));
 

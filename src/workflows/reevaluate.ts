@@ -65,17 +65,7 @@ interface Page {
  * evaluations in flight then (at most `concurrency`) cost.
  */
 export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProgress> {
-  const progress: ReevaluateProgress = input.carried?.progress ?? {
-    total: 0,
-    done: 0,
-    recorded: 0,
-    sampledOut: 0,
-    failed: 0,
-    skipped: 0,
-    inFlight: 0,
-    paused: false,
-    cancelled: false,
-  };
+  const progress: ReevaluateProgress = input.carried?.progress ?? startingProgress();
   progress.paused = input.carried?.paused ?? false;
   // Nothing is in flight when a page starts (a progress carried from before this field has none).
   progress.inFlight = 0;
@@ -114,92 +104,15 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
     progress.paused = true;
     progress.pausedBy = 'budget';
   };
-  setHandler(pauseBatchSignal, () => {
-    progress.paused = true;
-    if (budgeted) progress.pausedBy = 'request';
-  });
-  setHandler(resumeBatchSignal, () => {
-    // A budget's pause is lifted by raising the budget, not by asking.
-    if (overBudget()) {
-      progress.pausedBy = 'budget';
-      return;
-    }
-    progress.paused = false;
-    if (budgeted) progress.pausedBy = null;
-  });
-  setHandler(setBatchBudgetSignal, (maxCostNanos) => {
-    if (!budgeted) return;
-    progress.maxCostNanos = maxCostNanos;
-    if (progress.pausedBy === 'budget' && !overBudget()) {
-      progress.paused = false;
-      progress.pausedBy = null;
-    }
-  });
-  setHandler(cancelBatchSignal, () => {
-    progress.cancelled = true;
-  });
+  handleBatchSignals(progress, budgeted, overBudget);
   setHandler(batchProgressQuery, () => progress);
 
   const backfill = input.selection !== undefined && patched('reevaluate-backfill');
   const pageSize = input.pageSize ?? 100;
-  let page: Page;
-  if (backfill && input.selection !== undefined) {
-    const selection = input.selection;
-    if (input.carried === undefined) {
-      const counts = await paging.countBackfillTargets({
-        workspaceId: input.workspaceId,
-        selection,
-        evaluators: input.evaluators,
-      });
-      progress.total = Object.values(counts.pairs).reduce((sum, pairs) => sum + pairs, 0);
-    }
-    const selected = input.carried?.selected ?? 0;
-    const room = (selection.limit ?? Number.POSITIVE_INFINITY) - selected;
-    const read = await paging.listBackfillTargets({
-      workspaceId: input.workspaceId,
-      selection,
-      evaluators: input.evaluators,
-      after: (input.carried?.after ?? null) as BackfillCursor | null,
-      limit: pageSize,
-    });
-    const taken = read.targets.slice(0, Math.max(0, room));
-    page = {
-      pairs: taken.flatMap(({ target, judgedBy }) =>
-        input.evaluators
-          .filter((ref) => !judgedBy.includes(`${ref.name}@${ref.version}`))
-          .map((evaluator) => ({ evaluator, target })),
-      ),
-      after: read.after,
-      last: read.exhausted || taken.length >= room,
-      selected: selected + taken.length,
-    };
-  } else {
-    const selector = input.selector ?? {};
-    if (input.carried === undefined) {
-      const versions = await paging.countArtifactVersions({
-        workspaceId: input.workspaceId,
-        selector,
-      });
-      progress.total = versions * input.evaluators.length;
-    }
-    const versions = await paging.listArtifactVersions({
-      workspaceId: input.workspaceId,
-      selector,
-      after: (input.carried?.after ?? null) as ArtifactVersionKey | null,
-      limit: pageSize,
-    });
-    page = {
-      pairs: versions.flatMap((version) =>
-        input.evaluators.map((evaluator) => ({
-          evaluator,
-          target: { kind: 'artifact', ...version } satisfies EvaluationTarget,
-        })),
-      ),
-      after: versions.at(-1) ?? null,
-      last: versions.length < pageSize,
-      selected: 0,
-    };
-  }
+  const page =
+    backfill && input.selection !== undefined
+      ? await backfillPage(input, input.selection, progress, pageSize)
+      : await artifactPage(input, progress, pageSize);
 
   if (input.carried === undefined) {
     tell('batch.started', 'batch started', {
@@ -221,11 +134,7 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
     }).finally(() => {
       progress.inFlight -= 1;
     });
-    progress.done += 1;
-    if (state === 'recorded') progress.recorded += 1;
-    else if (state === 'sampled_out') progress.sampledOut += 1;
-    else if (state === 'failed') progress.failed += 1;
-    else progress.skipped += 1;
+    tally(progress, state);
     if (budgeted) {
       progress.spentNanos = await paging.batchSpend({
         workspaceId: input.workspaceId,
@@ -255,5 +164,131 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
       paused: progress.paused,
       ...(backfill ? { selected: page.selected } : {}),
     },
+  });
+}
+
+const startingProgress = (): ReevaluateProgress => ({
+  total: 0,
+  done: 0,
+  recorded: 0,
+  sampledOut: 0,
+  failed: 0,
+  skipped: 0,
+  inFlight: 0,
+  paused: false,
+  cancelled: false,
+});
+
+/** Counts one settled evaluation by how it settled. */
+function tally(progress: ReevaluateProgress, state: string): void {
+  progress.done += 1;
+  if (state === 'recorded') progress.recorded += 1;
+  else if (state === 'sampled_out') progress.sampledOut += 1;
+  else if (state === 'failed') progress.failed += 1;
+  else progress.skipped += 1;
+}
+
+/**
+ * The next page of a backfill: the targets after the carried cursor, within the selection's
+ * limit, each with the evaluators that have not judged it yet. The first page counts the total.
+ */
+async function backfillPage(
+  input: ReevaluateInput,
+  selection: NonNullable<ReevaluateInput['selection']>,
+  progress: ReevaluateProgress,
+  pageSize: number,
+): Promise<Page> {
+  if (input.carried === undefined) {
+    const counts = await paging.countBackfillTargets({
+      workspaceId: input.workspaceId,
+      selection,
+      evaluators: input.evaluators,
+    });
+    progress.total = Object.values(counts.pairs).reduce((sum, pairs) => sum + pairs, 0);
+  }
+  const selected = input.carried?.selected ?? 0;
+  const room = (selection.limit ?? Number.POSITIVE_INFINITY) - selected;
+  const read = await paging.listBackfillTargets({
+    workspaceId: input.workspaceId,
+    selection,
+    evaluators: input.evaluators,
+    after: (input.carried?.after ?? null) as BackfillCursor | null,
+    limit: pageSize,
+  });
+  const taken = read.targets.slice(0, Math.max(0, room));
+  return {
+    pairs: taken.flatMap(({ target, judgedBy }) =>
+      input.evaluators
+        .filter((ref) => !judgedBy.includes(`${ref.name}@${ref.version}`))
+        .map((evaluator) => ({ evaluator, target })),
+    ),
+    after: read.after,
+    last: read.exhausted || taken.length >= room,
+    selected: selected + taken.length,
+  };
+}
+
+/** The next page of artifact versions, each with every evaluator. The first counts the total. */
+async function artifactPage(
+  input: ReevaluateInput,
+  progress: ReevaluateProgress,
+  pageSize: number,
+): Promise<Page> {
+  const selector = input.selector ?? {};
+  if (input.carried === undefined) {
+    const versions = await paging.countArtifactVersions({
+      workspaceId: input.workspaceId,
+      selector,
+    });
+    progress.total = versions * input.evaluators.length;
+  }
+  const versions = await paging.listArtifactVersions({
+    workspaceId: input.workspaceId,
+    selector,
+    after: (input.carried?.after ?? null) as ArtifactVersionKey | null,
+    limit: pageSize,
+  });
+  return {
+    pairs: versions.flatMap((version) =>
+      input.evaluators.map((evaluator) => ({
+        evaluator,
+        target: { kind: 'artifact', ...version } satisfies EvaluationTarget,
+      })),
+    ),
+    after: versions.at(-1) ?? null,
+    last: versions.length < pageSize,
+    selected: 0,
+  };
+}
+
+/** Pause, resume, a new budget and cancel, as signals move the batch's progress. */
+function handleBatchSignals(
+  progress: ReevaluateProgress,
+  budgeted: boolean,
+  overBudget: () => boolean,
+): void {
+  setHandler(pauseBatchSignal, () => {
+    progress.paused = true;
+    if (budgeted) progress.pausedBy = 'request';
+  });
+  setHandler(resumeBatchSignal, () => {
+    // A budget's pause is lifted by raising the budget, not by asking.
+    if (overBudget()) {
+      progress.pausedBy = 'budget';
+      return;
+    }
+    progress.paused = false;
+    if (budgeted) progress.pausedBy = null;
+  });
+  setHandler(setBatchBudgetSignal, (maxCostNanos) => {
+    if (!budgeted) return;
+    progress.maxCostNanos = maxCostNanos;
+    if (progress.pausedBy === 'budget' && !overBudget()) {
+      progress.paused = false;
+      progress.pausedBy = null;
+    }
+  });
+  setHandler(cancelBatchSignal, () => {
+    progress.cancelled = true;
   });
 }
