@@ -8,7 +8,7 @@ import { ShortcutsDialog } from './shortcuts.js';
 import { forgetToken, takeToken } from './sign-in.js';
 import { SignedOut } from './signed-out.js';
 import { useStateNow } from './state-now.js';
-import { workbenchApi } from './workbench-api.js';
+import { type WorkbenchApi, workbenchApi } from './workbench-api.js';
 
 // The reviewers' page: signed in from a link's token, the queues, one queue's items one at a
 // time, and the reviewer's own verdicts. Keys are read once, here, and handed to the screen on
@@ -55,6 +55,66 @@ export function App() {
   const toQueues = useCallback(() => setScreen({ name: 'queues' }), []);
   const loadQueues = useCallback(() => api?.queues() ?? Promise.resolve([]), [api]);
 
+  useShortcutKeys(helpOpen, setHelp, keys);
+
+  if (!api) return <SignedOut refused={refused} />;
+
+  return (
+    <div class="page">
+      <TopBar
+        evaluators={screen.name === 'evaluators'}
+        announcement={announcement}
+        onQueues={toQueues}
+        onEvaluators={() => setScreen({ name: 'evaluators' })}
+        onHelp={() => setHelp(true)}
+        onSignOut={() => {
+          forgetToken(sessionStorage);
+          setToken(null);
+          setRefused(null);
+        }}
+      />
+      {screen.name === 'queues' && (
+        <QueueList
+          load={loadQueues}
+          onOpen={(queueId) => setScreen({ name: 'review', queueId })}
+          onMyReviews={(queueId) => setScreen({ name: 'mine', queueId })}
+          onSignInRefused={onSignInRefused}
+          setKeys={setKeys}
+        />
+      )}
+      {screen.name === 'evaluators' && (
+        <EvaluatorsPage
+          api={api}
+          storage={localStorage}
+          onBack={toQueues}
+          onSignInRefused={onSignInRefused}
+          setKeys={setKeys}
+        />
+      )}
+      {(screen.name === 'review' || screen.name === 'mine') && (
+        <QueueScreen
+          screen={screen}
+          api={api}
+          onBack={toQueues}
+          onSignInRefused={onSignInRefused}
+          onAnnounce={setAnnouncement}
+          setKeys={setKeys}
+        />
+      )}
+      <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
+    </div>
+  );
+}
+
+/**
+ * The page's keys: `?` opens the shortcuts, Esc and `?` close them, and any other key goes to the
+ * screen's handler (`keys`), which says whether it took it.
+ */
+function useShortcutKeys(
+  helpOpen: { readonly current: boolean },
+  setHelp: (open: boolean) => void,
+  keys: { readonly current: ((action: KeyAction) => boolean) | null },
+) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.isComposing) return;
@@ -85,90 +145,62 @@ export function App() {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [setHelp]);
+}
 
-  if (!api) return <SignedOut refused={refused} />;
-
+/** The top bar: the pages, the live announcement, the shortcuts and signing out. */
+function TopBar(props: {
+  evaluators: boolean;
+  announcement: string;
+  onQueues(): void;
+  onEvaluators(): void;
+  onHelp(): void;
+  onSignOut(): void;
+}) {
   return (
-    <div class="page">
-      <header class="top">
-        <span class="brand">evalflow · review</span>
-        <nav aria-label="Pages" class="pages">
-          <button
-            type="button"
-            aria-current={screen.name === 'evaluators' ? undefined : 'page'}
-            onClick={toQueues}
-          >
-            Queues
-          </button>
-          <button
-            type="button"
-            aria-current={screen.name === 'evaluators' ? 'page' : undefined}
-            onClick={() => setScreen({ name: 'evaluators' })}
-            data-testid="to-evaluators"
-          >
-            Evaluators
-          </button>
-        </nav>
-        <p role="status" aria-live="polite" class="announcement" data-testid="announcement">
-          {announcement}
-        </p>
-        <button type="button" onClick={() => setHelp(true)} aria-keyshortcuts="?">
-          Shortcuts <kbd>?</kbd>
+    <header class="top">
+      <span class="brand">evalflow · review</span>
+      <nav aria-label="Pages" class="pages">
+        <button
+          type="button"
+          aria-current={props.evaluators ? undefined : 'page'}
+          onClick={props.onQueues}
+        >
+          Queues
         </button>
         <button
           type="button"
-          onClick={() => {
-            forgetToken(sessionStorage);
-            setToken(null);
-            setRefused(null);
-          }}
+          aria-current={props.evaluators ? 'page' : undefined}
+          onClick={props.onEvaluators}
+          data-testid="to-evaluators"
         >
-          Sign out
+          Evaluators
         </button>
-      </header>
-      {screen.name === 'queues' && (
-        <QueueList
-          load={loadQueues}
-          onOpen={(queueId) => setScreen({ name: 'review', queueId })}
-          onMyReviews={(queueId) => setScreen({ name: 'mine', queueId })}
-          onSignInRefused={onSignInRefused}
-          setKeys={setKeys}
-        />
-      )}
-      {screen.name === 'evaluators' && (
-        <EvaluatorsPage
-          api={api}
-          storage={localStorage}
-          onBack={toQueues}
-          onSignInRefused={onSignInRefused}
-          setKeys={setKeys}
-        />
-      )}
-      {screen.name === 'review' && (
-        <ReviewScreen
-          key={screen.queueId}
-          api={api}
-          queueId={screen.queueId}
-          onBack={toQueues}
-          onSignInRefused={onSignInRefused}
-          onAnnounce={setAnnouncement}
-          setKeys={setKeys}
-        />
-      )}
-      {screen.name === 'mine' && (
-        <MyReviews
-          key={screen.queueId}
-          api={api}
-          queueId={screen.queueId}
-          onBack={toQueues}
-          onSignInRefused={onSignInRefused}
-          onAnnounce={setAnnouncement}
-          setKeys={setKeys}
-        />
-      )}
-      <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
-    </div>
+      </nav>
+      <p role="status" aria-live="polite" class="announcement" data-testid="announcement">
+        {props.announcement}
+      </p>
+      <button type="button" onClick={props.onHelp} aria-keyshortcuts="?">
+        Shortcuts <kbd>?</kbd>
+      </button>
+      <button type="button" onClick={props.onSignOut}>
+        Sign out
+      </button>
+    </header>
   );
+}
+
+/** One queue's screen: its review, or the reviewer's own verdicts in it. */
+function QueueScreen(props: {
+  screen: Extract<Screen, { name: 'review' | 'mine' }>;
+  api: WorkbenchApi;
+  onBack(): void;
+  onSignInRefused(message: string): void;
+  onAnnounce(message: string): void;
+  setKeys(handler: ((action: KeyAction) => boolean) | null): void;
+}) {
+  const { screen, ...rest } = props;
+  const Chosen = screen.name === 'review' ? ReviewScreen : MyReviews;
+  return <Chosen key={screen.queueId} queueId={screen.queueId} {...rest} />;
 }
 
 /** The link's token (then gone from the address bar), else the one this tab kept. */

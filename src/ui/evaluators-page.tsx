@@ -79,13 +79,51 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
     },
     [chosen, storage],
   );
-  const [draft, setDraft] = useState<Asked>(asked);
-  // The view on screen with the days it was read for: what a reader (or a test) checks before
-  // taking the figures as those of the days just asked for.
-  const [shown, setShown] = useState<{ days: string; view: EvaluatorsView } | null>(null);
+  const { shown, problem } = useEvaluatorsView(api, asked, chosen, onSignInRefused);
   const view = shown?.view ?? null;
-  const [problem, setProblem] = useState<Refusal | null>(null);
 
+  const { opened, open, close } = useOpenedDisagreement(view !== null, setKeys, onBack);
+
+  if (opened) {
+    return (
+      <main aria-label="A disagreement">
+        <TargetView api={api} disagreement={opened.d} sides={opened} onClose={close} />
+      </main>
+    );
+  }
+
+  return (
+    <main aria-labelledby="evaluators-title" class="evaluators" data-days={shown?.days}>
+      <h1 id="evaluators-title">Evaluators</h1>
+      <p class="quiet" data-testid="keys-hint">
+        <kbd>↑</kbd> <kbd>↓</kbd> move through the disagreements, <kbd>Enter</kbd> opens one,{' '}
+        <kbd>Esc</kbd> goes back; <kbd>?</kbd> lists every shortcut.
+      </p>
+      <WindowForm asked={asked} onAsk={setAsked} />
+      {problem && <ReadProblem problem={problem} />}
+      {view === null && problem === null && <p role="status">Reading the evaluators…</p>}
+      {view && <Spend spend={view.spend} />}
+      {view?.types.length === 0 && <p>No evaluator has a rule or a verdict in these days.</p>}
+      {view?.types.map((type) => (
+        <FeedbackTypeSection key={type.feedbackType} type={type} onChoose={choose} onOpen={open} />
+      ))}
+    </main>
+  );
+}
+
+/**
+ * The evaluators' view for the days asked, read again when they or the comparisons chosen
+ * change, with the days it was read for: what a reader (or a test) checks before taking the
+ * figures as those of the days just asked for. A refusal is the problem shown instead.
+ */
+function useEvaluatorsView(
+  api: EvaluatorsPageProps['api'],
+  asked: Asked,
+  chosen: Record<string, Comparison>,
+  onSignInRefused: EvaluatorsPageProps['onSignInRefused'],
+) {
+  const [shown, setShown] = useState<{ days: string; view: EvaluatorsView } | null>(null);
+  const [problem, setProblem] = useState<Refusal | null>(null);
   useEffect(() => {
     const window = windowOf(asked.first, asked.last);
     if (typeof window === 'string') {
@@ -108,98 +146,102 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
       current = false;
     };
   }, [api, asked, chosen, onSignInRefused]);
+  return { shown, problem };
+}
 
-  const { opened, open, close } = useOpenedDisagreement(view !== null, setKeys, onBack);
-
-  if (opened) {
-    return (
-      <main aria-label="A disagreement">
-        <TargetView api={api} disagreement={opened.d} sides={opened} onClose={close} />
-      </main>
-    );
-  }
-
+/** The days to read: edited here, asked for on Show. */
+function WindowForm(props: { asked: Asked; onAsk(asked: Asked): void }) {
+  const [draft, setDraft] = useState<Asked>(props.asked);
   return (
-    <main aria-labelledby="evaluators-title" class="evaluators" data-days={shown?.days}>
-      <h1 id="evaluators-title">Evaluators</h1>
-      <p class="quiet" data-testid="keys-hint">
-        <kbd>↑</kbd> <kbd>↓</kbd> move through the disagreements, <kbd>Enter</kbd> opens one,{' '}
-        <kbd>Esc</kbd> goes back; <kbd>?</kbd> lists every shortcut.
-      </p>
-      <form
-        class="window"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setAsked(draft);
-        }}
-      >
-        <label>
-          First day{' '}
-          <input
-            type="date"
-            name="first"
-            value={draft.first}
-            onInput={(e) => setDraft({ ...draft, first: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Last day{' '}
-          <input
-            type="date"
-            name="last"
-            value={draft.last}
-            onInput={(e) => setDraft({ ...draft, last: e.currentTarget.value })}
-          />
-        </label>
-        <button type="submit">Show</button>
-        <span class="quiet">
-          Days in UTC; each version is compared with the reviewers over these days.
-        </span>
-      </form>
-      {problem && (
-        <div role="alert" class="refusal">
-          <p>The evaluators could not be read: {problem.message}</p>
-          {problem.details.length > 0 && (
-            <ul>
-              {problem.details.map((detail) => (
-                <li key={detail}>{detail}</li>
-              ))}
-            </ul>
-          )}
-        </div>
+    <form
+      class="window"
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onAsk(draft);
+      }}
+    >
+      <DayInput
+        label="First day"
+        name="first"
+        value={draft.first}
+        onDay={(first) => setDraft({ ...draft, first })}
+      />
+      <DayInput
+        label="Last day"
+        name="last"
+        value={draft.last}
+        onDay={(last) => setDraft({ ...draft, last })}
+      />
+      <button type="submit">Show</button>
+      <span class="quiet">
+        Days in UTC; each version is compared with the reviewers over these days.
+      </span>
+    </form>
+  );
+}
+
+function DayInput(props: { label: string; name: string; value: string; onDay(day: string): void }) {
+  return (
+    <label>
+      {props.label}{' '}
+      <input
+        type="date"
+        name={props.name}
+        value={props.value}
+        onInput={(e) => props.onDay(e.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
+function ReadProblem({ problem }: { problem: Refusal }) {
+  return (
+    <div role="alert" class="refusal">
+      <p>The evaluators could not be read: {problem.message}</p>
+      {problem.details.length > 0 && (
+        <ul>
+          {problem.details.map((detail) => (
+            <li key={detail}>{detail}</li>
+          ))}
+        </ul>
       )}
-      {view === null && problem === null && <p role="status">Reading the evaluators…</p>}
-      {view && <Spend spend={view.spend} />}
-      {view?.types.length === 0 && <p>No evaluator has a rule or a verdict in these days.</p>}
-      {view?.types.map((type) => (
-        <section
-          key={type.feedbackType}
-          class="feedback-type"
-          aria-labelledby={`type-${type.feedbackType}`}
-          data-feedback-type={type.feedbackType}
-        >
-          <h2 id={`type-${type.feedbackType}`}>{type.feedbackType}</h2>
-          <RulesTable versions={type.versions} />
-          {type.versions.map((version) =>
-            version.views.length === 0 ? (
-              <p key={version.version} class="quiet">
-                {version.version} gave no labelled verdict in these days.
-              </p>
-            ) : (
-              version.views.map((fieldView) => (
-                <VersionField
-                  key={`${version.version}:${fieldView.field.field}`}
-                  version={version}
-                  view={fieldView}
-                  onChoose={choose}
-                  onOpen={open}
-                />
-              ))
-            ),
-          )}
-        </section>
-      ))}
-    </main>
+    </div>
+  );
+}
+
+/** One feedback type: its versions' rules, then each version's fields against the reviewers. */
+function FeedbackTypeSection(props: {
+  type: EvaluatorsView['types'][number];
+  onChoose(key: string, comparison: Comparison): void;
+  onOpen(d: Disagreement, a: string, b: string): void;
+}) {
+  const { type } = props;
+  return (
+    <section
+      class="feedback-type"
+      aria-labelledby={`type-${type.feedbackType}`}
+      data-feedback-type={type.feedbackType}
+    >
+      <h2 id={`type-${type.feedbackType}`}>{type.feedbackType}</h2>
+      <RulesTable versions={type.versions} />
+      {type.versions.map((version) =>
+        version.views.length === 0 ? (
+          <p key={version.version} class="quiet">
+            {version.version} gave no labelled verdict in these days.
+          </p>
+        ) : (
+          version.views.map((fieldView) => (
+            <VersionField
+              key={`${version.version}:${fieldView.field.field}`}
+              version={version}
+              view={fieldView}
+              onChoose={props.onChoose}
+              onOpen={props.onOpen}
+            />
+          ))
+        ),
+      )}
+    </section>
   );
 }
 

@@ -143,7 +143,6 @@ function Review(props: {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const form = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
@@ -191,33 +190,12 @@ function Review(props: {
         </section>
       )}
       {!editing && value !== null && (
-        <div class="row-actions">
-          <button
-            type="button"
-            onClick={() => props.onEdit(true)}
-            aria-label={`Revise the verdict on ${label}`}
-          >
-            Revise
-          </button>
-          <button
-            type="button"
-            class={confirming ? 'danger' : ''}
-            disabled={busy}
-            aria-label={
-              confirming
-                ? `Confirm: withdraw the verdict on ${label}`
-                : `Withdraw the verdict on ${label}`
-            }
-            onBlur={() => setConfirming(false)}
-            onClick={() => {
-              if (!confirming) return setConfirming(true);
-              setConfirming(false);
-              void act(props.onWithdraw);
-            }}
-          >
-            {confirming ? 'Confirm: withdraw' : 'Withdraw'}
-          </button>
-        </div>
+        <ReviewActions
+          label={label}
+          busy={busy}
+          onRevise={() => props.onEdit(true)}
+          onWithdraw={() => void act(props.onWithdraw)}
+        />
       )}
       {!editing && refusal && (
         <div role="alert" class="refusal">
@@ -247,5 +225,41 @@ function Review(props: {
         </VerdictForm>
       )}
     </li>
+  );
+}
+
+/** Revise and withdraw a verdict; withdrawing asks to be confirmed by a second click. */
+function ReviewActions(props: {
+  label: string;
+  busy: boolean;
+  onRevise(): void;
+  onWithdraw(): void;
+}) {
+  const { label } = props;
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <div class="row-actions">
+      <button type="button" onClick={props.onRevise} aria-label={`Revise the verdict on ${label}`}>
+        Revise
+      </button>
+      <button
+        type="button"
+        class={confirming ? 'danger' : ''}
+        disabled={props.busy}
+        aria-label={
+          confirming
+            ? `Confirm: withdraw the verdict on ${label}`
+            : `Withdraw the verdict on ${label}`
+        }
+        onBlur={() => setConfirming(false)}
+        onClick={() => {
+          if (!confirming) return setConfirming(true);
+          setConfirming(false);
+          props.onWithdraw();
+        }}
+      >
+        {confirming ? 'Confirm: withdraw' : 'Withdraw'}
+      </button>
+    </div>
   );
 }
