@@ -58,6 +58,8 @@ export function App() {
   useShortcutKeys(helpOpen, setHelp, keys);
 
   if (!api) return <SignedOut refused={refused} />;
+  // What every screen but the queues' list is given.
+  const screenProps = { api, onBack: toQueues, onSignInRefused, setKeys };
 
   return (
     <div class="page">
@@ -82,24 +84,9 @@ export function App() {
           setKeys={setKeys}
         />
       )}
-      {screen.name === 'evaluators' && (
-        <EvaluatorsPage
-          api={api}
-          storage={localStorage}
-          onBack={toQueues}
-          onSignInRefused={onSignInRefused}
-          setKeys={setKeys}
-        />
-      )}
+      {screen.name === 'evaluators' && <EvaluatorsPage {...screenProps} storage={localStorage} />}
       {(screen.name === 'review' || screen.name === 'mine') && (
-        <QueueScreen
-          screen={screen}
-          api={api}
-          onBack={toQueues}
-          onSignInRefused={onSignInRefused}
-          onAnnounce={setAnnouncement}
-          setKeys={setKeys}
-        />
+        <QueueScreen {...screenProps} screen={screen} onAnnounce={setAnnouncement} />
       )}
       <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
     </div>

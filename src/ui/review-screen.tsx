@@ -251,10 +251,10 @@ function ItemUnderReview(
     onSkip(): void;
   },
 ) {
-  const { view, fields, draft, errors, refusal, busy } = props;
+  const { view, lost, onSkip, ...form } = props;
   return (
     <div class="item" data-item-id={view.item.itemId} data-testid="item">
-      {props.lost && (
+      {lost && (
         <div role="alert" class="refusal">
           <p>
             Your lease on this item ended (it ran out, or the server no longer has it for you): a
@@ -273,18 +273,8 @@ function ItemUnderReview(
           </time>
           , renewed while this page is open.
         </p>
-        <VerdictForm
-          formRef={props.formRef}
-          fields={fields}
-          draft={draft}
-          errors={errors}
-          refusal={refusal}
-          busy={busy}
-          submitLabel="Submit"
-          onDraft={props.onDraft}
-          onSubmit={props.onSubmit}
-        >
-          <button type="button" disabled={busy} onClick={props.onSkip} aria-keyshortcuts="s">
+        <VerdictForm {...form} submitLabel="Submit">
+          <button type="button" disabled={form.busy} onClick={onSkip} aria-keyshortcuts="s">
             Skip <kbd>s</kbd>
           </button>
         </VerdictForm>
