@@ -5,10 +5,16 @@ import type { ItemView } from './queue-types.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 import { comparedFields, type Reveal } from './reveal-panel.js';
 import { checkDraft, type Draft, type FormField } from './review-form.js';
-import type { ReviewScreenState } from './review-screen.js';
 import type { ReviewSession } from './review-session.js';
 import type { DraftState } from './use-draft.js';
 import { focusField } from './verdict-form.js';
+
+/** Where the screen is: taking an item, showing one, none left, or refused. */
+export type ReviewScreenState =
+  | { phase: 'loading' }
+  | { phase: 'item'; view: ItemView }
+  | { phase: 'empty' }
+  | { phase: 'failed'; refusal: Refusal };
 
 // The review screen's two actions on the item on screen: submit a verdict (the next item shows
 // at once; the verdict's answer comes later, and a refusal brings the item back as it was left)

@@ -5,7 +5,7 @@ import type { KeyAction } from './keyboard.js';
 import type { ItemView } from './queue-types.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 import { type Reveal, RevealPanel } from './reveal-panel.js';
-import { useReviewActions } from './review-actions.js';
+import { type ReviewScreenState, useReviewActions } from './review-actions.js';
 import { type FormField, formFields, pick } from './review-form.js';
 import { type QueueApi, ReviewSession } from './review-session.js';
 import { type DraftState, useDraft } from './use-draft.js';
@@ -26,13 +26,6 @@ export interface ReviewScreenProps {
   /** Registers what this screen does with a key, while it is on screen. */
   setKeys(handler: ((action: KeyAction) => boolean) | null): void;
 }
-
-/** Where the screen is: taking an item, showing one, none left, or refused. */
-export type ReviewScreenState =
-  | { phase: 'loading' }
-  | { phase: 'item'; view: ItemView }
-  | { phase: 'empty' }
-  | { phase: 'failed'; refusal: Refusal };
 
 export function ReviewScreen(props: ReviewScreenProps) {
   const { api, queueId, onSignInRefused, onAnnounce } = props;
