@@ -8,7 +8,8 @@ import type { WorkspaceState } from './state.js';
 /**
  * Only the system records judge versions, as only it sets rules. A version is new: not declared
  * in code (the deployed catalog) and not recorded before, so a recorded one never changes. Its
- * base version is declared or recorded, and the version answers with the base's feedback type.
+ * base version is declared or recorded, and the version answers with the base's feedback type
+ * and judges the base's kinds (recorded with it, so a rule may name it for them).
  */
 export function recordJudgeVersion(
   state: WorkspaceState,
@@ -35,10 +36,18 @@ export function recordJudgeVersion(
   const baseType =
     context.evaluators?.feedbackTypeOf?.(baseId) ?? state.judgeVersions.get(baseId)?.feedbackType;
   if (baseType === undefined) return notFound('evaluator', baseId);
+  const targets = context.evaluators?.targetsOf(baseId) ?? state.judgeVersions.get(baseId)?.targets;
+  if (targets === undefined) {
+    return validationFailed(
+      `${baseId} was recorded before versions kept the kinds they judge: tune from a version declared in code`,
+    );
+  }
   if (baseType !== version.feedbackType) {
     return validationFailed(
       `${id} answers with ${version.feedbackType} feedback, but ${baseId} with ${baseType}: a tuned version answers with its base's feedback type`,
     );
   }
-  return recorded([{ type: 'judge_version_recorded', judge_version: version }]);
+  return recorded([
+    { type: 'judge_version_recorded', judge_version: version, targets: [...targets] },
+  ]);
 }

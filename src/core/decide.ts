@@ -18,13 +18,19 @@ import { deleteRating, rateMessage } from './decide-ratings.js';
 import { setReviewQueue } from './decide-review-queues.js';
 import { setEvaluationRule } from './decide-rules.js';
 import { recordScore } from './decide-scores.js';
-import type { DecideContext, Decision } from './decision.js';
+import { type DecideContext, type Decision, withRecordedVersions } from './decision.js';
 import { forbidden, issuesOf, type Rejection, summaryOf, validationFailed } from './rejections.js';
 import type { WorkspaceState } from './state.js';
 
 export type Admitted =
   | { ok: true; actor: Actor; command: Command }
   | { ok: false; rejection: Rejection };
+
+/** The context with the workspace's recorded judge versions beside the deployed ones. */
+const withRecorded = (state: WorkspaceState, context: DecideContext): DecideContext => ({
+  ...context,
+  evaluators: withRecordedVersions(context.evaluators, state.judgeVersions),
+});
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -101,9 +107,9 @@ export function decideCommand(
     case 'delete_rating':
       return deleteRating(state, actor, command);
     case 'set_evaluation_rule':
-      return setEvaluationRule(actor, command, context);
+      return setEvaluationRule(actor, command, withRecorded(state, context));
     case 'promote_evaluator':
-      return promoteEvaluator(actor, command, context);
+      return promoteEvaluator(actor, command, withRecorded(state, context));
     case 'record_score':
       return recordScore(actor, command);
     case 'set_review_queue':

@@ -1,5 +1,6 @@
 import type { Event } from './events.js';
 import type { FeedbackTypeRegistry } from './feedback-types.js';
+import type { StoredJudgeVersion } from './judge-versions.js';
 import type { Rejection } from './rejections.js';
 import type { EvaluatedKind } from './targets.js';
 
@@ -50,6 +51,18 @@ export interface EvaluatorCatalog {
    */
   feedbackTypeOf?(id: string): string | undefined;
 }
+
+/**
+ * The deployed catalog with the workspace's recorded judge versions beside it (those the state
+ * holds), so a rule or a promotion may name a version tuned as data like one declared in code.
+ */
+export const withRecordedVersions = (
+  catalog: EvaluatorCatalog | undefined,
+  recorded: ReadonlyMap<string, StoredJudgeVersion>,
+): EvaluatorCatalog => ({
+  targetsOf: (id) => catalog?.targetsOf(id) ?? recorded.get(id)?.targets,
+  feedbackTypeOf: (id) => catalog?.feedbackTypeOf?.(id) ?? recorded.get(id)?.feedbackType,
+});
 
 /** What `decide` knows besides the workspace's entities. */
 export interface DecideContext {

@@ -5,7 +5,7 @@ import type { PromotionEvidence } from './promotions.js';
 import type { ReviewQueue } from './review-queues.js';
 import type { EvaluationRule } from './rules.js';
 import type { ScoreSource } from './sources.js';
-import type { Target } from './targets.js';
+import type { EvaluatedKind, Target } from './targets.js';
 
 // Event bodies, `{type, ...fields}`, in the log's wire names (docs/specification.md#event-shape).
 // Every run, message and feedback event names its thread and run so a consumer never needs
@@ -174,6 +174,11 @@ export interface ReviewQueueSet extends ReviewQueue {
 export interface JudgeVersionRecorded {
   type: 'judge_version_recorded';
   judge_version: JudgeVersionData;
+  /**
+   * The kinds it judges, its base's when it was recorded: a rule may name it for these. Absent
+   * from versions recorded before it was kept, which no rule can name.
+   */
+  targets?: EvaluatedKind[];
 }
 
 export type Event =

@@ -80,6 +80,7 @@ export function changesOf(state: WorkspaceState, envelope: Envelope): ViewChange
           recordedBy: actor,
           recordedAt: ts,
           seq,
+          ...(event.targets === undefined ? {} : { targets: event.targets }),
         }),
       ];
     }

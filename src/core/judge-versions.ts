@@ -8,7 +8,7 @@ import { Id } from './ids.js';
 import { Json, type JsonValue } from './json-values.js';
 import { targetKey } from './keys.js';
 import { EVALUATOR_ID_PART } from './rules.js';
-import { Target } from './targets.js';
+import { type EvaluatedKind, Target } from './targets.js';
 
 const VersionPart = z.string().regex(EVALUATOR_ID_PART, {
   error: "a judge's name or version is letters, digits, '_', '.' or '-'",
@@ -60,6 +60,8 @@ export type JudgeVersion = z.output<typeof JudgeVersion>;
 /** A version as a workspace's view holds it: with the seq of the event that recorded it. */
 export interface StoredJudgeVersion extends JudgeVersion {
   seq: number;
+  /** The kinds it judges, as its event recorded them (absent from versions recorded before). */
+  targets?: EvaluatedKind[];
 }
 
 /** A judge version's id, as rules and the evaluator lookup name it: `{judge}@{version}`. */

@@ -19,7 +19,10 @@ export interface Needs {
   ratingsOn: { thread_id: string; message_id: string }[];
   ownFeedback: { participant: string; feedback_type: string; target: Target }[];
   scoreConfigs: string[];
-  /** Judge versions by id: the one recorded (which must not exist yet) and its base. */
+  /**
+   * Judge versions by id: the one recorded (which must not exist yet) and its base, or those a
+   * rule or a promotion names.
+   */
   judgeVersions: string[];
 }
 
@@ -98,11 +101,17 @@ export function needsOf(
       break;
     }
     case 'set_evaluation_rule':
+      // A rule replaces the one before it whole; it reads only the version it names, which may
+      // be recorded as data rather than declared.
+      needs.judgeVersions.push(command.evaluator);
+      break;
     case 'promote_evaluator':
+      needs.judgeVersions.push(command.evaluator);
+      optional(needs.judgeVersions, command.replacing);
+      break;
     case 'set_review_queue':
     case 'record_score':
-      // A rule or a queue replaces the one before it whole (a promotion carries both rules it
-      // sets), and a trace is no entity: they read nothing.
+      // A queue replaces the one before it whole, and a trace is no entity: they read nothing.
       break;
   }
   return needs;

@@ -13,6 +13,7 @@ import type { Target, TargetKind } from '../core/index.js';
 import type { ScoreConfig } from '../scores/index.js';
 import type { EntityReads, EventLog } from '../store/index.js';
 import { invalidQuery } from './errors.js';
+import { type RecordedJudges, recordedJudges } from './recorded-judges.js';
 import {
   type AgreementApp,
   isNumeric,
@@ -113,11 +114,13 @@ export const DEFAULT_DISAGREEMENTS_LISTED = 100;
  * @throws AgreementQueryError when a side cannot be read as asked; nothing is read then.
  */
 export async function compareSides(
-  store: EntityReads & EventLog,
+  store: EntityReads & EventLog & RecordedJudges,
   app: AgreementApp,
   query: AgreementQuery,
 ): Promise<AgreementReport> {
-  const [sideA, sideB] = resolveSides(app, query.a, query.b);
+  const sides = [query.a, query.b];
+  const recorded = await recordedJudges(store, app, query.workspaceId, sides);
+  const [sideA, sideB] = resolveSides(app, query.a, query.b, recorded);
   const limit = query.limit ?? DEFAULT_DISAGREEMENTS_LISTED;
   if (!Number.isInteger(limit) || limit < 0) {
     throw invalidQuery(`limit is a whole number from 0, not ${limit}`);

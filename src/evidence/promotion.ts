@@ -9,8 +9,9 @@ import {
 } from '../core/index.js';
 import type { EntityReads, EventLog, RuleReads } from '../store/index.js';
 import { type AgreementReport, compareSides } from './compare.js';
-import { invalidQuery, missing } from './errors.js';
-import type { AgreementApp } from './sides.js';
+import { invalidQuery } from './errors.js';
+import { type RecordedJudges, recordedJudges } from './recorded-judges.js';
+import { type AgreementApp, notDeployed } from './sides.js';
 
 // A promotion's evidence, measured when it is asked for: the promoted version's agreement with
 // what it is checked against (reviewers, say), and the replaced version's on the same side for
@@ -70,19 +71,18 @@ const agreementOf = (report: AgreementReport): VersionAgreement => {
  * the field is numeric (a promotion is decided on κ).
  */
 export async function preparePromotion(
-  store: EntityReads & EventLog & RuleReads,
+  store: EntityReads & EventLog & RuleReads & RecordedJudges,
   app: PromotionApp,
   request: PromotionRequest,
 ): Promise<PreparedPromotion> {
   const { evaluator, workspaceId } = request;
   const replacing = request.replacing ?? null;
-  for (const id of [evaluator, replacing]) {
-    if (id !== null && app.evaluators.get(parseEvaluatorId(id)) === undefined) {
-      throw missing(
-        'evaluator',
-        id,
-        `evaluator ${id} is not deployed: it is not in the app's evaluators`,
-      );
+  const versions = replacing === null ? [evaluator] : [evaluator, replacing];
+  // A version tuned as data (recorded in the workspace) is promoted like one declared in code.
+  const recorded = await recordedJudges(store, app, workspaceId, versions);
+  for (const id of versions) {
+    if (app.evaluators.get(parseEvaluatorId(id)) === undefined && !recorded.has(id)) {
+      throw notDeployed(id);
     }
   }
   const field = request.field === undefined ? '' : `:${request.field}`;
@@ -118,7 +118,7 @@ export async function preparePromotion(
     if (rule !== undefined) {
       return { targets: rule.targets, sample_rate: rule.sample_rate, filter: rule.filter };
     }
-    const judges = app.evaluators.targetsOf(id) ?? [];
+    const judges = app.evaluators.targetsOf(id) ?? recorded.get(id)?.targets ?? [];
     return { targets: [...judges], sample_rate: 1, filter: {} };
   };
   return {

@@ -34,7 +34,7 @@ const PAGE = 500;
  * archived, or it does not take a disagreeing target's kind; nothing is queued then.
  */
 export async function queueDisagreements(
-  store: EntityReads & EventLog & Pick<EvaluationRecords, 'reviewQueues'>,
+  store: EntityReads & EventLog & Pick<EvaluationRecords, 'reviewQueues' | 'judgeVersions'>,
   app: QueueingApp,
   query: Omit<AgreementQuery, 'limit'> & {
     readonly queueId: string;

@@ -30,6 +30,12 @@ export interface AgreementApp {
   readonly evaluators: EvaluatorRegistry;
 }
 
+/**
+ * The judge versions recorded as data in the workspace a side may name, by id (`judge@version`),
+ * with the feedback type each answers with: read from the store, they stand beside those deployed.
+ */
+export type RecordedJudgeTypes = ReadonlyMap<string, { readonly feedbackType: string }>;
+
 /** A side as written, before its field is settled. */
 interface ParsedSide {
   readonly population: Population;
@@ -122,13 +128,14 @@ export function resolveSides(
   app: AgreementApp,
   a: string,
   b: string,
+  recorded: RecordedJudgeTypes = new Map(),
 ): [ResolvedSide, ResolvedSide] {
   const fields = fieldsByName(app);
   const parsed = [a, b].map((text) => parseSide(text, (name) => fields.has(name))) as [
     ParsedSide,
     ParsedSide,
   ];
-  const named = parsed.map((side) => namedField(app, fields, side));
+  const named = parsed.map((side) => namedField(app, recorded, fields, side));
   const [first, second] = parsed.map((side, i) => {
     const field = named[i] ?? named[1 - i];
     if (field === null || field === undefined) {
@@ -147,25 +154,36 @@ export function resolveSides(
   return [first, second];
 }
 
+/** The ids of the evaluator versions among sides as written (`politeness@2:polite` names one). */
+export const evaluatorsNamed = (sides: readonly string[]): string[] =>
+  sides.flatMap((text) => {
+    const id = EVALUATOR_SIDE.exec(text)?.[1];
+    return id === undefined ? [] : [id];
+  });
+
+/** An evaluator version neither deployed nor recorded in the workspace. */
+export const notDeployed = (id: string) =>
+  missing(
+    'evaluator',
+    id,
+    `evaluator ${id} is not deployed: it is not in the app's evaluators, nor a judge version recorded in the workspace`,
+  );
+
 export const isNumeric = (side: ResolvedSide): boolean => side.config.dataType === 'NUMERIC';
 
 /** A side's field, when it names one (an evaluator's is its only one when it has a single one). */
 function namedField(
   app: AgreementApp,
+  recorded: RecordedJudgeTypes,
   fields: ReadonlyMap<string, { type: FeedbackType; config: ScoreConfig }>,
   side: ParsedSide,
 ): { type: FeedbackType; config: ScoreConfig } | null {
   if (side.population === 'evaluator') {
     const id = side.evaluator as string;
-    const evaluator = app.evaluators.get(parseEvaluatorId(id));
-    if (evaluator === undefined) {
-      throw missing(
-        'evaluator',
-        id,
-        `evaluator ${id} is not deployed: it is not in the app's evaluators`,
-      );
-    }
-    const type = evaluator.feedbackType;
+    const typeName =
+      app.evaluators.get(parseEvaluatorId(id))?.feedbackType.name ?? recorded.get(id)?.feedbackType;
+    if (typeName === undefined) throw notDeployed(id);
+    const type = { name: typeName };
     const own = [...fields.values()].filter((entry) => entry.type.name === type.name);
     if (side.field === null) {
       if (own.length === 1) return own[0] ?? null;

@@ -121,7 +121,7 @@ describe('evalflow agreement', () => {
     const side = await cli('agreement', 'politeness@9:polite', 'reviewers');
     expect([side.code, side.err]).toEqual([
       1,
-      "evalflow: evaluator politeness@9 is not deployed: it is not in the app's evaluators\n",
+      "evalflow: evaluator politeness@9 is not deployed: it is not in the app's evaluators, nor a judge version recorded in the workspace\n",
     ]);
     const mapping = await cli('agreement', 'politeness@2:polite', 'reviewers', '--map', 'pass');
     expect(mapping.err).toBe('evalflow: a mapping is FROM=TO, such as pass=true, not "pass"\n');

@@ -173,7 +173,7 @@ describe('an error', () => {
       ],
       [
         ['rules', 'set', 'nope@1', '--workspace', 'acme', '--config', config],
-        /^evalflow: evaluator nope@1 is not deployed: add it to the config file's evaluators first$/,
+        /^evalflow: evaluator nope@1 is not deployed: add it to the config file's evaluators first, or record it as a judge version in [a-z]+ \(evalflow judges tune\)$/,
       ],
       [
         ['rules', 'set', 'answer_length'],

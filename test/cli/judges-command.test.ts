@@ -269,6 +269,70 @@ describe('evalflow judges backtest', () => {
     );
   }, 60_000);
 
+  it('sets a shadow rule on the candidate, compares it, and promotes it over its base on the evidence', async () => {
+    const shadow = await cli('rules', 'set', 'llm_judge@tuned-1', '--mode', 'shadow', '--json');
+    expect(shadow.code).toBe(0);
+    expect(JSON.parse(shadow.out)).toMatchObject([
+      { workspace: 'acme', rule: { evaluator: 'llm_judge@tuned-1', mode: 'shadow' } },
+    ]);
+    const agreement = await cli(
+      'agreement',
+      'llm_judge@tuned-1:passed',
+      'reviewers:review.passed',
+      '--json',
+    );
+    expect(agreement.code).toBe(0);
+    expect(JSON.parse(agreement.out).categorical).toMatchObject({
+      matched: 6,
+      kappa: { value: 1 },
+    });
+    const promote = (...flags: string[]) =>
+      cli(
+        'rules',
+        'promote',
+        'llm_judge@tuned-1',
+        '--replacing',
+        'llm_judge@1',
+        '--against',
+        'reviewers:review.passed',
+        '--field',
+        'passed',
+        '--min-matched',
+        '6',
+        '--json',
+        ...flags,
+      );
+    // Its base agrees with the reviewers by chance only (κ 0 over all 20 targets): promoted over
+    // it on the candidate's 6, the rules switch in one event.
+    const promoted = await promote('--min-kappa', '0.8');
+    expect(promoted.code).toBe(0);
+    expect(JSON.parse(promoted.out)).toMatchObject({
+      workspace: 'acme',
+      event: {
+        type: 'evaluator_promoted',
+        evaluator: 'llm_judge@tuned-1',
+        replacing: 'llm_judge@1',
+        evidence: { matched: 6, kappa: 1, replaced: { matched: 20, kappa: 0 } },
+        forced: false,
+      },
+    });
+    const rules = await withStore((store) => store.rules('acme'));
+    expect(rules.map((rule) => [rule.evaluator, rule.enabled, rule.mode ?? 'live'])).toEqual([
+      ['llm_judge@1', false, 'live'],
+      ['llm_judge@tuned-1', true, 'live'],
+    ]);
+  }, 60_000);
+
+  it('refuses a rule on a version neither declared nor recorded, changing nothing', async () => {
+    const before = await withStore((store) => store.head('acme'));
+    const { code, err } = await cli('rules', 'set', 'llm_judge@tuned-9', '--mode', 'shadow');
+    expect([code, err.trim()]).toEqual([
+      1,
+      "evalflow: evaluator llm_judge@tuned-9 is not deployed: add it to the config file's evaluators first, or record it as a judge version in acme (evalflow judges tune)",
+    ]);
+    expect(await withStore((store) => store.head('acme'))).toBe(before);
+  }, 60_000);
+
   it('refuses a version not recorded, in one line', async () => {
     const { code, err } = await cli(
       'judges',

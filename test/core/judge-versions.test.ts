@@ -6,7 +6,7 @@ import {
   replay,
   type WorkspaceState,
 } from '../../src/core/index.js';
-import { feedbackTypes, promotionContext } from './promotion-fixtures.js';
+import { feedbackTypes, promotion, promotionContext } from './promotion-fixtures.js';
 
 // record_judge_version: a judge version as data, recorded once. tone@1 and tone@2 are declared in
 // code (promotion-fixtures); tone@tuned-1 is recorded from tone@1.
@@ -42,8 +42,8 @@ const record = (
   actor: object = system,
 ) => decide(state, actor, command(changes), promotionContext);
 
-/** The state after the version was recorded at seq 1. */
-function recordedState(): WorkspaceState {
+/** The state after the version was recorded at seq 1, by the event its decision gave. */
+function recordedState(event: object = recordedEvent()): WorkspaceState {
   const envelope: Envelope = {
     seq: 1,
     id: 'e1',
@@ -52,22 +52,45 @@ function recordedState(): WorkspaceState {
     thread_id: null,
     run_id: null,
     actor: { kind: 'system', name: 'admin' },
-    event: { type: 'judge_version_recorded', judge_version: command().judge_version as never },
+    event: event as Envelope['event'],
   };
   return replay([envelope]);
 }
 
+function recordedEvent(): object {
+  const decision = record();
+  if (decision.type !== 'recorded') throw new Error(JSON.stringify(decision));
+  return decision.events[0] as object;
+}
+
 describe('record_judge_version', () => {
-  it('records a new version of a declared judge as one event, and the view keeps who and when', () => {
+  it('records a new version of a declared judge as one event with the kinds its base judges, and the view keeps who and when', () => {
     expect(record()).toEqual({
       type: 'recorded',
-      events: [{ type: 'judge_version_recorded', judge_version: judgeVersion }],
+      events: [
+        {
+          type: 'judge_version_recorded',
+          judge_version: judgeVersion,
+          targets: ['turn', 'message'],
+        },
+      ],
     });
     expect(recordedState().judgeVersions.get('tone@tuned-1')).toEqual({
       ...judgeVersion,
       recordedBy: { kind: 'system', name: 'admin' },
       recordedAt: '2026-01-02T03:04:05.000Z',
       seq: 1,
+      targets: ['turn', 'message'],
+    });
+  });
+
+  it('refuses a base recorded before versions kept the kinds they judge, which no rule could name', () => {
+    const before = recordedState({ type: 'judge_version_recorded', judge_version: judgeVersion });
+    expect(before.judgeVersions.get('tone@tuned-1')?.targets).toBeUndefined();
+    expect(record({ version: 'tuned-2', tunedFrom: 'tuned-1' }, before)).toMatchObject({
+      type: 'validation_failed',
+      message:
+        'tone@tuned-1 was recorded before versions kept the kinds they judge: tune from a version declared in code',
     });
   });
 
@@ -88,6 +111,7 @@ describe('record_judge_version', () => {
   it('tunes a recorded version further: its base may be recorded rather than declared', () => {
     expect(record({ version: 'tuned-2', tunedFrom: 'tuned-1' }, recordedState())).toMatchObject({
       type: 'recorded',
+      events: [{ targets: ['turn', 'message'] }],
     });
   });
 
@@ -123,6 +147,45 @@ describe('record_judge_version', () => {
     expect(record({ version: 'a b' })).toMatchObject({ type: 'validation_failed' });
     expect(decide(emptyState(), system, command(), { feedbackTypes })).toMatchObject({
       type: 'not_found',
+    });
+  });
+});
+
+describe('a rule or a promotion naming a recorded version', () => {
+  const rule = (changes: object = {}, state = recordedState()) =>
+    decide(
+      state,
+      system,
+      { type: 'set_evaluation_rule', evaluator: 'tone@tuned-1', targets: ['message'], ...changes },
+      promotionContext,
+    );
+
+  it('sets a rule on it for the kinds it judges, as on a version declared in code', () => {
+    expect(rule({ mode: 'shadow' })).toMatchObject({
+      type: 'recorded',
+      events: [{ type: 'evaluation_rule_set', evaluator: 'tone@tuned-1', mode: 'shadow' }],
+    });
+  });
+
+  it('refuses kinds it does not judge, and a version the workspace never recorded', () => {
+    expect(rule({ targets: ['thread'] })).toMatchObject({
+      type: 'validation_failed',
+      message: 'tone@tuned-1 judges turn, message, not thread',
+    });
+    expect(rule({}, emptyState())).toMatchObject({ type: 'not_found', id: 'tone@tuned-1' });
+  });
+
+  it('promotes it over its base, of the same feedback type', () => {
+    expect(
+      decide(
+        recordedState(),
+        system,
+        { ...promotion, evaluator: 'tone@tuned-1', replacing: 'tone@1' },
+        promotionContext,
+      ),
+    ).toMatchObject({
+      type: 'recorded',
+      events: [{ type: 'evaluator_promoted', evaluator: 'tone@tuned-1', replacing: 'tone@1' }],
     });
   });
 });

@@ -7,6 +7,7 @@ import {
   needsOf,
 } from '../../src/core/index.js';
 import { conformanceFeedbackTypes } from '../../src/testing/index.js';
+import { promotion } from './promotion-fixtures.js';
 
 // What a store loads before deciding: exactly the entities each command reads, by key, and
 // nothing else. pure-decide.test.ts proves these are enough; here each list is pinned whole, so
@@ -110,10 +111,22 @@ describe('needsOf', () => {
     expect(needs({ type: 'delete_rating', ...on })).toEqual(rated);
   });
 
-  it('names nothing for a rule, which replaces the one before it whole', () => {
-    expect(needs({ type: 'set_evaluation_rule', evaluator: 'tone@1', targets: ['turn'] })).toEqual(
-      none,
-    );
+  it('names only the version a rule names, which may be recorded: a rule replaces the one before it whole', () => {
+    expect(needs({ type: 'set_evaluation_rule', evaluator: 'tone@1', targets: ['turn'] })).toEqual({
+      ...none,
+      judgeVersions: ['tone@1'],
+    });
+  });
+
+  it('names both versions of a promotion, and the promoted one alone when it replaces none', () => {
+    expect(needs(promotion as CommandInput)).toEqual({
+      ...none,
+      judgeVersions: ['tone@2', 'tone@1'],
+    });
+    expect(needs({ ...promotion, replacing: null, replaced_rule: null } as CommandInput)).toEqual({
+      ...none,
+      judgeVersions: ['tone@2'],
+    });
   });
 
   it('names the judge version recorded and its base, which decide reads', () => {

@@ -73,6 +73,7 @@ export function judgeVersionsContract(adapter: string, open: OpenPorts<Ports>) {
         recordedBy: system,
         recordedAt: expect.any(String),
         seq: 1,
+        targets: ['turn'],
       });
       expect(await other.judgeVersions.list(ws)).toEqual([kept]);
       expect((await store.views(ws)).judgeVersions.get('review@tuned-1')).toEqual(kept);
@@ -110,6 +111,29 @@ export function judgeVersionsContract(adapter: string, open: OpenPorts<Ports>) {
       });
       const ids = (await store.judgeVersions.list(ws)).map((v) => `${v.judge}@${v.version}`);
       expect(ids).toEqual(['review@tuned-1', 'review@tuned-2']);
+    });
+
+    it('sets a rule on a recorded version from either store, and refuses one in a workspace that never recorded it', async () => {
+      const ws = freshWorkspace();
+      await record(store, ws);
+      const rule = (deciding: Ports, workspace_id: string, mode: string) =>
+        deciding.executeUnchecked({
+          workspace_id,
+          actor: system,
+          command: {
+            type: 'set_evaluation_rule',
+            evaluator: 'review@tuned-1',
+            targets: ['turn'],
+            mode,
+          },
+        });
+      // The other store loads the version to decide; this one decides with what it keeps warm.
+      expect(await rule(other, ws, 'shadow')).toMatchObject({ type: 'recorded' });
+      expect(await rule(store, ws, 'live')).toMatchObject({ type: 'recorded' });
+      expect(await rule(store, freshWorkspace(), 'live')).toMatchObject({
+        type: 'not_found',
+        id: 'review@tuned-1',
+      });
     });
   });
 }

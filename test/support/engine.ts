@@ -73,7 +73,14 @@ export function engineStore(
   const store = openSqliteStore(path, {
     feedbackTypes,
     evaluators,
-    scoreConfigs: staticScoreConfigs({ review_quality: { archived: false } }),
+    // The provider has a score config for every HUMAN type the test gives.
+    scoreConfigs: staticScoreConfigs(
+      Object.fromEntries(
+        types.flatMap((type) =>
+          type.configName === undefined ? [] : [[type.configName, { archived: false }]],
+        ),
+      ),
+    ),
     pollMs: 50,
   });
   return { store, evaluators, feedbackTypes };

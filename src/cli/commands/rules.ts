@@ -12,7 +12,7 @@ import {
   rulesInForce,
   type StoredEvaluationRule,
 } from '../../core/index.js';
-import type { Commands, EventLog, RuleReads } from '../../store/index.js';
+import type { Commands, EvaluationRecords, EventLog, RuleReads } from '../../store/index.js';
 import { wireRule } from '../../wire/entities.js';
 import {
   APP_OPTION,
@@ -127,9 +127,6 @@ export function registerRules(program: Command, terminal: Terminal): void {
         : usage(`--targets are some of ${evaluatedKinds.join(', ')}, not ${kind}`);
     });
     const { config, app } = await appOf(options, terminal);
-    if (app.evaluators.targetsOf(evaluator) === undefined) {
-      usage(`evaluator ${evaluator} is not deployed: add it to the config file's evaluators first`);
-    }
     const results = await withStore(
       config,
       async (store) => {
@@ -139,9 +136,17 @@ export function registerRules(program: Command, terminal: Terminal): void {
             'the store has no workspaces yet: name one with --workspace (new workspaces follow the config file’s rules)',
           );
         }
-        const set = [];
+        // Every workspace is checked first, so a version unknown in one changes none.
+        const kinds = [];
         for (const workspace of workspaces) {
-          set.push(await setRule(store, app, workspace, evaluator, { ...options, targets }));
+          kinds.push(await kindsJudged(store, app, workspace, evaluator));
+        }
+        const set = [];
+        for (const [i, workspace] of workspaces.entries()) {
+          const judges = kinds[i] ?? [];
+          set.push(
+            await setRule(store, app, workspace, evaluator, judges, { ...options, targets }),
+          );
         }
         return set;
       },
@@ -211,18 +216,37 @@ export async function listRules(
   return rows;
 }
 
+/**
+ * The kinds a version judges: one declared in code, or a judge version recorded as data in the
+ * workspace (tuned from reviewers' verdicts). Neither is a usage error.
+ */
+async function kindsJudged(
+  store: Pick<EvaluationRecords, 'judgeVersions'>,
+  app: AppDefinition,
+  workspace: string,
+  evaluator: string,
+): Promise<readonly EvaluatedKind[]> {
+  const kinds =
+    app.evaluators.targetsOf(evaluator) ??
+    (await store.judgeVersions.get(workspace, evaluator))?.targets;
+  if (kinds !== undefined) return kinds;
+  return usage(
+    `evaluator ${evaluator} is not deployed: add it to the config file's evaluators first, or record it as a judge version in ${workspace} (evalflow judges tune)`,
+  );
+}
+
 async function setRule(
   store: Commands & RuleReads,
   app: AppDefinition,
   workspace: string,
   evaluator: string,
+  judges: readonly EvaluatedKind[],
   options: SetOptions,
 ) {
   // Flags not given keep what the rule in force says; a version in no rule starts from its kinds.
   const current = rulesInForce(app.rules, await store.rules(workspace)).find(
     (rule) => rule.evaluator === evaluator,
   );
-  const judges = app.evaluators.targetsOf(evaluator) ?? [];
   const artifactKinds = options.artifactKinds ?? current?.filter.artifact_kinds;
   const targets = [...(options.targets ?? current?.targets ?? judges)];
   // Kept from the rule in force only while the rule still judges threads.
