@@ -5,7 +5,7 @@ import {
   type Pricing,
   targetKey,
 } from '../core/index.js';
-import type { Evaluator, EvaluatorRegistry } from '../evaluators/index.js';
+import { type Evaluator, type EvaluatorRegistry, recordedJudge } from '../evaluators/index.js';
 import type { EvaluationObserver } from '../metrics/observers.js';
 import type { OperationsLog } from '../metrics/operations-log.js';
 import type {
@@ -103,17 +103,12 @@ export async function deployed({ deps }: EvaluationContext, input: EvaluationKey
 
 /**
  * A version of a judge family recorded as data in the workspace (`record_judge_version`), run by
- * the family this worker deploys: by its base version when that is declared here, else by any
- * version of the family that runs recorded versions (`JudgeFamily`). Undefined when neither is found.
+ * the family this worker deploys (`recordedJudge`). Undefined when neither is found.
  */
 async function tunedVersion(
   deps: EvaluationDeps,
   { workspaceId, evaluator }: EvaluationKey,
 ): Promise<Evaluator | undefined> {
   const version = await deps.store.judgeVersions.get(workspaceId, evaluatorId(evaluator));
-  if (version === null) return undefined;
-  const family =
-    deps.evaluators.get({ name: version.judge, version: version.tunedFrom })?.judge ??
-    deps.evaluators.list().find((known) => known.name === version.judge && known.judge)?.judge;
-  return family?.tuned(version);
+  return version === null ? undefined : recordedJudge(deps.evaluators, version);
 }

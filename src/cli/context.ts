@@ -9,7 +9,13 @@ import {
 } from '../config/index.js';
 import { durationProblem, idProblem, nanosOf } from '../core/index.js';
 import { evaluatorTaskQueues } from '../evaluators/index.js';
-import { type EventLog, openStore, type Store, type StoreIdentity } from '../store/index.js';
+import {
+  type EvaluationRecords,
+  type EventLog,
+  openStore,
+  type Store,
+  type StoreIdentity,
+} from '../store/index.js';
 import { ReevaluationClient } from '../workflow-clients/index.js';
 import { TemporalUnreachableError, UsageError } from './errors.js';
 import { engineHomeOf, runningEngine } from './supervision/engine-record.js';
@@ -124,10 +130,13 @@ export async function connectTemporal(
   };
 }
 
-/** Batch re-evaluation over Temporal, checked against the app's deployed evaluators. */
+/**
+ * Batch re-evaluation over Temporal, checked against the app's deployed evaluators and, given
+ * the store, the judge versions its workspaces record.
+ */
 export function reevaluationsOf(
   client: Client,
-  store: StoreIdentity,
+  store: StoreIdentity & Pick<EvaluationRecords, 'judgeVersions'>,
   config: Config,
   app: AppDefinition,
 ) {
@@ -137,6 +146,7 @@ export function reevaluationsOf(
     config.taskQueue,
     app.evaluators,
     evaluatorTaskQueues(config.taskQueue, app.evaluatorLimits),
+    store.judgeVersions,
   );
 }
 

@@ -20,7 +20,7 @@ export type {
   FollowedRef,
   ThreadEvaluatorRef,
 } from './registry.js';
-export { createEvaluatorRegistry } from './registry.js';
+export { createEvaluatorRegistry, recordedJudge } from './registry.js';
 export { isInBackfillSample, isSampled } from './sampling.js';
 export type {
   ArtifactSubject,

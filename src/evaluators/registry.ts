@@ -1,4 +1,4 @@
-import type { EvaluatorCatalog } from '../core/index.js';
+import type { EvaluatorCatalog, JudgeVersion } from '../core/index.js';
 import type { Evaluator } from './define.js';
 import { InvalidEvaluatorError } from './errors.js';
 
@@ -54,4 +54,19 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[]): Evalu
     targetsOf: (id) => byId.get(id)?.targets,
     feedbackTypeOf: (id) => byId.get(id)?.feedbackType.name,
   };
+}
+
+/**
+ * The evaluator that runs a judge version recorded as data in a workspace: the family of its base
+ * version when that is deployed here, else of any deployed version of the family that runs
+ * recorded versions (`JudgeFamily`). Undefined when neither is deployed.
+ */
+export function recordedJudge(
+  registry: EvaluatorRegistry,
+  version: JudgeVersion,
+): Evaluator | undefined {
+  const family =
+    registry.get({ name: version.judge, version: version.tunedFrom })?.judge ??
+    registry.list().find((known) => known.name === version.judge && known.judge)?.judge;
+  return family?.tuned(version);
 }

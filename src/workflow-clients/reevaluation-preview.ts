@@ -4,6 +4,7 @@ import {
   type EvaluatorRegistry,
   estimatedCostNanos,
   isInBackfillSample,
+  recordedJudge,
 } from '../evaluators/index.js';
 import {
   type ArtifactVersionSelector,
@@ -67,7 +68,7 @@ export interface ReevaluationPreview {
 }
 
 export interface PreviewDeps {
-  store: Pick<Store, 'backfillTargets' | 'usage' | 'artifactVersions'>;
+  store: Pick<Store, 'backfillTargets' | 'usage' | 'artifactVersions' | 'judgeVersions'>;
   evaluators: EvaluatorRegistry;
   limits: Readonly<Record<string, EvaluatorLimit>>;
 }
@@ -81,17 +82,25 @@ export interface PreviewRequest {
   concurrency?: number;
 }
 
+/** A judge version recorded in the workspace, as the family deployed here runs it. */
+async function recordedOf(deps: PreviewDeps, workspaceId: string, id: string) {
+  const version = await deps.store.judgeVersions.get(workspaceId, id);
+  return version === null ? undefined : recordedJudge(deps.evaluators, version);
+}
+
 export async function previewReevaluation(
   deps: PreviewDeps,
   workspaceId: string,
   request: PreviewRequest,
 ): Promise<ReevaluationPreview> {
-  const refs = request.evaluators.map((id) => {
-    const ref = parseEvaluatorId(id);
-    const evaluator = deps.evaluators.get(ref);
-    if (evaluator === undefined) throw new InvalidRequestError(`evaluator ${id} is not deployed`);
-    return { id, ref, evaluator };
-  });
+  const refs = await Promise.all(
+    request.evaluators.map(async (id) => {
+      const ref = parseEvaluatorId(id);
+      const evaluator = deps.evaluators.get(ref) ?? (await recordedOf(deps, workspaceId, id));
+      if (evaluator === undefined) throw new InvalidRequestError(`evaluator ${id} is not deployed`);
+      return { id, ref, evaluator };
+    }),
+  );
   if (refs.length === 0) throw new InvalidRequestError('name at least one evaluator');
   const concurrency = request.concurrency ?? 8;
   const counts =

@@ -7,7 +7,12 @@ import {
   nanosOf,
   parseEvaluatorId,
 } from '../core/index.js';
-import type { ArtifactVersionSelector, BackfillSelection, StoreIdentity } from '../store/index.js';
+import type {
+  ArtifactVersionSelector,
+  BackfillSelection,
+  JudgeVersions,
+  StoreIdentity,
+} from '../store/index.js';
 import type { reevaluate } from '../workflows/reevaluate.js';
 import {
   batchProgressQuery,
@@ -48,11 +53,15 @@ export class ReevaluationClient {
     private readonly evaluators?: EvaluatorCatalog,
     /** Limited evaluators' own task queues, by name (`evaluatorTaskQueues`). */
     private readonly evaluatorTaskQueues: Readonly<Record<string, string>> = {},
+    /** The workspaces' judge versions recorded as data, which a batch names like deployed ones. */
+    private readonly recorded?: Pick<JudgeVersions, 'get'>,
   ) {}
 
   /** Starts a batch; starting the same batch id again while it runs is refused by Temporal. */
   async start(workspaceId: string, request: ReevaluationRequest): Promise<{ batchId: string }> {
-    const evaluators = request.evaluators.map((id) => this.checkedEvaluator(id));
+    const evaluators = await Promise.all(
+      request.evaluators.map((id) => this.checkedEvaluator(workspaceId, id)),
+    );
     if (evaluators.length === 0) throw new InvalidRequestError('name at least one evaluator');
     const concurrency = request.concurrency ?? 8;
     if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -173,12 +182,13 @@ export class ReevaluationClient {
     );
   }
 
-  private checkedEvaluator(id: string) {
+  private async checkedEvaluator(workspaceId: string, id: string) {
     if (!EvaluatorId.safeParse(id).success) {
       throw new InvalidRequestError(`an evaluator version is written name@version, not ${id}`);
     }
     if (this.evaluators && this.evaluators.targetsOf(id) === undefined) {
-      throw new InvalidRequestError(`evaluator ${id} is not deployed`);
+      const recorded = await this.recorded?.get(workspaceId, id);
+      if (recorded == null) throw new InvalidRequestError(`evaluator ${id} is not deployed`);
     }
     const ref = parseEvaluatorId(id);
     const taskQueue = this.evaluatorTaskQueues[ref.name];

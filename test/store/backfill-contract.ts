@@ -25,7 +25,9 @@ import {
 import type { Opened, OpenPorts } from './open-ports.js';
 
 /** The store ports this suite holds the backends to (the type checker keeps it to them). */
-type Ports = Commands & Pick<EvaluationRecords, 'ledger' | 'usage'> & TargetIndexes;
+type Ports = Commands &
+  Pick<EvaluationRecords, 'ledger' | 'usage' | 'judgeVersions'> &
+  TargetIndexes;
 
 // A backfill's selections over runs (turns), messages and threads, and its preview, run unchanged
 // against every adapter: every page in keyset order, the filters, the sample, the limit and

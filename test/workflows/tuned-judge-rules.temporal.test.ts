@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createFeedbackTypeRegistry, defineFeedbackType } from '../../src/core/index.js';
 import { judgeVerdictFeedback, llmJudgeEvaluator } from '../../src/evaluators/index.js';
 import { preparePromotion } from '../../src/evidence/index.js';
+import { previewReevaluation, ReevaluationClient } from '../../src/workflow-clients/index.js';
 import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
 import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
@@ -169,6 +170,42 @@ describe('a judge version recorded as data', () => {
       message: 'llm_judge@tuned-1 judges message, not turn',
     });
     expect(await engine.store.head(ws)).toBe(head);
+  });
+
+  it('judges past targets in a backfill previewed like a declared version, refused where it is not recorded', async () => {
+    const batches = new ReevaluationClient(
+      env.client,
+      engine.store,
+      taskQueue,
+      engine.evaluators,
+      {},
+      engine.store.judgeVersions,
+    );
+    const request = {
+      selection: { kind: 'message', threadIds: ['t'] } as const,
+      evaluators: ['llm_judge@tuned-1'],
+    };
+    const deps = { store: engine.store, evaluators: engine.evaluators, limits: {} };
+    const preview = await previewReevaluation(deps, ws, request);
+    expect(preview.versions).toMatchObject([{ evaluator: 'llm_judge@tuned-1', targets: 4 }]);
+    for (const refused of [
+      previewReevaluation(deps, 'elsewhere', request),
+      batches.start('elsewhere', request),
+    ]) {
+      await expect(refused).rejects.toThrow('evaluator llm_judge@tuned-1 is not deployed');
+    }
+    const worker = await testWorker(env, taskQueue, engine.activities);
+    await worker.runUntil(async () => {
+      await batches.start(ws, { ...request, batchId: 'past' });
+      expect(await batches.watch(ws, 'past', () => {}, 100)).toMatchObject({
+        total: 4,
+        recorded: 4,
+      });
+    });
+    const judged = await engine.store.ledger.evaluations(ws, { generation: 'past' });
+    expect(new Set(judged.map((entry) => entry.participant))).toEqual(
+      new Set(['evaluator:llm_judge@tuned-1']),
+    );
   });
 
   it('is promoted over its base through the evidence gate, and judges later runs live', async () => {

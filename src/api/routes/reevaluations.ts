@@ -27,6 +27,7 @@ export const registerReevaluations = bindRoutes(reevaluationRoutes, (deps) => {
     deps.temporal.taskQueue,
     deps.app.evaluators,
     evaluatorTaskQueues(deps.temporal.taskQueue, deps.app.evaluatorLimits),
+    deps.store.judgeVersions,
   );
   const missing = (id: string) => refuse(notFound('reevaluation', id));
 

@@ -478,14 +478,15 @@ async function withBatches(
   work: (batches: ReevaluationClient) => Promise<void>,
 ): Promise<void> {
   const { config, app } = await appOf(options, terminal);
-  // The store's id scopes the batches' workflow ids.
-  const store = await withStore(config, async (opened) => ({ id: opened.id }));
-  const temporal = await connectTemporal(config);
-  try {
-    await work(reevaluationsOf(temporal.client, store, config, app));
-  } finally {
-    await temporal.close();
-  }
+  // The store's id scopes the batches' workflow ids; its recorded judge versions may be named.
+  await withStore(config, async (store) => {
+    const temporal = await connectTemporal(config);
+    try {
+      await work(reevaluationsOf(temporal.client, store, config, app));
+    } finally {
+      await temporal.close();
+    }
+  });
 }
 
 async function progressOf(
