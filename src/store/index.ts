@@ -97,6 +97,7 @@ export {
   type BackfillRow,
   type BackfillSelector,
   backfillKinds,
+  selectorTargetsProblem,
 } from './reads/backfill-targets.js';
 export type { RunListKey, RunListOptions, ThreadListOptions } from './reads/lists.js';
 export { reviewItemId } from './review-queues/item.js';

@@ -14,6 +14,7 @@ import {
   type Store,
 } from '../store/index.js';
 import { InvalidRequestError } from './errors.js';
+import { checkTargets } from './selection.js';
 
 // What a batch would judge and cost before it starts: the same count its workflow makes, each
 // version's cost from its measured mean (or its declared estimate; null when neither), and a
@@ -102,6 +103,7 @@ export async function previewReevaluation(
     }),
   );
   if (refs.length === 0) throw new InvalidRequestError('name at least one evaluator');
+  checkTargets(request.selection);
   const concurrency = request.concurrency ?? 8;
   const counts =
     request.selection !== undefined

@@ -24,6 +24,7 @@ import {
   setBatchBudgetSignal,
 } from '../workflows/reevaluate-messages.js';
 import { InvalidRequestError } from './errors.js';
+import { checkTargets } from './selection.js';
 
 export interface ReevaluationRequest {
   /** The artifact versions to judge again (a request names this or `selection`). */
@@ -80,6 +81,7 @@ export class ReevaluationClient {
     if (fraction !== undefined && !(fraction > 0 && fraction <= 1)) {
       throw new InvalidRequestError(`sampleFraction is above 0 and at most 1, not ${fraction}`);
     }
+    checkTargets(request.selection);
     checkBudget(request.maxCostUsd);
     await this.client.workflow.start<typeof reevaluate>('reevaluate', {
       workflowId: reevaluateWorkflowId(this.store.id, workspaceId, batchId),

@@ -812,5 +812,18 @@ describe('the HTTP API', () => {
       body: { selection, evaluators: ['nope@1'] },
     });
     expect(bad.status).toBe(422);
+    // Its own targets only, named as the API names targets; one of another kind is refused.
+    const own = (targets: object[]) =>
+      h.call('POST', '/v1/reevaluations/preview', {
+        key,
+        body: { selection: { kind: 'message', targets }, evaluators: ['answer_length@1'] },
+      });
+    const one = await own([{ kind: 'message', threadId: 'bf', messageId: 'bf-a' }]);
+    expect(one.body).toMatchObject({ targets: 1 });
+    const mixed = await own([{ kind: 'turn', runId: 'bf-1' }]);
+    expect(mixed.status).toBe(422);
+    expect(mixed.body.message).toBe(
+      'a selection of message targets names only message targets, not turn:bf-1',
+    );
   });
 });

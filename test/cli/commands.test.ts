@@ -215,7 +215,7 @@ describe('an error', () => {
           '--target',
           'message',
         ],
-        /^evalflow: select the targets: --thread, --ended-from, --ended-to, --status, --sample, --limit or --unjudged, or --all for every one$/,
+        /^evalflow: select the targets: --thread, --ended-from, --ended-to, --status, --sample, --limit, --unjudged or --held-out-of, or --all for every one$/,
       ],
       [
         [

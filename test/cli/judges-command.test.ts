@@ -269,6 +269,44 @@ describe('evalflow judges backtest', () => {
     );
   }, 60_000);
 
+  it('previews a backfill of the candidate over its held-out targets alone, and refuses another kind or a version not recorded', async () => {
+    const start = (...flags: string[]) =>
+      cli(
+        'reevaluate',
+        'start',
+        '--workspace',
+        'acme',
+        '--evaluator',
+        'llm_judge@tuned-1',
+        '--dry-run',
+        ...flags,
+      );
+    const preview = await start(
+      '--target',
+      'message',
+      '--held-out-of',
+      'llm_judge@tuned-1',
+      '--json',
+    );
+    expect(preview.code).toBe(0);
+    expect(JSON.parse(preview.out)).toMatchObject({
+      targets: 6,
+      versions: [{ evaluator: 'llm_judge@tuned-1', targets: 6 }],
+    });
+    const turns = await start('--target', 'turn', '--held-out-of', 'llm_judge@tuned-1');
+    expect([turns.code, turns.err]).toEqual([
+      1,
+      expect.stringMatching(
+        /^evalflow: a selection of turn targets names only turn targets, not message:t\/m\d+\n$/,
+      ),
+    ]);
+    const unknown = await start('--target', 'message', '--held-out-of', 'llm_judge@tuned-9');
+    expect([unknown.code, unknown.err]).toEqual([
+      1,
+      'evalflow: llm_judge@tuned-9 is not a judge version recorded in acme\n',
+    ]);
+  }, 60_000);
+
   it('sets a shadow rule on the candidate, compares it, and promotes it over its base on the evidence', async () => {
     const shadow = await cli('rules', 'set', 'llm_judge@tuned-1', '--mode', 'shadow', '--json');
     expect(shadow.code).toBe(0);

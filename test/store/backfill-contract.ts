@@ -133,6 +133,24 @@ export function backfillContract(adapter: string, open: OpenPorts<Ports>) {
         evaluators: [judge],
       });
 
+    it('selects only its own targets of each kind, with the other filters, and none not stored', async () => {
+      const turn = (run_id: string) => ({ kind: 'turn', run_id }) as const;
+      const message = (thread_id: string, message_id: string) =>
+        ({ kind: 'message', thread_id, message_id, run_id: null }) as const;
+      const thread = (thread_id: string) => ({ kind: 'thread', thread_id }) as const;
+      const turns = { kind: 'turn', targets: [turn('b1'), turn('a1'), turn('nope')] } as const;
+      expect(await all(turns)).toEqual(['a1', 'b1']);
+      expect(await count(turns)).toMatchObject({ targets: 2 });
+      expect(await all({ ...turns, statuses: ['failed'] })).toEqual([]);
+      const messages = {
+        kind: 'message',
+        targets: [message('a', 'm-a2'), message('b', 'm-free'), message('b', 'm-a1')],
+      } as const;
+      expect(await all(messages)).toEqual(['m-a2', 'm-free']);
+      expect(await all({ kind: 'thread', targets: [thread('b')] })).toEqual(['b']);
+      expect(await all({ kind: 'thread', targets: [] })).toEqual([]);
+    });
+
     it('pages turns by when they ended, filtered by thread, status and end time', async () => {
       expect(await all({ kind: 'turn' })).toEqual(['a1', 'a2', 'b1', 'a3']);
       expect(await all({ kind: 'turn', threadIds: ['a'] })).toEqual(['a1', 'a2', 'a3']);

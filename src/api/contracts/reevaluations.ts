@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EvaluatorId, RunStatus } from '../../core/index.js';
 import { backfillKinds } from '../../store/index.js';
+import { WireTarget } from '../../wire/entities.js';
 import { batchPauseReasons } from '../../workflow-clients/index.js';
 import { defineRoutes } from './contract.js';
 
@@ -26,6 +27,8 @@ export const BackfillSelection = z.strictObject({
   limit: z.int().min(1).optional(),
   /** Leave out the pairs each version has recorded a verdict on, in any generation. */
   unjudgedOnly: z.boolean().optional(),
+  /** Only these targets, all of `kind`: a judge version's held-out targets, say. */
+  targets: z.array(WireTarget).optional(),
 });
 const Selection = {
   /** Artifact versions (a body names this or `selection`). */

@@ -1,6 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
+import type { z } from 'zod';
 import { notFound, usdOf } from '../../core/index.js';
 import { evaluatorTaskQueues } from '../../evaluators/index.js';
+import { targetOf } from '../../wire/entities.js';
 import {
   InvalidRequestError,
   previewReevaluation,
@@ -8,7 +10,7 @@ import {
   ReevaluationClient,
   wirePreview,
 } from '../../workflow-clients/index.js';
-import { reevaluationRoutes } from '../contracts/reevaluations.js';
+import { type BackfillSelection, reevaluationRoutes } from '../contracts/reevaluations.js';
 import { refuse } from '../errors.js';
 import { bindRoutes, type RouteCall } from './bind-routes.js';
 import { callerOf } from './context.js';
@@ -19,6 +21,11 @@ import { callerOf } from './context.js';
 /** What a signal's handler reads of its call. */
 type SignalCall = Pick<RouteCall<BatchContract>, 'params' | 'request'>;
 type BatchContract = (typeof reevaluationRoutes)['reevaluation'];
+
+/** A backfill as the API takes it, with its own targets (if any) as the store names them. */
+function backfillOf({ targets, ...selection }: z.output<typeof BackfillSelection>) {
+  return { ...selection, ...(targets ? { targets: targets.map(targetOf) } : {}) };
+}
 
 export const registerReevaluations = bindRoutes(reevaluationRoutes, (deps) => {
   const batches = new ReevaluationClient(
@@ -75,7 +82,7 @@ export const registerReevaluations = bindRoutes(reevaluationRoutes, (deps) => {
           {
             evaluators,
             ...(selector ? { selector } : {}),
-            ...(selection ? { selection } : {}),
+            ...(selection ? { selection: backfillOf(selection) } : {}),
             ...(concurrency ? { concurrency } : {}),
           },
         );
@@ -89,7 +96,7 @@ export const registerReevaluations = bindRoutes(reevaluationRoutes, (deps) => {
       try {
         const { batchId } = await batches.start(callerOf(request).workspaceId, {
           ...(selector ? { selector } : {}),
-          ...(selection ? { selection } : {}),
+          ...(selection ? { selection: backfillOf(selection) } : {}),
           evaluators,
           ...(concurrency ? { concurrency } : {}),
           ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),

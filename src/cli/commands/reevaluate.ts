@@ -2,8 +2,10 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { type Command, InvalidArgumentError } from 'commander';
 import {
   counted,
+  EvaluatorId,
   RunStatus,
   spendAndLimitText,
+  type Target,
   usdOf,
   usdPlaces,
   usdShownPlaces,
@@ -67,6 +69,7 @@ interface StartOptions {
   sample?: number;
   limit?: number;
   unjudged?: boolean;
+  heldOutOf?: string;
   maxCostUsd?: number;
   dryRun?: boolean;
   kind?: string;
@@ -136,6 +139,10 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
       .option('--sample <fraction>', 'judge this share of the selection (deterministic)', fraction)
       .option('--limit <n>', 'at most this many targets', wholeNumber)
       .option('--unjudged', 'leave out what each version has recorded a verdict on already')
+      .option(
+        '--held-out-of <name@version>',
+        'only the held-out targets of a judge version recorded in the workspace (its backtest’s)',
+      )
       .option('--max-cost-usd <usd>', 'pause the batch when its spend reaches this', usdAmount)
       .option('--dry-run', 'print the targets, estimated cost and duration; start nothing')
       .option(
@@ -154,6 +161,7 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
     'evalflow reevaluate start --workspace acme --evaluator json_validity@1 --artifact report-1 report-2',
     'evalflow reevaluate start --workspace acme --evaluator helpful@3 --target turn --ended-from 2026-11-01T00:00:00Z --unjudged --dry-run',
     'evalflow reevaluate start --workspace acme --evaluator helpful@3 --target message --sample 0.1 --max-cost-usd 20 --watch',
+    'evalflow reevaluate start --workspace acme --evaluator llm_judge@1 llm_judge@tuned-1 --target message --held-out-of llm_judge@tuned-1 --unjudged --watch',
   ).action((options: StartOptions) => startBatch(terminal, options));
 
   withExamples(
@@ -214,7 +222,7 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
 /** `reevaluate start`: previews a batch (`--dry-run`), or starts it and follows it (`--watch`). */
 async function startBatch(terminal: Terminal, options: StartOptions) {
   const print = printTo(terminal);
-  const chosen = selectionOf(options);
+  const chosen = selectionOf(options, await heldOutTargets(options, terminal));
   if (options.dryRun) {
     if (options.watch || options.batch || options.maxCostUsd !== undefined) {
       usage('--dry-run starts nothing: drop --watch, --batch and --max-cost-usd');
@@ -332,9 +340,30 @@ function targetKind(value: string): StartOptions['target'] {
   return kind;
 }
 
+/** `--held-out-of`: the targets a judge version recorded in the workspace held out, if named. */
+async function heldOutTargets(
+  options: StartOptions,
+  terminal: Terminal,
+): Promise<Target[] | undefined> {
+  const id = options.heldOutOf;
+  if (id === undefined) return undefined;
+  if (!EvaluatorId.safeParse(id).success) {
+    usage(`--held-out-of names a judge version as name@version, not ${id}`);
+  }
+  const { config, app } = await appOf(options, terminal);
+  const version = await withStore(
+    config,
+    (store) => store.judgeVersions.get(options.workspace, id),
+    app,
+  );
+  if (version === null) usage(`${id} is not a judge version recorded in ${options.workspace}`);
+  return version.heldOut;
+}
+
 /** The artifact versions (`selector`) or the backfill (`selection`) the flags name. */
 function selectionOf(
   options: StartOptions,
+  heldOut: Target[] | undefined,
 ): { selector: ArtifactVersionSelector } | { selection: BackfillSelection } {
   const backfillFlags = {
     '--thread': options.thread,
@@ -344,6 +373,7 @@ function selectionOf(
     '--sample': options.sample,
     '--limit': options.limit,
     '--unjudged': options.unjudged,
+    '--held-out-of': options.heldOutOf,
   };
   if (options.target === 'artifact') {
     const given = Object.entries(backfillFlags).filter(([, value]) => value !== undefined);
@@ -372,12 +402,13 @@ function selectionOf(
     ...(options.sample !== undefined ? { sampleFraction: options.sample } : {}),
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
     ...(options.unjudged ? { unjudgedOnly: true } : {}),
+    ...(heldOut ? { targets: heldOut } : {}),
   };
   const narrowed = Object.keys(selection).length > 1;
   if (narrowed && options.all) usage('--all selects every target: give it alone, or drop it');
   if (!narrowed && !options.all) {
     usage(
-      'select the targets: --thread, --ended-from, --ended-to, --status, --sample, --limit or --unjudged, or --all for every one',
+      'select the targets: --thread, --ended-from, --ended-to, --status, --sample, --limit, --unjudged or --held-out-of, or --all for every one',
     );
   }
   return { selection };

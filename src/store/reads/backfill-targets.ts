@@ -1,5 +1,6 @@
 import type { RunStatus } from '../../core/events.js';
 import { targetKey } from '../../core/keys.js';
+import { messageKey } from '../../core/state.js';
 import type { EvaluationTarget } from '../../core/targets.js';
 import { asNumber, type Backend, parseJson } from '../backend.js';
 
@@ -20,6 +21,19 @@ export interface BackfillSelector {
   endedTo?: string;
   /** The run's status is one of these. */
   statuses?: readonly RunStatus[];
+  /**
+   * Only these targets, all of `kind` (a judge version's held-out ones, say): a target not in
+   * the store is not selected.
+   */
+  targets?: readonly EvaluationTarget[];
+}
+
+/** What is wrong with a selector's own targets, or null: each is of the kind it selects. */
+export function selectorTargetsProblem(selector: BackfillSelector): string | null {
+  const other = selector.targets?.find((target) => target.kind !== selector.kind);
+  return other === undefined
+    ? null
+    : `a selection of ${selector.kind} targets names only ${selector.kind} targets, not ${targetKey(other)}`;
 }
 
 /** Where a page ends: the sort columns of its last row. */
@@ -65,6 +79,25 @@ function threadFilter(column: string, selector: BackfillSelector) {
   };
 }
 
+/** The selector's own targets, by the key of the view `column` reads (none given: no filter). */
+function targetsFilter(column: string, selector: BackfillSelector) {
+  if (selector.targets === undefined) return { where: [], params: [] };
+  const keys = selector.targets.flatMap((target): string[] => {
+    switch (target.kind) {
+      case 'turn':
+        return [target.run_id];
+      case 'message':
+        return [messageKey(target.thread_id, target.message_id)];
+      case 'thread':
+        return [target.thread_id];
+      default:
+        return [];
+    }
+  });
+  if (keys.length === 0) return { where: ['1 = 0'], params: [] };
+  return { where: [`${column} IN (${keys.map(() => '?')})`], params: keys };
+}
+
 /** A message or thread selected through its runs: some run joined by `join` meets the filters. */
 function throughRuns(runs: { where: string[] }, join: string): string[] {
   if (runs.where.length === 0) return [];
@@ -84,32 +117,35 @@ function queryOf(workspace_id: string, selector: BackfillSelector): Query {
   switch (selector.kind) {
     case 'turn': {
       const threads = threadFilter('r.thread_id', selector);
+      const own = targetsFilter('r.key', selector);
       return {
         from: 'runs r',
-        where: ['r.workspace_id = ?', ...threads.where, ...runs.where],
-        params: [workspace_id, ...threads.params, ...runs.params],
+        where: ['r.workspace_id = ?', ...threads.where, ...own.where, ...runs.where],
+        params: [workspace_id, ...threads.params, ...own.params, ...runs.params],
         columns: 'r.key AS id, r.thread_id, r.updated_at',
         order: ['r.updated_at', 'r.key'],
       };
     }
     case 'message': {
       const threads = threadFilter('m.thread_id', selector);
+      const own = targetsFilter('m.key', selector);
       const through = throughRuns(runs, 'r.workspace_id = m.workspace_id AND r.key = m.run_id');
       return {
         from: 'messages m',
-        where: ['m.workspace_id = ?', ...threads.where, ...through],
-        params: [workspace_id, ...threads.params, ...runs.params],
+        where: ['m.workspace_id = ?', ...threads.where, ...own.where, ...through],
+        params: [workspace_id, ...threads.params, ...own.params, ...runs.params],
         columns: 'm.body, m.thread_id, m.seq',
         order: ['m.thread_id', 'm.seq'],
       };
     }
     case 'thread': {
       const threads = threadFilter('t.key', selector);
+      const own = targetsFilter('t.key', selector);
       const through = throughRuns(runs, 'r.workspace_id = t.workspace_id AND r.thread_id = t.key');
       return {
         from: 'threads t',
-        where: ['t.workspace_id = ?', ...threads.where, ...through],
-        params: [workspace_id, ...threads.params, ...runs.params],
+        where: ['t.workspace_id = ?', ...threads.where, ...own.where, ...through],
+        params: [workspace_id, ...threads.params, ...own.params, ...runs.params],
         columns: 't.key AS id',
         order: ['t.key', 't.key'],
       };

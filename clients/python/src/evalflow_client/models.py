@@ -698,6 +698,8 @@ class BackfillSelection(WireModel):
     limit: int | None = None
     # Leave out the pairs each version has recorded a verdict on, in any generation.
     unjudged_only: bool | None = None
+    # Only these targets, all of ``kind``: a judge version's held-out targets, say.
+    targets: list[Target] | None = None
 
 
 class ReevaluationStarted(WireModel):
