@@ -24,6 +24,8 @@ import type {
   EvaluationRules,
   GiveFeedbackRequest,
   Health,
+  JudgeBacktest,
+  JudgeBacktestQuery,
   JudgeVersions,
   LeaseResult,
   LedgerEntry,
@@ -518,6 +520,13 @@ export class EvalflowClient {
   readonly judgeVersions = {
     list: (options?: CallOptions): Promise<JudgeVersions> =>
       this.call('judgeVersions', {}, options),
+    /** A recorded version against its base on its held-out targets, from their stored verdicts. */
+    backtest: (
+      version: string,
+      query: JudgeBacktestQuery,
+      options?: CallOptions,
+    ): Promise<JudgeBacktest> =>
+      this.call('judgeBacktest', { params: { version }, query }, options),
   };
 
   /**

@@ -8,14 +8,20 @@ import { readSide } from './verdicts.js';
 // base version's and its own against the reviewers', on the same targets (src/agreement's
 // `backtestStatistics`). The held-out targets are the version's own, so none was an example.
 
+export type { BacktestStatistics };
+
 export interface BacktestQuery {
   readonly workspaceId: string;
   readonly version: StoredJudgeVersion;
-  /** The judge's field compared. */
-  readonly field: string;
+  /** The judge's field compared (default: the reviewers' field's name). */
+  readonly field?: string;
   /** The reviewers' side, `reviewers:type.field`. */
   readonly against: string;
 }
+
+/** `reviewers:type.field`'s field, which the judge's field is named as unless said. */
+export const judgeFieldOf = (against: string): string =>
+  against.slice(against.lastIndexOf('.') + 1);
 
 /**
  * The statistics over the version's held-out targets; a target lacking a verdict of either
@@ -25,7 +31,7 @@ export interface BacktestQuery {
 export async function readBacktest(
   store: EntityReads,
   app: AgreementApp,
-  { workspaceId, version, field, against }: BacktestQuery,
+  { workspaceId, version, against, field = judgeFieldOf(against) }: BacktestQuery,
 ): Promise<BacktestStatistics> {
   const [oldSide, reviewersSide] = resolveSides(
     app,

@@ -3,7 +3,12 @@
 // targets they disagree on, and the evidence a promotion is decided on. The statistics are
 // src/agreement's; this folder reads the verdicts they are computed from.
 
-export { type BacktestQuery, readBacktest } from './backtest.js';
+export {
+  type BacktestQuery,
+  type BacktestStatistics,
+  judgeFieldOf,
+  readBacktest,
+} from './backtest.js';
 export {
   type AgreementQuery,
   type AgreementReport,

@@ -104,3 +104,90 @@ describe('GET /v1/judge-versions', () => {
     expect((refused as EvalflowApiError).status).toBe(401);
   });
 });
+
+describe('GET /v1/judge-versions/{version}/backtest', () => {
+  // On the two held-out messages the reviewers fail m2 and pass m3; the base passes both, the
+  // candidate agrees with the reviewers.
+  beforeAll(async () => {
+    const run = async (actor: object, command: object) => {
+      const outcome = await store.executeUnchecked({ workspace_id: 'acme', actor, command });
+      if (outcome.type !== 'recorded') throw new Error(JSON.stringify(outcome));
+    };
+    await run({ kind: 'system', name: 'host' }, { type: 'create_thread', thread_id: 't' });
+    const verdicts: [string, boolean, boolean][] = [
+      ['m2', true, false],
+      ['m3', true, true],
+    ];
+    for (const [message_id, base, right] of verdicts) {
+      const target = { kind: 'message', thread_id: 't', message_id, run_id: null };
+      await run(
+        { kind: 'system', name: 'host' },
+        { type: 'post_message', thread_id: 't', message_id, role: 'assistant', content: 'a' },
+      );
+      for (const [version, passed] of [
+        ['1', base],
+        ['tuned-1', right],
+      ] as const) {
+        await run(
+          { kind: 'evaluator', name: 'llm_judge', version },
+          {
+            type: 'give_feedback',
+            feedback_type: 'judge_verdict',
+            target,
+            value: { score: passed ? 1 : 0, passed },
+          },
+        );
+      }
+      await run(
+        { kind: 'reviewer', id: 'ana' },
+        { type: 'give_feedback', feedback_type: 'review', target, value: { passed: right } },
+      );
+    }
+  });
+
+  it('compares the candidate with its base on its held-out targets, through the client', async () => {
+    const reviewer = await client('acme', { kind: 'reviewer', id: 'ana' });
+    const backtest = await reviewer.judgeVersions.backtest('llm_judge@tuned-1', {
+      against: 'reviewers:review.passed',
+    });
+    expect(backtest).toMatchObject({
+      workspace: 'acme',
+      candidate: 'llm_judge@tuned-1',
+      base: 'llm_judge@1',
+      statistics: {
+        targets: 2,
+        compared: 2,
+        incomplete: [],
+        new: { kappa: { value: 1 } },
+        mcnemar: { test: 'exact_binomial', b: 0, c: 1 },
+        changed: [
+          {
+            target: 'message:t/m2',
+            reviewers: 'false',
+            old: 'true',
+            new: 'false',
+            oldRight: false,
+            newRight: true,
+          },
+        ],
+      },
+    });
+  });
+
+  it('refuses a version not recorded in the workspace, and a side it cannot read, typed', async () => {
+    const reviewer = await client('acme', { kind: 'reviewer', id: 'ana' });
+    const refusal = (version: string, against: string) =>
+      reviewer.judgeVersions.backtest(version, { against }).then(
+        () => {
+          throw new Error(`${version} against ${against} was answered`);
+        },
+        (error: unknown) => error as EvalflowApiError,
+      );
+    const missing = await refusal('llm_judge@tuned-9', 'reviewers:review.passed');
+    expect([missing.status, missing.message]).toEqual([
+      404,
+      'judge version llm_judge@tuned-9 does not exist',
+    ]);
+    expect((await refusal('llm_judge@tuned-1', 'reviewers:nope.passed')).status).toBe(422);
+  });
+});

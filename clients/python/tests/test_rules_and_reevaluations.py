@@ -11,6 +11,7 @@ from evalflow_client import (
     ForbiddenError,
     InvalidStateError,
     JudgeVersions,
+    MessageTarget,
     NotFoundError,
     ValidationFailedError,
 )
@@ -135,6 +136,27 @@ def test_a_backfill_of_messages_is_previewed_then_judged_within_its_budget(conne
         system.start_reevaluation(
             ["answer_length@1"], selection=BackfillSelection(kind="turn", sample_fraction=0)
         )
+
+
+def test_a_backfill_of_its_own_targets_counts_only_those_stored_and_of_its_kind(connect, unique):
+    agent = connect("agent", f"own-{unique}")
+    system = connect("system", f"own-{unique}")
+    agent.create_thread("t")
+    agent.start_run("t", "r")
+    agent.post_message("t", "ROLE_ASSISTANT", "hello", message_id="a", run_id="r")
+    targets = [MessageTarget(thread_id="t", message_id=m) for m in ("a", "never-posted")]
+    selection = BackfillSelection(kind="message", targets=targets)
+    assert system.preview_reevaluation(["answer_length@1"], selection=selection).targets == 1
+    with pytest.raises(ValidationFailedError):
+        system.preview_reevaluation(
+            ["answer_length@1"], selection=BackfillSelection(kind="turn", targets=targets)
+        )
+
+
+def test_a_backtest_of_a_version_never_recorded_is_not_found(connect, unique):
+    reader = connect("reviewer:grace", f"backtest-{unique}")
+    with pytest.raises(NotFoundError):
+        reader.judge_backtest("llm_judge@tuned-1", "reviewers:review.passed")
 
 
 def test_judge_versions_list_what_the_app_declares_and_nothing_recorded_elsewhere(connect, unique):

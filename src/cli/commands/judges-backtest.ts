@@ -1,5 +1,6 @@
 import { EvaluatorId } from '../../core/index.js';
 import { readBacktest } from '../../evidence/index.js';
+import { type WireBacktest, wireBacktest } from '../../wire/backtest.js';
 import { appOf, type Print, usage, withStore } from '../context.js';
 import { printTo, type Terminal } from '../terminal.js';
 import { asUsage, oneWorkspace } from './agreement.js';
@@ -7,8 +8,6 @@ import { asUsage, oneWorkspace } from './agreement.js';
 // `evalflow judges backtest`: a recorded version against its base on the version's held-out
 // targets, from the verdicts stored on them: κ of each against the reviewers, the paired
 // difference, McNemar's test and the verdicts that changed (src/agreement's backtestStatistics).
-
-type BacktestStatistics = Awaited<ReturnType<typeof readBacktest>>;
 
 export interface BacktestOptions {
   against: string;
@@ -33,17 +32,15 @@ export async function backtestJudge(
       const workspace = await oneWorkspace(store, options.workspace);
       const version = await store.judgeVersions.get(workspace, candidate);
       if (version === null) usage(`${candidate} is not recorded in ${workspace}`);
-      const field = options.field ?? options.against.slice(options.against.lastIndexOf('.') + 1);
       const statistics = await asUsage(() =>
         readBacktest(store, app, {
           workspaceId: workspace,
           version,
-          field,
           against: options.against,
+          ...(options.field ? { field: options.field } : {}),
         }),
       );
-      const base = `${version.judge}@${version.tunedFrom}`;
-      return { workspace, candidate, base, statistics };
+      return wireBacktest(workspace, version, statistics);
     },
     app,
   );
@@ -55,10 +52,7 @@ export async function backtestJudge(
 const figure = (f: { value: number | null; reason?: string }) =>
   f.value === null ? `undefined (${f.reason})` : f.value.toFixed(3);
 
-function printBacktest(
-  result: { workspace: string; candidate: string; base: string; statistics: BacktestStatistics },
-  print: Print,
-): void {
+function printBacktest(result: WireBacktest, print: Print): void {
   const { statistics: s } = result;
   print(
     `backtest of ${result.candidate} against ${result.base} in ${result.workspace}: ${s.targets} held-out targets, ${s.compared} with all three verdicts, ${s.incomplete.length} incomplete`,

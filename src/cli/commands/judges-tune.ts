@@ -5,6 +5,7 @@ import {
   targetKey,
 } from '../../core/index.js';
 import type { Evaluator } from '../../evaluators/index.js';
+import { judgeFieldOf } from '../../evidence/index.js';
 import type { EvaluationRecords } from '../../store/index.js';
 import {
   candidateVersion,
@@ -64,7 +65,7 @@ export async function tuneJudge(terminal: Terminal, base: string, options: TuneO
         readReviewedTargets(store, app, {
           workspaceId: workspace,
           judge: base,
-          field: options.field ?? fieldOf(options.against),
+          field: options.field ?? judgeFieldOf(options.against),
           against: options.against,
         }),
       );
@@ -111,9 +112,6 @@ function judgeFamilyOf(evaluator: Evaluator | undefined, base: string) {
   const { rubric, model } = evaluator.judge;
   return { name: evaluator.name, version: evaluator.version, rubric, model };
 }
-
-/** `reviewers:type.field`'s field: the judge's field by default. */
-const fieldOf = (against: string): string => against.slice(against.lastIndexOf('.') + 1);
 
 /** The split and the examples, a bad option or too few targets said as usage. */
 function tuningOf(targets: Parameters<typeof splitTargets>[0], options: TuneOptions) {

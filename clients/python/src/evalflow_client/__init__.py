@@ -30,6 +30,7 @@ from .models import (
     ArtifactTarget,
     AutomatedVerdict,
     BackfillSelection,
+    Backtest,
     CategoricalAgreement,
     Claim,
     ClaimedItem,
@@ -150,6 +151,7 @@ __all__ = [
     "ThreadTarget",
     "ArtifactSelector",
     "BackfillSelection",
+    "Backtest",
     # Answers.
     "ArtifactPut",
     "Conversation",

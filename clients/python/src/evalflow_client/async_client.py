@@ -573,6 +573,13 @@ class AsyncEvalflowClient:
         """The LLM judges' versions: declared in code, and recorded as data in this workspace."""
         return (await self._send(routes.judge_versions())).versions
 
+    async def judge_backtest(
+        self, version: str, against: str, *, field: str | None = None
+    ) -> m.Backtest:
+        """A recorded judge version against its base on its held-out targets (``against``:
+        ``reviewers:type.field``), from the verdicts stored on them."""
+        return await self._send(routes.judge_backtest(version, against, field))
+
     async def set_rule(
         self,
         evaluator: str,

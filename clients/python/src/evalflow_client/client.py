@@ -568,6 +568,11 @@ class EvalflowClient:
         """The LLM judges' versions: declared in code, and recorded as data in this workspace."""
         return self._send(routes.judge_versions()).versions
 
+    def judge_backtest(self, version: str, against: str, *, field: str | None = None) -> m.Backtest:
+        """A recorded judge version against its base on its held-out targets (``against``:
+        ``reviewers:type.field``), from the verdicts stored on them."""
+        return self._send(routes.judge_backtest(version, against, field))
+
     def set_rule(
         self,
         evaluator: str,

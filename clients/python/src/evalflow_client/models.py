@@ -622,6 +622,64 @@ class Agreement(WireModel):
     disagreements: Disagreements
 
 
+class BacktestIncomplete(WireModel):
+    """A held-out target left out of every figure, with the verdicts it lacks."""
+
+    target: str
+    missing: list[Literal["reviewers", "old", "new"]]
+
+
+class KappaDifference(WireModel):
+    """The new version's kappa minus the old one's, with its bootstrap interval."""
+
+    difference: Figure
+    interval: Interval
+
+
+class McNemar(WireModel):
+    """McNemar's test on the targets where exactly one version is right."""
+
+    test: Literal["exact_binomial", "chi_square_corrected", "no_disagreement"]
+    b: int
+    c: int
+    statistic: float
+    p_value: float
+    degrees_of_freedom: int | None = None
+    reason: str | None = None
+
+
+class ChangedVerdict(WireModel):
+    """A held-out target the two versions labelled differently."""
+
+    target: str
+    reviewers: str
+    old: str
+    new: str
+    old_right: bool
+    new_right: bool
+
+
+class BacktestStatistics(WireModel):
+    targets: int
+    compared: int
+    incomplete: list[BacktestIncomplete]
+    labels: list[str]
+    old: CategoricalAgreement
+    new: CategoricalAgreement
+    kappa_difference: KappaDifference
+    mcnemar: McNemar
+    changed: list[ChangedVerdict]
+
+
+class Backtest(WireModel):
+    """A recorded judge version against its base on its held-out targets."""
+
+    workspace: str
+    candidate: str
+    base: str
+    statistics: BacktestStatistics
+
+
 class QueuedDisagreements(WireModel):
     """Every disagreeing target given to a review queue, each queued once."""
 

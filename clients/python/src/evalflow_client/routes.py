@@ -129,6 +129,7 @@ SCORE_SUMMARY = Route("GET", "/v1/scores/summary", m.ScoreSummary)
 RULES = Route("GET", "/v1/evaluation-rules", m.Rules)
 SET_RULE = Route("PUT", "/v1/evaluation-rules/{evaluator}", m.Written)
 JUDGE_VERSIONS = Route("GET", "/v1/judge-versions", m.JudgeVersions)
+JUDGE_BACKTEST = Route("GET", "/v1/judge-versions/{version}/backtest", m.Backtest)
 START_REEVALUATION = Route("POST", "/v1/reevaluations", m.ReevaluationStarted)
 REEVALUATION = Route("GET", "/v1/reevaluations/{id}", m.ReevaluationProgress)
 PAUSE_REEVALUATION = Route("POST", "/v1/reevaluations/{id}/pause", m.ReevaluationProgress)
@@ -422,6 +423,10 @@ def rules() -> Call[m.Rules]:
 
 def judge_versions() -> Call[m.JudgeVersions]:
     return JUDGE_VERSIONS.call()
+
+
+def judge_backtest(version: str, against: str, field: str | None) -> Call[m.Backtest]:
+    return JUDGE_BACKTEST.call({"version": version}, query={"against": against, "field": field})
 
 
 def budgets() -> Call[m.Budgets]:
