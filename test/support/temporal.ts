@@ -14,6 +14,7 @@ import {
 } from '@temporalio/worker';
 import { expect, inject } from 'vitest';
 import { createWorker } from '../../src/worker/create-worker.js';
+import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
 import { namespaceOf, startTimeSkippingServer } from './temporal-servers.js';
 
 // Workers log every state change at INFO; tests want warnings and errors only, and of those not
@@ -146,3 +147,30 @@ export async function recordHistory(handle: WorkflowHandle, name: string): Promi
   mkdirSync(historiesDir, { recursive: true });
   writeFileSync(join(historiesDir, `${name}.json`), historyToJSON(await handle.fetchHistory()));
 }
+
+/**
+ * A workspace's ended run relayed to its workflow and evaluated to the end, on a worker of the
+ * engine's activities (`relay` is the engine's relay of the workspace).
+ */
+export async function evaluatedToTheEnd(
+  env: TestWorkflowEnvironment,
+  engine: { activities: object; store: { id: string }; relay: RelayOf },
+  taskQueue: string,
+  workspaceId: string,
+  runId: string,
+): Promise<void> {
+  const relay = engine.relay(env.client, taskQueue, workspaceId);
+  const worker = await testWorker(env, taskQueue, engine.activities);
+  await worker.runUntil(async () => {
+    await relay.drain();
+    await env.client.workflow
+      .getHandle(evaluateRunWorkflowId(engine.store.id, workspaceId, runId))
+      .result();
+  });
+}
+
+type RelayOf = (
+  client: TestWorkflowEnvironment['client'],
+  taskQueue: string,
+  workspaceId: string,
+) => { drain(): Promise<unknown> };

@@ -4,10 +4,12 @@ import { z } from 'zod';
 import { createFeedbackTypeRegistry, defineFeedbackType } from '../../src/core/index.js';
 import { defineEvaluator } from '../../src/evaluators/index.js';
 import { summarizeScores } from '../../src/wire/score-summary.js';
-import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
-import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
-import { testWorker, timeSkippingEnvironment, uniqueTaskQueue } from '../support/temporal.js';
+import {
+  evaluatedToTheEnd,
+  timeSkippingEnvironment,
+  uniqueTaskQueue,
+} from '../support/temporal.js';
 
 // A shadow version judges what the live version of its feedback type judges, beside it: its
 // verdicts are recorded as its own participant's, marked shadow, and never the type's current
@@ -59,14 +61,7 @@ async function evaluatedRun(runId: string) {
     run_id: runId,
     status: 'completed',
   });
-  const relay = engine.relay(env.client, taskQueue, ws);
-  const worker = await testWorker(env, taskQueue, engine.activities);
-  await worker.runUntil(async () => {
-    await relay.drain();
-    await env.client.workflow
-      .getHandle<typeof evaluateRun>(evaluateRunWorkflowId(engine.store.id, ws, runId))
-      .result();
-  });
+  await evaluatedToTheEnd(env, engine, taskQueue, ws, runId);
 }
 
 const verdictsOf = async (participant: string, runId: string) =>

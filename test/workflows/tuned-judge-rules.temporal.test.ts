@@ -7,10 +7,13 @@ import { createFeedbackTypeRegistry, defineFeedbackType } from '../../src/core/i
 import { judgeVerdictFeedback, llmJudgeEvaluator } from '../../src/evaluators/index.js';
 import { preparePromotion } from '../../src/evidence/index.js';
 import { previewReevaluation, ReevaluationClient } from '../../src/workflow-clients/index.js';
-import type { evaluateRun } from '../../src/workflows/evaluate-run.js';
-import { evaluateRunWorkflowId } from '../../src/workflows/evaluate-run-messages.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
-import { testWorker, timeSkippingEnvironment, uniqueTaskQueue } from '../support/temporal.js';
+import {
+  evaluatedToTheEnd,
+  testWorker,
+  timeSkippingEnvironment,
+  uniqueTaskQueue,
+} from '../support/temporal.js';
 
 // A judge version tuned as data goes the paths a declared one goes: a rule runs it in shadow on
 // live runs beside the version it was tuned from, and once reviewers have judged the same targets
@@ -114,14 +117,7 @@ async function evaluatedRun(runId: string) {
     })),
     { type: 'end_run', run_id: runId, status: 'completed' },
   );
-  const relay = engine.relay(env.client, taskQueue, ws);
-  const worker = await testWorker(env, taskQueue, engine.activities);
-  await worker.runUntil(async () => {
-    await relay.drain();
-    await env.client.workflow
-      .getHandle<typeof evaluateRun>(evaluateRunWorkflowId(engine.store.id, ws, runId))
-      .result();
-  });
+  await evaluatedToTheEnd(env, engine, taskQueue, ws, runId);
 }
 
 /** Each message's verdict by the version in the run, in message order, with its shadow mark. */
