@@ -24,8 +24,9 @@ const allowed: Record<string, string[]> = {
   workflows: ['core', 'evaluators', 'activities'],
   'workflow-clients': ['core', 'store', 'evaluators', 'config', 'workflows'],
   relay: ['core', 'store', 'evaluators', 'workflows', 'metrics'],
-  // Agreement over stored verdicts, and promotions' evidence: the statistics over the store.
-  evidence: ['core', 'agreement', 'scores', 'store', 'evaluators'],
+  // Agreement over stored verdicts, promotions' evidence and tuning a judge from its reviewers:
+  // the statistics over the store (a reviewed target's text read as the judge reads its subject).
+  evidence: ['core', 'agreement', 'scores', 'store', 'evaluators', 'tuning', 'activities'],
   worker: [
     'core',
     'scores',

@@ -78,6 +78,8 @@ import type {
   ThreadsPage,
   ThreadsQuery,
   ThreadWithEvaluations,
+  TunedJudge,
+  TuneJudgeRequest,
   UserToken,
   WithdrawReviewRequest,
   WriteResult,
@@ -520,6 +522,13 @@ export class EvalflowClient {
   readonly judgeVersions = {
     list: (options?: CallOptions): Promise<JudgeVersions> =>
       this.call('judgeVersions', {}, options),
+    /** Records a candidate version of an LLM judge tuned from its reviewers' verdicts. */
+    tune: (
+      version: string,
+      request: TuneJudgeRequest,
+      options?: CallOptions,
+    ): Promise<TunedJudge> =>
+      this.call('tuneJudge', { params: { version }, body: request }, options),
     /** A recorded version against its base on its held-out targets, from their stored verdicts. */
     backtest: (
       version: string,

@@ -87,6 +87,8 @@ export type ReevaluationPreview = RouteResult<'previewReevaluation'>;
 
 export type EvaluationRules = RouteResult<'rules'>;
 export type JudgeVersions = RouteResult<'judgeVersions'>;
+export type TuneJudgeRequest = BodyOf<'tuneJudge'>;
+export type TunedJudge = RouteResult<'tuneJudge'>;
 export type JudgeBacktestQuery = QueryOf<'judgeBacktest'>;
 export type JudgeBacktest = RouteResult<'judgeBacktest'>;
 export type SetRuleRequest = BodyOf<'setRule'>;

@@ -31,5 +31,7 @@ export {
   type QueueingApp,
   queueDisagreements,
 } from './queue-disagreements.js';
+export { type ReviewedQuery, readReviewedTargets } from './reviewed.js';
 export { type AgreementApp, type Population, type ResolvedSide, resolveSides } from './sides.js';
+export { type PreparedTuning, prepareTuning, type TuneRequest } from './tune.js';
 export { readSide, type Slices, type TargetVerdict, type Vote } from './verdicts.js';

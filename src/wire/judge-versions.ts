@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { judgeVersionId, type StoredJudgeVersion } from '../core/index.js';
+import {
+  type JudgeVersionData,
+  judgeVersionId,
+  type StoredJudgeVersion,
+  targetKey,
+} from '../core/index.js';
 
 // An LLM judge's versions as the API answers and the CLI prints them: those the app declares in
 // code beside those recorded as data in the workspace (tuned from reviewers' verdicts).
@@ -60,3 +65,50 @@ const wireRecordedJudge = (version: StoredJudgeVersion): WireJudgeVersion => ({
   heldOut: version.heldOut.length,
   recordedAt: version.recordedAt,
 });
+
+/** A candidate tuned and recorded, as the API answers and `judges tune --json` prints it. */
+export const WireTuned = z.object({
+  workspace: z.string(),
+  /** The seq of the event that recorded it. */
+  seq: z.int(),
+  candidate: z.string(),
+  tunedFrom: z.string(),
+  split: z.object({ reviewed: z.int(), training: z.int(), heldOut: z.int() }),
+  /** Each example by its target's key, with the reviewers' and the base judge's labels. */
+  examples: z.array(
+    z.object({ target: z.string(), reviewersLabel: z.string(), judgeLabel: z.string() }),
+  ),
+  disagreements: z.object({ inTraining: z.int(), chosen: z.int() }),
+});
+export type WireTuned = z.output<typeof WireTuned>;
+
+/** What the split and the choice of examples tell of a tuning (src/tuning's). */
+export interface TuningFigures {
+  readonly split: { readonly training: readonly unknown[]; readonly heldOut: readonly unknown[] };
+  readonly choice: { readonly disagreements: number; readonly disagreementsChosen: number };
+}
+
+export function wireTuned(
+  workspace: string,
+  seq: number,
+  version: JudgeVersionData,
+  { split, choice }: TuningFigures,
+): WireTuned {
+  return {
+    workspace,
+    seq,
+    candidate: judgeVersionId(version),
+    tunedFrom: judgeVersionId({ judge: version.judge, version: version.tunedFrom }),
+    split: {
+      reviewed: split.training.length + split.heldOut.length,
+      training: split.training.length,
+      heldOut: split.heldOut.length,
+    },
+    examples: version.examples.map((example) => ({
+      target: targetKey(example.target),
+      reviewersLabel: example.reviewersLabel,
+      judgeLabel: example.judgeLabel,
+    })),
+    disagreements: { inTraining: choice.disagreements, chosen: choice.disagreementsChosen },
+  };
+}

@@ -191,3 +191,78 @@ describe('GET /v1/judge-versions/{version}/backtest', () => {
     expect((await refusal('llm_judge@tuned-1', 'reviewers:nope.passed')).status).toBe(422);
   });
 });
+
+describe('POST /v1/judge-versions/{version}/tune', () => {
+  // In workspace `tuning`, llm_judge@1 passes 20 messages and the reviewer fails the first 8.
+  beforeAll(async () => {
+    const run = async (actor: object, command: object) => {
+      const outcome = await store.executeUnchecked({ workspace_id: 'tuning', actor, command });
+      if (outcome.type !== 'recorded') throw new Error(JSON.stringify(outcome));
+    };
+    const host = { kind: 'system', name: 'host' };
+    await run(host, { type: 'create_thread', thread_id: 't' });
+    for (let i = 1; i <= 20; i++) {
+      const message_id = `m${i}`;
+      const target = { kind: 'message', thread_id: 't', message_id, run_id: null };
+      await run(host, {
+        type: 'post_message',
+        thread_id: 't',
+        message_id,
+        role: 'assistant',
+        content: `answer ${i}`,
+      });
+      await run(
+        { kind: 'evaluator', name: 'llm_judge', version: '1' },
+        {
+          type: 'give_feedback',
+          feedback_type: 'judge_verdict',
+          target,
+          value: { score: 1, passed: true },
+        },
+      );
+      await run(
+        { kind: 'reviewer', id: 'ana' },
+        { type: 'give_feedback', feedback_type: 'review', target, value: { passed: i > 8 } },
+      );
+    }
+  });
+
+  it('records a candidate from the reviewed targets, through the client', async () => {
+    const admin = await client('tuning', { kind: 'admin' });
+    const tuned = await admin.judgeVersions.tune('llm_judge@1', {
+      against: 'reviewers:review.passed',
+    });
+    expect(tuned).toMatchObject({
+      workspace: 'tuning',
+      candidate: 'llm_judge@tuned-1',
+      tunedFrom: 'llm_judge@1',
+      split: { reviewed: 20, training: 14, heldOut: 6 },
+    });
+    expect(tuned.examples.length).toBeGreaterThan(0);
+    expect(tuned.examples.some((example) => example.reviewersLabel === 'false')).toBe(true);
+    const [recorded] = await store.judgeVersions.list('tuning');
+    expect(recorded).toMatchObject({
+      version: 'tuned-1',
+      recordedBy: { kind: 'system', name: 'admin' },
+      seq: tuned.seq,
+    });
+  });
+
+  it('refuses too few reviewed targets, a version not deployed and a reviewer, recording nothing', async () => {
+    const before = await store.judgeVersions.list('acme');
+    const refusal = async (principal: Principal, version: string) =>
+      (await client('acme', principal)).judgeVersions
+        .tune(version, { against: 'reviewers:review.passed' })
+        .then(
+          () => {
+            throw new Error(`${version} was tuned`);
+          },
+          (error: unknown) => error as EvalflowApiError,
+        );
+    const few = await refusal({ kind: 'admin' }, 'llm_judge@1');
+    expect([few.status, few.body]).toMatchObject([422, { type: 'validation_failed' }]);
+    expect((await refusal({ kind: 'admin' }, 'llm_judge@9')).status).toBe(404);
+    expect((await refusal({ kind: 'reviewer', id: 'ana' }, 'llm_judge@1')).status).toBe(403);
+    expect(await store.judgeVersions.list('acme')).toEqual(before);
+  });
+});

@@ -13,6 +13,7 @@ from evalflow_client import (
     JudgeVersions,
     MessageTarget,
     NotFoundError,
+    Target,
     ValidationFailedError,
 )
 
@@ -144,13 +145,21 @@ def test_a_backfill_of_its_own_targets_counts_only_those_stored_and_of_its_kind(
     agent.create_thread("t")
     agent.start_run("t", "r")
     agent.post_message("t", "ROLE_ASSISTANT", "hello", message_id="a", run_id="r")
-    targets = [MessageTarget(thread_id="t", message_id=m) for m in ("a", "never-posted")]
+    targets: list[Target] = [
+        MessageTarget(thread_id="t", message_id=m) for m in ("a", "never-posted")
+    ]
     selection = BackfillSelection(kind="message", targets=targets)
     assert system.preview_reevaluation(["answer_length@1"], selection=selection).targets == 1
     with pytest.raises(ValidationFailedError):
         system.preview_reevaluation(
             ["answer_length@1"], selection=BackfillSelection(kind="turn", targets=targets)
         )
+
+
+def test_tuning_a_judge_the_app_does_not_deploy_is_not_found(connect, unique):
+    admin = connect("admin", f"tune-{unique}")
+    with pytest.raises(NotFoundError):
+        admin.tune_judge("llm_judge@1", "reviewers:review.passed", seed=7)
 
 
 def test_a_backtest_of_a_version_never_recorded_is_not_found(connect, unique):

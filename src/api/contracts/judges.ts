@@ -1,13 +1,32 @@
 import { z } from 'zod';
-import { EvaluatorId } from '../../core/index.js';
+import { EVALUATOR_ID_PART, EvaluatorId } from '../../core/index.js';
 import { WireBacktest } from '../../wire/backtest.js';
-import { WireJudgeVersion } from '../../wire/judge-versions.js';
+import { WireJudgeVersion, WireTuned } from '../../wire/judge-versions.js';
 import { defineRoutes } from './contract.js';
 
 // LLM judges' versions: those the app declares in code and those recorded as data in the
 // workspace (tuned from reviewers' verdicts: `evalflow judges tune`).
 
 export const JudgeVersionsReply = z.object({ versions: z.array(WireJudgeVersion) });
+
+export const TuneBody = z.strictObject({
+  /** The reviewers' verdicts: `reviewers:type.field`. */
+  against: z.string().min(1),
+  /** The judge's field (default: the reviewers' field's name). */
+  field: z.string().min(1).optional(),
+  /** The candidate's version (default: tuned-1, tuned-2, …, the first not recorded). */
+  as: z.string().regex(EVALUATOR_ID_PART).optional(),
+  /** The share held out for the backtest, strictly between 0 and 1 (default 0.3). */
+  heldOutShare: z.number().gt(0).lt(1).optional(),
+  /** The split's and the choice's seed (default 36). */
+  seed: z
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional(),
+  /** At most this many examples (default 8). */
+  maxExamples: z.int().min(1).optional(),
+});
 
 export const BacktestQuery = z.strictObject({
   /** The reviewers' verdicts: `reviewers:type.field`. */
@@ -26,6 +45,21 @@ export const judgeRoutes = defineRoutes({
     description:
       'A recorded version says what it was tuned from, how many few-shot examples it carries and how many targets were held out for its backtest.',
     answers: { 200: JudgeVersionsReply },
+  },
+  tuneJudge: {
+    method: 'POST',
+    path: '/v1/judge-versions/:version/tune',
+    allow: ['system', 'admin'],
+    tags: ['rules'],
+    summary: 'Record a candidate version of an LLM judge tuned from its reviewers’ verdicts',
+    description:
+      'Reads the targets both the judge version and the reviewers gave verdicts on, splits them ' +
+      '(seeded, stratified by the reviewers’ label), chooses few-shot examples from the training ' +
+      'part (the disagreements first, balanced across labels) and records the candidate with ' +
+      'its examples’ provenance and its held-out targets, as `evalflow judges tune` does.',
+    params: z.strictObject({ version: EvaluatorId }),
+    body: TuneBody,
+    answers: { 201: WireTuned },
   },
   judgeBacktest: {
     method: 'GET',

@@ -1,11 +1,22 @@
 import { notFound } from '../../core/index.js';
-import { AgreementQueryError, readBacktest } from '../../evidence/index.js';
+import { AgreementQueryError, prepareTuning, readBacktest } from '../../evidence/index.js';
 import { wireBacktest } from '../../wire/backtest.js';
-import { wireJudgeVersions } from '../../wire/judge-versions.js';
+import { wireJudgeVersions, wireTuned } from '../../wire/judge-versions.js';
+import { actorOf } from '../../wire/principals.js';
 import { judgeRoutes } from '../contracts/judges.js';
 import { refuse } from '../errors.js';
 import { bindRoutes } from './bind-routes.js';
-import { callerOf } from './context.js';
+import { callerOf, execute } from './context.js';
+
+/** What tuning or a backtest cannot do as asked becomes the rejection it carries. */
+async function answering<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AgreementQueryError) throw refuse(error.rejection);
+    throw error;
+  }
+}
 
 // LLM judges' versions (contracts/judges.ts).
 
@@ -17,21 +28,40 @@ export const registerJudges = bindRoutes(judgeRoutes, {
     ),
   }),
 
+  tuneJudge: async ({ params, body, request, deps }) => {
+    const { workspaceId, principal } = callerOf(request);
+    const { against, field, as, heldOutShare, seed, maxExamples } = body;
+    const prepared = await answering(() =>
+      prepareTuning(deps.store, deps.app, {
+        workspaceId,
+        base: params.version,
+        against,
+        by: actorOf(principal),
+        now: deps.now(),
+        ...(field ? { field } : {}),
+        ...(as ? { as } : {}),
+        ...(heldOutShare === undefined ? {} : { heldOutShare }),
+        ...(seed === undefined ? {} : { seed }),
+        ...(maxExamples === undefined ? {} : { maxExamples }),
+      }),
+    );
+    const outcome = await execute(deps, request, actorOf(principal), prepared.command);
+    const seq = outcome.events[0]?.seq ?? 0;
+    return wireTuned(workspaceId, seq, prepared.command.judge_version, prepared);
+  },
+
   judgeBacktest: async ({ params, query, request, deps }) => {
     const { workspaceId } = callerOf(request);
     const version = await deps.store.judgeVersions.get(workspaceId, params.version);
     if (version === null) throw refuse(notFound('judge version', params.version));
-    try {
-      const statistics = await readBacktest(deps.store, deps.app, {
+    const statistics = await answering(() =>
+      readBacktest(deps.store, deps.app, {
         workspaceId,
         version,
         against: query.against,
         ...(query.field ? { field: query.field } : {}),
-      });
-      return wireBacktest(workspaceId, version, statistics);
-    } catch (error) {
-      if (error instanceof AgreementQueryError) throw refuse(error.rejection);
-      throw error;
-    }
+      }),
+    );
+    return wireBacktest(workspaceId, version, statistics);
   },
 });

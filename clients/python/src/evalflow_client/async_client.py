@@ -573,6 +573,25 @@ class AsyncEvalflowClient:
         """The LLM judges' versions: declared in code, and recorded as data in this workspace."""
         return (await self._send(routes.judge_versions())).versions
 
+    async def tune_judge(
+        self,
+        version: str,
+        against: str,
+        *,
+        field: str | None = None,
+        as_version: str | None = None,
+        held_out_share: float | None = None,
+        seed: int | None = None,
+        max_examples: int | None = None,
+    ) -> m.TunedJudge:
+        """Record a candidate version of an LLM judge tuned from the reviewers' verdicts
+        (``against``: ``reviewers:type.field``): examples from a seeded, stratified training part,
+        the rest held out for its backtest."""
+        call = routes.tune_judge(
+            version, against, field, as_version, held_out_share, seed, max_examples
+        )
+        return await self._send(call)
+
     async def judge_backtest(
         self, version: str, against: str, *, field: str | None = None
     ) -> m.Backtest:

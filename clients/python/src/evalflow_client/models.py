@@ -489,6 +489,36 @@ class JudgeVersions(WireModel):
     versions: list[JudgeVersion]
 
 
+class TuningSplit(WireModel):
+    reviewed: int
+    training: int
+    held_out: int
+
+
+class TunedExample(WireModel):
+    #: The example's target, by its key (``message:t1/m1``).
+    target: str
+    reviewers_label: str
+    judge_label: str
+
+
+class TuningDisagreements(WireModel):
+    in_training: int
+    chosen: int
+
+
+class TunedJudge(WireModel):
+    """A candidate judge version tuned from the reviewers' verdicts, and recorded."""
+
+    workspace: str
+    seq: int
+    candidate: str
+    tuned_from: str
+    split: TuningSplit
+    examples: list[TunedExample]
+    disagreements: TuningDisagreements
+
+
 # Agreement: two populations of stored verdicts compared, and promotions on that evidence.
 
 

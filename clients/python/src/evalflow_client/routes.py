@@ -129,6 +129,7 @@ SCORE_SUMMARY = Route("GET", "/v1/scores/summary", m.ScoreSummary)
 RULES = Route("GET", "/v1/evaluation-rules", m.Rules)
 SET_RULE = Route("PUT", "/v1/evaluation-rules/{evaluator}", m.Written)
 JUDGE_VERSIONS = Route("GET", "/v1/judge-versions", m.JudgeVersions)
+TUNE_JUDGE = Route("POST", "/v1/judge-versions/{version}/tune", m.TunedJudge)
 JUDGE_BACKTEST = Route("GET", "/v1/judge-versions/{version}/backtest", m.Backtest)
 START_REEVALUATION = Route("POST", "/v1/reevaluations", m.ReevaluationStarted)
 REEVALUATION = Route("GET", "/v1/reevaluations/{id}", m.ReevaluationProgress)
@@ -423,6 +424,28 @@ def rules() -> Call[m.Rules]:
 
 def judge_versions() -> Call[m.JudgeVersions]:
     return JUDGE_VERSIONS.call()
+
+
+def tune_judge(
+    version: str,
+    against: str,
+    field: str | None,
+    as_version: str | None,
+    held_out_share: float | None,
+    seed: int | None,
+    max_examples: int | None,
+) -> Call[m.TunedJudge]:
+    return TUNE_JUDGE.call(
+        {"version": version},
+        body={
+            "against": against,
+            "field": field,
+            "as": as_version,
+            "heldOutShare": held_out_share,
+            "seed": seed,
+            "maxExamples": max_examples,
+        },
+    )
 
 
 def judge_backtest(version: str, against: str, field: str | None) -> Call[m.Backtest]:

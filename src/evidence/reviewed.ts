@@ -1,15 +1,11 @@
-import { loadSubject } from '../../activities/load-subject.js';
-import type { JsonValue } from '../../core/index.js';
-import { judgedText } from '../../evaluators/index.js';
-import {
-  type AgreementApp,
-  type ResolvedSide,
-  readSide,
-  resolveSides,
-} from '../../evidence/index.js';
-import type { EntityReads, EventLog, TraceInbox } from '../../store/index.js';
-import type { ReviewedTarget } from '../../tuning/index.js';
-import { usage } from '../context.js';
+import { loadSubject } from '../activities/load-subject.js';
+import type { JsonValue } from '../core/index.js';
+import { judgedText } from '../evaluators/index.js';
+import type { EntityReads, EventLog, TraceInbox } from '../store/index.js';
+import type { ReviewedTarget } from '../tuning/index.js';
+import { invalidQuery } from './errors.js';
+import { type AgreementApp, type ResolvedSide, resolveSides } from './sides.js';
+import { readSide } from './verdicts.js';
 
 // The targets both a judge version and the reviewers gave verdicts on, as tuning starts from:
 // each side read as the agreement reads it (the judge's latest generation, the reviewers' majority;
@@ -25,14 +21,17 @@ export interface ReviewedQuery {
   readonly against: string;
 }
 
-/** The reviewed targets, and the judge's side (its feedback type and field). */
+/**
+ * The reviewed targets, and the judge's side (its feedback type and field).
+ * @throws AgreementQueryError for sides that cannot be read as asked, or a numeric field.
+ */
 export async function readReviewedTargets(
-  store: EntityReads & EventLog & TraceInbox,
+  store: EntityReads & EventLog & Pick<TraceInbox, 'traceSpans'>,
   app: AgreementApp,
   query: ReviewedQuery,
 ): Promise<{ targets: ReviewedTarget[]; judgeSide: ResolvedSide }> {
   if (!/^reviewers:[^:]+$/.test(query.against)) {
-    usage(`--against is reviewers:<type>.<field>, not ${query.against}`);
+    throw invalidQuery(`against is reviewers:<type>.<field>, not ${query.against}`);
   }
   const [judgeSide, reviewersSide] = resolveSides(
     app,
@@ -40,7 +39,9 @@ export async function readReviewedTargets(
     query.against,
   );
   if (judgeSide.config.dataType === 'NUMERIC') {
-    usage(`${judgeSide.text} is numeric: tuning teaches labels (a boolean or a category)`);
+    throw invalidQuery(
+      `${judgeSide.text} is numeric: tuning teaches labels (a boolean or a category)`,
+    );
   }
   const slices = { workspaceId: query.workspaceId };
   const judged = await readSide(store, judgeSide, slices);
