@@ -9,11 +9,16 @@ import { defineRoutes } from './contract.js';
 
 export const JudgeVersionsReply = z.object({ versions: z.array(WireJudgeVersion) });
 
-export const TuneBody = z.strictObject({
+/** The reviewers' side a judge is tuned or backtested against. */
+const AgainstReviewers = {
   /** The reviewers' verdicts: `reviewers:type.field`. */
   against: z.string().min(1),
   /** The judge's field (default: the reviewers' field's name). */
   field: z.string().min(1).optional(),
+};
+
+export const TuneBody = z.strictObject({
+  ...AgainstReviewers,
   /** The candidate's version (default: tuned-1, tuned-2, …, the first not recorded). */
   as: z.string().regex(EVALUATOR_ID_PART).optional(),
   /** The share held out for the backtest, strictly between 0 and 1 (default 0.3). */
@@ -28,12 +33,7 @@ export const TuneBody = z.strictObject({
   maxExamples: z.int().min(1).optional(),
 });
 
-export const BacktestQuery = z.strictObject({
-  /** The reviewers' verdicts: `reviewers:type.field`. */
-  against: z.string().min(1),
-  /** The judge's field (default: the reviewers' field's name). */
-  field: z.string().min(1).optional(),
-});
+export const BacktestQuery = z.strictObject(AgainstReviewers);
 
 export const judgeRoutes = defineRoutes({
   judgeVersions: {

@@ -1,5 +1,4 @@
 import {
-  AgreementQueryError,
   compareSides,
   mappingOf,
   preparePromotion,
@@ -9,22 +8,13 @@ import { wireAgreement, wireEvidence } from '../../wire/agreement.js';
 import { written } from '../../wire/entities.js';
 import { actorOf } from '../../wire/principals.js';
 import { agreementRoutes } from '../contracts/agreement.js';
-import { HTTP_STATUS, HttpRefusal, type RejectionBody, refuse } from '../errors.js';
+import { HTTP_STATUS, HttpRefusal, type RejectionBody } from '../errors.js';
 import { bindRoutes } from './bind-routes.js';
 import { callerOf, execute } from './context.js';
+import { answering } from './evidence-answers.js';
 
 // Trust in judges over HTTP (contracts/agreement.ts): how two populations of stored verdicts
 // agree, their disagreements sent to a review queue, and promoting a version on that evidence.
-
-/** A query the evidence cannot answer becomes the rejection it carries. */
-async function answering<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AgreementQueryError) throw refuse(error.rejection);
-    throw error;
-  }
-}
 
 export const registerAgreement = bindRoutes(agreementRoutes, {
   agreement: async ({ query, request, deps }) => {

@@ -1,5 +1,5 @@
 import { notFound } from '../../core/index.js';
-import { AgreementQueryError, prepareTuning, readBacktest } from '../../evidence/index.js';
+import { prepareTuning, readBacktest } from '../../evidence/index.js';
 import { wireBacktest } from '../../wire/backtest.js';
 import { wireJudgeVersions, wireTuned } from '../../wire/judge-versions.js';
 import { actorOf } from '../../wire/principals.js';
@@ -7,18 +7,7 @@ import { judgeRoutes } from '../contracts/judges.js';
 import { refuse } from '../errors.js';
 import { bindRoutes } from './bind-routes.js';
 import { callerOf, execute } from './context.js';
-
-/** What tuning or a backtest cannot do as asked becomes the rejection it carries. */
-async function answering<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AgreementQueryError) throw refuse(error.rejection);
-    throw error;
-  }
-}
-
-// LLM judges' versions (contracts/judges.ts).
+import { answering } from './evidence-answers.js';
 
 export const registerJudges = bindRoutes(judgeRoutes, {
   judgeVersions: async ({ request, deps }) => ({
