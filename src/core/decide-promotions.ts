@@ -2,7 +2,7 @@ import type { Actor } from './actors.js';
 import type { CommandOf } from './commands.js';
 import { type DecideContext, type Decision, recorded } from './decision.js';
 import type { EvaluatorPromoted } from './events.js';
-import { evidenceLine, shortfallsOf } from './promotions.js';
+import { evidenceLine, type PromotionEvidence, shortfallsOf } from './promotions.js';
 import { forbidden, invalidState, notFound, validationFailed } from './rejections.js';
 
 /**
@@ -46,7 +46,7 @@ export function promoteEvaluator(
   if (shortfalls.length > 0 && !command.force) {
     return invalidState(
       `${evaluator} was not promoted: the evidence is short (${shortfalls.join('; ')}): ` +
-        `${evidenceLine(evidence)} against ${evidence.against}, as of seq ${evidence.as_of_seq}`,
+        `${evidenceLine(evidence)} against ${evidence.against}${onHeldOut(evidence)}, as of seq ${evidence.as_of_seq}`,
     );
   }
   const sorted = (targets: readonly string[]) => [...new Set(targets)].sort();
@@ -75,3 +75,7 @@ export function promoteEvaluator(
   };
   return recorded([event]);
 }
+
+/** Where a backtest's figures were read: ` on its 12 held-out targets`. */
+const onHeldOut = ({ backtest }: PromotionEvidence): string =>
+  backtest === undefined ? '' : ` on its ${backtest.held_out} held-out targets`;

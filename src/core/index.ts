@@ -154,9 +154,11 @@ export type { Needs } from './needs.js';
 export { needsOf } from './needs.js';
 export { counted } from './plurals.js';
 export {
+  BacktestEvidence,
   EvidenceInterval,
   evidenceLine,
   figureText,
+  intervalText,
   PromotedSettings,
   PromotionEvidence,
   shortfallsOf,

@@ -29,6 +29,28 @@ export const VersionAgreement = z.strictObject({
 });
 export type VersionAgreement = z.output<typeof VersionAgreement>;
 
+/** κ(new) − κ(old) may range over [-2, 2]. */
+const Difference = z.number().min(-2).max(2);
+
+/**
+ * A tuned version's backtest, when the evidence is one: the version and the one it was tuned
+ * from, judged against the reviewers on the version's held-out targets (never its examples), so
+ * `matched` counts the held-out targets with all three verdicts and `replaced` is paired with it.
+ */
+export const BacktestEvidence = z.strictObject({
+  /** The held-out targets the version recorded, judged or not. */
+  held_out: z.int().min(0),
+  /** κ of the promoted version minus κ of the replaced one, on the same targets. */
+  kappa_difference: Difference.nullable(),
+  /** Its percentile bootstrap interval over targets; null with too few compared targets. */
+  difference_interval: z
+    .strictObject({ low: Difference, high: Difference, level: z.number().gt(0).lt(1) })
+    .nullable(),
+  /** McNemar's p on the targets where exactly one version is right. */
+  mcnemar_p: z.number().min(0).max(1),
+});
+export type BacktestEvidence = z.output<typeof BacktestEvidence>;
+
 /** The agreement a promotion was decided on, measured when it was asked for. */
 export const PromotionEvidence = VersionAgreement.extend({
   /** What the verdicts were compared with, as a side is written: `reviewers:politeness.polite`. */
@@ -39,6 +61,8 @@ export const PromotionEvidence = VersionAgreement.extend({
   as_of_seq: z.int().min(0),
   /** The replaced version against the same side, for comparison; null without one. */
   replaced: VersionAgreement.nullable().default(null),
+  /** Present when the evidence is a backtest rather than the agreement over all verdicts. */
+  backtest: BacktestEvidence.optional(),
 });
 export type PromotionEvidence = z.output<typeof PromotionEvidence>;
 
@@ -49,9 +73,13 @@ export const PromotedSettings = z.strictObject({
   filter: RuleSettings.filter,
 });
 
-/** Why the evidence falls short of the thresholds; none when it meets them. */
+/**
+ * Why the evidence falls short of the thresholds; none when it meets them. A backtest must
+ * also be large enough to give κ an interval, and must show the version beating the one it
+ * replaces on the same held-out targets: a tuning that gained nothing is not promoted.
+ */
 export function shortfallsOf(
-  evidence: Pick<PromotionEvidence, 'kappa' | 'matched'>,
+  evidence: Pick<PromotionEvidence, 'kappa' | 'matched' | 'interval' | 'replaced' | 'backtest'>,
   thresholds: { min_kappa: number; min_matched: number },
 ): string[] {
   const short: string[] = [];
@@ -62,18 +90,40 @@ export function shortfallsOf(
   else if (evidence.kappa < thresholds.min_kappa) {
     short.push(`κ ${figureText(evidence.kappa)} is below ${thresholds.min_kappa}`);
   }
+  if (evidence.backtest !== undefined) short.push(...backtestShortfalls(evidence));
+  return short;
+}
+
+function backtestShortfalls(
+  evidence: Pick<PromotionEvidence, 'matched' | 'interval' | 'replaced' | 'backtest'>,
+): string[] {
+  const short: string[] = [];
+  if (evidence.interval === null) {
+    short.push(
+      `the held-out set is too small: ${evidence.matched} compared targets give κ no interval`,
+    );
+  }
+  const difference = evidence.backtest?.kappa_difference ?? null;
+  if (evidence.replaced !== null && (difference === null || difference <= 0)) {
+    const gain = difference === null ? 'undefined' : figureText(difference);
+    short.push(`no gain over ${evidence.replaced.compared}: κ difference ${gain}`);
+  }
   return short;
 }
 
 /** A figure as messages write it: three decimals. */
 export const figureText = (value: number): string => value.toFixed(3);
 
+/** An interval as messages write it: ` (95 % interval 0.601–0.803)`, or ` (no interval)`. */
+export const intervalText = (
+  interval: { low: number; high: number; level: number } | null,
+): string =>
+  interval === null
+    ? ' (no interval)'
+    : ` (${Math.round(interval.level * 100)} % interval ${figureText(interval.low)}–${figureText(interval.high)})`;
+
 /** The evidence in one line: `κ 0.712 (95 % interval 0.601–0.803) over 64 matched targets`. */
 export function evidenceLine(evidence: VersionAgreement): string {
   const kappa = evidence.kappa === null ? 'κ undefined' : `κ ${figureText(evidence.kappa)}`;
-  const interval =
-    evidence.interval === null
-      ? ' (no interval)'
-      : ` (${Math.round(evidence.interval.level * 100)} % interval ${figureText(evidence.interval.low)}–${figureText(evidence.interval.high)})`;
-  return `${kappa}${interval} over ${evidence.matched} matched targets`;
+  return `${kappa}${intervalText(evidence.interval)} over ${evidence.matched} matched targets`;
 }

@@ -17,6 +17,8 @@ export interface BacktestQuery {
   readonly field?: string;
   /** The reviewers' side, `reviewers:type.field`. */
   readonly against: string;
+  /** Renames labels on all three sides before comparing (`{"pass": "true"}`). */
+  readonly mapping?: Readonly<Record<string, string>>;
 }
 
 /** `reviewers:type.field`'s field, which the judge's field is named as unless said. */
@@ -31,7 +33,7 @@ export const judgeFieldOf = (against: string): string =>
 export async function readBacktest(
   store: EntityReads,
   app: AgreementApp,
-  { workspaceId, version, against, field = judgeFieldOf(against) }: BacktestQuery,
+  { workspaceId, version, against, field = judgeFieldOf(against), mapping }: BacktestQuery,
 ): Promise<BacktestStatistics> {
   const [oldSide, reviewersSide] = resolveSides(
     app,
@@ -60,5 +62,6 @@ export async function readBacktest(
         new: valueOn(candidate, key),
       };
     }),
+    mapping === undefined ? {} : { mapping },
   );
 }

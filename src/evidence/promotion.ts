@@ -1,13 +1,17 @@
+import type { CategoricalAgreement } from '../agreement/index.js';
 import {
   type CommandOf,
   type EvaluationRule,
+  judgeVersionId,
   type PromotionEvidence,
   parseEvaluatorId,
   rulesInForce,
+  type StoredJudgeVersion,
   type TargetKind,
   type VersionAgreement,
 } from '../core/index.js';
 import type { EntityReads, EventLog, RuleReads } from '../store/index.js';
+import { judgeFieldOf, readBacktest } from './backtest.js';
 import { type AgreementReport, compareSides } from './compare.js';
 import { invalidQuery } from './errors.js';
 import { type RecordedJudges, recordedJudges } from './recorded-judges.js';
@@ -15,8 +19,9 @@ import { type AgreementApp, notDeployed } from './sides.js';
 
 // A promotion's evidence, measured when it is asked for: the promoted version's agreement with
 // what it is checked against (reviewers, say), and the replaced version's on the same side for
-// comparison; and the command that switches the rules in one event carrying it. The core
-// decides whether the evidence meets the thresholds (docs/specification.md#evaluator-verdicts).
+// comparison; or, for a tuned version, its backtest: both versions on its held-out targets
+// alone. And the command that switches the rules in one event carrying it. The core decides
+// whether the evidence meets the thresholds (docs/specification.md#evaluator-verdicts).
 
 /** What the app knows that a promotion needs besides the sides: its default rules. */
 export interface PromotionApp extends AgreementApp {
@@ -40,20 +45,24 @@ export interface PromotionRequest {
   readonly minKappa: number;
   readonly minMatched: number;
   readonly force?: boolean;
+  /**
+   * Take the evidence from the tuned version's backtest: its held-out targets alone, the version
+   * it was tuned from (which it then replaces) judged on the same ones. No slice applies.
+   */
+  readonly backtest?: boolean;
 }
 
 export interface PreparedPromotion {
   readonly command: CommandOf<'promote_evaluator'>;
-  /** The comparison the evidence is taken from. */
-  readonly report: AgreementReport;
 }
 
-const agreementOf = (report: AgreementReport): VersionAgreement => {
-  const figures = report.categorical;
-  if (figures === null) throw new Error('a promotion compares categories');
+type Request = PromotionRequest & { readonly replacing: string | null };
+type Store = EntityReads & EventLog & RuleReads & RecordedJudges;
+
+const agreementOf = (compared: string, figures: CategoricalAgreement): VersionAgreement => {
   const interval = figures.kappaInterval;
   return {
-    compared: report.a.side,
+    compared,
     matched: figures.matched,
     kappa: figures.kappa.value,
     interval:
@@ -68,50 +77,36 @@ const agreementOf = (report: AgreementReport): VersionAgreement => {
  * Measures the evidence now and writes the command that promotes on it.
  *
  * @throws AgreementQueryError when a version is not deployed, the sides cannot be compared, or
- * the field is numeric (a promotion is decided on κ).
+ * the field is numeric (a promotion is decided on κ); for a backtest, when the version is not a
+ * recorded one, replaces another than its base, or a slice is given.
  */
 export async function preparePromotion(
-  store: EntityReads & EventLog & RuleReads & RecordedJudges,
+  store: Store,
   app: PromotionApp,
-  request: PromotionRequest,
+  promotion: PromotionRequest,
 ): Promise<PreparedPromotion> {
-  const { evaluator, workspaceId } = request;
-  const replacing = request.replacing ?? null;
-  const versions = replacing === null ? [evaluator] : [evaluator, replacing];
+  const { evaluator, workspaceId } = promotion;
+  const recorded = await recordedJudges(store, app, workspaceId, [
+    evaluator,
+    ...(promotion.replacing ? [promotion.replacing] : []),
+  ]);
+  const request = { ...promotion, replacing: promotion.replacing ?? null };
+  if (promotion.backtest === true) {
+    const tuned = recorded.get(evaluator);
+    if (tuned === undefined) throw notBacktested(app, evaluator);
+    request.replacing ??= judgeVersionId({ judge: tuned.judge, version: tuned.tunedFrom });
+  }
   // A version tuned as data (recorded in the workspace) is promoted like one declared in code.
-  const recorded = await recordedJudges(store, app, workspaceId, versions);
-  for (const id of versions) {
+  for (const id of [evaluator, ...(request.replacing === null ? [] : [request.replacing])]) {
     if (app.evaluators.get(parseEvaluatorId(id)) === undefined && !recorded.has(id)) {
       throw notDeployed(id);
     }
   }
-  const field = request.field === undefined ? '' : `:${request.field}`;
-  const compare = (version: string, against: string) =>
-    compareSides(store, app, {
-      workspaceId,
-      a: `${version}${field}`,
-      b: against,
-      limit: 0,
-      ...(request.mapping ? { mapping: request.mapping } : {}),
-      ...(request.from ? { from: request.from } : {}),
-      ...(request.to ? { to: request.to } : {}),
-      ...(request.targetKind ? { targetKind: request.targetKind } : {}),
-    });
-  const report = await compare(evaluator, request.against);
-  if (report.kind !== 'categorical') {
-    throw invalidQuery(
-      `${report.a.side} is numeric: a promotion is decided on Cohen's κ, so compare a boolean or categorical field`,
-    );
-  }
-  // The replaced version against the very side the promoted one was read against.
-  const replaced = replacing === null ? null : agreementOf(await compare(replacing, report.b.side));
-  const evidence: PromotionEvidence = {
-    ...agreementOf(report),
-    against: report.b.side,
-    mapping: { ...(request.mapping ?? {}) },
-    as_of_seq: report.asOfSeq,
-    replaced,
-  };
+  const tuned = recorded.get(evaluator);
+  const evidence =
+    promotion.backtest === true && tuned !== undefined
+      ? await backtestEvidence(store, app, request, tuned)
+      : await agreementEvidence(store, app, request);
   const inForce = rulesInForce(app.rules, await store.rules(workspaceId));
   const settingsOf = (id: string) => {
     const rule = inForce.find((candidate) => candidate.evaluator === id);
@@ -121,8 +116,8 @@ export async function preparePromotion(
     const judges = app.evaluators.targetsOf(id) ?? recorded.get(id)?.targets ?? [];
     return { targets: [...judges], sample_rate: 1, filter: {} };
   };
+  const { replacing } = request;
   return {
-    report,
     command: {
       type: 'promote_evaluator',
       evaluator,
@@ -130,10 +125,104 @@ export async function preparePromotion(
       // The promoted version takes over what the replaced one judged; alone, it keeps its own.
       rule: settingsOf(replacing ?? evaluator),
       replaced_rule: replacing === null ? null : settingsOf(replacing),
-      min_kappa: request.minKappa,
-      min_matched: request.minMatched,
+      min_kappa: promotion.minKappa,
+      min_matched: promotion.minMatched,
       evidence,
-      force: request.force ?? false,
+      force: promotion.force ?? false,
     },
   };
 }
+
+/** The version's agreement over every target both sides judged, the replaced one's beside it. */
+async function agreementEvidence(
+  store: Store,
+  app: PromotionApp,
+  request: Request,
+): Promise<PromotionEvidence> {
+  const field = request.field === undefined ? '' : `:${request.field}`;
+  const compare = (version: string, against: string) =>
+    compareSides(store, app, {
+      workspaceId: request.workspaceId,
+      a: `${version}${field}`,
+      b: against,
+      limit: 0,
+      ...(request.mapping ? { mapping: request.mapping } : {}),
+      ...(request.from ? { from: request.from } : {}),
+      ...(request.to ? { to: request.to } : {}),
+      ...(request.targetKind ? { targetKind: request.targetKind } : {}),
+    });
+  const report = await compare(request.evaluator, request.against);
+  // The replaced version against the very side the promoted one was read against.
+  const replaced =
+    request.replacing === null ? null : await compare(request.replacing, report.b.side);
+  return {
+    ...categoricalAgreementOf(report),
+    against: report.b.side,
+    mapping: { ...(request.mapping ?? {}) },
+    as_of_seq: report.asOfSeq,
+    replaced: replaced === null ? null : categoricalAgreementOf(replaced),
+  };
+}
+
+function categoricalAgreementOf(report: AgreementReport): VersionAgreement {
+  if (report.categorical === null) {
+    throw invalidQuery(
+      `${report.a.side} is numeric: a promotion is decided on Cohen's κ, so compare a boolean or categorical field`,
+    );
+  }
+  return agreementOf(report.a.side, report.categorical);
+}
+
+/** Both versions on the tuned one's held-out targets, paired: its backtest. */
+async function backtestEvidence(
+  store: Store,
+  app: PromotionApp,
+  request: Request,
+  version: StoredJudgeVersion,
+): Promise<PromotionEvidence> {
+  const base = judgeVersionId({ judge: version.judge, version: version.tunedFrom });
+  if (request.replacing !== base) {
+    throw invalidQuery(
+      `a backtest compares ${request.evaluator} with ${base}, the version it was tuned from: it replaces that one, not ${request.replacing ?? 'none'}`,
+    );
+  }
+  const sliced = (['from', 'to', 'targetKind'] as const).filter((key) => request[key]);
+  if (sliced.length > 0) {
+    throw invalidQuery(
+      `a backtest reads the version's held-out targets, so ${sliced.join(', ')} cannot slice it`,
+    );
+  }
+  const field = request.field ?? judgeFieldOf(request.against);
+  const asOfSeq = await store.head(request.workspaceId);
+  const statistics = await readBacktest(store, app, {
+    workspaceId: request.workspaceId,
+    version,
+    against: request.against,
+    field,
+    ...(request.mapping ? { mapping: request.mapping } : {}),
+  });
+  const { difference, interval } = statistics.kappaDifference;
+  return {
+    ...agreementOf(`${request.evaluator}:${field}`, statistics.new),
+    against: request.against,
+    mapping: { ...(request.mapping ?? {}) },
+    as_of_seq: asOfSeq,
+    replaced: agreementOf(`${base}:${field}`, statistics.old),
+    backtest: {
+      held_out: statistics.targets,
+      kappa_difference: difference.value,
+      difference_interval:
+        interval.low === null
+          ? null
+          : { low: interval.low, high: interval.high, level: interval.level },
+      mcnemar_p: statistics.mcnemar.pValue,
+    },
+  };
+}
+
+const notBacktested = (app: PromotionApp, evaluator: string) =>
+  app.evaluators.get(parseEvaluatorId(evaluator)) === undefined
+    ? notDeployed(evaluator)
+    : invalidQuery(
+        `${evaluator} is declared in code, so it has no held-out targets to backtest on: promote it on its agreement`,
+      );

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { type PromotionEvidence, targetKinds, type VersionAgreement } from '../core/index.js';
+import {
+  type BacktestEvidence,
+  type PromotionEvidence,
+  targetKinds,
+  type VersionAgreement,
+} from '../core/index.js';
 import type { AgreementReport } from '../evidence/index.js';
 import { SCORE_DATA_TYPES } from '../scores/index.js';
 import { WireTarget, wireTarget } from './entities.js';
@@ -142,12 +147,24 @@ const WireVersionAgreement = z.object({
   rawAgreement: z.number().nullable(),
 });
 
+const WireDifferenceInterval = z.object({ low: z.number(), high: z.number(), level: z.number() });
+
+/** A tuned version's backtest in a promotion's evidence (core's `BacktestEvidence`). */
+const WireBacktestEvidence = z.object({
+  heldOut: z.int(),
+  kappaDifference: z.number().nullable(),
+  differenceInterval: WireDifferenceInterval.nullable(),
+  mcnemarP: z.number(),
+});
+
 /** A promotion's evidence over HTTP: the log's `PromotionEvidence`, in camelCase. */
 export const WireEvidence = WireVersionAgreement.extend({
   against: z.string(),
   mapping: z.record(z.string(), z.string()),
   asOfSeq: z.int(),
   replaced: WireVersionAgreement.nullable(),
+  /** The backtest the figures were read from; null when they are the agreement over all verdicts. */
+  backtest: WireBacktestEvidence.nullable(),
 });
 
 const wireVersion = (agreement: VersionAgreement) => ({
@@ -164,4 +181,12 @@ export const wireEvidence = (evidence: PromotionEvidence): z.output<typeof WireE
   mapping: evidence.mapping,
   asOfSeq: evidence.as_of_seq,
   replaced: evidence.replaced === null ? null : wireVersion(evidence.replaced),
+  backtest: evidence.backtest === undefined ? null : wireBacktestEvidence(evidence.backtest),
+});
+
+const wireBacktestEvidence = (backtest: BacktestEvidence) => ({
+  heldOut: backtest.held_out,
+  kappaDifference: backtest.kappa_difference,
+  differenceInterval: backtest.difference_interval,
+  mcnemarP: backtest.mcnemar_p,
 });

@@ -174,6 +174,31 @@ describe('GET /v1/judge-versions/{version}/backtest', () => {
     });
   });
 
+  it('refuses a promotion on a backtest of two held-out targets with its evidence, switching no rule', async () => {
+    const admin = await client('acme', { kind: 'admin' });
+    const request = { against: 'reviewers:review.passed', minKappa: 0.5, minMatched: 2 };
+    const refused = await admin.evaluationRules
+      .promote('llm_judge@tuned-1', { ...request, backtest: true })
+      .catch((error: unknown) => error as EvalflowApiError);
+    expect(refused).toBeInstanceOf(EvalflowApiError);
+    expect((refused as EvalflowApiError).status).toBe(409);
+    expect((refused as EvalflowApiError).body).toMatchObject({
+      type: 'invalid_state',
+      message: expect.stringContaining('the held-out set is too small'),
+      evidence: {
+        compared: 'llm_judge@tuned-1:passed',
+        matched: 2,
+        kappa: 1,
+        replaced: { compared: 'llm_judge@1:passed', matched: 2 },
+        backtest: { heldOut: 2, kappaDifference: 1, differenceInterval: null, mcnemarP: 1 },
+      },
+    });
+    // The config's rule stands alone: nothing was set in the workspace.
+    expect((await admin.evaluationRules.list()).rules).toMatchObject([
+      { evaluator: 'llm_judge@1', origin: 'config', enabled: true },
+    ]);
+  });
+
   it('refuses a version not recorded in the workspace, and a side it cannot read, typed', async () => {
     const reviewer = await client('acme', { kind: 'reviewer', id: 'ana' });
     const refusal = (version: string, against: string) =>

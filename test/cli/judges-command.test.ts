@@ -307,7 +307,7 @@ describe('evalflow judges backtest', () => {
     ]);
   }, 60_000);
 
-  it('sets a shadow rule on the candidate, compares it, and promotes it over its base on the evidence', async () => {
+  it('sets a shadow rule on the candidate, compares it, and promotes it over its base on its backtest, forced while it is too small', async () => {
     const shadow = await cli('rules', 'set', 'llm_judge@tuned-1', '--mode', 'shadow', '--json');
     expect(shadow.code).toBe(0);
     expect(JSON.parse(shadow.out)).toMatchObject([
@@ -329,31 +329,37 @@ describe('evalflow judges backtest', () => {
         'rules',
         'promote',
         'llm_judge@tuned-1',
-        '--replacing',
-        'llm_judge@1',
+        '--backtest',
         '--against',
         'reviewers:review.passed',
-        '--field',
-        'passed',
+        '--min-kappa',
+        '0.8',
         '--min-matched',
         '6',
-        '--json',
         ...flags,
       );
-    // Its base agrees with the reviewers by chance only (κ 0 over all 20 targets): promoted over
-    // it on the candidate's 6, the rules switch in one event.
-    const promoted = await promote('--min-kappa', '0.8');
-    expect(promoted.code).toBe(0);
-    expect(JSON.parse(promoted.out)).toMatchObject({
-      workspace: 'acme',
-      event: {
-        type: 'evaluator_promoted',
-        evaluator: 'llm_judge@tuned-1',
-        replacing: 'llm_judge@1',
-        evidence: { matched: 6, kappa: 1, replaced: { matched: 20, kappa: 0 } },
-        forced: false,
-      },
-    });
+    // On its backtest the candidate is right on all 6 held-out targets and its base, beside it
+    // on the same 6, by chance only; but 6 targets give κ no interval: refused, unless forced.
+    const before = await withStore((store) => store.head('acme'));
+    const refused = await promote();
+    expect([refused.code, refused.out]).toEqual([1, '']);
+    expect(refused.err).toMatch(
+      /^evalflow: acme: llm_judge@tuned-1 was not promoted: the evidence is short \(the held-out set is too small: 6 compared targets give κ no interval\): κ 1\.000 \(no interval\) over 6 matched targets against reviewers:review\.passed on its 6 held-out targets, as of seq \d+\n$/,
+    );
+    expect(await withStore((store) => store.head('acme'))).toBe(before);
+    const forced = await promote('--force');
+    expect([forced.code, forced.err]).toEqual([0, '']);
+    expect(forced.out.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^promoted llm_judge@tuned-1 in acme, replacing llm_judge@1 \(now disabled\) \(seq \d+\), forced$/,
+      ),
+      'evidence: llm_judge@tuned-1:passed against reviewers:review.passed: κ 1.000 (no interval) over 6 matched targets',
+      'beside it: llm_judge@1:passed: κ 0.000 (no interval) over 6 matched targets',
+      expect.stringMatching(
+        /^backtest: 6 held-out targets, κ gain 1\.000 \(no interval\), McNemar p 0\.\d{3}$/,
+      ),
+      'short of the thresholds: the held-out set is too small: 6 compared targets give κ no interval',
+    ]);
     const rules = await withStore((store) => store.rules('acme'));
     expect(rules.map((rule) => [rule.evaluator, rule.enabled, rule.mode ?? 'live'])).toEqual([
       ['llm_judge@1', false, 'live'],

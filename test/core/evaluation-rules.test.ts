@@ -321,6 +321,72 @@ describe('promotions', () => {
     });
   });
 
+  describe('on a backtest', () => {
+    const interval = { low: 0.5, high: 0.9, level: 0.95 };
+    const backtested = {
+      ...evidence,
+      interval,
+      replaced: {
+        compared: 'tone@1:warm',
+        matched: 80,
+        kappa: 0.2,
+        interval,
+        raw_agreement: 0.6,
+      },
+      backtest: {
+        held_out: 90,
+        kappa_difference: 0.44,
+        difference_interval: { low: 0.2, high: 0.6, level: 0.95 },
+        mcnemar_p: 0.01,
+      },
+    };
+    const backtestWith = (changes: object, backtest: object = {}) =>
+      promote({
+        evidence: { ...backtested, ...changes, backtest: { ...backtested.backtest, ...backtest } },
+      });
+
+    it('promote on held-out targets enough for an interval, beating the replaced version', () => {
+      expect(backtestWith({})).toMatchObject({
+        type: 'recorded',
+        events: [{ evidence: { backtest: { held_out: 90 } }, shortfalls: [], forced: false }],
+      });
+    });
+
+    it('refuse a held-out set too small for an interval, and a tuning that gained nothing', () => {
+      expect(backtestWith({ interval: null })).toEqual({
+        type: 'invalid_state',
+        message:
+          'tone@2 was not promoted: the evidence is short (the held-out set is too small: 80 ' +
+          'compared targets give κ no interval): κ 0.640 (no interval) over 80 matched targets ' +
+          'against reviewers on its 90 held-out targets, as of seq 7',
+      });
+      for (const [difference, text] of [
+        [0, '0.000'],
+        [-0.1, '-0.100'],
+        [null, 'undefined'],
+      ] as const) {
+        expect(backtestWith({}, { kappa_difference: difference })).toMatchObject({
+          type: 'invalid_state',
+          message: expect.stringContaining(`(no gain over tone@1:warm: κ difference ${text})`),
+        });
+      }
+      // Going live beside the others, there is nothing to beat.
+      expect(
+        promote({
+          replacing: null,
+          replaced_rule: null,
+          evidence: { ...backtested, replaced: null },
+        }),
+      ).toMatchObject({ type: 'recorded', events: [{ shortfalls: [] }] });
+    });
+
+    it('refuse backtest figures that cannot be', () => {
+      expect(backtestWith({}, { held_out: -1 }).type).toBe('validation_failed');
+      expect(backtestWith({}, { mcnemar_p: 1.5 }).type).toBe('validation_failed');
+      expect(backtestWith({}, { kappa_difference: 2.5 }).type).toBe('validation_failed');
+    });
+  });
+
   it('write their evidence in one line, κ and its interval to three decimals', () => {
     const agreement = { compared: 'tone@2', raw_agreement: 0.9, matched: 64 };
     expect(

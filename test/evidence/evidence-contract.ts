@@ -345,9 +345,16 @@ export function evidenceContract(adapter: string, open: OpenStore) {
     });
 
     it('switches both rules in one event that keeps the evidence, the replaced version’s beside it', async () => {
-      const { command, report } = await preparePromotion(store, judgesApp, {
+      const { command } = await preparePromotion(store, judgesApp, {
         ...request,
         minMatched: 10,
+      });
+      // The evidence is the comparison measured then, as GET /v1/agreement would answer it.
+      const report = await compareSides(store, judgesApp, {
+        workspaceId: ws,
+        a: 'politeness@2:polite',
+        b: 'reviewers',
+        targetKind: 'message',
       });
       const outcome = await store.execute({ workspace_id: ws, actor: admin, command });
       expect(outcome.type).toBe('recorded');

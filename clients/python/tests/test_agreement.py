@@ -3,12 +3,14 @@ evidence, through the real API: an evaluator version's verdicts against the user
 
 from __future__ import annotations
 
+import pytest
 from test_lifecycle import report
 
 from evalflow_client import (
     InvalidStateError,
     MessageTarget,
     NotFoundError,
+    PromotionEvidence,
     ValidationFailedError,
 )
 
@@ -119,3 +121,42 @@ def test_a_promotion_is_refused_with_its_evidence_and_recorded_when_forced(conne
         "live",
         "system:admin",
     )
+
+
+def test_a_promotion_on_a_backtest_needs_a_tuned_version(connect, unique):
+    admin = connect("admin", judged(connect, unique))
+    with pytest.raises(ValidationFailedError) as refused:
+        admin.promote(
+            "answer_length@1",
+            against="users:helpfulness.helpful",
+            field="within_limit",
+            min_kappa=0.5,
+            min_matched=10,
+            backtest=True,
+        )
+    assert "declared in code, so it has no held-out targets" in refused.value.message
+
+
+def test_a_backtest_in_a_promotions_evidence_reads_in_snake_case():
+    figures = {"compared": "llm_judge@1:passed", "matched": 12, "kappa": 0.0}
+    evidence = PromotionEvidence.model_validate(
+        {
+            **figures,
+            "compared": "llm_judge@tuned-1:passed",
+            "interval": {"low": 0.5, "high": 1.0, "level": 0.95},
+            "rawAgreement": 0.92,
+            "against": "reviewers:review.passed",
+            "mapping": {},
+            "asOfSeq": 81,
+            "replaced": {**figures, "interval": None, "rawAgreement": 0.67},
+            "backtest": {
+                "heldOut": 12,
+                "kappaDifference": 0.82,
+                "differenceInterval": None,
+                "mcnemarP": 0.375,
+            },
+        }
+    )
+    assert evidence.backtest is not None
+    assert (evidence.backtest.held_out, evidence.backtest.mcnemar_p) == (12, 0.375)
+    assert evidence.replaced is not None and evidence.replaced.raw_agreement == 0.67

@@ -53,6 +53,11 @@ export const PromoteBody = z.strictObject({
   minMatched: z.int().min(1),
   /** Promote although the evidence is short (recorded as forced). */
   force: z.boolean().default(false),
+  /**
+   * Take the evidence from the tuned version's backtest: its held-out targets alone, beside the
+   * version it was tuned from, which it replaces. No slice applies.
+   */
+  backtest: z.boolean().default(false),
 });
 export const PromoteReply = Written.extend({
   evaluator: z.string(),
@@ -126,7 +131,10 @@ export const agreementRoutes = defineRoutes({
       'the replaced version’s beside it) and, when it meets `minKappa` and `minMatched`, ' +
       'switches the rules in one audited event that keeps the evidence: the version goes live ' +
       'with the replaced version’s settings, and the replaced version is disabled. Short ' +
-      'evidence is a 409 with its figures, unless `force` (recorded as forced).',
+      'evidence is a 409 with its figures, unless `force` (recorded as forced). With ' +
+      '`backtest`, a tuned version is measured on its held-out targets alone, paired with the ' +
+      'version it was tuned from: the held-out set must give κ an interval, and κ must gain ' +
+      'over that version’s.',
     params: z.object({ evaluator: EvaluatorId }),
     body: PromoteBody,
     answers: { 200: PromoteReply },

@@ -66,6 +66,7 @@ export const registerAgreement = bindRoutes(agreementRoutes, {
         minKappa: body.minKappa,
         minMatched: body.minMatched,
         force: body.force,
+        backtest: body.backtest,
         ...(body.field ? { field: body.field } : {}),
         ...(body.from ? { from: body.from } : {}),
         ...(body.to ? { to: body.to } : {}),

@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import {
+  type BacktestEvidence,
   EvaluatorId,
   evidenceLine,
+  figureText,
+  intervalText,
+  type PromotionEvidence,
   type TargetKind,
-  type VersionAgreement,
 } from '../../core/index.js';
 import { mappingOf, preparePromotion } from '../../evidence/index.js';
 import {
@@ -35,6 +38,7 @@ interface PromoteOptions {
   minKappa: number;
   minMatched: number;
   force?: boolean;
+  backtest?: boolean;
   workspace?: string;
   config?: string;
   json?: boolean;
@@ -88,12 +92,17 @@ export function registerPromote(rules: Command, terminal: Terminal): void {
           matched,
         ),
     )
+      .option(
+        '--backtest',
+        'take the evidence from a tuned version’s backtest: its held-out targets alone, beside the version it was tuned from, which it replaces; the held-out set must give κ an interval and κ must gain over that version’s',
+      )
       .option('--force', 'promote even on short evidence; the event records it as forced')
       .option('--workspace <id>', 'the workspace (default: the store’s only one)', identifier)
       .option(...APP_OPTION)
       .option('--json', 'print the recorded event as one JSON object, with `workspace` and `seq`'),
     'evalflow rules promote politeness@2 --replacing politeness@1 --against reviewers --min-kappa 0.6 --min-matched 50',
     'evalflow rules promote politeness@2 --against reviewer:grace:review_verdict.verdict --map pass=true --map fail=false --min-kappa 0.7 --min-matched 30 --workspace acme',
+    'evalflow rules promote llm_judge@tuned-1 --backtest --against reviewers:review.passed --min-kappa 0.6 --min-matched 30',
   ).action(async (evaluator: string, options: PromoteOptions) => {
     evaluatorId(evaluator);
     const { config, app } = await appOf(options, terminal);
@@ -111,6 +120,7 @@ export function registerPromote(rules: Command, terminal: Terminal): void {
             minKappa: options.minKappa,
             minMatched: options.minMatched,
             force: options.force === true,
+            backtest: options.backtest === true,
             ...(options.field ? { field: options.field } : {}),
             ...(options.from ? { from: options.from } : {}),
             ...(options.to ? { to: options.to } : {}),
@@ -141,7 +151,7 @@ function printPromotion(
     event: {
       evaluator: string;
       replacing: string | null;
-      evidence: VersionAgreement & { against: string; replaced: VersionAgreement | null };
+      evidence: PromotionEvidence;
       forced: boolean;
       shortfalls: string[];
     };
@@ -158,5 +168,14 @@ function printPromotion(
   if (event.evidence.replaced !== null) {
     out(`beside it: ${event.evidence.replaced.compared}: ${evidenceLine(event.evidence.replaced)}`);
   }
+  const { backtest } = event.evidence;
+  if (backtest !== undefined) out(`backtest: ${backtestLine(backtest)}`);
   if (event.forced) out(`short of the thresholds: ${event.shortfalls.join('; ')}`);
+}
+
+/** `12 held-out targets, κ gain 0.824 (95 % interval 0.512–1.000), McNemar p 0.375`. */
+function backtestLine(backtest: BacktestEvidence): string {
+  const gain = backtest.kappa_difference;
+  const difference = gain === null ? 'undefined' : figureText(gain);
+  return `${backtest.held_out} held-out targets, κ gain ${difference}${intervalText(backtest.difference_interval)}, McNemar p ${figureText(backtest.mcnemar_p)}`;
 }

@@ -510,11 +510,14 @@ class EvalflowClient:
         to: datetime | str | None = None,
         target_kind: m.EvaluatedKind | None = None,
         force: bool | None = None,
+        backtest: bool | None = None,
         idempotency_key: str | None = None,
     ) -> m.Promoted:
         """Promote a version on its agreement measured now (an admin key).
 
-        Short evidence is an ``EvalflowApiError`` (409) whose body carries ``evidence``.
+        With ``backtest``, a tuned version is measured on its held-out targets alone, beside
+        the version it was tuned from, which it replaces. Short evidence is an
+        ``EvalflowApiError`` (409) whose body carries ``evidence``.
         """
         call = routes.promote(
             evaluator,
@@ -528,6 +531,7 @@ class EvalflowClient:
             to,
             target_kind,
             force,
+            backtest,
         )
         return self._send(call, idempotency_key)
 

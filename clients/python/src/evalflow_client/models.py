@@ -738,6 +738,15 @@ class VersionAgreement(WireModel):
     raw_agreement: float | None
 
 
+class BacktestEvidence(WireModel):
+    """A tuned version's backtest: both versions on its held-out targets, paired."""
+
+    held_out: int
+    kappa_difference: float | None
+    difference_interval: EvidenceInterval | None
+    mcnemar_p: float
+
+
 class PromotionEvidence(VersionAgreement):
     """What a promotion was decided on, measured when it was asked for."""
 
@@ -745,6 +754,7 @@ class PromotionEvidence(VersionAgreement):
     mapping: dict[str, str]
     as_of_seq: int
     replaced: VersionAgreement | None
+    backtest: BacktestEvidence | None = None
 
 
 class Promoted(WireModel):

@@ -552,6 +552,7 @@ def promote(
     until: datetime | str | None,
     target_kind: m.EvaluatedKind | None,
     force: bool | None,
+    backtest: bool | None,
 ) -> Call[m.Promoted]:
     return PROMOTE.call(
         {"evaluator": evaluator},
@@ -564,6 +565,7 @@ def promote(
             "minKappa": min_kappa,
             "minMatched": min_matched,
             "force": force,
+            "backtest": backtest,
         },
     )
 
