@@ -4,7 +4,12 @@ import { judgedText } from '../evaluators/index.js';
 import type { EntityReads, EventLog, TraceInbox } from '../store/index.js';
 import type { ReviewedTarget } from '../tuning/index.js';
 import { invalidQuery } from './errors.js';
-import { type AgreementApp, type ResolvedSide, resolveSides } from './sides.js';
+import {
+  type AgreementApp,
+  type RecordedJudgeTypes,
+  type ResolvedSide,
+  resolveSides,
+} from './sides.js';
 import { readSide } from './verdicts.js';
 
 // The targets both a judge version and the reviewers gave verdicts on, as tuning starts from:
@@ -22,13 +27,15 @@ export interface ReviewedQuery {
 }
 
 /**
- * The reviewed targets, and the judge's side (its feedback type and field).
+ * The reviewed targets, and the judge's side (its feedback type and field); the judge may be
+ * a version recorded in the workspace (`recorded`).
  * @throws AgreementQueryError for sides that cannot be read as asked, or a numeric field.
  */
 export async function readReviewedTargets(
   store: EntityReads & EventLog & Pick<TraceInbox, 'traceSpans'>,
   app: AgreementApp,
   query: ReviewedQuery,
+  recorded: RecordedJudgeTypes = new Map(),
 ): Promise<{ targets: ReviewedTarget[]; judgeSide: ResolvedSide }> {
   if (!/^reviewers:[^:]+$/.test(query.against)) {
     throw invalidQuery(`against is reviewers:<type>.<field>, not ${query.against}`);
@@ -37,6 +44,7 @@ export async function readReviewedTargets(
     app,
     `${query.judge}:${query.field}`,
     query.against,
+    recorded,
   );
   if (judgeSide.config.dataType === 'NUMERIC') {
     throw invalidQuery(

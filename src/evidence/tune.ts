@@ -1,8 +1,11 @@
 import {
   type Actor,
   type CommandOf,
+  type JudgeExample,
   type JudgeVersionData,
   parseEvaluatorId,
+  type StoredJudgeVersion,
+  targetKey,
 } from '../core/index.js';
 import type { EntityReads, EvaluationRecords, EventLog, TraceInbox } from '../store/index.js';
 import {
@@ -17,18 +20,21 @@ import {
   type TuningSplit,
 } from '../tuning/index.js';
 import { judgeFieldOf } from './backtest.js';
-import { invalidQuery, missing } from './errors.js';
+import { invalidQuery } from './errors.js';
+import { recordedJudges } from './recorded-judges.js';
 import { readReviewedTargets } from './reviewed.js';
-import type { AgreementApp } from './sides.js';
+import { type AgreementApp, notDeployed } from './sides.js';
 
 // Tuning a judge from its reviewers, read from the store: the targets both the judge version and
 // the reviewers judged, split (seeded, stratified by the reviewers' label), the examples chosen
 // from the training part (src/tuning), and the command that records the candidate with its
 // examples' provenance and its held-out targets. The caller executes it, as a promotion's.
+// A version recorded before may be the base too: the candidate starts from its rubric and model
+// and keeps its examples, first; their targets are left out of the split, so none is held out.
 
 export interface TuneRequest {
   readonly workspaceId: string;
-  /** The version tuned, `judge@version`: an LLM judge the app declares. */
+  /** The version tuned, `judge@version`: an LLM judge the app declares, or one recorded. */
   readonly base: string;
   /** The reviewers' verdicts: `reviewers:type.field`. */
   readonly against: string;
@@ -48,6 +54,8 @@ export interface PreparedTuning {
   readonly command: CommandOf<'record_judge_version'>;
   readonly split: TuningSplit;
   readonly choice: ExampleChoice;
+  /** The examples kept from a recorded base, before the chosen ones. */
+  readonly kept: number;
 }
 
 type TuningStore = EntityReads &
@@ -66,29 +74,38 @@ export async function prepareTuning(
   app: AgreementApp,
   request: TuneRequest,
 ): Promise<PreparedTuning> {
-  const family = judgeFamilyOf(app, request.base);
-  const { targets, judgeSide } = await readReviewedTargets(store, app, {
-    workspaceId: request.workspaceId,
-    judge: request.base,
-    field: request.field ?? judgeFieldOf(request.against),
-    against: request.against,
-  });
-  const { split, choice } = asQuery(() => splitAndChoose(targets, request));
-  const version = request.as ?? (await nextVersion(store, request.workspaceId, family.name));
+  const recorded = await recordedJudges(store, app, request.workspaceId, [request.base]);
+  const base = baseOf(app, request.base, recorded.get(request.base));
+  const { targets, judgeSide } = await readReviewedTargets(
+    store,
+    app,
+    {
+      workspaceId: request.workspaceId,
+      judge: request.base,
+      field: request.field ?? judgeFieldOf(request.against),
+      against: request.against,
+    },
+    recorded,
+  );
+  // What the base was taught already is neither taught again nor held out.
+  const taught = new Set(base.examples.map((example) => targetKey(example.target)));
+  const untaught = targets.filter((reviewed) => !taught.has(targetKey(reviewed.target)));
+  const { split, choice } = asQuery(() => splitAndChoose(untaught, request));
+  const version = request.as ?? (await nextVersion(store, request.workspaceId, base.name));
   const candidate = asQuery(() =>
     candidateVersion(
       {
-        judge: family.name,
+        judge: base.name,
         version,
-        rubric: family.rubric,
-        model: family.model,
+        rubric: base.rubric,
+        model: base.model,
         feedbackType: judgeSide.type.name,
-        tunedFrom: family.version,
+        tunedFrom: base.version,
         recordedBy: request.by,
         recordedAt: request.now.toISOString(),
       },
       split,
-      choice,
+      { examples: [...base.examples, ...choice.examples] },
     ),
   );
   const { recordedBy: _by, recordedAt: _at, ...judge_version } = candidate;
@@ -96,6 +113,7 @@ export async function prepareTuning(
     command: { type: 'record_judge_version', judge_version: judge_version as JudgeVersionData },
     split,
     choice,
+    kept: base.examples.length,
   };
 }
 
@@ -130,19 +148,34 @@ function asQuery<T>(work: () => T): T {
   }
 }
 
-/** The declared version's judge family: its rubric and model, which tuning starts from. */
-function judgeFamilyOf(app: AgreementApp, base: string) {
-  const evaluator = app.evaluators.get(parseEvaluatorId(base));
-  if (evaluator === undefined) {
-    throw missing('evaluator', base, `${base} is not deployed: it is not in the app's evaluators`);
+/** What tuning starts from: a declared LLM judge's rubric and model, or a recorded version's. */
+interface TuningBase {
+  readonly name: string;
+  readonly version: string;
+  readonly rubric: string;
+  readonly model: string;
+  /** A recorded base's examples, which the candidate keeps. */
+  readonly examples: readonly JudgeExample[];
+}
+
+function baseOf(
+  app: AgreementApp,
+  base: string,
+  recorded: StoredJudgeVersion | undefined,
+): TuningBase {
+  if (recorded !== undefined) {
+    const { judge, version, rubric, model, examples } = recorded;
+    return { name: judge, version, rubric, model, examples };
   }
+  const evaluator = app.evaluators.get(parseEvaluatorId(base));
+  if (evaluator === undefined) throw notDeployed(base);
   if (evaluator.judge === undefined) {
     throw invalidQuery(
       `${base} is no LLM judge: only a judge with a rubric and a model can be tuned`,
     );
   }
   const { rubric, model } = evaluator.judge;
-  return { name: evaluator.name, version: evaluator.version, rubric, model };
+  return { name: evaluator.name, version: evaluator.version, rubric, model, examples: [] };
 }
 
 /** `tuned-{n}`, the first n no version of the judge recorded in the workspace takes. */

@@ -79,6 +79,8 @@ export const WireTuned = z.object({
     z.object({ target: z.string(), reviewersLabel: z.string(), judgeLabel: z.string() }),
   ),
   disagreements: z.object({ inTraining: z.int(), chosen: z.int() }),
+  /** The examples kept from a recorded base, first among `examples`. */
+  kept: z.int(),
 });
 export type WireTuned = z.output<typeof WireTuned>;
 
@@ -86,13 +88,14 @@ export type WireTuned = z.output<typeof WireTuned>;
 export interface TuningFigures {
   readonly split: { readonly training: readonly unknown[]; readonly heldOut: readonly unknown[] };
   readonly choice: { readonly disagreements: number; readonly disagreementsChosen: number };
+  readonly kept: number;
 }
 
 export function wireTuned(
   workspace: string,
   seq: number,
   version: JudgeVersionData,
-  { split, choice }: TuningFigures,
+  { split, choice, kept }: TuningFigures,
 ): WireTuned {
   return {
     workspace,
@@ -110,5 +113,6 @@ export function wireTuned(
       judgeLabel: example.judgeLabel,
     })),
     disagreements: { inTraining: choice.disagreements, chosen: choice.disagreementsChosen },
+    kept,
   };
 }

@@ -56,7 +56,9 @@ export const judgeRoutes = defineRoutes({
       'Reads the targets both the judge version and the reviewers gave verdicts on, splits them ' +
       '(seeded, stratified by the reviewers’ label), chooses few-shot examples from the training ' +
       'part (the disagreements first, balanced across labels) and records the candidate with ' +
-      'its examples’ provenance and its held-out targets, as `evalflow judges tune` does.',
+      'its examples’ provenance and its held-out targets, as `evalflow judges tune` does. A ' +
+      'recorded version may be tuned again: the candidate keeps its rubric, model and examples ' +
+      '(first, counted in `kept`), and no target it was taught is split.',
     params: z.strictObject({ version: EvaluatorId }),
     body: TuneBody,
     answers: { 201: WireTuned },

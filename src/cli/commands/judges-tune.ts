@@ -67,8 +67,9 @@ function printTuned(tuned: WireTuned, print: Print): void {
   );
   const { reviewed, training, heldOut } = tuned.split;
   print(`split: ${reviewed} reviewed targets, ${training} for training, ${heldOut} held out`);
+  const kept = tuned.kept === 0 ? '' : `${tuned.kept} kept from ${tuned.tunedFrom}, then `;
   print(
-    `examples: ${tuned.examples.length} (${tuned.disagreements.chosen} of the training part's ${tuned.disagreements.inTraining} disagreements)`,
+    `examples: ${tuned.examples.length} (${kept}${tuned.disagreements.chosen} of the training part's ${tuned.disagreements.inTraining} disagreements)`,
   );
   for (const example of tuned.examples) {
     print(`  ${example.target}  reviewers ${example.reviewersLabel}  judge ${example.judgeLabel}`);

@@ -41,7 +41,10 @@ export function registerJudges(program: Command, terminal: Terminal): void {
       .description(
         'record a candidate version of an LLM judge (as system:cli) with few-shot examples chosen from the targets both it and the reviewers judged: a seeded split stratified by the reviewers’ label, the disagreements first, balanced across labels; the held-out part is kept for its backtest',
       )
-      .argument('<judge>', 'the version to tune, name@version')
+      .argument(
+        '<judge>',
+        'the version to tune, name@version: declared in code, or recorded (its examples are kept, first)',
+      )
       .requiredOption('--against <side>', 'the reviewers’ verdicts: reviewers:<type>.<field>')
       .option('--field <field>', "the judge's field (default: the reviewers' field's name)")
       .option(

@@ -517,6 +517,8 @@ class TunedJudge(WireModel):
     split: TuningSplit
     examples: list[TunedExample]
     disagreements: TuningDisagreements
+    #: The examples kept from a recorded base, first among ``examples``.
+    kept: int = 0
 
 
 # Agreement: two populations of stored verdicts compared, and promotions on that evidence.

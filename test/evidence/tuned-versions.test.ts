@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Target } from '../../src/core/index.js';
-import { preparePromotion } from '../../src/evidence/index.js';
+import { type Target, targetKey } from '../../src/core/index.js';
+import { preparePromotion, prepareTuning } from '../../src/evidence/index.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
 import tuningApp from '../cli/fixtures/tuning.config.js';
 
-// Promotion on a backtest, over a real SQLite store: the reviewers fail m1-m8 of 16 messages,
-// llm_judge@1 passes them all. Three versions are recorded as tuned from it, each with m1 as
-// its example: tuned-good agrees with the reviewers on 11 of its 12 held-out targets (m5-m16),
-// tuned-same answers as its base does on the same 12, tuned-small holds out only m5-m9.
+// Versions recorded as tuned, over a real SQLite store: promoted on a backtest, and tuned again.
+// The reviewers fail m1-m8 of 16 messages, llm_judge@1 passes them all. Three versions are
+// recorded as tuned from it, each with m1 as its example: tuned-good agrees with the reviewers
+// on 11 of its 12 held-out targets (m5-m16) and on m1, tuned-same answers as its base does on
+// the same 12, tuned-small holds out only m5-m9.
 
 const ws = 'acme';
 const app = { ...tuningApp, rules: [] };
@@ -84,8 +85,12 @@ beforeAll(async () => {
       },
     });
   }
+  const judgedTargets: Record<string, number[] | undefined> = {
+    ...heldOutOf,
+    'tuned-good': [1, ...range(5, 16)],
+  };
   for (const [version, passes] of Object.entries(judgedBy)) {
-    for (const i of heldOutOf[version] ?? range(1, 16)) {
+    for (const i of judgedTargets[version] ?? range(1, 16)) {
       await run(
         { kind: 'evaluator', name: 'llm_judge', version },
         {
@@ -192,5 +197,47 @@ describe('a promotion on a backtest', () => {
       ['llm_judge@1', false],
       ['llm_judge@tuned-good', true],
     ]);
+  });
+});
+
+describe('a recorded version tuned again', () => {
+  it('keeps its rubric, model and examples, first, and splits none of the targets it was taught', async () => {
+    const base = await store.judgeVersions.get(ws, 'llm_judge@tuned-good');
+    const { command, split, kept } = await prepareTuning(store, app, {
+      workspaceId: ws,
+      base: 'llm_judge@tuned-good',
+      against: 'reviewers:review.passed',
+      heldOutShare: 0.5,
+      seed: 7,
+      by: system,
+      now: new Date('2026-12-05T15:00:00Z'),
+    });
+    const tuned = command.judge_version;
+    expect(tuned).toMatchObject({
+      judge: 'llm_judge',
+      version: 'tuned-1',
+      tunedFrom: 'tuned-good',
+      rubric: base?.rubric,
+      model: base?.model,
+      feedbackType: 'judge_verdict',
+    });
+    expect(kept).toBe(1);
+    expect(tuned.examples[0]).toEqual(base?.examples[0]);
+    // tuned-good judged m1 and m5-m16; m1 was taught, so 12 targets are split, 6 and 6.
+    const splitKeys = [...split.training, ...split.heldOut].map((r) => targetKey(r.target));
+    expect(splitKeys.sort()).toEqual(
+      range(5, 16)
+        .map((i) => targetKey(message(i)))
+        .sort(),
+    );
+    expect(tuned.heldOut).toHaveLength(6);
+    expect(tuned.heldOut.map(targetKey)).not.toContain(targetKey(message(1)));
+    const outcome = await store.execute({ workspace_id: ws, actor: system, command });
+    expect(outcome).toMatchObject({
+      type: 'recorded',
+      events: [
+        { event: { type: 'judge_version_recorded', targets: ['artifact', 'message', 'turn'] } },
+      ],
+    });
   });
 });
