@@ -44,6 +44,7 @@ import type {
   QueuedDisagreements,
   RateMessageRequest,
   RateMessageResult,
+  RecordedJudgeVersion,
   RecordScoreRequest,
   RecordScoreResult,
   ReevaluationPreview,
@@ -522,6 +523,9 @@ export class EvalflowClient {
   readonly judgeVersions = {
     list: (options?: CallOptions): Promise<JudgeVersions> =>
       this.call('judgeVersions', {}, options),
+    /** A version recorded in the workspace, with its examples' provenance and held-out targets. */
+    get: (version: string, options?: CallOptions): Promise<RecordedJudgeVersion> =>
+      this.call('judgeVersion', { params: { version } }, options),
     /** Records a candidate version of an LLM judge tuned from its reviewers' verdicts. */
     tune: (
       version: string,

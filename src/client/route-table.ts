@@ -38,6 +38,7 @@ export const ROUTE_TABLE = {
   setRule: { method: 'PUT', path: '/v1/evaluation-rules/:evaluator' },
   judgeVersions: { method: 'GET', path: '/v1/judge-versions' },
   tuneJudge: { method: 'POST', path: '/v1/judge-versions/:version/tune' },
+  judgeVersion: { method: 'GET', path: '/v1/judge-versions/:version' },
   judgeBacktest: { method: 'GET', path: '/v1/judge-versions/:version/backtest' },
   agreement: { method: 'GET', path: '/v1/agreement' },
   queueDisagreements: { method: 'POST', path: '/v1/review-queues/:queueId/disagreements' },

@@ -89,6 +89,7 @@ export type EvaluationRules = RouteResult<'rules'>;
 export type JudgeVersions = RouteResult<'judgeVersions'>;
 export type TuneJudgeRequest = BodyOf<'tuneJudge'>;
 export type TunedJudge = RouteResult<'tuneJudge'>;
+export type RecordedJudgeVersion = RouteResult<'judgeVersion'>;
 export type JudgeBacktestQuery = QueryOf<'judgeBacktest'>;
 export type JudgeBacktest = RouteResult<'judgeBacktest'>;
 export type SetRuleRequest = BodyOf<'setRule'>;

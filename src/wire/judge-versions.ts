@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   type JudgeVersionData,
   judgeVersionId,
+  participantOf,
   type StoredJudgeVersion,
   targetKey,
 } from '../core/index.js';
@@ -22,6 +23,52 @@ export const WireJudgeVersion = z.object({
   recordedAt: z.string().nullable(),
 });
 export type WireJudgeVersion = z.output<typeof WireJudgeVersion>;
+
+/** A recorded version whole: its rubric, each example with its provenance, its held-out targets. */
+export const WireRecordedJudge = z.object({
+  id: z.string(),
+  model: z.string(),
+  feedbackType: z.string(),
+  tunedFrom: z.string(),
+  rubric: z.string(),
+  /** Who recorded it (`system:cli`, `system:admin`), and when. */
+  recordedBy: z.string(),
+  recordedAt: z.string(),
+  examples: z.array(
+    z.object({
+      /** The example's target, by its key (`message:t1/m1`). */
+      target: z.string(),
+      /** What the judge reads of it, as the prompt shows it. */
+      text: z.string(),
+      reviewersLabel: z.string(),
+      judgeLabel: z.string(),
+      reviewers: z.array(
+        z.object({ raterId: z.string(), label: z.string(), note: z.string().nullable() }),
+      ),
+    }),
+  ),
+  /** The targets its backtest judges, by key: never an example. */
+  heldOut: z.array(z.string()),
+});
+export type WireRecordedJudge = z.output<typeof WireRecordedJudge>;
+
+export const wireRecordedVersion = (version: StoredJudgeVersion): WireRecordedJudge => ({
+  id: judgeVersionId(version),
+  model: version.model,
+  feedbackType: version.feedbackType,
+  tunedFrom: judgeVersionId({ judge: version.judge, version: version.tunedFrom }),
+  rubric: version.rubric,
+  recordedBy: participantOf(version.recordedBy),
+  recordedAt: version.recordedAt,
+  examples: version.examples.map((example) => ({
+    target: targetKey(example.target),
+    text: example.text,
+    reviewersLabel: example.reviewersLabel,
+    judgeLabel: example.judgeLabel,
+    reviewers: example.reviewers.map((reviewer) => ({ ...reviewer })),
+  })),
+  heldOut: version.heldOut.map(targetKey),
+});
 
 /** What the list reads of an evaluator the app declares (an `Evaluator` is one). */
 export interface DeclaredEvaluator {

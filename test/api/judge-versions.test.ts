@@ -97,6 +97,39 @@ describe('GET /v1/judge-versions', () => {
     expect((await other.judgeVersions.list()).versions.map((v) => v.id)).toEqual(['llm_judge@1']);
   });
 
+  it('reads one recorded version whole, and answers 404 for one declared in code or recorded elsewhere', async () => {
+    const reviewer = await client('acme', { kind: 'reviewer', id: 'ana' });
+    expect(await reviewer.judgeVersions.get('llm_judge@tuned-1')).toEqual({
+      id: 'llm_judge@tuned-1',
+      model: 'judge-model',
+      feedbackType: 'judge_verdict',
+      tunedFrom: 'llm_judge@1',
+      rubric: 'Is the answer right? Fail what the reviewers fail.',
+      recordedBy: 'system:cli',
+      recordedAt: expect.any(String),
+      examples: [
+        {
+          target: 'message:t/m1',
+          text: 'assistant: answer 1',
+          reviewersLabel: 'false',
+          judgeLabel: 'true',
+          reviewers: [{ raterId: 'reviewer:ana', label: 'false', note: null }],
+        },
+      ],
+      heldOut: ['message:t/m2', 'message:t/m3'],
+    });
+    const other = await client('elsewhere', { kind: 'system' });
+    for (const [reader, version] of [
+      [reviewer, 'llm_judge@1'],
+      [other, 'llm_judge@tuned-1'],
+    ] as const) {
+      const refused = await reader.judgeVersions.get(version).catch((error: unknown) => error);
+      expect([(refused as EvalflowApiError).status, (refused as EvalflowApiError).message]).toEqual(
+        [404, `judge version ${version} does not exist`],
+      );
+    }
+  });
+
   it('refuses a request without a key, typed', async () => {
     const anonymous = new EvalflowClient({ baseUrl: url, apiKey: 'efk_wrong' });
     const refused = await anonymous.judgeVersions.list().catch((error: unknown) => error);

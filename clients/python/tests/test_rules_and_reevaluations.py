@@ -13,6 +13,7 @@ from evalflow_client import (
     JudgeVersions,
     MessageTarget,
     NotFoundError,
+    RecordedJudgeVersion,
     Target,
     ValidationFailedError,
 )
@@ -166,6 +167,39 @@ def test_a_backtest_of_a_version_never_recorded_is_not_found(connect, unique):
     reader = connect("reviewer:grace", f"backtest-{unique}")
     with pytest.raises(NotFoundError):
         reader.judge_backtest("llm_judge@tuned-1", "reviewers:review.passed")
+
+
+def test_a_judge_version_never_recorded_is_not_found_whole(connect, unique):
+    reader = connect("reviewer:grace", f"version-{unique}")
+    with pytest.raises(NotFoundError):
+        reader.judge_version("llm_judge@tuned-1")
+
+
+def test_a_recorded_judge_version_reads_whole_in_snake_case():
+    version = RecordedJudgeVersion.model_validate(
+        {
+            "id": "llm_judge@tuned-1",
+            "model": "judge-model",
+            "feedbackType": "judge_verdict",
+            "tunedFrom": "llm_judge@1",
+            "rubric": "Is the answer right?",
+            "recordedBy": "system:cli",
+            "recordedAt": "2026-12-05T09:00:00.000Z",
+            "examples": [
+                {
+                    "target": "message:t/m1",
+                    "text": "assistant: answer 1",
+                    "reviewersLabel": "false",
+                    "judgeLabel": "true",
+                    "reviewers": [{"raterId": "reviewer:ana", "label": "false", "note": None}],
+                }
+            ],
+            "heldOut": ["message:t/m2"],
+        }
+    )
+    example = version.examples[0]
+    assert (example.reviewers_label, example.reviewers[0].rater_id) == ("false", "reviewer:ana")
+    assert (version.tuned_from, version.held_out) == ("llm_judge@1", ["message:t/m2"])
 
 
 def test_judge_versions_list_what_the_app_declares_and_nothing_recorded_elsewhere(connect, unique):

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVALUATOR_ID_PART, EvaluatorId } from '../../core/index.js';
 import { WireBacktest } from '../../wire/backtest.js';
-import { WireJudgeVersion, WireTuned } from '../../wire/judge-versions.js';
+import { WireJudgeVersion, WireRecordedJudge, WireTuned } from '../../wire/judge-versions.js';
 import { defineRoutes } from './contract.js';
 
 // LLM judges' versions: those the app declares in code and those recorded as data in the
@@ -62,6 +62,20 @@ export const judgeRoutes = defineRoutes({
     params: z.strictObject({ version: EvaluatorId }),
     body: TuneBody,
     answers: { 201: WireTuned },
+  },
+  judgeVersion: {
+    method: 'GET',
+    path: '/v1/judge-versions/:version',
+    allow: ['system', 'admin', 'agent', 'reviewer'],
+    tags: ['rules'],
+    summary: 'A judge version recorded in this workspace, with its examples and held-out targets',
+    description:
+      'Its rubric and model, each few-shot example with its provenance (the target, what the ' +
+      'judge reads of it, the reviewers’ and the base judge’s labels, each reviewer’s label and ' +
+      'note), and the held-out targets its backtest judges. A version declared in code is not ' +
+      'recorded: 404.',
+    params: z.strictObject({ version: EvaluatorId }),
+    answers: { 200: WireRecordedJudge },
   },
   judgeBacktest: {
     method: 'GET',

@@ -1,7 +1,7 @@
 import { notFound } from '../../core/index.js';
 import { prepareTuning, readBacktest } from '../../evidence/index.js';
 import { wireBacktest } from '../../wire/backtest.js';
-import { wireJudgeVersions, wireTuned } from '../../wire/judge-versions.js';
+import { wireJudgeVersions, wireRecordedVersion, wireTuned } from '../../wire/judge-versions.js';
 import { actorOf } from '../../wire/principals.js';
 import { judgeRoutes } from '../contracts/judges.js';
 import { refuse } from '../errors.js';
@@ -37,6 +37,15 @@ export const registerJudges = bindRoutes(judgeRoutes, {
     const outcome = await execute(deps, request, actorOf(principal), prepared.command);
     const seq = outcome.events[0]?.seq ?? 0;
     return wireTuned(workspaceId, seq, prepared.command.judge_version, prepared);
+  },
+
+  judgeVersion: async ({ params, request, deps }) => {
+    const version = await deps.store.judgeVersions.get(
+      callerOf(request).workspaceId,
+      params.version,
+    );
+    if (version === null) throw refuse(notFound('judge version', params.version));
+    return wireRecordedVersion(version);
   },
 
   judgeBacktest: async ({ params, query, request, deps }) => {

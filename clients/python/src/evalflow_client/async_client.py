@@ -596,6 +596,10 @@ class AsyncEvalflowClient:
         )
         return await self._send(call)
 
+    async def judge_version(self, version: str) -> m.RecordedJudgeVersion:
+        """A judge version recorded in the workspace, with its examples and held-out targets."""
+        return await self._send(routes.judge_version(version))
+
     async def judge_backtest(
         self, version: str, against: str, *, field: str | None = None
     ) -> m.Backtest:

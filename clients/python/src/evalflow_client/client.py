@@ -591,6 +591,10 @@ class EvalflowClient:
         )
         return self._send(call)
 
+    def judge_version(self, version: str) -> m.RecordedJudgeVersion:
+        """A judge version recorded in the workspace, with its examples and held-out targets."""
+        return self._send(routes.judge_version(version))
+
     def judge_backtest(self, version: str, against: str, *, field: str | None = None) -> m.Backtest:
         """A recorded judge version against its base on its held-out targets (``against``:
         ``reviewers:type.field``), from the verdicts stored on them."""

@@ -495,6 +495,38 @@ class TuningSplit(WireModel):
     held_out: int
 
 
+class ExampleReviewer(WireModel):
+    rater_id: str
+    label: str
+    note: str | None
+
+
+class RecordedExample(WireModel):
+    """A few-shot example of a recorded judge version, with its provenance."""
+
+    #: The example's target, by its key (``message:t1/m1``).
+    target: str
+    text: str
+    reviewers_label: str
+    judge_label: str
+    reviewers: list[ExampleReviewer]
+
+
+class RecordedJudgeVersion(WireModel):
+    """A judge version recorded in the workspace, whole."""
+
+    id: str
+    model: str
+    feedback_type: str
+    tuned_from: str
+    rubric: str
+    recorded_by: str
+    recorded_at: datetime
+    examples: list[RecordedExample]
+    #: The targets its backtest judges, by key: never an example.
+    held_out: list[str]
+
+
 class TunedExample(WireModel):
     #: The example's target, by its key (``message:t1/m1``).
     target: str

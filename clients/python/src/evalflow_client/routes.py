@@ -130,6 +130,7 @@ RULES = Route("GET", "/v1/evaluation-rules", m.Rules)
 SET_RULE = Route("PUT", "/v1/evaluation-rules/{evaluator}", m.Written)
 JUDGE_VERSIONS = Route("GET", "/v1/judge-versions", m.JudgeVersions)
 TUNE_JUDGE = Route("POST", "/v1/judge-versions/{version}/tune", m.TunedJudge)
+JUDGE_VERSION = Route("GET", "/v1/judge-versions/{version}", m.RecordedJudgeVersion)
 JUDGE_BACKTEST = Route("GET", "/v1/judge-versions/{version}/backtest", m.Backtest)
 START_REEVALUATION = Route("POST", "/v1/reevaluations", m.ReevaluationStarted)
 REEVALUATION = Route("GET", "/v1/reevaluations/{id}", m.ReevaluationProgress)
@@ -446,6 +447,10 @@ def tune_judge(
             "maxExamples": max_examples,
         },
     )
+
+
+def judge_version(version: str) -> Call[m.RecordedJudgeVersion]:
+    return JUDGE_VERSION.call({"version": version})
 
 
 def judge_backtest(version: str, against: str, field: str | None) -> Call[m.Backtest]:
