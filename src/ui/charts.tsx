@@ -1,5 +1,6 @@
 import { usdExactText } from '../core/money.js';
 import { addUsd, type DayCount, type VersionSpend } from './evaluators-data.js';
+import type { KappaDay } from './judge-versions-data.js';
 
 // The evaluators page's plots, drawn here as SVG (no chart library, nothing fetched): a day's
 // verdicts as a bar stacked by label with the trend of one label's share as a line over them,
@@ -123,6 +124,56 @@ export function VolumeChart(props: {
           </circle>
         ),
       )}
+    </svg>
+  );
+}
+
+/**
+ * κ as of each day as a line on a scale from −1 to 1, 0 marked (chance agreement); a day where κ
+ * is undefined (no matched target, one label only) is a gap, never drawn as 0.
+ */
+export function KappaChart(props: { days: readonly KappaDay[]; title: string }) {
+  const { days } = props;
+  const { slot, y, every } = dayBars(days.length, 2);
+  const at = (kappa: number) => y(kappa + 1);
+  const x = (i: number) => PAD.left + slot * (i + 0.5);
+  const runs: string[][] = [[]];
+  days.forEach((day, i) => {
+    if (day.kappa === null) runs.push([]);
+    else runs[runs.length - 1]?.push(`${x(i)},${at(day.kappa)}`);
+  });
+  return (
+    <svg
+      class="chart"
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-label={props.title}
+      data-testid="kappa-chart"
+    >
+      <title>{props.title}</title>
+      <line class="axis" x1={PAD.left} x2={W - PAD.right} y1={at(0)} y2={at(0)} />
+      {[1, 0, -1].map((tick) => (
+        <text key={tick} class="tick" x={PAD.left - 4} y={at(tick) + 4} text-anchor="end">
+          {tick}
+        </text>
+      ))}
+      {runs.map((run) =>
+        run.length > 1 ? <polyline key={run[0]} class="trend" points={run.join(' ')} /> : null,
+      )}
+      {days.map((day, i) => (
+        <g key={day.day} data-day={day.day} data-kappa={day.kappa ?? ''} data-matched={day.matched}>
+          {day.kappa !== null && (
+            <circle class="trend-point" cx={x(i)} cy={at(day.kappa)} r={3}>
+              <title>{`${day.day}: κ ${day.kappa.toFixed(3)} over ${day.matched} matched targets`}</title>
+            </circle>
+          )}
+          {i % every === 0 && (
+            <text class="tick" x={x(i)} y={H - 8} text-anchor="middle">
+              {day.day.slice(5)}
+            </text>
+          )}
+        </g>
+      ))}
     </svg>
   );
 }

@@ -382,6 +382,16 @@ export function noMatchText(
         `${row.version}, completed_runs) puts its targets before the reviewers.`;
 }
 
+/** A version's rule as the page says it: `live`, `shadow`, `no rule`, `live, disabled`. */
+export const modeText = (rule: Rule | null, shadow: boolean): string =>
+  rule === null
+    ? 'no rule'
+    : !rule.enabled
+      ? `${rule.mode}, disabled`
+      : shadow
+        ? 'shadow'
+        : rule.mode;
+
 /** A figure as the page writes it: three decimals, or a dash when the data leave it undefined. */
 export const figure = (value: number | null | undefined, digits = 3) =>
   value === null || value === undefined ? '–' : value.toFixed(digits);

@@ -14,6 +14,7 @@ import {
   intervalText,
   labelsMeet,
   loadEvaluators,
+  modeText,
   noMatchText,
   noQueueText,
   percent,
@@ -29,6 +30,8 @@ import {
   windowOf,
 } from './evaluators-data.js';
 import { describeTarget } from './item-view.js';
+import type { JudgeVersionsApi } from './judge-versions-data.js';
+import { JudgeVersionsPanel } from './judge-versions-panel.js';
 import { type KeyAction, steppedRow } from './keyboard.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 import { useStateNow } from './state-now.js';
@@ -47,7 +50,7 @@ import { type Disagreement, TargetView } from './target-view.js';
 const DEFAULT_DAYS = 14;
 
 export interface EvaluatorsPageProps {
-  api: EvaluatorsApi;
+  api: EvaluatorsApi & JudgeVersionsApi;
   /** Where the comparisons the author chose are kept: the browser's local storage. */
   storage: Pick<Storage, 'getItem' | 'setItem'>;
   onBack(): void;
@@ -103,6 +106,7 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
       {problem && <ReadProblem problem={problem} />}
       {view === null && problem === null && <p role="status">Reading the evaluators…</p>}
       {view && <Spend spend={view.spend} />}
+      {view && <JudgeVersionsPanel api={api} view={view} />}
       {view?.types.length === 0 && <p>No evaluator has a rule or a verdict in these days.</p>}
       {view?.types.map((type) => (
         <FeedbackTypeSection key={type.feedbackType} type={type} onChoose={choose} onOpen={open} />
@@ -379,15 +383,7 @@ function RulesTable({ versions }: { versions: readonly VersionView[] }) {
         {versions.map(({ version, rule, shadow }) => (
           <tr key={version} data-version={version}>
             <th scope="row">{version}</th>
-            <td data-testid="mode">
-              {rule === null
-                ? 'no rule'
-                : !rule.enabled
-                  ? `${rule.mode}, disabled`
-                  : shadow
-                    ? 'shadow'
-                    : rule.mode}
-            </td>
+            <td data-testid="mode">{modeText(rule, shadow)}</td>
             <td>{rule?.targets.join(', ') ?? '–'}</td>
             <td>{rule ? percent(rule.sampleRate) : '–'}</td>
             <td>{rule?.origin ?? '–'}</td>

@@ -1,5 +1,6 @@
 import { EvalflowClient } from '../client/index.js';
 import type { EvaluatorsApi } from './evaluators-data.js';
+import type { JudgeVersionsApi } from './judge-versions-data.js';
 import type { MyReviewsApi, QueueSummary } from './queue-types.js';
 import type { QueueApi } from './review-session.js';
 
@@ -7,7 +8,7 @@ import type { QueueApi } from './review-session.js';
 // carry Idempotency-Keys the page makes itself (crypto.randomUUID exists only on secure
 // origins, and the API may be served on plain http inside a network), the same on each retry.
 
-export interface WorkbenchApi extends QueueApi, MyReviewsApi, EvaluatorsApi {
+export interface WorkbenchApi extends QueueApi, MyReviewsApi, EvaluatorsApi, JudgeVersionsApi {
   queues(): Promise<QueueSummary[]>;
 }
 
@@ -82,6 +83,9 @@ export function workbenchApi(origin: string, token: string): WorkbenchApi {
     summary: async (query) => (await client.scoresSummary(query)).groups,
     agreement: (request) => client.agreement(request),
     costs: (request) => client.costs(request),
+    judgeVersions: async () => (await client.judgeVersions.list()).versions,
+    judgeVersion: (id) => client.judgeVersions.get(id),
+    backtest: (id, query) => client.judgeVersions.backtest(id, query),
     conversation: (threadId) => client.conversation(threadId),
     run: (runId) => client.run(runId),
   };

@@ -1,0 +1,217 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { JudgeBacktest, RecordedJudgeVersion } from '../client/index.js';
+import { counted } from '../core/plurals.js';
+import { KappaChart } from './charts.js';
+import { type EvaluatorsView, figure, intervalText } from './evaluators-data.js';
+import {
+  backtestReading,
+  type JudgeComparison,
+  type JudgeVersionsApi,
+  type JudgeVersionView,
+  loadJudgeVersions,
+  promoteCommand,
+  type Refused,
+  shadowCommand,
+} from './judge-versions-data.js';
+
+// The evaluators page's LLM judges: every version declared in code or tuned from the reviewers'
+// verdicts, its rule, its κ against the reviewers as of each day (a line), and for a tuned one
+// its examples with their provenance, its backtest against its base and the command an admin
+// runs to shadow or promote it. Nothing is drawn where there is no LLM judge.
+
+export function JudgeVersionsPanel(props: { api: JudgeVersionsApi; view: EvaluatorsView }) {
+  const { api, view } = props;
+  const [shown, setShown] = useState<JudgeVersionView[] | Refused | null>(null);
+  useEffect(() => {
+    let current = true;
+    setShown(null);
+    loadJudgeVersions(api, view).then(
+      (versions) => current && setShown(versions),
+      (error: unknown) =>
+        current && setShown({ refused: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, view]);
+  if (shown === null) return <p role="status">Reading the judges’ versions…</p>;
+  if ('refused' in shown) {
+    return (
+      <div role="alert" class="refusal">
+        <p>The judges’ versions could not be read: {shown.refused}</p>
+      </div>
+    );
+  }
+  if (shown.length === 0) return null;
+  return (
+    <section class="judges" aria-labelledby="judges-title" data-testid="judge-versions">
+      <h2 id="judges-title">LLM judges’ versions</h2>
+      <JudgeTable versions={shown} />
+      {shown.map((judge) => (
+        <JudgeVersionCard key={judge.version.id} judge={judge} />
+      ))}
+    </section>
+  );
+}
+
+function JudgeTable({ versions }: { versions: readonly JudgeVersionView[] }) {
+  return (
+    <table class="rules" data-testid="judge-table">
+      <caption class="sr-only">Each judge version, where it comes from and its rule</caption>
+      <thead>
+        <tr>
+          <th scope="col">Version</th>
+          <th scope="col">From</th>
+          <th scope="col">Model</th>
+          <th scope="col">Rule</th>
+          <th scope="col">Examples</th>
+          <th scope="col">Held out</th>
+        </tr>
+      </thead>
+      <tbody>
+        {versions.map(({ version, mode }) => (
+          <tr key={version.id} data-version={version.id}>
+            <th scope="row">{version.id}</th>
+            <td data-testid="judge-source">
+              {version.tunedFrom === null ? 'declared in code' : `tuned from ${version.tunedFrom}`}
+            </td>
+            <td>{version.model}</td>
+            <td data-testid="judge-mode">{mode}</td>
+            <td>{version.examples}</td>
+            <td>{version.heldOut}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function JudgeVersionCard({ judge }: { judge: JudgeVersionView }) {
+  const { version, comparison, kappaByDay, recorded } = judge;
+  const id = version.id;
+  return (
+    <article class="version" data-testid="judge-version" data-version={id} aria-label={id}>
+      <h3>
+        {id} {version.tunedFrom && <span class="quiet">· tuned from {version.tunedFrom}</span>}
+      </h3>
+      {comparison === null ? (
+        <p class="quiet" data-testid="no-reviewers">
+          No reviewers’ field to compare {id} with: a review queue of its targets gives one.
+        </p>
+      ) : (
+        <>
+          <h4>
+            κ against {comparison.against}, as of each day{' '}
+            <span class="quiet">(every verdict given until then)</span>
+          </h4>
+          <KappaChart
+            days={kappaByDay}
+            title={`${id}:${comparison.field}: κ against ${comparison.against} as of each day`}
+          />
+        </>
+      )}
+      {recorded !== null &&
+        ('refused' in recorded ? (
+          <div role="alert" class="refusal">
+            <p>The version could not be read: {recorded.refused}</p>
+          </div>
+        ) : (
+          <>
+            <Examples detail={recorded.detail} />
+            {comparison && recorded.backtest && (
+              <Backtest id={id} comparison={comparison} backtest={recorded.backtest} />
+            )}
+          </>
+        ))}
+    </article>
+  );
+}
+
+function Examples({ detail }: { detail: RecordedJudgeVersion }) {
+  return (
+    <details data-testid="judge-examples">
+      <summary>
+        {counted(detail.examples.length, 'example')}, recorded by {detail.recordedBy}
+      </summary>
+      <table class="examples">
+        <caption class="sr-only">Each example, what it teaches and who taught it</caption>
+        <thead>
+          <tr>
+            <th scope="col">Target</th>
+            <th scope="col">Reviewers</th>
+            <th scope="col">Judge said</th>
+            <th scope="col">Who, and their notes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {detail.examples.map((example) => (
+            <tr key={example.target} data-target={example.target}>
+              <th scope="row">{example.target}</th>
+              <td>{example.reviewersLabel}</td>
+              <td>{example.judgeLabel}</td>
+              <td>
+                {example.reviewers
+                  .map((r) => `${r.raterId}: ${r.label}${r.note ? ` (${r.note})` : ''}`)
+                  .join('; ')}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
+function Backtest(props: {
+  id: string;
+  comparison: JudgeComparison;
+  backtest: JudgeBacktest | Refused;
+}) {
+  const { id, comparison, backtest } = props;
+  if ('refused' in backtest) {
+    return (
+      <div role="alert" class="refusal">
+        <p>The backtest could not be read: {backtest.refused}</p>
+      </div>
+    );
+  }
+  const { statistics, base, workspace } = backtest;
+  const { old, new: candidate, kappaDifference, mcnemar } = statistics;
+  return (
+    <div class="backtest" data-testid="backtest">
+      <h4>
+        Backtest against {base}{' '}
+        <span class="quiet">
+          ({statistics.compared} of {statistics.targets} held-out targets compared)
+        </span>
+      </h4>
+      <dl class="figures">
+        <dt>κ of {base}</dt>
+        <dd data-testid="backtest-old">
+          {figure(old.kappa.value)} ({intervalText(old.kappaInterval)})
+        </dd>
+        <dt>κ of {id}</dt>
+        <dd data-testid="backtest-new">
+          {figure(candidate.kappa.value)} ({intervalText(candidate.kappaInterval)})
+        </dd>
+        <dt>Gain</dt>
+        <dd data-testid="backtest-gain">
+          {figure(kappaDifference.difference.value)} ({intervalText(kappaDifference.interval)})
+        </dd>
+        <dt>McNemar’s p</dt>
+        <dd data-testid="backtest-p">{figure(mcnemar.pValue)}</dd>
+        <dt>Verdicts changed</dt>
+        <dd data-testid="backtest-changed">{statistics.changed.length}</dd>
+      </dl>
+      <p data-testid="backtest-reading">{backtestReading(backtest)}</p>
+      <p class="quiet">An admin shadows it on live traffic, or promotes it on this backtest:</p>
+      <pre data-testid="judge-commands">
+        <code>
+          {shadowCommand(id, workspace)}
+          {'\n'}
+          {promoteCommand(id, comparison, workspace)}
+        </code>
+      </pre>
+    </div>
+  );
+}
