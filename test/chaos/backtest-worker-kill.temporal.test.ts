@@ -3,17 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { z } from 'zod';
-import {
-  createFeedbackTypeRegistry,
-  defineFeedbackType,
-  type Target,
-  targetKey,
-} from '../../src/core/index.js';
+import { createFeedbackTypeRegistry, targetKey } from '../../src/core/index.js';
 import { judgeVerdictFeedback } from '../../src/evaluators/index.js';
 import { readBacktest } from '../../src/evidence/index.js';
 import { ReevaluationClient } from '../../src/workflow-clients/index.js';
+import { review } from '../cli/fixtures/tuning.config.js';
 import { feedbackEvents, given, type TestEngine, testEngine } from '../support/engine.js';
+import { messageOfT, tunedVersion } from '../support/judge-versions.js';
 import { finished, repoRoot, runTypeScript, waitForLine } from '../support/processes.js';
 import {
   devServerEnvironment,
@@ -32,21 +28,9 @@ import { standInJudge } from '../workflows/fixtures/stalling-judge.js';
 const killableWorker = fileURLToPath(
   new URL('../workflows/fixtures/killable-worker.ts', import.meta.url),
 );
-const review = defineFeedbackType({
-  name: 'review',
-  targets: ['message'],
-  source: 'HUMAN',
-  configName: 'review',
-  schema: z.object({ passed: z.boolean() }),
-});
 const ws = 'backtest';
 const WINDOW = 4;
-const message = (i: number): Target => ({
-  kind: 'message',
-  thread_id: 't',
-  message_id: `m${i}`,
-  run_id: null,
-});
+const message = messageOfT;
 const heldOut = Array.from({ length: 12 }, (_, i) => message(i + 2));
 
 let server: Server;
@@ -93,25 +77,7 @@ beforeAll(async () => {
     })),
     {
       type: 'record_judge_version',
-      judge_version: {
-        judge: 'llm_judge',
-        version: 'tuned-1',
-        rubric: 'Is the answer right?',
-        model: 'tuned-model',
-        feedbackType: 'judge_verdict',
-        examples: [
-          {
-            target: message(1),
-            text: 'assistant: answer 1',
-            expectedVerdict: { score: 0, passed: false, reasoning: 'wrong' },
-            reviewersLabel: 'false',
-            judgeLabel: 'true',
-            reviewers: [{ raterId: 'reviewer:ana', label: 'false', note: null }],
-          },
-        ],
-        tunedFrom: '1',
-        heldOut,
-      },
+      judge_version: tunedVersion({ heldOut }),
     },
   );
 }, 120_000);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Target, targetKey } from '../../src/core/index.js';
+import { targetKey } from '../../src/core/index.js';
 import { preparePromotion, prepareTuning } from '../../src/evidence/index.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
 import tuningApp from '../cli/fixtures/tuning.config.js';
+import { messageOfT, range, tunedVersion } from '../support/judge-versions.js';
 
 // Versions recorded as tuned, over a real SQLite store: promoted on a backtest, and tuned again.
 // The reviewers fail m1-m8 of 16 messages, llm_judge@1 passes them all. Three versions are
@@ -13,14 +14,7 @@ import tuningApp from '../cli/fixtures/tuning.config.js';
 const ws = 'acme';
 const app = { ...tuningApp, rules: [] };
 const system = { kind: 'system', name: 'admin' } as const;
-const message = (i: number): Target => ({
-  kind: 'message',
-  thread_id: 't',
-  message_id: `m${i}`,
-  run_id: null,
-});
-const range = (from: number, to: number) =>
-  Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const message = messageOfT;
 const reviewersPass = (i: number) => i > 8;
 const judgedBy: Record<string, (i: number) => boolean> = {
   '1': () => true,
@@ -64,25 +58,7 @@ beforeAll(async () => {
   for (const [version, heldOut] of Object.entries(heldOutOf)) {
     await run(system, {
       type: 'record_judge_version',
-      judge_version: {
-        judge: 'llm_judge',
-        version,
-        rubric: 'Is the answer right? Fail what the reviewers fail.',
-        model: 'judge-model',
-        feedbackType: 'judge_verdict',
-        examples: [
-          {
-            target: message(1),
-            text: 'assistant: answer 1',
-            expectedVerdict: { score: 0, passed: false },
-            reviewersLabel: 'false',
-            judgeLabel: 'true',
-            reviewers: [{ raterId: 'reviewer:ana', label: 'false', note: null }],
-          },
-        ],
-        tunedFrom: '1',
-        heldOut: heldOut.map(message),
-      },
+      judge_version: tunedVersion({ version, heldOut: heldOut.map(message) }),
     });
   }
   const judgedTargets: Record<string, number[] | undefined> = {

@@ -2,11 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildUi } from '../../scripts/build-ui.js';
 import { type Agreement, EvalflowClient } from '../../src/client/index.js';
 import { defineConfig } from '../../src/config/index.js';
 import { defineFeedbackType, usdExactText } from '../../src/core/index.js';
@@ -23,10 +21,9 @@ import {
   storeVerdicts,
 } from '../evidence/stored-verdicts.js';
 import { graceVerdicts } from '../evidence/verdict-data.js';
-import { type ApiHarness, startApi } from '../support/api.js';
-import { launchChromium } from '../support/browser.js';
+import type { ApiHarness } from '../support/api.js';
+import { type PageHarness, startPageHarness } from '../support/page-harness.js';
 import { seedSpend } from '../support/spend.js';
-import { devServerEnvironment } from '../support/temporal.js';
 import { signInLink, type Workspace } from '../support/workbench.js';
 
 // The evaluators page in Debian's Chromium against the real API (and engine, on the dev server)
@@ -106,13 +103,12 @@ const JSON_ERROR = 'Unexpected token a in JSON at position 0';
 const writing = process.env.EVALFLOW_WRITE_DOCS === '1';
 const screenshots = join('.evalflow', 'test', 'screenshots');
 const shots = writing ? 'docs/images' : screenshots;
-const uiRoot = mkdtempSync(join(tmpdir(), 'evalflow-ui-'));
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-evaluators-'));
 const FIRST = '2026-05-01';
 const LAST = '2026-05-06';
 const window = windowOf(FIRST, LAST);
 if (typeof window === 'string') throw new Error(window);
-let env: TestWorkflowEnvironment;
+let harness: PageHarness;
 let h: ApiHarness;
 let browser: Browser;
 let grace: EvalflowClient;
@@ -158,19 +154,14 @@ beforeAll(async () => {
   await store.close();
   // What judging used on two of the days, in this workspace and another (test/support/spend.ts).
   await seedSpend(join(dir, 'evalflow.db'), pageApp.feedbackTypes);
-  const [environment] = await Promise.all([devServerEnvironment(), buildUi(uiRoot)]);
-  env = environment;
-  h = await startApi(env, pageApp, { dir, uiRoot });
+  harness = await startPageHarness(pageApp, { dir });
+  ({ h, browser } = harness);
   grace = new EvalflowClient({ baseUrl: h.url, apiKey: await w.key('reviewer:grace') });
-  browser = await launchChromium();
   mkdirSync(shots, { recursive: true });
   mkdirSync(screenshots, { recursive: true });
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-  await env?.teardown();
-  rmSync(uiRoot, { recursive: true, force: true });
+  await harness?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -2,20 +2,17 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { buildUi } from '../../scripts/build-ui.js';
 import { EvalflowClient } from '../../src/client/index.js';
 import { defineConfig } from '../../src/config/index.js';
-import { defineFeedbackType, type Target } from '../../src/core/index.js';
 import { llmJudgeEvaluator } from '../../src/evaluators/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
 import { figure, intervalText, windowOf } from '../../src/ui/evaluators-data.js';
-import { type ApiHarness, startApi } from '../support/api.js';
-import { launchChromium } from '../support/browser.js';
-import { devServerEnvironment } from '../support/temporal.js';
+import { review } from '../cli/fixtures/tuning.config.js';
+import type { ApiHarness } from '../support/api.js';
+import { messageOfT, range, tunedVersion } from '../support/judge-versions.js';
+import { type PageHarness, startPageHarness } from '../support/page-harness.js';
 import { signInLink, type Workspace } from '../support/workbench.js';
 
 // The evaluators page's LLM judges in Debian's Chromium against the real API (and engine, on the
@@ -25,13 +22,6 @@ import { signInLink, type Workspace } from '../support/workbench.js';
 // m5..m14 held out, and on 05-06 it judges those as the reviewer did. Every figure the page
 // shows is checked against the API's answer to the same request, as the same reviewer.
 
-const review = defineFeedbackType({
-  name: 'review',
-  targets: ['message'],
-  source: 'HUMAN',
-  configName: 'review',
-  schema: z.object({ passed: z.boolean() }),
-});
 const app = defineConfig({
   feedbackTypes: [review],
   evaluators: [
@@ -60,14 +50,7 @@ const DAY = 86_400_000;
 const start = Date.parse(`${FIRST}T08:00:00Z`);
 const window = windowOf(FIRST, LAST);
 if (typeof window === 'string') throw new Error(window);
-const message = (i: number): Target => ({
-  kind: 'message',
-  thread_id: 't',
-  message_id: `m${i}`,
-  run_id: null,
-});
-const range = (from: number, to: number) =>
-  Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const message = messageOfT;
 const passes = (i: number) => i > 8;
 const against = 'reviewers:review.passed';
 // With EVALFLOW_WRITE_DOCS=1 the screenshot is written into docs/images (operations.md shows it).
@@ -75,9 +58,8 @@ const screenshots =
   process.env.EVALFLOW_WRITE_DOCS === '1'
     ? join('docs', 'images')
     : join('.evalflow', 'test', 'screenshots');
-const uiRoot = mkdtempSync(join(tmpdir(), 'evalflow-ui-'));
 const dir = mkdtempSync(join(tmpdir(), 'evalflow-judges-page-'));
-let env: TestWorkflowEnvironment;
+let harness: PageHarness;
 let h: ApiHarness;
 let browser: Browser;
 let grace: EvalflowClient;
@@ -136,25 +118,7 @@ async function seed(): Promise<void> {
   clock = start + 4 * DAY;
   await run(system, {
     type: 'record_judge_version',
-    judge_version: {
-      judge: 'llm_judge',
-      version: 'tuned-1',
-      rubric: 'Is the answer right? Fail what the reviewers fail.',
-      model: 'judge-model',
-      feedbackType: 'judge_verdict',
-      examples: [
-        {
-          target: message(1),
-          text: 'assistant: answer 1',
-          expectedVerdict: { score: 0, passed: false },
-          reviewersLabel: 'false',
-          judgeLabel: 'true',
-          reviewers: [{ raterId: 'reviewer:ana', label: 'false', note: 'wrong refund date' }],
-        },
-      ],
-      tunedFrom: '1',
-      heldOut: range(5, 14).map(message),
-    },
+    judge_version: tunedVersion({ heldOut: range(5, 14).map(message), note: 'wrong refund date' }),
   });
   clock = start + 5 * DAY;
   for (const i of range(5, 14)) await verdict('tuned-1', i, passes(i));
@@ -163,18 +127,13 @@ async function seed(): Promise<void> {
 
 beforeAll(async () => {
   await seed();
-  const [environment] = await Promise.all([devServerEnvironment(), buildUi(uiRoot)]);
-  env = environment;
-  h = await startApi(env, app, { dir, uiRoot });
+  harness = await startPageHarness(app, { dir });
+  ({ h, browser } = harness);
   grace = new EvalflowClient({ baseUrl: h.url, apiKey: await w.key('reviewer:grace') });
-  browser = await launchChromium();
   mkdirSync(screenshots, { recursive: true });
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-  await env?.teardown();
-  rmSync(uiRoot, { recursive: true, force: true });
+  await harness?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,17 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUi } from '../../scripts/build-ui.js';
 import { CHROMIUM_PATH, ensureChromium } from '../../src/cli/supervision/chromium-binary.js';
 import { JsonlScoreSink } from '../../src/scores/file/index.js';
-import { type ApiHarness, startApi } from '../support/api.js';
-import { launchChromium } from '../support/browser.js';
+import type { ApiHarness } from '../support/api.js';
+import { type PageHarness, startPageHarness } from '../support/page-harness.js';
 import { eventually } from '../support/processes.js';
-import { devServerEnvironment } from '../support/temporal.js';
 import {
   answer,
   enqueue,
@@ -33,24 +29,18 @@ import { answerReview, workbenchApp } from '../support/workbench-app.js';
 
 const writing = process.env.EVALFLOW_WRITE_DOCS === '1';
 const shots = writing ? 'docs/images' : join('.evalflow', 'test', 'screenshots');
-const uiRoot = mkdtempSync(join(tmpdir(), 'evalflow-ui-'));
 let clock = 0;
-let env: TestWorkflowEnvironment;
+let harness: PageHarness;
 let h: ApiHarness;
 let browser: Browser;
 
 beforeAll(async () => {
-  const [environment] = await Promise.all([devServerEnvironment(), buildUi(uiRoot)]);
-  env = environment;
-  h = await startApi(env, workbenchApp, { now: () => new Date(Date.now() + clock), uiRoot });
-  browser = await launchChromium();
+  harness = await startPageHarness(workbenchApp, { now: () => new Date(Date.now() + clock) });
+  ({ h, browser } = harness);
   mkdirSync(shots, { recursive: true });
 }, 180_000);
 afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-  await env?.teardown();
-  rmSync(uiRoot, { recursive: true, force: true });
+  await harness?.close();
 });
 
 /** A reviewer's own browser (a context: its own session storage), at 1280×900. */
