@@ -1,6 +1,7 @@
 import { type BacktestStatistics, backtestStatistics } from '../agreement/index.js';
 import { evaluatorParticipant, type StoredJudgeVersion, targetKey } from '../core/index.js';
 import type { EntityReads } from '../store/index.js';
+import { type RecordedJudges, recordedJudges } from './recorded-judges.js';
 import { type AgreementApp, type ResolvedSide, resolveSides } from './sides.js';
 import { readSide } from './verdicts.js';
 
@@ -31,14 +32,17 @@ export const judgeFieldOf = (against: string): string =>
  * @throws AgreementQueryError for sides that cannot be read as asked (the base not deployed).
  */
 export async function readBacktest(
-  store: EntityReads,
+  store: EntityReads & RecordedJudges,
   app: AgreementApp,
   { workspaceId, version, against, field = judgeFieldOf(against), mapping }: BacktestQuery,
 ): Promise<BacktestStatistics> {
+  // The base may itself be a version recorded in the workspace (tuned again).
+  const base = `${version.judge}@${version.tunedFrom}`;
   const [oldSide, reviewersSide] = resolveSides(
     app,
-    `${version.judge}@${version.tunedFrom}:${field}`,
+    `${base}:${field}`,
     against,
+    await recordedJudges(store, app, workspaceId, [base]),
   );
   const participant = evaluatorParticipant({ name: version.judge, version: version.version });
   const newSide: ResolvedSide = {

@@ -86,18 +86,15 @@ export async function preparePromotion(
   promotion: PromotionRequest,
 ): Promise<PreparedPromotion> {
   const { evaluator, workspaceId } = promotion;
-  const recorded = await recordedJudges(store, app, workspaceId, [
-    evaluator,
-    ...(promotion.replacing ? [promotion.replacing] : []),
-  ]);
-  const request = { ...promotion, replacing: promotion.replacing ?? null };
-  if (promotion.backtest === true) {
-    const tuned = recorded.get(evaluator);
-    if (tuned === undefined) throw notBacktested(app, evaluator);
-    request.replacing ??= judgeVersionId({ judge: tuned.judge, version: tuned.tunedFrom });
-  }
+  const replacing =
+    promotion.backtest === true
+      ? await backtestReplacing(store, app, promotion)
+      : (promotion.replacing ?? null);
+  const request = { ...promotion, replacing };
+  const versions = replacing === null ? [evaluator] : [evaluator, replacing];
   // A version tuned as data (recorded in the workspace) is promoted like one declared in code.
-  for (const id of [evaluator, ...(request.replacing === null ? [] : [request.replacing])]) {
+  const recorded = await recordedJudges(store, app, workspaceId, versions);
+  for (const id of versions) {
     if (app.evaluators.get(parseEvaluatorId(id)) === undefined && !recorded.has(id)) {
       throw notDeployed(id);
     }
@@ -116,7 +113,6 @@ export async function preparePromotion(
     const judges = app.evaluators.targetsOf(id) ?? recorded.get(id)?.targets ?? [];
     return { targets: [...judges], sample_rate: 1, filter: {} };
   };
-  const { replacing } = request;
   return {
     command: {
       type: 'promote_evaluator',
@@ -218,6 +214,17 @@ async function backtestEvidence(
       mcnemar_p: statistics.mcnemar.pValue,
     },
   };
+}
+
+/** The version a backtest's promotion replaces: the one given, else the tuned version's base. */
+async function backtestReplacing(
+  store: RecordedJudges,
+  app: PromotionApp,
+  { workspaceId, evaluator, replacing }: PromotionRequest,
+): Promise<string> {
+  const tuned = (await recordedJudges(store, app, workspaceId, [evaluator])).get(evaluator);
+  if (tuned === undefined) throw notBacktested(app, evaluator);
+  return replacing ?? judgeVersionId({ judge: tuned.judge, version: tuned.tunedFrom });
 }
 
 const notBacktested = (app: PromotionApp, evaluator: string) =>

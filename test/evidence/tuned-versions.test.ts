@@ -216,4 +216,22 @@ describe('a recorded version tuned again', () => {
       ],
     });
   });
+
+  it('is backtested against the recorded version it was tuned from, which it replaces', async () => {
+    // tuned-1 has judged none of its held-out targets yet: the evidence counts none, refused.
+    const { command } = await backtest('tuned-1');
+    expect(command).toMatchObject({
+      replacing: 'llm_judge@tuned-good',
+      // It would take over the rule tuned-good holds since its promotion above.
+      rule: { targets: ['artifact', 'message', 'turn'] },
+      evidence: {
+        matched: 0,
+        replaced: { compared: 'llm_judge@tuned-good:passed' },
+        backtest: { held_out: 6 },
+      },
+    });
+    expect(await store.execute({ workspace_id: ws, actor: system, command })).toMatchObject({
+      type: 'invalid_state',
+    });
+  });
 });
