@@ -223,10 +223,14 @@ try {
   // The backfill judge gets a history, then a backfill of every run is previewed and run.
   await evaluatedRuns(RUNS, 'history', refsOf([backfillJudge]));
   const selection = { kind: 'turn' as const };
-  const preview = await previewReevaluation({ store, evaluators: registry, limits: {} }, ws, {
-    selection,
-    evaluators: [backfillJudge.id],
-  });
+  const preview = await previewReevaluation(
+    { store, evaluators: registry, limits: {}, pricing },
+    ws,
+    {
+      selection,
+      evaluators: [backfillJudge.id],
+    },
+  );
   const batchId = 'bench-backfill';
   const batchStart = performance.now();
   await client.workflow.execute('reevaluate', {

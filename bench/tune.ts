@@ -8,7 +8,10 @@
 //   - tune: the seeded, stratified split (30 % held out), the choice of 8 examples from the training
 //     part, and the candidate version built and validated with its 3,000 held-out targets.
 // It reports the tune's median (`tune_10k_s`; the goal is ≤ 2) and its ratio to the baseline's
-// (`tune_vs_baseline`). The last line is one JSON object. Not part of `npm test`.
+// (`tune_vs_baseline`). Then, on the dev server (bench/tune-backtest.ts), a candidate tuned from
+// 400 reviewed answers (BENCH_TUNE_BACKTEST_ANSWERS) has its backtest previewed and run:
+// `backtest_preview_cost_error_pct` (the goal is 0 for a judge priced per token).
+// The last line is one JSON object. Not part of `npm test`.
 import { performance } from 'node:perf_hooks';
 import { compareCodePoints } from '../src/agreement/index.js';
 import { targetKey } from '../src/core/index.js';
@@ -20,10 +23,12 @@ import {
   splitTargets,
 } from '../src/tuning/index.js';
 import { dataset } from '../test/tuning/reviewed.js';
+import { backtestPreviewError } from './tune-backtest.js';
 
 const TARGETS = Number(process.env.BENCH_TUNE_TARGETS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_TUNE_ROUNDS ?? 7);
 const GOAL_S = 2;
+const BACKTEST_ANSWERS = Number(process.env.BENCH_TUNE_BACKTEST_ANSWERS ?? 400);
 
 const median = (values: number[]) =>
   [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
@@ -85,6 +90,12 @@ console.log(
     `tune (split, ${examples} examples, candidate with ${heldOut} held out) ${tuneMs.toFixed(1)} ms, ` +
     `${(tuneMs / baselineMs).toFixed(2)}× the baseline`,
 );
+const backtest = await backtestPreviewError(BACKTEST_ANSWERS);
+console.log(
+  `backtest: ${backtest.held_out} held-out of ${backtest.answers} answers, ${backtest.examples} examples: ` +
+    `previewed $${backtest.preview_usd.toFixed(6)}, spent $${backtest.spent_usd.toFixed(6)} ` +
+    `(off by ${backtest.error_pct.toFixed(2)} %)`,
+);
 console.log(
   JSON.stringify({
     bench: 'tune',
@@ -97,5 +108,7 @@ console.log(
     tune_vs_baseline: Number((tuneMs / baselineMs).toFixed(2)),
     goal_tune_10k_s: GOAL_S,
     goal_met: tuneMs / 1000 <= GOAL_S,
+    backtest_held_out: backtest.held_out,
+    backtest_preview_cost_error_pct: Number(backtest.error_pct.toFixed(2)),
   }),
 );

@@ -22,7 +22,8 @@ const allowed: Record<string, string[]> = {
   activities: ['core', 'scores', 'store', 'evaluators', 'metrics', 'traces'],
   // Workflow code takes only types from activities and evaluators (checked below).
   workflows: ['core', 'evaluators', 'activities'],
-  'workflow-clients': ['core', 'store', 'evaluators', 'config', 'workflows'],
+  // A tuned version's preview measures its prompt with tuning's.
+  'workflow-clients': ['core', 'store', 'evaluators', 'config', 'workflows', 'tuning'],
   relay: ['core', 'store', 'evaluators', 'workflows', 'metrics'],
   // Agreement over stored verdicts, promotions' evidence and tuning a judge from its reviewers:
   // the statistics over the store (a reviewed target's text read as the judge reads its subject).

@@ -1,4 +1,4 @@
-import { nanosOf } from '../core/index.js';
+import { type ModelPrice, nanosOf } from '../core/index.js';
 import type { Evaluator } from './define.js';
 
 /** A version's cost so far: its judged evaluations and their mean cost (null: not known). */
@@ -17,4 +17,20 @@ export function estimatedCostNanos(
 ): number | null {
   if (history.evaluations > 0 && history.mean_cost_nanos !== null) return history.mean_cost_nanos;
   return evaluator.estimatedCostUsd === undefined ? null : nanosOf(evaluator.estimatedCostUsd);
+}
+
+/**
+ * What one evaluation by a version tuned from a base is expected to cost before it has judged:
+ * the base's measured mean cost, plus the input tokens the version's prompt adds to the base's
+ * (its examples, its rubric's difference) at the model's price. The same model reads the same
+ * targets, so only the added part of the prompt differs. Not rounded: a batch's total is rounded
+ * once.
+ */
+export function costThroughBaseNanos(
+  baseMeanCostNanos: number,
+  addedInputTokens: number,
+  price: ModelPrice,
+): number {
+  // USD per million tokens = 1,000 nano-dollars per token.
+  return Math.max(0, baseMeanCostNanos + addedInputTokens * price.inputPerMillionUsd * 1000);
 }

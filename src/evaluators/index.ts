@@ -3,7 +3,11 @@
 
 export * from './builtin/heuristics.js';
 export * from './builtin/llm-judge.js';
-export { type CostHistory, estimatedCostNanos } from './cost-estimate.js';
+export {
+  type CostHistory,
+  costThroughBaseNanos,
+  estimatedCostNanos,
+} from './cost-estimate.js';
 export type {
   EvaluationContext,
   Evaluator,

@@ -140,5 +140,6 @@ export {
   type SpendRow,
   spendDimensions,
   type UsageLedger,
+  type UsageOnTarget,
   type UsageRecord,
 } from './usage.js';

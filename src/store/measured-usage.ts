@@ -1,5 +1,5 @@
 import { asNumber, type Backend, type Row } from './backend.js';
-import type { MeasuredCost, MeasuredDuration } from './usage.js';
+import type { MeasuredCost, MeasuredDuration, UsageOnTarget } from './usage.js';
 
 // A version's measured cost and duration, in a workspace or everywhere: what estimates read.
 
@@ -57,4 +57,43 @@ export async function measuredDuration(
     attempts,
     mean_attempt_ms: attempts > 0 ? asNumber(row.duration_ms) / attempts : null,
   };
+}
+
+/**
+ * What a version's calls on each of some targets used, in a workspace: its evaluations there (one
+ * per generation), its calls (reports), their input tokens and their cost (null when any call is
+ * unpriced). Targets it never judged are absent.
+ */
+export async function usageOn(
+  backend: Backend,
+  participant: string,
+  workspace_id: string,
+  target_keys: readonly string[],
+): Promise<UsageOnTarget[]> {
+  const rows: UsageOnTarget[] = [];
+  // A few hundred keys per statement, within every backend's bound on parameters.
+  for (let at = 0; at < target_keys.length; at += 500) {
+    const keys = target_keys.slice(at, at + 500);
+    const page = await backend.read((sql) =>
+      sql.all(
+        `SELECT target_key, COUNT(DISTINCT generation) AS evaluations, COUNT(*) AS reports,
+           SUM(input_tokens) AS input_tokens, SUM(cost_nanos) AS cost_nanos,
+           COUNT(*) - COUNT(cost_nanos) AS unpriced
+           FROM evaluation_usage WHERE participant = ? AND workspace_id = ?
+           AND target_key IN (${keys.map(() => '?').join(', ')})
+           GROUP BY target_key ORDER BY target_key`,
+        [participant, workspace_id, ...keys],
+      ),
+    );
+    for (const row of page) {
+      rows.push({
+        target_key: String(row.target_key),
+        evaluations: asNumber(row.evaluations),
+        reports: asNumber(row.reports),
+        input_tokens: asNumber(row.input_tokens),
+        cost_nanos: asNumber(row.unpriced) === 0 ? asNumber(row.cost_nanos) : null,
+      });
+    }
+  }
+  return rows;
 }

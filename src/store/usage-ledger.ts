@@ -1,6 +1,6 @@
 import type { Backend } from './backend.js';
 import { usageOfEvaluation, usageOfEvaluations } from './evaluation-usage.js';
-import { measuredCost, measuredDuration } from './measured-usage.js';
+import { measuredCost, measuredDuration, usageOn } from './measured-usage.js';
 import { spend } from './spend.js';
 import type { UsageLedger } from './usage.js';
 import { recordAttempt, recordUsage } from './usage-records.js';
@@ -16,5 +16,7 @@ export function createUsageLedger(backend: Backend, now: () => Date): UsageLedge
     measuredCost: (participant, workspace_id) => measuredCost(backend, participant, workspace_id),
     measuredDuration: (participant, workspace_id) =>
       measuredDuration(backend, participant, workspace_id),
+    usageOn: (participant, workspace_id, target_keys) =>
+      usageOn(backend, participant, workspace_id, target_keys),
   };
 }

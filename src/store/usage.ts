@@ -89,6 +89,24 @@ export interface UsageLedger {
   measuredCost(participant: string, workspace_id?: string): Promise<MeasuredCost>;
   /** A version's mean duration of one judged attempt, in a workspace or everywhere. */
   measuredDuration(participant: string, workspace_id?: string): Promise<MeasuredDuration>;
+  /** What a version's calls on each of these targets used, in a workspace. */
+  usageOn(
+    participant: string,
+    workspace_id: string,
+    target_keys: readonly string[],
+  ): Promise<UsageOnTarget[]>;
+}
+
+/** What a version's calls on one target used: its evaluations and calls there, summed. */
+export interface UsageOnTarget {
+  target_key: string;
+  /** One per generation that judged it. */
+  evaluations: number;
+  /** Its calls (usage reports), retried attempts' included. */
+  reports: number;
+  input_tokens: number;
+  /** Null when any of its calls is unpriced. */
+  cost_nanos: number | null;
 }
 
 /** An evaluator version's measured attempt duration, for estimates. */

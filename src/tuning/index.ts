@@ -19,7 +19,7 @@ export {
   type ExampleChoice,
   type ExampleOptions,
 } from './examples.js';
-export { type ChatMessage, exampleChars, judgeMessages } from './prompt.js';
+export { type ChatMessage, exampleChars, judgeMessages, promptChars } from './prompt.js';
 export { isDisagreement, type ReviewedTarget, type ReviewerVerdict } from './reviewed-targets.js';
 export { DEFAULT_TUNING_SEED } from './seeded.js';
 export {

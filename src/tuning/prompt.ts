@@ -26,6 +26,12 @@ export function judgeMessages(
   ];
 }
 
+/** The characters of a version's prompt for judging `targetText`: what its tokens grow with. */
+export const promptChars = (
+  version: Parameters<typeof judgeMessages>[0],
+  targetText: string,
+): number => judgeMessages(version, targetText).reduce((sum, m) => sum + m.content.length, 0);
+
 /** The characters an example adds to a prompt: what the examples' size budget counts. */
 export const exampleChars = (example: JudgeExample): number =>
   exampleMessages(example).reduce((sum, message) => sum + message.content.length, 0);

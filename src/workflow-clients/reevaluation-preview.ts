@@ -1,5 +1,13 @@
-import { evaluatorParticipant, parseEvaluatorId, usdOf } from '../core/index.js';
 import {
+  evaluatorParticipant,
+  type JudgeVersion,
+  type Pricing,
+  parseEvaluatorId,
+  type Target,
+  usdOf,
+} from '../core/index.js';
+import {
+  type Evaluator,
   type EvaluatorLimit,
   type EvaluatorRegistry,
   estimatedCostNanos,
@@ -15,9 +23,11 @@ import {
 } from '../store/index.js';
 import { InvalidRequestError } from './errors.js';
 import { checkTargets } from './selection.js';
+import { costThroughBase } from './tuned-cost.js';
 
 // What a batch would judge and cost before it starts: the same count its workflow makes, each
-// version's cost from its measured mean (or its declared estimate; null when neither), and a
+// version's cost from its measured mean (a version recorded as data that has not judged yet:
+// through its base's, `tuned-cost.ts`; else its declared estimate; null when none), and a
 // duration from its measured attempt time (or a default, said so) plus what the batch's workflow
 // spends around each attempt, under the batch's window and the version's limits.
 
@@ -72,6 +82,8 @@ export interface PreviewDeps {
   store: Pick<Store, 'backfillTargets' | 'usage' | 'artifactVersions' | 'judgeVersions'>;
   evaluators: EvaluatorRegistry;
   limits: Readonly<Record<string, EvaluatorLimit>>;
+  /** Prices by model: what prices a recorded version through its base. */
+  pricing: Readonly<Pricing>;
 }
 
 export interface PreviewRequest {
@@ -83,10 +95,30 @@ export interface PreviewRequest {
   concurrency?: number;
 }
 
-/** A judge version recorded in the workspace, as the family deployed here runs it. */
+/** A judge version recorded in the workspace, with the family deployed here that runs it. */
 async function recordedOf(deps: PreviewDeps, workspaceId: string, id: string) {
-  const version = await deps.store.judgeVersions.get(workspaceId, id);
-  return version === null ? undefined : recordedJudge(deps.evaluators, version);
+  const recorded = (await deps.store.judgeVersions.get(workspaceId, id)) ?? undefined;
+  const evaluator = recorded && recordedJudge(deps.evaluators, recorded);
+  return evaluator && { evaluator, recorded };
+}
+
+/**
+ * One evaluation's expected cost: measured, else through its base if recorded (on the batch's
+ * listed targets, if it lists them), else declared.
+ */
+async function costPerEvaluation(
+  deps: PreviewDeps,
+  workspaceId: string,
+  participant: string,
+  { evaluator, recorded }: { evaluator: Evaluator; recorded?: JudgeVersion | undefined },
+  targets: readonly Target[] | undefined,
+): Promise<number | null> {
+  const measured = await deps.store.usage.measuredCost(participant, workspaceId);
+  if (measured.evaluations === 0 && recorded !== undefined) {
+    const throughBase = await costThroughBase(deps, workspaceId, recorded, targets);
+    if (throughBase !== null) return throughBase;
+  }
+  return estimatedCostNanos(evaluator, measured);
 }
 
 export async function previewReevaluation(
@@ -97,9 +129,10 @@ export async function previewReevaluation(
   const refs = await Promise.all(
     request.evaluators.map(async (id) => {
       const ref = parseEvaluatorId(id);
-      const evaluator = deps.evaluators.get(ref) ?? (await recordedOf(deps, workspaceId, id));
-      if (evaluator === undefined) throw new InvalidRequestError(`evaluator ${id} is not deployed`);
-      return { id, ref, evaluator };
+      const declared = deps.evaluators.get(ref);
+      const found = declared ? { evaluator: declared } : await recordedOf(deps, workspaceId, id);
+      if (found === undefined) throw new InvalidRequestError(`evaluator ${id} is not deployed`);
+      return { id, ref, ...found };
     }),
   );
   if (refs.length === 0) throw new InvalidRequestError('name at least one evaluator');
@@ -114,12 +147,15 @@ export async function previewReevaluation(
         })
       : await artifactCounts(deps, workspaceId, request.selector ?? {}, refs);
   const versions = await Promise.all(
-    refs.map(async ({ id, ref, evaluator }): Promise<VersionPreview> => {
+    refs.map(async ({ id, ref, ...found }): Promise<VersionPreview> => {
       const participant = evaluatorParticipant(ref);
       const targets = counts.pairs[id] ?? 0;
-      const perEvaluation = estimatedCostNanos(
-        evaluator,
-        await deps.store.usage.measuredCost(participant, workspaceId),
+      const perEvaluation = await costPerEvaluation(
+        deps,
+        workspaceId,
+        participant,
+        found,
+        request.selection?.targets,
       );
       const { attempts, mean_attempt_ms } = await deps.store.usage.measuredDuration(
         participant,
@@ -131,8 +167,8 @@ export async function previewReevaluation(
       return {
         evaluator: id,
         targets,
-        costPerEvaluationNanos: perEvaluation,
-        costNanos: perEvaluation === null ? null : perEvaluation * targets,
+        costPerEvaluationNanos: perEvaluation === null ? null : Math.round(perEvaluation),
+        costNanos: perEvaluation === null ? null : Math.round(perEvaluation * targets),
         meanAttemptMs: mean_attempt_ms,
         recordedAttempts: attempts,
         durationBasis: mean_attempt_ms === null ? 'default' : 'recorded',

@@ -255,6 +255,7 @@ export function backfillContract(adapter: string, open: OpenPorts<Ports>) {
         store,
         evaluators: createEvaluatorRegistry([measured, declared, unknown]),
         limits: { judge: { perSecond: 1 } },
+        pricing: {},
       };
       const preview = await previewReevaluation(deps, ws, {
         selection: { kind: 'turn' },
@@ -305,6 +306,7 @@ export function backfillContract(adapter: string, open: OpenPorts<Ports>) {
         store,
         evaluators: createEvaluatorRegistry([evaluatorOf('slow')]),
         limits: {},
+        pricing: {},
       };
       const recordAttempts = async (ms: number, keys: string[]) => {
         for (const target_key of keys) {

@@ -195,6 +195,40 @@ export function usageContract(adapter: string, open: OpenPorts<Ports>) {
       expect((await store.usage.measuredDuration(participant, freshWorkspace())).attempts).toBe(0);
     });
 
+    it('reads what a version used on chosen targets, in one workspace', async () => {
+      const ws = freshWorkspace();
+      const participant = `evaluator:tokens${counter}@1`;
+      const first = keyOf(ws, participant, 'message:t/m1');
+      // On m1: two calls in one evaluation (a retried attempt spends too), one in a batch's.
+      await store.usage.recordUsage(usage(first, 1, 0, 100));
+      await store.usage.recordUsage(usage(first, 2, 0, 100));
+      await store.usage.recordUsage(usage({ ...first, generation: 'batch' }, 1, 0, 50));
+      // On m2, one unpriced call; m3 judged only by another version and in another workspace.
+      await store.usage.recordUsage(usage(keyOf(ws, participant, 'message:t/m2'), 1, 0, null));
+      await store.usage.recordUsage(usage(keyOf(ws, 'evaluator:other@1', 'message:t/m3'), 1, 0, 1));
+      await store.usage.recordUsage(
+        usage(keyOf(freshWorkspace(), participant, 'message:t/m3'), 1, 0, 1),
+      );
+      const keys = ['message:t/m1', 'message:t/m2', 'message:t/m3'];
+      expect(await store.usage.usageOn(participant, ws, keys)).toEqual([
+        {
+          target_key: 'message:t/m1',
+          evaluations: 2,
+          reports: 3,
+          input_tokens: 300,
+          cost_nanos: 250,
+        },
+        {
+          target_key: 'message:t/m2',
+          evaluations: 1,
+          reports: 1,
+          input_tokens: 100,
+          cost_nanos: null,
+        },
+      ]);
+      expect(await store.usage.usageOn(participant, ws, [])).toEqual([]);
+    });
+
     it("sums one generation's spend: a batch's", async () => {
       const ws = freshWorkspace();
       const batch = { ...keyOf(ws, 'evaluator:judge@1', 'turn:1'), generation: 'batch-1' };

@@ -181,7 +181,7 @@ describe('a judge version recorded as data', () => {
       selection: { kind: 'message', threadIds: ['t'] } as const,
       evaluators: ['llm_judge@tuned-1'],
     };
-    const deps = { store: engine.store, evaluators: engine.evaluators, limits: {} };
+    const deps = { store: engine.store, evaluators: engine.evaluators, limits: {}, pricing: {} };
     const preview = await previewReevaluation(deps, ws, request);
     expect(preview.versions).toMatchObject([{ evaluator: 'llm_judge@tuned-1', targets: 4 }]);
     for (const refused of [

@@ -77,7 +77,12 @@ export const registerReevaluations = bindRoutes(reevaluationRoutes, (deps) => {
       const { selector, selection, evaluators, concurrency } = body;
       try {
         const preview = await previewReevaluation(
-          { store: deps.store, evaluators: deps.app.evaluators, limits: deps.app.evaluatorLimits },
+          {
+            store: deps.store,
+            evaluators: deps.app.evaluators,
+            limits: deps.app.evaluatorLimits,
+            pricing: deps.app.pricing,
+          },
           callerOf(request).workspaceId,
           {
             evaluators,

@@ -425,7 +425,7 @@ async function preview(
   const result = await withStore(config, async (store) => {
     try {
       return await previewReevaluation(
-        { store, evaluators: app.evaluators, limits: app.evaluatorLimits },
+        { store, evaluators: app.evaluators, limits: app.evaluatorLimits, pricing: app.pricing },
         options.workspace,
         {
           ...chosen,
