@@ -8,9 +8,11 @@
 // replies differ from its base's where it learned. The flow is the one an author runs:
 //   1. the base judge (llm_judge@1) judges every answer in a backfill;
 //   2. one reviewer fails the wrong answers (a fifth);
-//   3. the candidate is tuned from them (seeded split, 30 % held out, the default examples);
-//   4. its backtest over the held-out targets is previewed, then run.
-// It reports the preview's cost against what the backtest spent (`backtest_preview_cost_error_pct`).
+//   3. a candidate is tuned from them (seeded split, 30 % held out, 8 examples);
+//   4. its backtest over the held-out targets is previewed, then run;
+//   5. a second candidate (another seed, 12 examples) is tuned, previewed and run: its preview
+//      has the first's calls to learn from (what an added message costs beyond its characters).
+// It reports each preview's cost against what its backtest spent.
 
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,13 +33,20 @@ const ws = 'bench';
 const taskQueue = 'bench-tune-backtest';
 const pricing = { grader: { inputPerMillionUsd: 2.5, outputPerMillionUsd: 10 } };
 
-export interface BacktestPreviewFigures {
-  answers: number;
+/** One candidate's backtest: its preview's cost against what it spent. */
+export interface CandidateFigures {
   held_out: number;
   examples: number;
   preview_usd: number;
   spent_usd: number;
   error_pct: number;
+}
+
+/** The first candidate, with nothing to learn from, and a second, tuned after its backtest. */
+export interface BacktestPreviewFigures {
+  answers: number;
+  first: CandidateFigures;
+  second: CandidateFigures;
 }
 
 /** The stand-in's tokens for one text (see the file's head). */
@@ -174,6 +183,19 @@ async function tuneAndBacktest(
     });
     if (outcome.type !== 'recorded') throw new Error(JSON.stringify(outcome));
   }
+  const first = await tunedAndBacktested(engine, batch, { seed: 36, maxExamples: 8 });
+  const second = await tunedAndBacktested(engine, batch, { seed: 7, maxExamples: 12 });
+  return { answers, first, second };
+}
+
+type Batch = (batchId: string, evaluator: string, selection: BackfillSelection) => Promise<void>;
+
+/** A candidate tuned from llm_judge@1, its backtest previewed, then run. */
+async function tunedAndBacktested(
+  engine: ReturnType<typeof testEngine>,
+  batch: Batch,
+  options: { seed: number; maxExamples: number },
+): Promise<CandidateFigures> {
   const app = {
     feedbackTypes: createFeedbackTypeRegistry([judgeVerdictFeedback, review]),
     evaluators: engine.evaluators,
@@ -182,28 +204,31 @@ async function tuneAndBacktest(
     workspaceId: ws,
     base: 'llm_judge@1',
     against: 'reviewers:review.passed',
+    ...options,
     by: { kind: 'user', id: 'bench' },
     now: new Date(),
   });
   await given(engine.store, ws, command);
-  const candidate = `llm_judge@${command.judge_version.version}`;
-  const selection = { kind: 'message' as const, targets: command.judge_version.heldOut };
+  const { version, heldOut, examples } = command.judge_version;
+  const candidate = `llm_judge@${version}`;
+  const selection = { kind: 'message' as const, targets: heldOut };
   const preview = await previewReevaluation(
     { store: engine.store, evaluators: engine.evaluators, limits: {}, pricing },
     ws,
     { selection, evaluators: [candidate] },
   );
-  await batch('backtest', candidate, selection);
-  const [spent] = await engine.store.usage.spend({ workspace_id: ws, generation: 'backtest' }, []);
+  await batch(`backtest-${version}`, candidate, selection);
+  const [spent] = await engine.store.usage.spend(
+    { workspace_id: ws, generation: `backtest-${version}` },
+    [],
+  );
   const spentNanos = spent?.cost_nanos ?? 0;
   if (preview.costNanos === null) throw new Error(`no preview of ${candidate}'s cost`);
-  if (spent?.evaluations !== selection.targets.length) throw new Error('the backtest fell short');
-  const examples = command.judge_version.examples;
-  if (examples.some((e) => selection.targets.some((t) => targetKey(t) === targetKey(e.target))))
+  if (spent?.evaluations !== heldOut.length) throw new Error('the backtest fell short');
+  if (examples.some((e) => heldOut.some((t) => targetKey(t) === targetKey(e.target))))
     throw new Error('a held-out target is an example');
   return {
-    answers,
-    held_out: selection.targets.length,
+    held_out: heldOut.length,
     examples: examples.length,
     preview_usd: preview.costNanos / 1e9,
     spent_usd: spentNanos / 1e9,

@@ -10,7 +10,8 @@
 // It reports the tune's median (`tune_10k_s`; the goal is ≤ 2) and its ratio to the baseline's
 // (`tune_vs_baseline`). Then, on the dev server (bench/tune-backtest.ts), a candidate tuned from
 // 400 reviewed answers (BENCH_TUNE_BACKTEST_ANSWERS) has its backtest previewed and run:
-// `backtest_preview_cost_error_pct` (the goal is 0 for a judge priced per token).
+// `backtest_preview_cost_error_pct` (the goal is 0 for a judge priced per token); then a second
+// candidate's, whose preview learns from the first's calls (`..._learned`).
 // The last line is one JSON object. Not part of `npm test`.
 import { performance } from 'node:perf_hooks';
 import { compareCodePoints } from '../src/agreement/index.js';
@@ -91,11 +92,16 @@ console.log(
     `${(tuneMs / baselineMs).toFixed(2)}× the baseline`,
 );
 const backtest = await backtestPreviewError(BACKTEST_ANSWERS);
-console.log(
-  `backtest: ${backtest.held_out} held-out of ${backtest.answers} answers, ${backtest.examples} examples: ` +
-    `previewed $${backtest.preview_usd.toFixed(6)}, spent $${backtest.spent_usd.toFixed(6)} ` +
-    `(off by ${backtest.error_pct.toFixed(2)} %)`,
-);
+for (const [name, figures] of [
+  ['first', backtest.first],
+  ['second', backtest.second],
+] as const) {
+  console.log(
+    `backtest of the ${name} candidate: ${figures.held_out} held out of ${backtest.answers} answers, ` +
+      `${figures.examples} examples: previewed $${figures.preview_usd.toFixed(6)}, spent ` +
+      `$${figures.spent_usd.toFixed(6)} (off by ${figures.error_pct.toFixed(2)} %)`,
+  );
+}
 console.log(
   JSON.stringify({
     bench: 'tune',
@@ -108,7 +114,8 @@ console.log(
     tune_vs_baseline: Number((tuneMs / baselineMs).toFixed(2)),
     goal_tune_10k_s: GOAL_S,
     goal_met: tuneMs / 1000 <= GOAL_S,
-    backtest_held_out: backtest.held_out,
-    backtest_preview_cost_error_pct: Number(backtest.error_pct.toFixed(2)),
+    backtest_held_out: backtest.first.held_out,
+    backtest_preview_cost_error_pct: Number(backtest.first.error_pct.toFixed(2)),
+    backtest_preview_cost_error_pct_learned: Number(backtest.second.error_pct.toFixed(2)),
   }),
 );

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { targetKey } from '../../src/core/index.js';
+import { type Target, targetKey } from '../../src/core/index.js';
 import { llmJudgeEvaluator } from '../../src/evaluators/index.js';
 import type { BackfillSelection } from '../../src/store/index.js';
 import { previewReevaluation, ReevaluationClient } from '../../src/workflow-clients/index.js';
@@ -13,31 +13,36 @@ import { testWorker, timeSkippingEnvironment, uniqueTaskQueue } from '../support
 // A tuned judge version's backtest is previewed before the version has made one call: priced
 // through its base's calls on the same held-out targets, plus the prompt its examples and rubric
 // add at the base's measured tokens per character. The judge model is a local stand-in (no model
-// can run here) that bills one token per character of its prompt and of its reply, so the
-// preview is exact: what the backtest then spends, to the nano-dollar.
+// can run here) that bills one token per character of its prompt and of its reply: for `grader`
+// that is all, so the preview is exact, to the nano-dollar; `chat-grader` also bills 5 tokens per
+// message, as a chat format does, which characters do not show until a version of the model has
+// been backtested and the preview learns what an added message costs.
 
-const ws = 'priced';
 const taskQueue = uniqueTaskQueue('tuned-cost');
-const pricing = { grader: { inputPerMillionUsd: 2, outputPerMillionUsd: 8 } };
+const pricing = {
+  grader: { inputPerMillionUsd: 2, outputPerMillionUsd: 8 },
+  'chat-grader': { inputPerMillionUsd: 2, outputPerMillionUsd: 8 },
+};
 const contents = range(1, 10).map((i) => `answer ${i}: ${'some words '.repeat(i * 3)}`);
-const heldOut = range(3, 10).map(messageOfT);
-const heldOutSelection: BackfillSelection = { kind: 'message', targets: heldOut };
+const TOKENS_PER_CHAT_MESSAGE = 5;
 
 let server: Server;
 let env: TestWorkflowEnvironment;
 let engine: TestEngine;
+let batches: ReevaluationClient;
 
 const readBody = async (request: IncomingMessage) => {
   let text = '';
   for await (const chunk of request) text += chunk;
-  return JSON.parse(text) as { messages: { content: string }[] };
+  return JSON.parse(text) as { model: string; messages: { content: string }[] };
 };
 
 beforeAll(async () => {
   server = createServer(async (request, response) => {
-    const { messages } = await readBody(request);
+    const { model, messages } = await readBody(request);
     const content = JSON.stringify({ score: 1, passed: true, reasoning: 'stand-in' });
-    const prompt_tokens = messages.reduce((sum, message) => sum + message.content.length, 0);
+    const perMessage = model === 'chat-grader' ? TOKENS_PER_CHAT_MESSAGE : 0;
+    const prompt_tokens = messages.reduce((sum, m) => sum + perMessage + m.content.length, 0);
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(
       JSON.stringify({
@@ -49,10 +54,29 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   env = await timeSkippingEnvironment();
+  const judge = (version: string, model: string) =>
+    llmJudgeEvaluator({ baseUrl, version, model, targets: ['message'] });
   engine = testEngine({
-    evaluators: [llmJudgeEvaluator({ baseUrl, model: 'grader', targets: ['message'] })],
+    evaluators: [judge('1', 'grader'), judge('2', 'chat-grader')],
     pricing,
   });
+  batches = new ReevaluationClient(
+    env.client,
+    engine.store,
+    taskQueue,
+    engine.evaluators,
+    {},
+    engine.store.judgeVersions,
+  );
+});
+afterAll(async () => {
+  await engine?.close();
+  await env?.teardown();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+/** Thread t of the workspace, answers m1 to m10, each judged by `base` in a backfill. */
+async function judgedByBase(ws: string, base: string) {
   await given(
     engine.store,
     ws,
@@ -65,21 +89,27 @@ beforeAll(async () => {
       content,
     })),
   );
-});
-afterAll(async () => {
-  await engine?.close();
-  await env?.teardown();
-  await new Promise((resolve) => server?.close(resolve));
-});
+  await backfilled(ws, 'base', base, { kind: 'message', threadIds: ['t'] });
+}
 
-/** A version tuned from llm_judge@1 on `model`, taught m1 and m2, holding out m3 to m10. */
-const tuned = (version: string, model: string) => ({
+async function backfilled(
+  ws: string,
+  batchId: string,
+  evaluator: string,
+  selection: BackfillSelection,
+) {
+  await batches.start(ws, { selection, evaluators: [evaluator], batchId });
+  await batches.watch(ws, batchId, () => {}, 100);
+}
+
+/** A version tuned from `from` on `model`, taught some answers, holding out the others. */
+const tuned = (version: string, from: string, model: string, taught: number[]) => ({
   judge: 'llm_judge',
   version,
   rubric: 'Is the answer right? Fail an answer that only repeats itself, as the reviewers do.',
   model,
   feedbackType: 'judge_verdict',
-  examples: [1, 2].map((i) => ({
+  examples: taught.map((i) => ({
     target: messageOfT(i),
     text: `Answer:\n${contents[i - 1]}`,
     expectedVerdict: { score: 0, passed: false, reasoning: null },
@@ -87,75 +117,90 @@ const tuned = (version: string, model: string) => ({
     judgeLabel: 'true',
     reviewers: [{ raterId: 'reviewer:ana', label: 'false', note: i === 1 ? 'it repeats' : null }],
   })),
-  tunedFrom: '1',
-  heldOut,
+  tunedFrom: from,
+  heldOut: range(1, 10)
+    .filter((i) => !taught.includes(i))
+    .map(messageOfT),
 });
 
-it("previews a tuned version's backtest at what it then spends, through its base's calls", async () => {
-  const batches = new ReevaluationClient(
-    env.client,
-    engine.store,
-    taskQueue,
-    engine.evaluators,
-    {},
-    engine.store.judgeVersions,
-  );
-  const previewOf = (evaluator: string, selection: BackfillSelection = heldOutSelection) =>
-    previewReevaluation(
+const heldOutOf = (taught: number[]): BackfillSelection => ({
+  kind: 'message',
+  targets: tuned('v', '1', 'grader', taught).heldOut,
+});
+
+const previewCost = async (ws: string, evaluator: string, selection: BackfillSelection) =>
+  (
+    await previewReevaluation(
       { store: engine.store, evaluators: engine.evaluators, limits: {}, pricing },
       ws,
       { selection, evaluators: [evaluator] },
-    );
+    )
+  ).costNanos;
+
+const spentBy = async (ws: string, batchId: string) =>
+  (await engine.store.usage.spend({ workspace_id: ws, generation: batchId }, []))[0];
+
+/** What `participant` spent on the targets, summed. */
+const spentOn = async (ws: string, participant: string, targets: readonly Target[]) =>
+  (await engine.store.usage.usageOn(participant, ws, targets.map(targetKey))).reduce(
+    (sum, target) => sum + (target.cost_nanos ?? 0),
+    0,
+  );
+
+it("previews a tuned version's backtest at what it then spends, through its base's calls", async () => {
+  const ws = 'per-char';
   const worker = await testWorker(env, taskQueue, engine.activities);
   await worker.runUntil(async () => {
-    await batches.start(ws, {
-      selection: { kind: 'message', threadIds: ['t'] },
-      evaluators: ['llm_judge@1'],
-      batchId: 'base',
-    });
-    await batches.watch(ws, 'base', () => {}, 100);
+    await judgedByBase(ws, 'llm_judge@1');
     await given(
       engine.store,
       ws,
-      { type: 'record_judge_version', judge_version: tuned('tuned-1', 'grader') },
-      { type: 'record_judge_version', judge_version: tuned('tuned-2', 'another-model') },
+      { type: 'record_judge_version', judge_version: tuned('tuned-1', '1', 'grader', [1, 2]) },
+      { type: 'record_judge_version', judge_version: tuned('tuned-2', '1', 'chat-grader', [1, 2]) },
     );
-    const preview = await previewOf('llm_judge@tuned-1');
+    const heldOut = heldOutOf([1, 2]);
+    const preview = await previewCost(ws, 'llm_judge@tuned-1', heldOut);
     // Another model's tokens and price are not its base's: unknown, not a guess.
-    expect((await previewOf('llm_judge@tuned-2')).costNanos).toBeNull();
-
+    expect(await previewCost(ws, 'llm_judge@tuned-2', heldOut)).toBeNull();
     // A batch that lists no targets is priced through the base's mean on all it judged here,
     // plus the same added prompt per evaluation.
-    const baseOf = async (keys: string[]) =>
-      (await engine.store.usage.usageOn('evaluator:llm_judge@1', ws, keys)).reduce(
-        (sum, target) => sum + (target.cost_nanos ?? 0),
-        0,
-      );
-    const added = ((preview.costNanos ?? 0) - (await baseOf(heldOut.map(targetKey)))) / 8;
-    const everyKey = range(1, 10).map((i) => targetKey(messageOfT(i)));
+    const onHeldOut = await spentOn(ws, 'evaluator:llm_judge@1', heldOut.targets ?? []);
+    const added = ((preview ?? 0) - onHeldOut) / 8;
+    const onAll = (await spentBy(ws, 'base'))?.cost_nanos ?? 0;
     expect(
-      (await previewOf('llm_judge@tuned-1', { kind: 'message', threadIds: ['t'] })).costNanos,
-    ).toBeCloseTo((await baseOf(everyKey)) + 10 * added, -1);
+      await previewCost(ws, 'llm_judge@tuned-1', { kind: 'message', threadIds: ['t'] }),
+    ).toBeCloseTo(onAll + 10 * added, -1);
 
-    await batches.start(ws, {
-      selection: { kind: 'message', targets: heldOut },
-      evaluators: ['llm_judge@tuned-1'],
-      batchId: 'backtest',
-    });
-    await batches.watch(ws, 'backtest', () => {}, 100);
-    const [spent] = await engine.store.usage.spend(
-      { workspace_id: ws, generation: 'backtest' },
-      [],
-    );
-    expect(spent?.evaluations).toBe(heldOut.length);
+    await backfilled(ws, 'backtest', 'llm_judge@tuned-1', heldOut);
+    const spent = await spentBy(ws, 'backtest');
+    expect(spent?.evaluations).toBe(8);
     // Its base spent less on the same targets: the examples' tokens are what the preview adds.
-    const base = await engine.store.usage.usageOn(
-      'evaluator:llm_judge@1',
+    expect(spent?.cost_nanos).toBeGreaterThan(onHeldOut);
+    expect(preview).toBe(spent?.cost_nanos);
+  });
+}, 60_000);
+
+it('learns what an added chat message costs from a backtest of the same model', async () => {
+  const ws = 'chat';
+  const worker = await testWorker(env, taskQueue, engine.activities);
+  await worker.runUntil(async () => {
+    await judgedByBase(ws, 'llm_judge@2');
+    await given(
+      engine.store,
       ws,
-      heldOut.map(targetKey),
+      { type: 'record_judge_version', judge_version: tuned('tuned-a', '2', 'chat-grader', [1, 2]) },
+      {
+        type: 'record_judge_version',
+        judge_version: tuned('tuned-b', '2', 'chat-grader', [1, 2, 3]),
+      },
     );
-    const baseNanos = base.reduce((sum, target) => sum + (target.cost_nanos ?? 0), 0);
-    expect(spent?.cost_nanos).toBeGreaterThan(baseNanos);
-    expect(preview.costNanos).toBe(spent?.cost_nanos);
+    const unlearned = (await previewCost(ws, 'llm_judge@tuned-b', heldOutOf([1, 2, 3]))) ?? 0;
+    await backfilled(ws, 'backtest-a', 'llm_judge@tuned-a', heldOutOf([1, 2]));
+    const learned = (await previewCost(ws, 'llm_judge@tuned-b', heldOutOf([1, 2, 3]))) ?? 0;
+    await backfilled(ws, 'backtest-b', 'llm_judge@tuned-b', heldOutOf([1, 2, 3]));
+    const spent = (await spentBy(ws, 'backtest-b'))?.cost_nanos ?? 0;
+    // Before: the added messages' own tokens are missed. After tuned-a's backtest, they are not.
+    expect(unlearned).toBeLessThan(spent);
+    expect(Math.abs(learned - spent)).toBeLessThan(Math.abs(unlearned - spent) / 10);
   });
 }, 60_000);
