@@ -5,7 +5,7 @@ import { MyReviews } from './my-reviews.js';
 import { QueueList } from './queue-list.js';
 import { ReviewScreen } from './review-screen.js';
 import { ShortcutsDialog } from './shortcuts.js';
-import { forgetToken, takeToken } from './sign-in.js';
+import { forgetToken, type SignedIn, takeToken } from './sign-in.js';
 import { SignedOut } from './signed-out.js';
 import { useStateNow } from './state-now.js';
 import { type WorkbenchApi, workbenchApi } from './workbench-api.js';
@@ -21,12 +21,13 @@ type Screen =
   | { name: 'mine'; queueId: string };
 
 export function App() {
-  const [token, setToken] = useState(fromAddress);
+  const [signedIn, setSignedIn] = useState(fromAddress);
   const [refused, setRefused] = useState<string | null>(null);
   const [screen, setScreen] = useState<Screen>({ name: 'queues' });
   const [help, setHelp, helpOpen] = useStateNow(false);
   const [announcement, setAnnouncement] = useState('');
   const keys = useRef<((action: KeyAction) => boolean) | null>(null);
+  const token = signedIn?.token;
   const api = useMemo(() => (token ? workbenchApi(location.origin, token) : null), [token]);
   // A sign-in link opened in this tab while the page is open is a new fragment, not a new page.
   useEffect(() => {
@@ -34,7 +35,7 @@ export function App() {
       if (!location.hash.includes('token=')) return;
       setRefused(null);
       setScreen({ name: 'queues' });
-      setToken(fromAddress());
+      setSignedIn(fromAddress());
     };
     window.addEventListener('hashchange', onLink);
     return () => window.removeEventListener('hashchange', onLink);
@@ -49,7 +50,7 @@ export function App() {
   }, []);
   const onSignInRefused = useCallback((message: string) => {
     forgetToken(sessionStorage);
-    setToken(null);
+    setSignedIn(null);
     setRefused(message);
   }, []);
   const toQueues = useCallback(() => setScreen({ name: 'queues' }), []);
@@ -71,7 +72,7 @@ export function App() {
         onHelp={() => setHelp(true)}
         onSignOut={() => {
           forgetToken(sessionStorage);
-          setToken(null);
+          setSignedIn(null);
           setRefused(null);
         }}
       />
@@ -84,7 +85,14 @@ export function App() {
           setKeys={setKeys}
         />
       )}
-      {screen.name === 'evaluators' && <EvaluatorsPage {...screenProps} storage={localStorage} />}
+      {screen.name === 'evaluators' && (
+        <EvaluatorsPage
+          {...screenProps}
+          storage={localStorage}
+          admin={signedIn?.admin ?? false}
+          onAnnounce={setAnnouncement}
+        />
+      )}
       {(screen.name === 'review' || screen.name === 'mine') && (
         <QueueScreen {...screenProps} screen={screen} onAnnounce={setAnnouncement} />
       )}
@@ -191,7 +199,7 @@ function QueueScreen(props: {
 }
 
 /** The link's token (then gone from the address bar), else the one this tab kept. */
-function fromAddress(): string | null {
+function fromAddress(): SignedIn | null {
   return takeToken(location.hash, sessionStorage, (fragment) =>
     history.replaceState(null, '', `${location.pathname}${location.search}${fragment}`),
   );

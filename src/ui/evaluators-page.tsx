@@ -30,7 +30,7 @@ import {
   windowOf,
 } from './evaluators-data.js';
 import { describeTarget } from './item-view.js';
-import type { JudgeVersionsApi } from './judge-versions-data.js';
+import type { JudgeActionsApi, JudgeVersionsApi } from './judge-versions-data.js';
 import { JudgeVersionsPanel } from './judge-versions-panel.js';
 import { type KeyAction, steppedRow } from './keyboard.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
@@ -50,7 +50,11 @@ import { type Disagreement, TargetView } from './target-view.js';
 const DEFAULT_DAYS = 14;
 
 export interface EvaluatorsPageProps {
-  api: EvaluatorsApi & JudgeVersionsApi;
+  api: EvaluatorsApi & JudgeVersionsApi & JudgeActionsApi;
+  /** Signed in from an admin's link: the judges' actions are offered, not only their commands. */
+  admin: boolean;
+  /** Says a change in the page's live region. */
+  onAnnounce(text: string): void;
   /** Where the comparisons the author chose are kept: the browser's local storage. */
   storage: Pick<Storage, 'getItem' | 'setItem'>;
   onBack(): void;
@@ -67,7 +71,7 @@ interface Asked {
 type Opened = { d: Disagreement; a: string; b: string };
 
 export function EvaluatorsPage(props: EvaluatorsPageProps) {
-  const { api, storage, onBack, onSignInRefused, setKeys } = props;
+  const { api, storage, admin, onAnnounce, onBack, onSignInRefused, setKeys } = props;
   const today = Date.now();
   const [asked, setAsked] = useState<Asked>({
     first: dayOf(today - (DEFAULT_DAYS - 1) * DAY_MS),
@@ -106,7 +110,24 @@ export function EvaluatorsPage(props: EvaluatorsPageProps) {
       {problem && <ReadProblem problem={problem} />}
       {view === null && problem === null && <p role="status">Reading the evaluators…</p>}
       {view && <Spend spend={view.spend} />}
-      {view && <JudgeVersionsPanel api={api} view={view} />}
+      {view && (
+        <JudgeVersionsPanel
+          api={api}
+          view={view}
+          admin={
+            admin
+              ? {
+                  api,
+                  onChanged: (done) => {
+                    onAnnounce(done);
+                    // The same days read again: the rules the action changed.
+                    setAsked((days) => ({ ...days }));
+                  },
+                }
+              : null
+          }
+        />
+      )}
       {view?.types.length === 0 && <p>No evaluator has a rule or a verdict in these days.</p>}
       {view?.types.map((type) => (
         <FeedbackTypeSection key={type.feedbackType} type={type} onChoose={choose} onOpen={open} />

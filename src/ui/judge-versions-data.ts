@@ -6,7 +6,7 @@ import type {
   JudgeVersions,
   RecordedJudgeVersion,
 } from '../client/index.js';
-import { type EvaluatorsView, modeText, type Window } from './evaluators-data.js';
+import { type EvaluatorsView, modeText, type Rule, type Window } from './evaluators-data.js';
 
 // What the evaluators page shows of LLM judges' versions (GET /v1/judge-versions): those declared
 // in code and those tuned from the reviewers' verdicts, each with its κ against the reviewers as
@@ -55,6 +55,8 @@ export interface JudgeVersionView {
   /** Its rule as the rules table says it: `live`, `shadow`, `no rule`, `live, disabled`. */
   mode: string;
   comparison: JudgeComparison | null;
+  /** What a shadow rule of it judges: its base's rule's kinds (the traffic beside it); else null. */
+  shadowTargets: Rule['targets'] | null;
   kappaByDay: KappaDay[];
   /** A tuned version's examples and backtest; null for one declared in code. */
   recorded: RecordedView | Refused | null;
@@ -155,6 +157,7 @@ export async function loadJudgeVersions(
         version,
         mode: row ? modeText(row.rule, row.shadow) : 'no rule',
         comparison,
+        shadowTargets: rowOf(view, version.tunedFrom)?.rule?.targets ?? null,
         kappaByDay: days,
         recorded,
       };
@@ -177,6 +180,23 @@ export function backtestReading(backtest: JudgeBacktest): string {
     : `It gains over ${backtest.base} on ${compared} held-out targets: it can be promoted on its backtest.`;
 }
 
+/** The promotion gate's thresholds the page offers: κ, and the held-out targets that give an interval. */
+export interface PromotionGate {
+  minKappa: number;
+  minMatched: number;
+}
+
+/** What the page proposes: κ of 0.6, and the 10 compared targets an interval needs (the gate's own floor). */
+export const PROPOSED_GATE: PromotionGate = { minKappa: 0.6, minMatched: 10 };
+
+/** What an admin's page does with a candidate: the requests the commands it shows others make. */
+export interface JudgeActionsApi {
+  /** `rules set <id> --mode shadow`, on the kinds given. */
+  shadow(id: string, targets: Rule['targets']): Promise<unknown>;
+  /** `rules promote <id> --backtest …`: the promotion's event, or a refusal with its figures. */
+  promoteOnBacktest(id: string, comparison: JudgeComparison, gate: PromotionGate): Promise<unknown>;
+}
+
 const inWorkspace = (workspace: string | null) =>
   workspace === null ? '' : ` --workspace ${workspace}`;
 
@@ -185,6 +205,14 @@ export const shadowCommand = (id: string, workspace: string | null) =>
   `npx evalflow rules set ${id} --mode shadow${inWorkspace(workspace)}`;
 
 /** What an admin runs to promote a candidate on its backtest, over its base. */
-export const promoteCommand = (id: string, comparison: JudgeComparison, workspace: string | null) =>
-  `npx evalflow rules promote ${id} --backtest --against ${comparison.against} --field ${comparison.field} ` +
-  `--min-kappa 0.6 --min-matched 30${inWorkspace(workspace)}`;
+export const promoteCommand = (
+  id: string,
+  comparison: JudgeComparison,
+  workspace: string | null,
+  gate: PromotionGate = PROPOSED_GATE,
+) =>
+  `npx evalflow rules promote ${id} --backtest --against ${comparison.against} --field ${comparison.field}` +
+  Object.entries(comparison.mapping)
+    .map(([from, to]) => ` --map ${from}=${to}`)
+    .join('') +
+  ` --min-kappa ${gate.minKappa} --min-matched ${gate.minMatched}${inWorkspace(workspace)}`;

@@ -3,24 +3,28 @@ import type { JudgeBacktest, RecordedJudgeVersion } from '../client/index.js';
 import { counted } from '../core/plurals.js';
 import { KappaChart } from './charts.js';
 import { type EvaluatorsView, figure, intervalText } from './evaluators-data.js';
+import { JudgeActions, type JudgeAdmin } from './judge-actions.js';
 import {
   backtestReading,
   type JudgeComparison,
   type JudgeVersionsApi,
   type JudgeVersionView,
   loadJudgeVersions,
-  promoteCommand,
   type Refused,
-  shadowCommand,
 } from './judge-versions-data.js';
 
 // The evaluators page's LLM judges: every version declared in code or tuned from the reviewers'
 // verdicts, its rule, its κ against the reviewers as of each day (a line), and for a tuned one
-// its examples with their provenance, its backtest against its base and the command an admin
-// runs to shadow or promote it. Nothing is drawn where there is no LLM judge.
+// its examples with their provenance, its backtest against its base and what can be done with it
+// (`judge-actions.tsx`: an admin's page shadows or promotes it). Nothing is drawn where there is
+// no LLM judge.
 
-export function JudgeVersionsPanel(props: { api: JudgeVersionsApi; view: EvaluatorsView }) {
-  const { api, view } = props;
+export function JudgeVersionsPanel(props: {
+  api: JudgeVersionsApi;
+  view: EvaluatorsView;
+  admin: JudgeAdmin | null;
+}) {
+  const { api, view, admin } = props;
   const [shown, setShown] = useState<JudgeVersionView[] | Refused | null>(null);
   useEffect(() => {
     let current = true;
@@ -48,7 +52,7 @@ export function JudgeVersionsPanel(props: { api: JudgeVersionsApi; view: Evaluat
       <h2 id="judges-title">LLM judges’ versions</h2>
       <JudgeTable versions={shown} />
       {shown.map((judge) => (
-        <JudgeVersionCard key={judge.version.id} judge={judge} />
+        <JudgeVersionCard key={judge.version.id} judge={judge} admin={admin} />
       ))}
     </section>
   );
@@ -86,7 +90,7 @@ function JudgeTable({ versions }: { versions: readonly JudgeVersionView[] }) {
   );
 }
 
-function JudgeVersionCard({ judge }: { judge: JudgeVersionView }) {
+function JudgeVersionCard({ judge, admin }: { judge: JudgeVersionView; admin: JudgeAdmin | null }) {
   const { version, comparison, kappaByDay, recorded } = judge;
   const id = version.id;
   return (
@@ -119,7 +123,13 @@ function JudgeVersionCard({ judge }: { judge: JudgeVersionView }) {
           <>
             <Examples detail={recorded.detail} />
             {comparison && recorded.backtest && (
-              <Backtest id={id} comparison={comparison} backtest={recorded.backtest} />
+              <Backtest
+                id={id}
+                comparison={comparison}
+                shadowTargets={judge.shadowTargets}
+                backtest={recorded.backtest}
+                admin={admin}
+              />
             )}
           </>
         ))}
@@ -165,9 +175,11 @@ function Examples({ detail }: { detail: RecordedJudgeVersion }) {
 function Backtest(props: {
   id: string;
   comparison: JudgeComparison;
+  shadowTargets: JudgeVersionView['shadowTargets'];
   backtest: JudgeBacktest | Refused;
+  admin: JudgeAdmin | null;
 }) {
-  const { id, comparison, backtest } = props;
+  const { id, comparison, shadowTargets, backtest, admin } = props;
   if ('refused' in backtest) {
     return (
       <div role="alert" class="refusal">
@@ -204,14 +216,13 @@ function Backtest(props: {
         <dd data-testid="backtest-changed">{statistics.changed.length}</dd>
       </dl>
       <p data-testid="backtest-reading">{backtestReading(backtest)}</p>
-      <p class="quiet">An admin shadows it on live traffic, or promotes it on this backtest:</p>
-      <pre data-testid="judge-commands">
-        <code>
-          {shadowCommand(id, workspace)}
-          {'\n'}
-          {promoteCommand(id, comparison, workspace)}
-        </code>
-      </pre>
+      <JudgeActions
+        id={id}
+        comparison={comparison}
+        shadowTargets={shadowTargets}
+        workspace={workspace}
+        admin={admin}
+      />
     </div>
   );
 }

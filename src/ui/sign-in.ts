@@ -4,6 +4,8 @@
 // it from the address bar, so it is neither in the history nor in a copied URL.
 
 const KEY = 'evalflow.reviewer-token';
+/** Where a tab keeps that its link was an admin's (`as=admin`). */
+const ADMIN_KEY = 'evalflow.signed-in-as-admin';
 
 /** The token a fragment carries (`#token=…`, among other parameters), or null. */
 export function tokenFromFragment(hash: string): string | null {
@@ -12,10 +14,11 @@ export function tokenFromFragment(hash: string): string | null {
   return token ? token : null;
 }
 
-/** The fragment without its token (other parameters stay), `''` when nothing is left. */
+/** The fragment without its token and `as` (other parameters stay), `''` when nothing is left. */
 export function fragmentWithoutToken(hash: string): string {
   const params = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
   params.delete('token');
+  params.delete('as');
   const rest = params.toString();
   return rest === '' ? '' : `#${rest}`;
 }
@@ -27,27 +30,38 @@ export interface TokenStorage {
   removeItem(key: string): void;
 }
 
+/** Who the tab is signed in as: the token, and whether its link was an admin's. */
+export interface SignedIn {
+  token: string;
+  admin: boolean;
+}
+
 /**
- * The token this tab signs in with: a link's (kept, and removed from the address through
+ * The sign-in of this tab: a link's (kept, and removed from the address through
  * `replaceFragment`), else the one kept earlier in this tab, else null.
  */
 export function takeToken(
   hash: string,
   storage: TokenStorage,
   replaceFragment: (fragment: string) => void,
-): string | null {
+): SignedIn | null {
   const fromLink = tokenFromFragment(hash);
   if (fromLink !== null) {
+    const admin = new URLSearchParams(hash.replace(/^#/, '')).get('as') === 'admin';
     storage.setItem(KEY, fromLink);
+    if (admin) storage.setItem(ADMIN_KEY, 'yes');
+    else storage.removeItem(ADMIN_KEY);
     replaceFragment(fragmentWithoutToken(hash));
-    return fromLink;
+    return { token: fromLink, admin };
   }
-  return storage.getItem(KEY);
+  const kept = storage.getItem(KEY);
+  return kept === null ? null : { token: kept, admin: storage.getItem(ADMIN_KEY) === 'yes' };
 }
 
 /** Forgets the tab's token (signing out, or after the API refused it). */
 export function forgetToken(storage: TokenStorage): void {
   storage.removeItem(KEY);
+  storage.removeItem(ADMIN_KEY);
 }
 
 /** Whom a reviewer asks for a link; the admin's command is in the README's workbench section. */

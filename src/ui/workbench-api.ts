@@ -1,6 +1,6 @@
 import { EvalflowClient } from '../client/index.js';
 import type { EvaluatorsApi } from './evaluators-data.js';
-import type { JudgeVersionsApi } from './judge-versions-data.js';
+import type { JudgeActionsApi, JudgeVersionsApi } from './judge-versions-data.js';
 import type { MyReviewsApi, QueueSummary } from './queue-types.js';
 import type { QueueApi } from './review-session.js';
 
@@ -8,7 +8,12 @@ import type { QueueApi } from './review-session.js';
 // carry Idempotency-Keys the page makes itself (crypto.randomUUID exists only on secure
 // origins, and the API may be served on plain http inside a network), the same on each retry.
 
-export interface WorkbenchApi extends QueueApi, MyReviewsApi, EvaluatorsApi, JudgeVersionsApi {
+export interface WorkbenchApi
+  extends QueueApi,
+    MyReviewsApi,
+    EvaluatorsApi,
+    JudgeVersionsApi,
+    JudgeActionsApi {
   queues(): Promise<QueueSummary[]>;
 }
 
@@ -86,6 +91,13 @@ export function workbenchApi(origin: string, token: string): WorkbenchApi {
     judgeVersions: async () => (await client.judgeVersions.list()).versions,
     judgeVersion: (id) => client.judgeVersions.get(id),
     backtest: (id, query) => client.judgeVersions.backtest(id, query),
+    shadow: (id, targets) => client.evaluationRules.set(id, { targets, mode: 'shadow' }, once()),
+    promoteOnBacktest: (id, { against, field, mapping }, gate) =>
+      client.evaluationRules.promote(
+        id,
+        { against, field, mapping, backtest: true, ...gate },
+        once(),
+      ),
     conversation: (threadId) => client.conversation(threadId),
     run: (runId) => client.run(runId),
   };

@@ -7,5 +7,9 @@ export const UI_PATH = '/ui/';
 
 export const SIGN_IN_SECONDS = { min: 60, max: 24 * 60 * 60, default: 8 * 60 * 60 } as const;
 
-/** The page's path with a token in its fragment. */
-export const signInPath = (token: string) => `${UI_PATH}#token=${token}`;
+/**
+ * The page's path with a token in its fragment; an admin's link also says `as=admin`, so the page
+ * offers the admin's actions (the API decides who may take them, from the token).
+ */
+export const signInPath = (token: string, as?: 'admin') =>
+  `${UI_PATH}#token=${token}${as === 'admin' ? '&as=admin' : ''}`;

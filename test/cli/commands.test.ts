@@ -1011,6 +1011,14 @@ describe('queues and reviewers', () => {
         ],
         /^evalflow: --base-url is a URL such as http:\/\/127\.0\.0\.1:8787, not nowhere$/,
       ],
+      [
+        ['reviewers', 'link', '--workspace', 'acme'],
+        /^evalflow: name the reviewer \(--reviewer <id>\) or make an admin’s link \(--admin\): one of them$/,
+      ],
+      [
+        ['reviewers', 'link', '--workspace', 'acme', '--reviewer', 'grace', '--admin'],
+        /^evalflow: name the reviewer \(--reviewer <id>\) or make an admin’s link \(--admin\): one of them$/,
+      ],
     ];
     const results = await Promise.all(cases.map(([args]) => cli(...args)));
     results.forEach((result, i) => {
@@ -1077,6 +1085,25 @@ describe('queues and reviewers', () => {
       'https://review.example.com/',
     );
     expect(text.out.split('\n')[1]).toMatch(/^https:\/\/review\.example\.com\/ui\/#token=esi_/);
+  }, 60_000);
+
+  it('prints an admin’s sign-in link: acting as admin, and saying so to the page', async () => {
+    const link = await json('reviewers', 'link', '--workspace', 'acme', '--admin', '--json');
+    expect(link.url).toMatch(
+      /^http:\/\/127\.0\.0\.1:8787\/ui\/#token=esi_[0-9a-f]{32}_[A-Za-z0-9_-]{32}&as=admin$/,
+    );
+    expect(link.principal).toBe('admin');
+    const store = await openStore({ ...app, sqlitePath: join(home, '.evalflow', 'evalflow.db') });
+    try {
+      const token = /#token=([^&]+)/.exec(String(link.url))?.[1] as string;
+      expect(await verifyCredential(store, token, new Date())).toMatchObject({
+        kind: 'sign_in',
+        workspaceId: 'acme',
+        principal: { kind: 'admin' },
+      });
+    } finally {
+      await store.close();
+    }
   }, 60_000);
 
   it('points a sign-in link at the API of the engine running from the folder, on its own port', async () => {

@@ -114,7 +114,14 @@ describe("a backtest's reading", () => {
       'npx evalflow rules set llm_judge@tuned-1 --mode shadow --workspace acme',
     );
     expect(promoteCommand('llm_judge@tuned-1', comparison, null)).toBe(
-      'npx evalflow rules promote llm_judge@tuned-1 --backtest --against reviewers:review.passed --field passed --min-kappa 0.6 --min-matched 30',
+      'npx evalflow rules promote llm_judge@tuned-1 --backtest --against reviewers:review.passed --field passed --min-kappa 0.6 --min-matched 10',
+    );
+    // A mapping the comparison renames labels by goes with it; the gate is the admin's to set.
+    const mapped = { ...comparison, mapping: { pass: 'true', fail: 'false' } };
+    expect(
+      promoteCommand('llm_judge@tuned-1', mapped, 'acme', { minKappa: 0.7, minMatched: 40 }),
+    ).toBe(
+      'npx evalflow rules promote llm_judge@tuned-1 --backtest --against reviewers:review.passed --field passed --map pass=true --map fail=false --min-kappa 0.7 --min-matched 40 --workspace acme',
     );
   });
 });

@@ -9,6 +9,8 @@ import { defineConfig } from '../../src/config/index.js';
 import { llmJudgeEvaluator } from '../../src/evaluators/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
 import { figure, intervalText, windowOf } from '../../src/ui/evaluators-data.js';
+import { issueCredential } from '../../src/wire/credentials.js';
+import { signInPath } from '../../src/wire/page.js';
 import { review } from '../cli/fixtures/tuning.config.js';
 import type { ApiHarness } from '../support/api.js';
 import { messageOfT, range, tunedVersion } from '../support/judge-versions.js';
@@ -137,11 +139,26 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** grace's page on the evaluators screen, FIRST to LAST, its judges' versions read. */
-async function judgesPage(options: { bypassCSP?: boolean } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+/** An admin's sign-in link, as `evalflow reviewers link --admin` makes it. */
+async function adminLink(): Promise<string> {
+  const issued = await issueCredential(h.engine.store, {
+    kind: 'sign_in',
+    workspaceId: 'ws',
+    principal: { kind: 'admin' },
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  return `${h.url}${signInPath(issued.key, 'admin')}`;
+}
+
+/** grace's page (or an admin's) on the evaluators screen, FIRST to LAST, its judges' versions read. */
+async function judgesPage(options: { bypassCSP?: boolean; as?: 'admin' } = {}): Promise<Page> {
+  const { as, ...contextOptions } = options;
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    ...contextOptions,
+  });
   const page = await context.newPage();
-  await page.goto((await signInLink(h, w, 'grace')).url);
+  await page.goto(as === 'admin' ? await adminLink() : (await signInLink(h, w, 'grace')).url);
   await page.getByTestId('queues').waitFor();
   await page.getByTestId('to-evaluators').click();
   await page.locator('input[name="first"]').fill(FIRST);
@@ -151,6 +168,15 @@ async function judgesPage(options: { bypassCSP?: boolean } = {}): Promise<Page> 
   await page.getByTestId('judge-versions').waitFor();
   return page;
 }
+
+/** Waits until the judges' table shows `mode` as `id`'s rule. */
+const modeShown = (page: Page, id: string, mode: string) =>
+  page
+    .getByTestId('judge-table')
+    .locator(`tr[data-version="${id}"] [data-testid="judge-mode"]`, {
+      hasText: new RegExp(`^${mode}$`),
+    })
+    .waitFor();
 
 const card = (page: Page, id: string) =>
   page.locator(`[data-testid="judge-version"][data-version="${id}"]`);
@@ -247,47 +273,71 @@ describe("the evaluators page's LLM judges", () => {
     await page.context().close();
   });
 
-  it('writes the command an admin runs to promote it on its backtest, and shows the rules it switched', async () => {
+  it("shows a reviewer the commands an admin runs; an admin's page promotes it through the gate", async () => {
     const page = await judgesPage();
     const commands = await textOf(page, 'llm_judge@tuned-1', 'judge-commands');
     expect(commands.split('\n')).toEqual([
       'npx evalflow rules set llm_judge@tuned-1 --mode shadow --workspace ws',
-      `npx evalflow rules promote llm_judge@tuned-1 --backtest --against ${against} --field passed --min-kappa 0.6 --min-matched 30 --workspace ws`,
+      `npx evalflow rules promote llm_judge@tuned-1 --backtest --against ${against} --field passed --min-kappa 0.6 --min-matched 10 --workspace ws`,
     ]);
+    expect(await card(page, 'llm_judge@tuned-1').getByTestId('judge-actions').count()).toBe(0);
     await page.context().close();
-    // The admin promotes it as the page says (over HTTP, the same gate), with the held-out size.
-    const admin = new EvalflowClient({ baseUrl: h.url, apiKey: await w.key('admin') });
-    const promoted = await admin.evaluationRules.promote('llm_judge@tuned-1', {
-      against,
-      field: 'passed',
-      backtest: true,
-      minKappa: 0.6,
-      minMatched: 10,
-    });
-    expect(promoted).toMatchObject({ forced: false, evidence: { backtest: { heldOut: 10 } } });
-    const after = await judgesPage();
-    const modes = await after
+
+    const admin = await judgesPage({ as: 'admin' });
+    const tuned = card(admin, 'llm_judge@tuned-1');
+    await tuned.getByTestId('judge-actions').scrollIntoViewIfNeeded();
+    await tuned.screenshot({ path: join(screenshots, 'judge-versions-admin.png') });
+    const head = await h.engine.store.head('ws');
+    // Short evidence is refused with its figures, and changes nothing.
+    await tuned.locator('input[name="min-matched"]').fill('30');
+    await tuned.getByRole('button', { name: 'Promote it on this backtest' }).click();
+    expect(await tuned.getByTestId('judge-action-refused').textContent()).toMatch(
+      /^Refused: llm_judge@tuned-1 was not promoted: the evidence is short \(10 matched targets, fewer than 30\)/,
+    );
+    expect(await h.engine.store.head('ws')).toBe(head);
+    // Shadowed first, on the kinds its base's rule judges; the page is read again.
+    await tuned.getByRole('button', { name: 'Shadow it on live traffic' }).click();
+    await modeShown(admin, 'llm_judge@tuned-1', 'shadow');
+    await tuned.locator('input[name="min-matched"]').fill('10');
+    await tuned.getByRole('button', { name: 'Promote it on this backtest' }).click();
+    // The page is read again: the rules the promotion switched.
+    await modeShown(admin, 'llm_judge@tuned-1', 'live');
+    const modes = await admin
       .getByTestId('judge-table')
       .getByTestId('judge-mode')
       .evaluateAll((cells) => cells.map((cell) => cell.textContent));
     expect(modes).toEqual(['live, disabled', 'live']);
-    await after.context().close();
+    expect(await admin.locator('[aria-live]').first().textContent()).toContain(
+      'llm_judge@tuned-1 is promoted on its backtest.',
+    );
+    await admin.context().close();
   });
 
-  it('has no critical accessibility violation, and is shown in operations.md', async () => {
-    const page = await judgesPage({ bypassCSP: true });
-    await card(page, 'llm_judge@tuned-1').getByTestId('judge-examples').locator('summary').click();
-    await page.addScriptTag({
-      path: createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-    });
-    const found = (await page.evaluate(
-      'axe.run(document).then((r) => r.violations.map(({ id, impact }) => ({ id, impact })))',
-    )) as { id: string; impact: string }[];
-    expect(found.filter((v) => v.impact === 'critical')).toEqual([]);
-    await page.context().close();
+  it("has no critical accessibility violation, a reviewer's page or an admin's, and is shown in operations.md", async () => {
+    for (const as of [undefined, 'admin'] as const) {
+      const page = await judgesPage({ bypassCSP: true, ...(as ? { as } : {}) });
+      await card(page, 'llm_judge@tuned-1')
+        .getByTestId('judge-examples')
+        .locator('summary')
+        .click();
+      await page.addScriptTag({
+        path: createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+      });
+      const found = (await page.evaluate(
+        'axe.run(document).then((r) => r.violations.map(({ id, impact }) => ({ id, impact })))',
+      )) as { id: string; impact: string }[];
+      expect(
+        found.filter((v) => v.impact === 'critical'),
+        as ?? 'reviewer',
+      ).toEqual([]);
+      await page.context().close();
+    }
     expect(readFileSync(join('docs', 'operations.md'), 'utf8')).toContain(
       '](images/judge-versions.png)',
     );
-    expect(existsSync(join('docs', 'images', 'judge-versions.png'))).toBe(true);
+    for (const image of ['judge-versions.png', 'judge-versions-admin.png']) {
+      expect(readFileSync(join('docs', 'operations.md'), 'utf8')).toContain(`](images/${image})`);
+      expect(existsSync(join('docs', 'images', image))).toBe(true);
+    }
   });
 });

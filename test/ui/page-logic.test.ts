@@ -90,15 +90,17 @@ describe('sign-in', () => {
     expect(tokenFromFragment('')).toBeNull();
     expect(fragmentWithoutToken('#queue=q1&token=eut_abc')).toBe('#queue=q1');
     expect(fragmentWithoutToken('#token=eut_abc')).toBe('');
+    expect(fragmentWithoutToken('#token=esi_abc&as=admin')).toBe('');
   });
 
   it('keeps a link’s token in the tab and removes it from the address', () => {
     const storage = memory();
     const replaced: string[] = [];
-    expect(takeToken('#token=eut_abc', storage, (f) => replaced.push(f))).toBe('eut_abc');
+    const reviewer = { token: 'eut_abc', admin: false };
+    expect(takeToken('#token=eut_abc', storage, (f) => replaced.push(f))).toEqual(reviewer);
     expect(replaced).toEqual(['']);
     // A reload has no fragment: the tab's token is still there, until it is forgotten.
-    expect(takeToken('', storage, (f) => replaced.push(f))).toBe('eut_abc');
+    expect(takeToken('', storage, (f) => replaced.push(f))).toEqual(reviewer);
     expect(replaced).toEqual(['']);
     forgetToken(storage);
     expect(takeToken('', storage, () => {})).toBeNull();
@@ -107,8 +109,23 @@ describe('sign-in', () => {
   it('takes a new link’s token over the one it kept', () => {
     const storage = memory();
     takeToken('#token=old', storage, () => {});
-    expect(takeToken('#token=new', storage, () => {})).toBe('new');
-    expect(takeToken('', storage, () => {})).toBe('new');
+    expect(takeToken('#token=new', storage, () => {})).toEqual({ token: 'new', admin: false });
+    expect(takeToken('', storage, () => {})).toEqual({ token: 'new', admin: false });
+  });
+
+  it('keeps that a link was an admin’s, until another link or signing out', () => {
+    const storage = memory();
+    expect(takeToken('#token=esi_a&as=admin', storage, () => {})).toEqual({
+      token: 'esi_a',
+      admin: true,
+    });
+    expect(takeToken('', storage, () => {})).toEqual({ token: 'esi_a', admin: true });
+    // A reviewer's link in the same tab is a reviewer's page again.
+    expect(takeToken('#token=esi_r', storage, () => {})).toEqual({ token: 'esi_r', admin: false });
+    takeToken('#token=esi_a&as=admin', storage, () => {});
+    forgetToken(storage);
+    takeToken('#token=esi_r', storage, () => {});
+    expect(takeToken('', storage, () => {})).toEqual({ token: 'esi_r', admin: false });
   });
 
   it("says why the API refused a sign-in in a reviewer's words, not the engine's", () => {

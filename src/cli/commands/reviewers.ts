@@ -8,7 +8,9 @@ import { configOf, printTo, type Terminal } from '../terminal.js';
 // `evalflow reviewers link`: a reviewer's sign-in link for the reviewers' page, a short-lived
 // token acting as reviewer:{id} in one workspace, written straight to the store the API reads
 // (as `POST /v1/reviewers/{id}/sign-in` makes one). The token rides in the link's fragment, which
-// a browser never sends, so it reaches no server's log.
+// a browser never sends, so it reaches no server's log. `--admin` makes an admin's link instead,
+// from the command line only (whoever runs it holds the store): the page then offers an admin's
+// actions, such as promoting a tuned judge.
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 60 * 60, d: 24 * 60 * 60 };
 
@@ -40,7 +42,11 @@ export function registerReviewers(program: Command, terminal: Terminal): void {
         "make a reviewer's short-lived sign-in link and print it: the page's URL with the token in its fragment",
       )
       .requiredOption('--workspace <id>', 'the workspace the reviewer works in', identifier)
-      .requiredOption('--reviewer <id>', 'the reviewer: the link acts as reviewer:<id>', identifier)
+      .option('--reviewer <id>', 'the reviewer: the link acts as reviewer:<id>', identifier)
+      .option(
+        '--admin',
+        "an admin's link instead: it acts as admin, and the page offers an admin's actions",
+      )
       .option(
         '--expires-in <duration>',
         'how long the link works, 60s to 24h (default 8h)',
@@ -53,14 +59,25 @@ export function registerReviewers(program: Command, terminal: Terminal): void {
       .option('--json', 'print one JSON object {url, principal, expiresAt, id}'),
     'evalflow reviewers link --workspace acme --reviewer grace',
     'evalflow reviewers link --workspace acme --reviewer grace --expires-in 30m --base-url https://evalflow.example.com',
+    'evalflow reviewers link --workspace acme --admin --expires-in 1h',
   ).action(
     async (options: {
       workspace: string;
-      reviewer: string;
+      reviewer?: string;
+      admin?: boolean;
       expiresIn?: number;
       baseUrl?: string;
       json?: boolean;
     }) => {
+      if ((options.reviewer === undefined) === (options.admin !== true)) {
+        return usage(
+          'name the reviewer (--reviewer <id>) or make an admin’s link (--admin): one of them',
+        );
+      }
+      const principal =
+        options.reviewer === undefined
+          ? ({ kind: 'admin' } as const)
+          : ({ kind: 'reviewer', id: options.reviewer } as const);
       const config = configOf(terminal);
       const base = options.baseUrl ?? apiAddressOf(terminal);
       let origin: string;
@@ -76,11 +93,11 @@ export function registerReviewers(program: Command, terminal: Terminal): void {
         issueCredential(store, {
           kind: 'sign_in',
           workspaceId: options.workspace,
-          principal: { kind: 'reviewer', id: options.reviewer },
+          principal,
           expiresAt,
         }),
       );
-      const url = `${origin}${signInPath(issued.key)}`;
+      const url = `${origin}${signInPath(issued.key, principal.kind === 'admin' ? 'admin' : undefined)}`;
       if (options.json) {
         print(
           JSON.stringify({

@@ -1,0 +1,147 @@
+import { useState } from 'preact/hooks';
+import type { Rule } from './evaluators-data.js';
+import {
+  type JudgeActionsApi,
+  type JudgeComparison,
+  PROPOSED_GATE,
+  type PromotionGate,
+  promoteCommand,
+  shadowCommand,
+} from './judge-versions-data.js';
+
+// What can be done with a tuned candidate once its backtest is read: shadow it on live traffic,
+// or promote it on this backtest through the evidence gate. Signed in from an admin's link, the
+// page does it (the API still decides, from the token); a reviewer is shown the commands an admin
+// runs instead.
+
+/** An admin's page: the requests it makes, and what it does once one has changed the rules. */
+export interface JudgeAdmin {
+  api: JudgeActionsApi;
+  /** Reads the page again, and says `done` in the page's live region. */
+  onChanged(done: string): void;
+}
+
+export interface JudgeActionsProps {
+  id: string;
+  comparison: JudgeComparison;
+  /** The kinds a shadow rule judges (its base's rule's); null: the admin names them, by command. */
+  shadowTargets: Rule['targets'] | null;
+  workspace: string | null;
+  /** Signed in from an admin's link, with the requests to make; else null. */
+  admin: JudgeAdmin | null;
+}
+
+export function JudgeActions(props: JudgeActionsProps) {
+  const { id, comparison, shadowTargets, workspace, admin } = props;
+  if (admin === null) {
+    return (
+      <>
+        <p class="quiet">An admin shadows it on live traffic, or promotes it on this backtest:</p>
+        <pre data-testid="judge-commands">
+          <code>
+            {shadowCommand(id, workspace)}
+            {'\n'}
+            {promoteCommand(id, comparison, workspace)}
+          </code>
+        </pre>
+      </>
+    );
+  }
+  return (
+    <AdminActions
+      id={id}
+      comparison={comparison}
+      shadowTargets={shadowTargets}
+      workspace={workspace}
+      {...admin}
+    />
+  );
+}
+
+/** What the last action came to: done (said how), refused (the API's words), or on its way. */
+type Outcome = { done: string } | { refused: string } | 'sending' | null;
+
+function AdminActions(props: Omit<JudgeActionsProps, 'admin'> & JudgeAdmin) {
+  const { id, comparison, shadowTargets, workspace, api, onChanged } = props;
+  const [gate, setGate] = useState<PromotionGate>(PROPOSED_GATE);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const act = (request: () => Promise<unknown>, done: string) => {
+    setOutcome('sending');
+    request().then(
+      () => {
+        setOutcome({ done });
+        onChanged(done);
+      },
+      (error: unknown) =>
+        setOutcome({ refused: error instanceof Error ? error.message : String(error) }),
+    );
+  };
+  const number = (key: keyof PromotionGate) => (event: Event) =>
+    setGate({ ...gate, [key]: Number((event.currentTarget as HTMLInputElement).value) });
+  return (
+    <form
+      class="judge-actions"
+      data-testid="judge-actions"
+      onSubmit={(event) => {
+        event.preventDefault();
+        act(
+          () => api.promoteOnBacktest(id, comparison, gate),
+          `${id} is promoted on its backtest.`,
+        );
+      }}
+    >
+      <label>
+        Least κ{' '}
+        <input
+          name="min-kappa"
+          type="number"
+          min={-1}
+          max={1}
+          step={0.05}
+          value={gate.minKappa}
+          onInput={number('minKappa')}
+        />
+      </label>{' '}
+      <label>
+        Least held-out targets compared{' '}
+        <input
+          name="min-matched"
+          type="number"
+          min={1}
+          step={1}
+          value={gate.minMatched}
+          onInput={number('minMatched')}
+        />
+      </label>{' '}
+      <button type="submit" disabled={outcome === 'sending'}>
+        Promote it on this backtest
+      </button>{' '}
+      {shadowTargets === null ? (
+        <p class="quiet">
+          Its base has no rule to shadow beside: <code>{shadowCommand(id, workspace)}</code> with
+          the <code>--targets</code> it should judge.
+        </p>
+      ) : (
+        <button
+          type="button"
+          disabled={outcome === 'sending'}
+          onClick={() =>
+            act(() => api.shadow(id, shadowTargets), `${id} judges live traffic in shadow.`)
+          }
+        >
+          Shadow it on live traffic
+        </button>
+      )}
+      {outcome !== null && outcome !== 'sending' && 'done' in outcome && (
+        <p role="status" data-testid="judge-action-done">
+          {outcome.done}
+        </p>
+      )}
+      {outcome !== null && outcome !== 'sending' && 'refused' in outcome && (
+        <div role="alert" class="refusal" data-testid="judge-action-refused">
+          <p>Refused: {outcome.refused}</p>
+        </div>
+      )}
+    </form>
+  );
+}
