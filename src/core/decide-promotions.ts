@@ -2,7 +2,8 @@ import type { Actor } from './actors.js';
 import type { CommandOf } from './commands.js';
 import { type DecideContext, type Decision, recorded } from './decision.js';
 import type { EvaluatorPromoted } from './events.js';
-import { evidenceLine, type PromotionEvidence, shortfallsOf } from './promotions.js';
+import { shortfallsOf } from './promotion-gate.js';
+import { evidenceLine, type PromotionEvidence } from './promotions.js';
 import { forbidden, invalidState, notFound, validationFailed } from './rejections.js';
 
 /**

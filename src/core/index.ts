@@ -154,14 +154,18 @@ export type { Needs } from './needs.js';
 export { needsOf } from './needs.js';
 export { counted } from './plurals.js';
 export {
+  figureText,
+  type GateEvidence,
+  type GateThresholds,
+  shortfallsOf,
+} from './promotion-gate.js';
+export {
   BacktestEvidence,
   EvidenceInterval,
   evidenceLine,
-  figureText,
   intervalText,
   PromotedSettings,
   PromotionEvidence,
-  shortfallsOf,
   VersionAgreement,
 } from './promotions.js';
 export type { Rejection, RejectionType } from './rejections.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Text } from './ids.js';
+import { figureText } from './promotion-gate.js';
 import { RuleSettings } from './rules.js';
 
 // Promotion on evidence: a version replaces another (or goes live from shadow) only when its
@@ -72,47 +73,6 @@ export const PromotedSettings = z.strictObject({
   sample_rate: RuleSettings.sample_rate,
   filter: RuleSettings.filter,
 });
-
-/**
- * Why the evidence falls short of the thresholds; none when it meets them. A backtest must
- * also be large enough to give κ an interval, and must show the version beating the one it
- * replaces on the same held-out targets: a tuning that gained nothing is not promoted.
- */
-export function shortfallsOf(
-  evidence: Pick<PromotionEvidence, 'kappa' | 'matched' | 'interval' | 'replaced' | 'backtest'>,
-  thresholds: { min_kappa: number; min_matched: number },
-): string[] {
-  const short: string[] = [];
-  if (evidence.matched < thresholds.min_matched) {
-    short.push(`${evidence.matched} matched targets, fewer than ${thresholds.min_matched}`);
-  }
-  if (evidence.kappa === null) short.push('κ is undefined');
-  else if (evidence.kappa < thresholds.min_kappa) {
-    short.push(`κ ${figureText(evidence.kappa)} is below ${thresholds.min_kappa}`);
-  }
-  if (evidence.backtest !== undefined) short.push(...backtestShortfalls(evidence));
-  return short;
-}
-
-function backtestShortfalls(
-  evidence: Pick<PromotionEvidence, 'matched' | 'interval' | 'replaced' | 'backtest'>,
-): string[] {
-  const short: string[] = [];
-  if (evidence.interval === null) {
-    short.push(
-      `the held-out set is too small: ${evidence.matched} compared targets give κ no interval`,
-    );
-  }
-  const difference = evidence.backtest?.kappa_difference ?? null;
-  if (evidence.replaced !== null && (difference === null || difference <= 0)) {
-    const gain = difference === null ? 'undefined' : figureText(difference);
-    short.push(`no gain over ${evidence.replaced.compared}: κ difference ${gain}`);
-  }
-  return short;
-}
-
-/** A figure as messages write it: three decimals. */
-export const figureText = (value: number): string => value.toFixed(3);
 
 /** An interval as messages write it: ` (95 % interval 0.601–0.803)`, or ` (no interval)`. */
 export const intervalText = (

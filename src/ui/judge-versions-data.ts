@@ -6,6 +6,7 @@ import type {
   JudgeVersions,
   RecordedJudgeVersion,
 } from '../client/index.js';
+import { shortfallsOf } from '../core/promotion-gate.js';
 import { type EvaluatorsView, modeText, type Rule, type Window } from './evaluators-data.js';
 
 // What the evaluators page shows of LLM judges' versions (GET /v1/judge-versions): those declared
@@ -165,19 +166,30 @@ export async function loadJudgeVersions(
   );
 }
 
-/** The backtest's verdict on the gate: its held-out targets enough for an interval, κ gained. */
-export function backtestReading(backtest: JudgeBacktest): string {
+/**
+ * The backtest's verdict on the gate, as the core decides it with the thresholds the page
+ * proposes: its held-out targets enough for an interval, κ gained, κ and the targets compared
+ * at least the gate's.
+ */
+export function backtestReading(backtest: JudgeBacktest, gate = PROPOSED_GATE): string {
   const { compared, targets, new: candidate, kappaDifference } = backtest.statistics;
   if (compared === 0) {
     return `None of its ${targets} held-out targets has all three verdicts yet: judge them with a backfill first.`;
   }
-  if (candidate.kappaInterval.low === null) {
-    return `${compared} of ${targets} held-out targets compared: too few to give κ an interval, so a promotion on it is refused.`;
-  }
-  const gain = kappaDifference.difference.value;
-  return gain === null || gain <= 0
-    ? `Tuning gained nothing over ${backtest.base} on its held-out targets: do not promote it.`
-    : `It gains over ${backtest.base} on ${compared} held-out targets: it can be promoted on its backtest.`;
+  const { low, high } = candidate.kappaInterval;
+  const short = shortfallsOf(
+    {
+      kappa: candidate.kappa.value,
+      matched: compared,
+      interval: low === null || high === null ? null : { low, high },
+      replaced: { compared: backtest.base },
+      backtest: { kappa_difference: kappaDifference.difference.value },
+    },
+    { min_kappa: gate.minKappa, min_matched: gate.minMatched },
+  );
+  return short.length === 0
+    ? `It gains over ${backtest.base} on ${compared} held-out targets: it can be promoted on its backtest.`
+    : `A promotion on it (κ at least ${gate.minKappa}, ${gate.minMatched} compared targets) would be refused: ${short.join('; ')}.`;
 }
 
 /** The promotion gate's thresholds the page offers: κ, and the held-out targets that give an interval. */

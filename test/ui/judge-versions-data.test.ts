@@ -80,34 +80,46 @@ describe("a judge version's comparison", () => {
 });
 
 describe("a backtest's reading", () => {
-  const backtest = (compared: number, low: number | null, gain: number | null) =>
+  const backtest = (compared: number, low: number | null, gain: number | null, kappa = 0.8) =>
     ({
       base: 'llm_judge@1',
       statistics: {
-        targets: 10,
+        targets: 12,
         compared,
-        new: { kappaInterval: { low, high: low } },
+        new: { kappa: { value: kappa }, kappaInterval: { low, high: low } },
         kappaDifference: { difference: { value: gain } },
       },
     }) as unknown as JudgeBacktest;
+  const refused = 'A promotion on it (κ at least 0.6, 10 compared targets) would be refused: ';
 
-  it('says what the promotion gate would answer', () => {
+  it('says what the promotion gate would answer, as the core decides it', () => {
     expect(backtestReading(backtest(0, null, null))).toBe(
-      'None of its 10 held-out targets has all three verdicts yet: judge them with a backfill first.',
+      'None of its 12 held-out targets has all three verdicts yet: judge them with a backfill first.',
     );
     expect(backtestReading(backtest(6, null, 1))).toBe(
-      '6 of 10 held-out targets compared: too few to give κ an interval, so a promotion on it is refused.',
+      `${refused}6 matched targets, fewer than 10; the held-out set is too small: 6 compared targets give κ no interval.`,
     );
-    for (const gain of [0, -0.2, null]) {
+    for (const [gain, said] of [
+      [0, '0.000'],
+      [-0.2, '-0.200'],
+      [null, 'undefined'],
+    ] as const) {
       expect(backtestReading(backtest(10, 0.5, gain))).toBe(
-        'Tuning gained nothing over llm_judge@1 on its held-out targets: do not promote it.',
+        `${refused}no gain over llm_judge@1: κ difference ${said}.`,
       );
     }
+    // A gain to a κ still below the gate's is refused too.
+    expect(backtestReading(backtest(10, 0.3, 0.4, 0.45))).toBe(`${refused}κ 0.450 is below 0.6.`);
     expect(backtestReading(backtest(10, 0.5, 0.4))).toBe(
       'It gains over llm_judge@1 on 10 held-out targets: it can be promoted on its backtest.',
     );
+    expect(backtestReading(backtest(10, 0.5, 0.4), { minKappa: 0.9, minMatched: 10 })).toBe(
+      'A promotion on it (κ at least 0.9, 10 compared targets) would be refused: κ 0.800 is below 0.9.',
+    );
   });
+});
 
+describe("a candidate's actions", () => {
   it('writes the commands an admin runs, in the workspace when it is known', () => {
     const comparison = { field: 'passed', against: 'reviewers:review.passed', mapping: {} };
     expect(shadowCommand('llm_judge@tuned-1', 'acme')).toBe(
