@@ -14,7 +14,7 @@
 //      has the first's calls to learn from (what an added message costs beyond its characters).
 // It reports each preview's cost against what its backtest spent.
 
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -28,6 +28,7 @@ import type { BackfillSelection } from '../src/store/index.js';
 import { previewReevaluation, ReevaluationClient } from '../src/workflow-clients/index.js';
 import { review } from '../test/cli/fixtures/tuning.config.js';
 import { given, testEngine } from '../test/support/engine.js';
+import { type ChatRequest, readChat, taughtFailing } from '../test/support/stand-in-judge.js';
 
 const ws = 'bench';
 const taskQueue = 'bench-tune-backtest';
@@ -56,33 +57,16 @@ const tokensOf = (text: string) =>
     0,
   );
 
-interface Chat {
-  messages: { role: string; content: string }[];
-}
-
 /** Fails the judged answer when an example before it taught the same answer as failing. */
-function verdictOf({ messages }: Chat) {
-  const judged = messages.at(-1)?.content ?? '';
-  const taughtFailing = messages.some(
-    (message, i) =>
-      message.role === 'user' &&
-      i < messages.length - 1 &&
-      message.content.startsWith(judged) &&
-      JSON.parse(messages[i + 1]?.content ?? '{}').passed === false,
-  );
-  const words = judged.split(/\s+/).length;
+function verdictOf({ messages }: ChatRequest) {
+  const failing = taughtFailing(messages);
+  const words = (messages.at(-1)?.content ?? '').split(/\s+/).length;
   return {
-    score: taughtFailing ? 0 : 1,
-    passed: !taughtFailing,
-    reasoning: `${taughtFailing ? 'as taught, it fails' : 'it answers'} in ${words} words`,
+    score: failing ? 0 : 1,
+    passed: !failing,
+    reasoning: `${failing ? 'as taught, it fails' : 'it answers'} in ${words} words`,
   };
 }
-
-const readChat = async (request: IncomingMessage) => {
-  let text = '';
-  for await (const chunk of request) text += chunk;
-  return JSON.parse(text) as Chat;
-};
 
 /** An answer of 20 to 120 words; every fifth wrong, in words a wrong one repeats. */
 function answerOf(i: number): string {

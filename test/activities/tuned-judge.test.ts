@@ -1,10 +1,11 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvaluateInput, EvaluateResult } from '../../src/activities/types.js';
 import { llmJudgeEvaluator } from '../../src/evaluators/index.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
+import { readChat } from '../support/stand-in-judge.js';
 
 // A judge version recorded as data runs as the evaluate activity's evaluator like a declared one:
 // the activity finds it in the workspace's store, and the built-in judge sends its model, its
@@ -14,12 +15,6 @@ import { given, type TestEngine, testEngine } from '../support/engine.js';
 let server: Server;
 let requests: Record<string, unknown>[];
 let engine: TestEngine;
-
-const readBody = async (request: IncomingMessage) => {
-  let text = '';
-  for await (const chunk of request) text += chunk;
-  return JSON.parse(text) as Record<string, unknown>;
-};
 
 const example = {
   target: { kind: 'message', thread_id: 't', message_id: 'm0', run_id: null },
@@ -33,7 +28,7 @@ const example = {
 beforeAll(async () => {
   requests = [];
   server = createServer(async (request, response) => {
-    requests.push(await readBody(request));
+    requests.push(await readChat(request));
     response.writeHead(200, { 'content-type': 'application/json' });
     const content = '{"score": 1, "passed": true, "reasoning": "fine"}';
     response.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));

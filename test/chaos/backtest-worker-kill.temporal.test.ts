@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -11,6 +11,7 @@ import { review } from '../cli/fixtures/tuning.config.js';
 import { feedbackEvents, given, type TestEngine, testEngine } from '../support/engine.js';
 import { messageOfT, tunedVersion } from '../support/judge-versions.js';
 import { finished, repoRoot, runTypeScript, waitForLine } from '../support/processes.js';
+import { readChat } from '../support/stand-in-judge.js';
 import {
   devServerEnvironment,
   testWorker,
@@ -42,15 +43,9 @@ const held: ServerResponse[] = [];
 let holding = true;
 let heldReached: () => void = () => {};
 
-const readBody = async (request: IncomingMessage) => {
-  let text = '';
-  for await (const chunk of request) text += chunk;
-  return text;
-};
-
 beforeAll(async () => {
   server = createServer(async (request, response) => {
-    await readBody(request);
+    await readChat(request);
     if (holding) {
       held.push(response);
       heldReached();

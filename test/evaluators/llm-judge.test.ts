@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   llmJudgeEvaluator,
   type Subject,
 } from '../../src/evaluators/index.js';
+import { readChat } from '../support/stand-in-judge.js';
 import { step, turnWith } from './turns.js';
 
 // A local stand-in for an OpenAI-compatible endpoint: the real one is not reachable from here.
@@ -24,18 +25,12 @@ let reply: {
 };
 let reported: UsageReport[];
 
-const readBody = async (request: IncomingMessage) => {
-  let text = '';
-  for await (const chunk of request) text += chunk;
-  return JSON.parse(text);
-};
-
 beforeAll(async () => {
   server = createServer(async (request, response) => {
     requests.push({
       path: request.url ?? '',
       authorization: request.headers.authorization,
-      body: await readBody(request),
+      body: await readChat(request),
     });
     response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
     response.end(

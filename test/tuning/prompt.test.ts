@@ -1,8 +1,9 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { llmJudgeEvaluator, type Subject } from '../../src/evaluators/index.js';
 import { chooseExamples, judgeMessages, splitTargets } from '../../src/tuning/index.js';
+import { readChat } from '../support/stand-in-judge.js';
 import { dataset, reviewed } from './reviewed.js';
 
 const rubric = 'Judge whether the answer is correct.';
@@ -50,14 +51,9 @@ describe('the built-in judge and a version without examples', () => {
   let server: Server;
   let baseUrl: string;
   const bodies: { messages: unknown }[] = [];
-  const readBody = async (request: IncomingMessage) => {
-    let text = '';
-    for await (const chunk of request) text += chunk;
-    return JSON.parse(text);
-  };
   beforeAll(async () => {
     server = createServer(async (request, response) => {
-      bodies.push(await readBody(request));
+      bodies.push(await readChat(request));
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(
         JSON.stringify({ choices: [{ message: { content: '{"score":1,"passed":true}' } }] }),

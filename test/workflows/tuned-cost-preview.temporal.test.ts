@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import type { BackfillSelection } from '../../src/store/index.js';
 import { previewReevaluation, ReevaluationClient } from '../../src/workflow-clients/index.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
 import { messageOfT, range } from '../support/judge-versions.js';
+import { readChat } from '../support/stand-in-judge.js';
 import { testWorker, timeSkippingEnvironment, uniqueTaskQueue } from '../support/temporal.js';
 
 // A tuned judge version's backtest is previewed before the version has made one call: priced
@@ -31,15 +32,9 @@ let env: TestWorkflowEnvironment;
 let engine: TestEngine;
 let batches: ReevaluationClient;
 
-const readBody = async (request: IncomingMessage) => {
-  let text = '';
-  for await (const chunk of request) text += chunk;
-  return JSON.parse(text) as { model: string; messages: { content: string }[] };
-};
-
 beforeAll(async () => {
   server = createServer(async (request, response) => {
-    const { model, messages } = await readBody(request);
+    const { model, messages } = await readChat(request);
     const content = JSON.stringify({ score: 1, passed: true, reasoning: 'stand-in' });
     const perMessage = model === 'chat-grader' ? TOKENS_PER_CHAT_MESSAGE : 0;
     const prompt_tokens = messages.reduce((sum, m) => sum + perMessage + m.content.length, 0);

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { judgeVerdictFeedback, llmJudgeEvaluator } from '../../src/evaluators/in
 import { preparePromotion } from '../../src/evidence/index.js';
 import { previewReevaluation, ReevaluationClient } from '../../src/workflow-clients/index.js';
 import { given, type TestEngine, testEngine } from '../support/engine.js';
+import { type ChatRequest, readChat, taughtFailing } from '../support/stand-in-judge.js';
 import {
   evaluatedToTheEnd,
   testWorker,
@@ -35,33 +36,15 @@ let engine: TestEngine;
 const ws = 'tuned';
 const taskQueue = uniqueTaskQueue('tuned');
 
-interface ChatMessage {
-  role: string;
-  content: string;
-}
-
-const readBody = async (request: IncomingMessage) => {
-  let text = '';
-  for await (const chunk of request) text += chunk;
-  return JSON.parse(text) as { messages: ChatMessage[] };
-};
-
 /** The stand-in's verdict: failed when an example answered as failing has the target's text. */
-function standInVerdict(messages: ChatMessage[]) {
-  const judged = messages.at(-1)?.content ?? '';
-  const taughtFailing = messages.some(
-    (message, i) =>
-      message.role === 'user' &&
-      i < messages.length - 1 &&
-      message.content.startsWith(judged) &&
-      JSON.parse(messages[i + 1]?.content ?? '{}').passed === false,
-  );
-  return { score: taughtFailing ? 0 : 1, passed: !taughtFailing, reasoning: 'stand-in' };
+function standInVerdict(messages: ChatRequest['messages']) {
+  const failing = taughtFailing(messages);
+  return { score: failing ? 0 : 1, passed: !failing, reasoning: 'stand-in' };
 }
 
 beforeAll(async () => {
   server = createServer(async (request, response) => {
-    const { messages } = await readBody(request);
+    const { messages } = await readChat(request);
     const content = JSON.stringify(standInVerdict(messages));
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
