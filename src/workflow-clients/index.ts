@@ -9,6 +9,7 @@ export {
 } from '../workflows/reevaluate-messages.js';
 export { InvalidRequestError } from './errors.js';
 export {
+  type CostBasis,
   DEFAULT_ATTEMPT_MS,
   type DurationBasis,
   type PreviewDeps,

@@ -52,6 +52,13 @@ const PAGE_SIZE = 100;
 /** Whence a duration: the version's recorded attempts, or the default attempt time. */
 export type DurationBasis = 'recorded' | 'default';
 
+/**
+ * Whence a cost per evaluation: the version's own mean recorded in the workspace, its base's
+ * calls (a version recorded as data, before its own, `tuned-cost.ts`), its declared
+ * `estimatedCostUsd`, or none of them.
+ */
+export type CostBasis = 'recorded' | 'base' | 'declared' | 'unknown';
+
 export interface VersionPreview {
   /** `name@version`. */
   evaluator: string;
@@ -60,6 +67,7 @@ export interface VersionPreview {
   /** Per evaluation, then for all of them; null: not known. */
   costPerEvaluationNanos: number | null;
   costNanos: number | null;
+  costBasis: CostBasis;
   /** Its measured mean attempt; null with none recorded. */
   meanAttemptMs: number | null;
   /** Attempts its mean is measured over; 0: the duration assumes `DEFAULT_ATTEMPT_MS`. */
@@ -112,13 +120,16 @@ async function costPerEvaluation(
   participant: string,
   { evaluator, recorded }: { evaluator: Evaluator; recorded?: JudgeVersion | undefined },
   targets: readonly Target[] | undefined,
-): Promise<number | null> {
+): Promise<{ nanos: number | null; basis: CostBasis }> {
   const measured = await deps.store.usage.measuredCost(participant, workspaceId);
   if (measured.evaluations === 0 && recorded !== undefined) {
     const throughBase = await costThroughBase(deps, workspaceId, recorded, targets);
-    if (throughBase !== null) return throughBase;
+    if (throughBase !== null) return { nanos: throughBase, basis: 'base' };
   }
-  return estimatedCostNanos(evaluator, measured);
+  const nanos = estimatedCostNanos(evaluator, measured);
+  if (nanos === null) return { nanos, basis: 'unknown' };
+  const own = measured.evaluations > 0 && measured.mean_cost_nanos !== null;
+  return { nanos, basis: own ? 'recorded' : 'declared' };
 }
 
 export async function previewReevaluation(
@@ -150,7 +161,7 @@ export async function previewReevaluation(
     refs.map(async ({ id, ref, ...found }): Promise<VersionPreview> => {
       const participant = evaluatorParticipant(ref);
       const targets = counts.pairs[id] ?? 0;
-      const perEvaluation = await costPerEvaluation(
+      const { nanos: perEvaluation, basis } = await costPerEvaluation(
         deps,
         workspaceId,
         participant,
@@ -169,6 +180,7 @@ export async function previewReevaluation(
         targets,
         costPerEvaluationNanos: perEvaluation === null ? null : Math.round(perEvaluation),
         costNanos: perEvaluation === null ? null : Math.round(perEvaluation * targets),
+        costBasis: basis,
         meanAttemptMs: mean_attempt_ms,
         recordedAttempts: attempts,
         durationBasis: mean_attempt_ms === null ? 'default' : 'recorded',
@@ -249,6 +261,7 @@ export function wirePreview(preview: ReevaluationPreview) {
       targets: version.targets,
       costPerEvaluationUsd: usd(version.costPerEvaluationNanos),
       costUsd: usd(version.costNanos),
+      costBasis: version.costBasis,
       meanAttemptMs: shownMs(version.meanAttemptMs),
       recordedAttempts: version.recordedAttempts,
       durationBasis: version.durationBasis,

@@ -761,6 +761,7 @@ describe('the HTTP API', () => {
           targets: 2,
           costPerEvaluationUsd: null,
           costUsd: null,
+          costBasis: 'unknown',
           meanAttemptMs: null,
           recordedAttempts: 0,
           durationBasis: 'default',

@@ -340,6 +340,7 @@ describe('an error', () => {
           targets: 0,
           costPerEvaluationUsd: null,
           costUsd: null,
+          costBasis: 'unknown',
           meanAttemptMs: null,
           recordedAttempts: 0,
           durationBasis: 'default',

@@ -20,6 +20,7 @@ const preview: ReevaluationPreview = {
       targets: 3,
       costPerEvaluationNanos: 3_600_000,
       costNanos: 10_800_000,
+      costBasis: 'recorded',
       meanAttemptMs: 1.1,
       recordedAttempts: 3,
       durationBasis: 'recorded',
@@ -30,6 +31,7 @@ const preview: ReevaluationPreview = {
       targets: 3,
       costPerEvaluationNanos: null,
       costNanos: null,
+      costBasis: 'unknown',
       meanAttemptMs: null,
       recordedAttempts: 0,
       durationBasis: 'default',
@@ -49,6 +51,27 @@ describe('a dry run as text', () => {
       'tone@1: 3 evaluations, cost not estimated: no cost of it recorded in this workspace, and it declares no estimatedCostUsd, about 6s by default: no attempt of it recorded in this workspace, 2s an attempt assumed',
       'estimated cost none (tone@1 not estimated), duration 6s (by default)',
     ]);
+  });
+
+  it('says when a cost is not the version’s own recorded mean: its base’s, or its declared one', () => {
+    const [measured] = preview.versions;
+    if (measured === undefined) throw new Error('no version');
+    const lines = previewLines(
+      {
+        ...preview,
+        versions: [
+          { ...measured, evaluator: 'llm_judge@tuned-1', costBasis: 'base' },
+          { ...measured, evaluator: 'tone@2', costBasis: 'declared' },
+        ],
+      },
+      'message',
+    );
+    expect(lines[1]).toMatch(
+      /^llm_judge@tuned-1: 3 evaluations × \$0\.0036 = \$0\.0108 \(through its base’s calls: none of its own recorded in this workspace\), about/,
+    );
+    expect(lines[2]).toMatch(
+      /^tone@2: 3 evaluations × \$0\.0036 = \$0\.0108 \(its declared estimatedCostUsd: none of its own recorded in this workspace\), about/,
+    );
   });
 
   it('names messages, threads and artifact versions, one in the singular', () => {
@@ -84,6 +107,7 @@ describe('a preview on the wire', () => {
       targets: 3,
       costPerEvaluationUsd: 0.0036,
       costUsd: 0.0108,
+      costBasis: 'recorded',
       meanAttemptMs: 1.1,
       recordedAttempts: 3,
       durationBasis: 'recorded',

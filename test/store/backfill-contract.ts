@@ -268,6 +268,7 @@ export function backfillContract(adapter: string, open: OpenPorts<Ports>) {
         targets: 4,
         costPerEvaluationNanos: 4_000,
         costNanos: 16_000,
+        costBasis: 'recorded',
         meanAttemptMs: 200,
         recordedAttempts: 2,
         durationBasis: 'recorded',
@@ -278,6 +279,7 @@ export function backfillContract(adapter: string, open: OpenPorts<Ports>) {
       expect(preview.versions[1]).toMatchObject({
         costPerEvaluationNanos: nanosOf(0.002),
         costNanos: 4 * nanosOf(0.002),
+        costBasis: 'declared',
         meanAttemptMs: null,
         recordedAttempts: 0,
         durationBasis: 'default',
@@ -296,6 +298,7 @@ export function backfillContract(adapter: string, open: OpenPorts<Ports>) {
         evaluators: ['blank@1'],
       });
       expect(blank).toMatchObject({ targets: 2, costNanos: null, durationBasis: 'default' });
+      expect(blank.versions[0]?.costBasis).toBe('unknown');
       await expect(
         previewReevaluation(deps, ws, { selection: { kind: 'turn' }, evaluators: ['nope@1'] }),
       ).rejects.toThrow('evaluator nope@1 is not deployed');

@@ -123,14 +123,14 @@ const heldOutOf = (taught: number[]): BackfillSelection => ({
   targets: tuned('v', '1', 'grader', taught).heldOut,
 });
 
+const previewOf = (ws: string, evaluator: string, selection: BackfillSelection) =>
+  previewReevaluation(
+    { store: engine.store, evaluators: engine.evaluators, limits: {}, pricing },
+    ws,
+    { selection, evaluators: [evaluator] },
+  );
 const previewCost = async (ws: string, evaluator: string, selection: BackfillSelection) =>
-  (
-    await previewReevaluation(
-      { store: engine.store, evaluators: engine.evaluators, limits: {}, pricing },
-      ws,
-      { selection, evaluators: [evaluator] },
-    )
-  ).costNanos;
+  (await previewOf(ws, evaluator, selection)).costNanos;
 
 const spentBy = async (ws: string, batchId: string) =>
   (await engine.store.usage.spend({ workspace_id: ws, generation: batchId }, []))[0];
@@ -155,8 +155,12 @@ it("previews a tuned version's backtest at what it then spends, through its base
     );
     const heldOut = heldOutOf([1, 2]);
     const preview = await previewCost(ws, 'llm_judge@tuned-1', heldOut);
+    expect((await previewOf(ws, 'llm_judge@tuned-1', heldOut)).versions[0]?.costBasis).toBe('base');
     // Another model's tokens and price are not its base's: unknown, not a guess.
-    expect(await previewCost(ws, 'llm_judge@tuned-2', heldOut)).toBeNull();
+    expect((await previewOf(ws, 'llm_judge@tuned-2', heldOut)).versions[0]).toMatchObject({
+      costNanos: null,
+      costBasis: 'unknown',
+    });
     // A batch that lists no targets is priced through the base's mean on all it judged here,
     // plus the same added prompt per evaluation.
     const onHeldOut = await spentOn(ws, 'evaluator:llm_judge@1', heldOut.targets ?? []);
@@ -172,6 +176,10 @@ it("previews a tuned version's backtest at what it then spends, through its base
     // Its base spent less on the same targets: the examples' tokens are what the preview adds.
     expect(spent?.cost_nanos).toBeGreaterThan(onHeldOut);
     expect(preview).toBe(spent?.cost_nanos);
+    // Once it has judged here, its own recorded mean prices it.
+    expect((await previewOf(ws, 'llm_judge@tuned-1', heldOut)).versions[0]?.costBasis).toBe(
+      'recorded',
+    );
   });
 }, 60_000);
 

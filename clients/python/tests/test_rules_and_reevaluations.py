@@ -123,6 +123,7 @@ def test_a_backfill_of_messages_is_previewed_then_judged_within_its_budget(conne
         "default",
     )
     assert preview.versions[0].evaluator == "answer_length@1"
+    assert preview.versions[0].cost_basis == "unknown"
     started = system.start_reevaluation(["answer_length@1"], selection=selection, max_cost_usd=5)
     done = eventually(lambda: system.reevaluation(started.id), lambda p: p.finished)
     assert (done.total, done.recorded, done.spent_usd, done.max_cost_usd, done.paused_by) == (

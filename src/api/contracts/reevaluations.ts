@@ -63,6 +63,11 @@ export const ReevaluationPreview = z.object({
       targets: z.int(),
       costPerEvaluationUsd: Usd,
       costUsd: Usd,
+      /**
+       * Whence its cost: its own mean recorded in the workspace, its base's calls (a judge
+       * version recorded as data, before its own), its declared estimate, or none (`unknown`).
+       */
+      costBasis: z.enum(['recorded', 'base', 'declared', 'unknown']),
       /** Null: no attempt of it recorded in the workspace. */
       meanAttemptMs: z.number().nullable(),
       /** Attempts `meanAttemptMs` is measured over. */

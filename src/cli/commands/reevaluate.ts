@@ -18,6 +18,7 @@ import {
   backfillKinds,
 } from '../../store/index.js';
 import {
+  type CostBasis,
   DEFAULT_ATTEMPT_MS,
   InvalidRequestError,
   previewReevaluation,
@@ -453,6 +454,14 @@ const TARGET_NOUNS: Record<StartOptions['target'], string> = {
 const money = (nanos: number | null) => (nanos === null ? 'unknown' : usdText(usdOf(nanos)));
 const took = (ms: number) => durationText(ms / 1000);
 
+/** What a cost per evaluation is from, when it is not the version's own recorded mean. */
+const COST_BASIS_WORDS: Record<CostBasis, string> = {
+  recorded: '',
+  base: ' (through its base’s calls: none of its own recorded in this workspace)',
+  declared: ' (its declared estimatedCostUsd: none of its own recorded in this workspace)',
+  unknown: '',
+};
+
 /**
  * A dry run's lines: what it counts, each version's evaluations with its cost and duration, and
  * the batch's; an estimate there is none of says why (nothing of the version measured in this
@@ -470,7 +479,7 @@ export function previewLines(
       const cost =
         version.costNanos === null
           ? ', cost not estimated: no cost of it recorded in this workspace, and it declares no estimatedCostUsd'
-          : ` × ${money(version.costPerEvaluationNanos)} = ${money(version.costNanos)}`;
+          : ` × ${money(version.costPerEvaluationNanos)} = ${money(version.costNanos)}${COST_BASIS_WORDS[version.costBasis]}`;
       const basis =
         version.durationBasis === 'recorded'
           ? `from ${counted(version.recordedAttempts, 'recorded attempt')}`

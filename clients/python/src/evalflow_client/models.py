@@ -18,6 +18,9 @@ from pydantic.alias_generators import to_camel
 
 Role = Literal["ROLE_USER", "ROLE_ASSISTANT", "ROLE_SYSTEM", "ROLE_TOOL"]
 DurationBasis = Literal["recorded", "default"]
+# Whence a cost per evaluation: the version's own recorded mean, its base's calls (a judge
+# version recorded as data, before its own), its declared estimate, or none.
+CostBasis = Literal["recorded", "base", "declared", "unknown"]
 RunStatus = Literal["running", "paused", "completed", "stopped", "failed"]
 RunEndStatus = Literal["completed", "stopped", "failed"]
 ScoreSource = Literal[
@@ -845,6 +848,7 @@ class VersionPreview(WireModel):
     # None: not known (no measured mean and no declared estimate), never a made-up figure.
     cost_per_evaluation_usd: float | None
     cost_usd: float | None
+    cost_basis: CostBasis
     # None: no attempt of it recorded in the workspace.
     mean_attempt_ms: float | None
     # The attempts mean_attempt_ms is measured over.
