@@ -10,7 +10,7 @@ import {
 } from '../../src/store/index.js';
 import { openEngineDeps } from '../../src/worker/index.js';
 import { freePort } from '../support/free-port.js';
-import { embeddedDefaults, eventually, finished, runCli } from '../support/processes.js';
+import { embeddedDefaults, finished, runCli, waitForLine } from '../support/processes.js';
 
 // SQLite serves one engine process per file: a second `evalflow worker` on it is refused with a
 // typed error naming the file and the holder. Two real processes: the CLI's, and this one.
@@ -44,17 +44,15 @@ function holderPid(file: string): number | null {
 describe('a SQLite store and its one engine', () => {
   // Two CLI processes start (each loading tsx and the app), which takes long on a loaded machine.
   it('refuses a second evalflow worker on the file, naming it and the holder, until the holder dies', {
-    timeout: 120_000,
+    timeout: 240_000,
   }, async () => {
     const file = join(dir, 'one.db');
     const first = await worker(file);
     try {
-      expect(
-        await eventually(
-          async () => holderPid(file),
-          (pid) => pid === first.pid,
-        ),
-      ).toBe(first.pid);
+      // Its start says when the store is open (the lock taken): waited on, not polled for a while
+      // that a loaded machine can outlast.
+      await waitForLine(first, /engine start: store/, 200_000);
+      expect(holderPid(file)).toBe(first.pid);
       const second = await finished(await worker(file));
       expect(second.code).toBe(1);
       const line = second.err.trim().split('\n').at(-1) ?? '';
