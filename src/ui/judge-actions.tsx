@@ -58,8 +58,11 @@ export function JudgeActions(props: JudgeActionsProps) {
   );
 }
 
-/** What the last action came to: done (said how), refused (the API's words), or on its way. */
-type Outcome = { done: string } | { refused: string } | 'sending' | null;
+/**
+ * The last action on its way, or refused (the API's words). A done one is said in the page's live
+ * region by `onChanged`, which reads the page again.
+ */
+type Outcome = { refused: string } | 'sending' | null;
 
 function AdminActions(props: Omit<JudgeActionsProps, 'admin'> & JudgeAdmin) {
   const { id, comparison, shadowTargets, workspace, api, onChanged } = props;
@@ -69,7 +72,7 @@ function AdminActions(props: Omit<JudgeActionsProps, 'admin'> & JudgeAdmin) {
     setOutcome('sending');
     request().then(
       () => {
-        setOutcome({ done });
+        setOutcome(null);
         onChanged(done);
       },
       (error: unknown) =>
@@ -132,12 +135,7 @@ function AdminActions(props: Omit<JudgeActionsProps, 'admin'> & JudgeAdmin) {
           Shadow it on live traffic
         </button>
       )}
-      {outcome !== null && outcome !== 'sending' && 'done' in outcome && (
-        <p role="status" data-testid="judge-action-done">
-          {outcome.done}
-        </p>
-      )}
-      {outcome !== null && outcome !== 'sending' && 'refused' in outcome && (
+      {typeof outcome === 'object' && outcome !== null && (
         <div role="alert" class="refusal" data-testid="judge-action-refused">
           <p>Refused: {outcome.refused}</p>
         </div>

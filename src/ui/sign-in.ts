@@ -7,16 +7,18 @@ const KEY = 'evalflow.reviewer-token';
 /** Where a tab keeps that its link was an admin's (`as=admin`). */
 const ADMIN_KEY = 'evalflow.signed-in-as-admin';
 
+/** A fragment's parameters (`#token=…&as=admin`), with or without its `#`. */
+const paramsOf = (hash: string) => new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
+
 /** The token a fragment carries (`#token=…`, among other parameters), or null. */
 export function tokenFromFragment(hash: string): string | null {
-  const params = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
-  const token = params.get('token')?.trim();
+  const token = paramsOf(hash).get('token')?.trim();
   return token ? token : null;
 }
 
 /** The fragment without its token and `as` (other parameters stay), `''` when nothing is left. */
 export function fragmentWithoutToken(hash: string): string {
-  const params = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
+  const params = paramsOf(hash);
   params.delete('token');
   params.delete('as');
   const rest = params.toString();
@@ -47,7 +49,7 @@ export function takeToken(
 ): SignedIn | null {
   const fromLink = tokenFromFragment(hash);
   if (fromLink !== null) {
-    const admin = new URLSearchParams(hash.replace(/^#/, '')).get('as') === 'admin';
+    const admin = paramsOf(hash).get('as') === 'admin';
     storage.setItem(KEY, fromLink);
     if (admin) storage.setItem(ADMIN_KEY, 'yes');
     else storage.removeItem(ADMIN_KEY);

@@ -51,8 +51,10 @@ export async function addedInputTokens(
 ): Promise<number | null> {
   const addition = await additionOf(deps, workspaceId, version);
   if (addition === null) return null;
-  const perMessage = await tokensPerAddedMessage(deps, workspaceId, version);
-  return addition.chars * addition.tokensPerChar + addition.messages * perMessage;
+  const byChars = addition.chars * addition.tokensPerChar;
+  // No message added (a rubric changed alone): nothing to learn from the other versions.
+  if (addition.messages === 0) return byChars;
+  return byChars + addition.messages * (await tokensPerAddedMessage(deps, workspaceId, version));
 }
 
 async function additionOf(

@@ -33,8 +33,9 @@ export async function costThroughBase(
   targets?: readonly Target[],
 ): Promise<number | null> {
   const price = deps.pricing[version.model];
-  const added = price && (await addedInputTokens(deps, workspaceId, version));
-  if (price === undefined || added === undefined || added === null) return null;
+  if (price === undefined) return null;
+  const added = await addedInputTokens(deps, workspaceId, version);
+  if (added === null) return null;
   const participant = evaluatorParticipant({ name: version.judge, version: version.tunedFrom });
   const meanCostNanos = await baseMeanCost(deps, workspaceId, participant, targets);
   return meanCostNanos === null ? null : costThroughBaseNanos(meanCostNanos, added, price);
