@@ -7,12 +7,13 @@ import {
   UsageReport,
 } from '../core/index.js';
 import { type Evaluator, type FollowedRef, isSampled, type Subject } from '../evaluators/index.js';
+import type { EvaluationEntry } from '../store/index.js';
 import type { Admission } from './budget-guard.js';
 import { deployed, type EvaluationContext, ledgerKey, settle } from './evaluation-context.js';
 import { describeEvaluationSpan } from './evaluation-span.js';
 import { asActivityFailure, FailureType, terminal } from './failures.js';
 import { giveFeedback } from './give-feedback.js';
-import { loadSubject } from './load-subject.js';
+import { loadSubject, loadTurnToJudge, type TurnToJudge } from './load-subject.js';
 import type { EvaluateInput, EvaluateResult } from './types.js';
 
 /** The ids an operator looks an evaluation up by (`evalflow ledger`, Temporal's UI). */
@@ -111,8 +112,10 @@ async function subjectToJudge(
   input: EvaluateInput,
   evaluator: Evaluator,
 ): Promise<EvaluateResult | { subject: Subject; key: string }> {
-  const { deps, subjects } = evaluation;
-  const settled = await deps.store.ledger.evaluation(input.workspaceId, ledgerKey(input));
+  const { deps } = evaluation;
+  const { target } = input;
+  const turn = target.kind === 'turn' ? await sharedTurn(evaluation, input, target.run_id) : null;
+  const settled = await settledBefore(evaluation, input, turn);
   if (settled !== null) return { outcome: 'settled', state: settled.state };
   // The rule's sample rate, pinned with the plan; a re-evaluation judges everything.
   const rate = input.evaluator.sampleRate ?? 1;
@@ -133,10 +136,10 @@ async function subjectToJudge(
     await settle(evaluation, input, 'sampled_out', `outside the sample rate ${rate}`);
     return { outcome: 'sampled_out' };
   }
-  const subject = await subjects(
-    input.target.kind === 'turn' ? `${input.workspaceId}|${input.generation}|${key}` : null,
-    () => loadSubject(deps.store, input.workspaceId, input.target, input.throughSeq),
-  );
+  const subject =
+    target.kind === 'turn'
+      ? (turn?.subject ?? null)
+      : await loadSubject(deps.store, input.workspaceId, input.target, input.throughSeq);
   const skipped = skipReason(input, subject, followed);
   if (skipped !== null || subject === null) {
     const reason = skipped ?? `the ${input.target.kind} does not exist`;
@@ -144,6 +147,37 @@ async function subjectToJudge(
     return { outcome: 'skipped', reason };
   }
   return { subject, key };
+}
+
+/**
+ * A run's turn with the ledger's entries on it, read once for the evaluators one workflow
+ * execution starts on it (keyed by the execution, so a new one reads afresh).
+ */
+function sharedTurn(
+  { deps, turns }: EvaluationContext,
+  input: EvaluateInput,
+  run_id: string,
+): Promise<TurnToJudge | null> {
+  const execution = Context.current().info.workflowExecution?.runId;
+  const key = `${input.workspaceId}|${input.workflowId}|${execution}|${input.generation}|${run_id}`;
+  return turns(key, () => loadTurnToJudge(deps.store, input.workspaceId, run_id, input.generation));
+}
+
+/**
+ * The ledger's entry when the evaluation is settled already. A first attempt reads it in the
+ * turn's shared snapshot: one workflow execution schedules each evaluation once, so only a retry
+ * can find it settled since (by its own earlier attempt), and a retry reads the ledger afresh.
+ */
+async function settledBefore(
+  { deps }: EvaluationContext,
+  input: EvaluateInput,
+  turn: TurnToJudge | null,
+): Promise<EvaluationEntry | null> {
+  const { participant } = ledgerKey(input);
+  if (turn !== null && Context.current().info.attempt === 1) {
+    return turn.settled.find((entry) => entry.participant === participant) ?? null;
+  }
+  return deps.store.ledger.evaluation(input.workspaceId, ledgerKey(input));
 }
 
 /** An evaluation its budget refuses: deferred to the budget's next period, or skipped. */

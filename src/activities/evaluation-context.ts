@@ -28,7 +28,7 @@ export type EvaluationStore = Commands &
 
 import { budgetGuard } from './budget-guard.js';
 import { FailureType, terminal } from './failures.js';
-import { sharedSubjects } from './shared-subjects.js';
+import { sharedTurns } from './shared-turns.js';
 import type { EvaluationKey, SettleInput } from './types.js';
 
 export interface EvaluationDeps {
@@ -47,11 +47,11 @@ export interface EvaluationDeps {
   log?: OperationsLog | undefined;
 }
 
-/** What the evaluation activities share: their deps, the budgets' guard and the shared subjects. */
+/** What the evaluation activities share: their deps, the budgets' guard and the shared turns. */
 export interface EvaluationContext {
   deps: EvaluationDeps;
   budgets: ReturnType<typeof budgetGuard>;
-  subjects: ReturnType<typeof sharedSubjects>;
+  turns: ReturnType<typeof sharedTurns>;
 }
 
 export const evaluationContext = (deps: EvaluationDeps): EvaluationContext => ({
@@ -62,7 +62,7 @@ export const evaluationContext = (deps: EvaluationDeps): EvaluationContext => ({
     now: deps.now ?? Date.now,
     warn: deps.warn ?? ((line) => console.warn(line)),
   }),
-  subjects: sharedSubjects(),
+  turns: sharedTurns(),
 });
 
 /** An evaluation's key in the ledger. */

@@ -1,15 +1,29 @@
 import type { Subject } from '../evaluators/index.js';
-import type { EntityReads, EventLog, TraceInbox } from '../store/index.js';
+import type {
+  EntityReads,
+  EvaluationEntry,
+  EventLog,
+  RunWithConversation,
+  TraceInbox,
+} from '../store/index.js';
 import { stepsOfRun } from '../traces/index.js';
 import { subjectMessage, threadPages } from './thread-pages.js';
 import type { EvaluationTarget } from './types.js';
+
+type SubjectReads = EntityReads & EventLog & Pick<TraceInbox, 'traceSpans'>;
+
+/** A turn's subject with the ledger's entries on the turn in one generation, read together. */
+export interface TurnToJudge {
+  subject: Subject;
+  settled: EvaluationEntry[];
+}
 
 /**
  * The snapshot an evaluator judges, or null when the target does not exist (any more). A
  * thread's is the conversation up to `throughSeq` (default: the log's head), read page by page.
  */
 export async function loadSubject(
-  store: EntityReads & EventLog & Pick<TraceInbox, 'traceSpans'>,
+  store: SubjectReads,
   workspaceId: string,
   target: EvaluationTarget,
   throughSeq?: number,
@@ -40,19 +54,7 @@ export async function loadSubject(
     }
     case 'turn': {
       const turn = await store.turn(workspaceId, target.run_id);
-      if (turn === null) return null;
-      const { run, conversation } = turn;
-      return {
-        kind: 'turn',
-        run: {
-          run_id: run.run_id,
-          thread_id: run.thread_id,
-          status: run.status,
-          trace_ids: run.trace_ids,
-        },
-        messages: conversation.filter((m) => m.run_id === run.run_id).map(subjectMessage),
-        steps: (await stepsOfRun(store.traceSpans, workspaceId, run)).steps,
-      };
+      return turn === null ? null : turnSubject(store, workspaceId, turn);
     }
     case 'message': {
       const message = await store.message(workspaceId, target.thread_id, target.message_id);
@@ -65,4 +67,34 @@ export async function loadSubject(
       return { kind: 'artifact', artifact: { artifact_id, kind, version: version.version, data } };
     }
   }
+}
+
+/** A run's turn and what the ledger holds on it in `generation`, or null without the run. */
+export async function loadTurnToJudge(
+  store: SubjectReads,
+  workspaceId: string,
+  run_id: string,
+  generation: string,
+): Promise<TurnToJudge | null> {
+  const turn = await store.turn(workspaceId, run_id, generation);
+  if (turn === null) return null;
+  return { subject: await turnSubject(store, workspaceId, turn), settled: turn.settled };
+}
+
+async function turnSubject(
+  store: Pick<TraceInbox, 'traceSpans'>,
+  workspaceId: string,
+  { run, conversation }: RunWithConversation,
+): Promise<Subject> {
+  return {
+    kind: 'turn',
+    run: {
+      run_id: run.run_id,
+      thread_id: run.thread_id,
+      status: run.status,
+      trace_ids: run.trace_ids,
+    },
+    messages: conversation.filter((m) => m.run_id === run.run_id).map(subjectMessage),
+    steps: (await stepsOfRun(store.traceSpans, workspaceId, run)).steps,
+  };
 }

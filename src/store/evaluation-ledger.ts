@@ -1,5 +1,5 @@
 import type { EvaluationState } from '../core/index.js';
-import { type Backend, parseJson, type Row } from './backend.js';
+import { type Backend, parseJson, type Row, type Sql } from './backend.js';
 import { type EvaluationEntry, SETTLE_EVALUATION, settlementRow } from './evaluation-rows.js';
 import type { EvaluationFilter } from './ledger.js';
 
@@ -40,10 +40,18 @@ export async function evaluationEntryOf(
 }
 
 /** The workspace's entries matching the filter, by generation, participant and target. */
-export async function evaluationEntries(
+export const evaluationEntries = (
   backend: Backend,
   workspace_id: string,
   filter: EvaluationFilter = {},
+): Promise<EvaluationEntry[]> =>
+  backend.read((sql) => readEvaluationEntries(sql, workspace_id, filter));
+
+/** `evaluationEntries` on a connection already open, as part of a larger read. */
+export async function readEvaluationEntries(
+  sql: Sql,
+  workspace_id: string,
+  filter: EvaluationFilter,
 ): Promise<EvaluationEntry[]> {
   const where = ['workspace_id = ?'];
   const params: unknown[] = [workspace_id];
@@ -52,12 +60,10 @@ export async function evaluationEntries(
     where.push(`${column} = ?`);
     params.push(filter[column]);
   }
-  const rows = await backend.read((sql) =>
-    sql.all(
-      `SELECT * FROM evaluation_ledger WHERE ${where.join(' AND ')}
-         ORDER BY generation, participant, target_key`,
-      params,
-    ),
+  const rows = await sql.all(
+    `SELECT * FROM evaluation_ledger WHERE ${where.join(' AND ')}
+       ORDER BY generation, participant, target_key`,
+    params,
   );
   return rows.map(evaluationEntry);
 }

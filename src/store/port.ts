@@ -21,7 +21,7 @@ import type { ApiKeys } from './api-records/api-keys.js';
 import type { IdempotencyRecords } from './api-records/idempotency.js';
 import type { BudgetStore } from './budgets.js';
 import type { JudgeVersions } from './judge-versions.js';
-import type { Ledger, VerdictSettlement } from './ledger.js';
+import type { EvaluationEntry, Ledger, VerdictSettlement } from './ledger.js';
 import type { ArtifactVersionKey, ArtifactVersionSelector } from './reads/artifact-versions.js';
 import type { BackfillCursor, BackfillRow, BackfillSelector } from './reads/backfill-targets.js';
 import type { RunListOptions, ThreadListOptions } from './reads/lists.js';
@@ -126,6 +126,8 @@ export interface ConversationMessage extends Message {
 export interface RunWithConversation {
   run: Run;
   conversation: ConversationMessage[];
+  /** The ledger's entries on the run's turn in the generation asked for (none when not asked). */
+  settled: EvaluationEntry[];
 }
 
 /** An entry of a thread's conversation, with the seq that orders it in the log. */
@@ -244,10 +246,15 @@ export interface EntityReads {
    */
   conversation(workspace_id: string, thread_id: string): Promise<ConversationMessage[] | null>;
   /**
-   * A run with its thread's conversation, read in one call (a turn evaluator's snapshot: one
-   * round trip per run instead of two); null without the run.
+   * A run with its thread's conversation and, given a generation, the ledger's entries on its
+   * turn in it, read in one call: what a run's turn evaluators share (one round trip per run
+   * instead of one per evaluator); null without the run.
    */
-  turn(workspace_id: string, run_id: string): Promise<RunWithConversation | null>;
+  turn(
+    workspace_id: string,
+    run_id: string,
+    generation?: string,
+  ): Promise<RunWithConversation | null>;
   /** A thread's runs, in the order they started (none for a thread that does not exist). */
   threadRuns(workspace_id: string, thread_id: string): Promise<Run[]>;
   /**

@@ -3,6 +3,7 @@ import { type Envelope, replay } from '../../src/core/index.js';
 import {
   type Commands,
   type EntityReads,
+  type EvaluationRecords,
   type EventLog,
   envelopeIdFor,
   type Outcome,
@@ -13,7 +14,7 @@ import { conformanceFeedbackTypes } from '../../src/testing/index.js';
 import type { Opened, OpenPorts } from './open-ports.js';
 
 /** The store ports this suite holds the backends to (the type checker keeps it to them). */
-type Ports = Commands & EventLog & EntityReads & RuleReads;
+type Ports = Commands & EventLog & EntityReads & RuleReads & Pick<EvaluationRecords, 'ledger'>;
 
 // The contract of the command path, the log and the entity and rule reads, run unchanged against every adapter (sqlite.test.ts, postgres.test.ts).
 // Each test works in its own workspace, so one store serves the whole suite.
@@ -797,6 +798,32 @@ export function storeContract(adapter: string, open: OpenPorts<Ports>) {
       expect(turn?.conversation.map((m) => m.message_id)).toEqual(['m0', 'm1']);
       expect(await store.turn(ws, 'r9')).toBeNull();
       expect(await store.turn(ws, '')).toBeNull();
+    });
+
+    it("reads with a run the ledger's entries on its turn in the generation asked for", async () => {
+      const ws = await conversationWorkspace();
+      const settle = (generation: string, participant: string, run_id: string) =>
+        store.ledger.settleEvaluation({
+          workspace_id: ws,
+          generation,
+          participant,
+          target_key: `turn:${run_id}`,
+          target: { kind: 'turn', run_id },
+          state: 'sampled_out',
+          reason: 'rate',
+          envelope_id: null,
+        });
+      await settle('run', 'evaluator:b@1', 'r1');
+      await settle('run', 'evaluator:a@1', 'r1');
+      await settle('batch-2', 'evaluator:c@1', 'r1');
+      await settle('run', 'evaluator:d@1', 'r2');
+      const turn = await store.turn(ws, 'r1', 'run');
+      expect(turn?.settled.map((e) => [e.participant, e.state])).toEqual([
+        ['evaluator:a@1', 'sampled_out'],
+        ['evaluator:b@1', 'sampled_out'],
+      ]);
+      expect(turn?.conversation).toEqual(await store.conversation(ws, 't1'));
+      expect((await store.turn(ws, 'r1'))?.settled).toEqual([]);
     });
 
     it('finds feedback by target, source and participant', async () => {

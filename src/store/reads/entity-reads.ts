@@ -1,5 +1,6 @@
-import { emptyState, isId } from '../../core/index.js';
+import { emptyState, isId, targetKey } from '../../core/index.js';
 import type { Backend, Sql } from '../backend.js';
+import { readEvaluationEntries } from '../evaluation-ledger.js';
 import type { EntityReads } from '../port.js';
 import { readRunList, readThreadList } from './lists.js';
 import {
@@ -54,13 +55,20 @@ export function entityReads(backend: Backend): EntityReads {
       lookup([workspace_id, thread_id], null, (sql) =>
         readConversation(sql, workspace_id, thread_id),
       ),
-    turn: (workspace_id, run_id) =>
+    turn: (workspace_id, run_id, generation) =>
       lookup([workspace_id, run_id], null, async (sql) => {
         const run = await readRun(sql, workspace_id, run_id);
         if (run === null) return null;
         return {
           run,
           conversation: (await readConversation(sql, workspace_id, run.thread_id)) ?? [],
+          settled:
+            generation === undefined
+              ? []
+              : await readEvaluationEntries(sql, workspace_id, {
+                  generation,
+                  target_key: targetKey({ kind: 'turn', run_id }),
+                }),
         };
       }),
     threadRuns: (workspace_id, thread_id) =>
