@@ -5,7 +5,8 @@
 // production server does). See bench/queues-api.ts for how. The headline figures are the worse
 // backend's. Then the reviewers' page in Chromium: submit → the next item on screen, against
 // submit, claim and read one after the other, and the page's weight (bench/queues-browser.ts).
-// The last line is one JSON object. Not part of `npm test`.
+// BENCH_QUEUE_BACKENDS (default `sqlite,postgres`) measures one backend alone. The last line is
+// one JSON object. Not part of `npm test`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,12 +40,16 @@ const cluster = process.env.DATABASE_URL
 const databaseUrl = process.env.DATABASE_URL ?? cluster?.url ?? '';
 const schema = `bench_queues_${process.pid}`;
 const figures: QueueFigures[] = [];
+/** BENCH_QUEUE_BACKENDS: which backends to measure (default both, `sqlite,postgres`). */
+const BACKENDS = (process.env.BENCH_QUEUE_BACKENDS ?? 'sqlite,postgres').split(',');
 try {
   log(`bench:queues — ${QUEUED} queued items, ${REVIEWERS} concurrent reviewers, through HTTP`);
-  for (const [backend, open] of [
-    ['sqlite', async () => openSqliteStore(join(dir, 'bench.db'), storeOptions)],
-    ['postgres', () => openPostgresStore({ databaseUrl, schema }, storeOptions)],
-  ] as const) {
+  for (const [backend, open] of (
+    [
+      ['sqlite', async () => openSqliteStore(join(dir, 'bench.db'), storeOptions)],
+      ['postgres', () => openPostgresStore({ databaseUrl, schema }, storeOptions)],
+    ] as const
+  ).filter(([name]) => BACKENDS.includes(name))) {
     const store = await open();
     try {
       figures.push(await measureQueues(backend, env, bundle, store, log));
