@@ -183,6 +183,7 @@ const coldP50 = percentile(restarts(cold), 50);
 const cachedP50 = percentile(restarts(cached), 50);
 console.log(
   JSON.stringify({
+    bench: 'restart',
     restart_to_polling_s: { p50: round(cachedP50), max: round(Math.max(...restarts(cached))) },
     cold_restart_to_polling_s: { p50: round(coldP50), max: round(Math.max(...restarts(cold))) },
     cold_vs_cached: round(coldP50 / cachedP50),

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { usdExactText } from '../core/money.js';
 import { addUsd, type DayCount, type VersionSpend } from './evaluators-data.js';
 import type { KappaDay } from './judge-versions-data.js';
@@ -34,6 +35,28 @@ function dayBars(count: number, top: number) {
   };
 }
 
+/** A day chart's frame: its name (a screen reader's, and the tooltip's) and its axis at `axisY`. */
+function DayChartFrame(props: {
+  title: string;
+  testId: string;
+  axisY: number;
+  children: ComponentChildren;
+}) {
+  return (
+    <svg
+      class="chart"
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-label={props.title}
+      data-testid={props.testId}
+    >
+      <title>{props.title}</title>
+      <line class="axis" x1={PAD.left} x2={W - PAD.right} y1={props.axisY} y2={props.axisY} />
+      {props.children}
+    </svg>
+  );
+}
+
 export function VolumeChart(props: {
   series: readonly DayCount[];
   labels: readonly string[];
@@ -49,15 +72,7 @@ export function VolumeChart(props: {
     .map((s, i) => (s === null ? null : `${PAD.left + slot * (i + 0.5)},${share(s)}`))
     .filter((p): p is string => p !== null);
   return (
-    <svg
-      class="chart"
-      viewBox={`0 0 ${W} ${H}`}
-      role="img"
-      aria-label={props.title}
-      data-testid="volume-chart"
-    >
-      <title>{props.title}</title>
-      <line class="axis" x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} />
+    <DayChartFrame title={props.title} testId="volume-chart" axisY={y(0)}>
       <text class="tick" x={PAD.left - 4} y={y(most) + 4} text-anchor="end">
         {most}
       </text>
@@ -124,7 +139,7 @@ export function VolumeChart(props: {
           </circle>
         ),
       )}
-    </svg>
+    </DayChartFrame>
   );
 }
 
@@ -143,15 +158,7 @@ export function KappaChart(props: { days: readonly KappaDay[]; title: string }) 
     else runs[runs.length - 1]?.push(`${x(i)},${at(day.kappa)}`);
   });
   return (
-    <svg
-      class="chart"
-      viewBox={`0 0 ${W} ${H}`}
-      role="img"
-      aria-label={props.title}
-      data-testid="kappa-chart"
-    >
-      <title>{props.title}</title>
-      <line class="axis" x1={PAD.left} x2={W - PAD.right} y1={at(0)} y2={at(0)} />
+    <DayChartFrame title={props.title} testId="kappa-chart" axisY={at(0)}>
       {[1, 0, -1].map((tick) => (
         <text key={tick} class="tick" x={PAD.left - 4} y={at(tick) + 4} text-anchor="end">
           {tick}
@@ -174,7 +181,7 @@ export function KappaChart(props: { days: readonly KappaDay[]; title: string }) 
           )}
         </g>
       ))}
-    </svg>
+    </DayChartFrame>
   );
 }
 
@@ -188,15 +195,7 @@ export function SpendChart(props: { versions: readonly VersionSpend[]; title: st
   const scale = most > 0 ? most : 1;
   const { barW, barX, y, every } = dayBars(days.length, scale);
   return (
-    <svg
-      class="chart"
-      viewBox={`0 0 ${W} ${H}`}
-      role="img"
-      aria-label={props.title}
-      data-testid="spend-chart"
-    >
-      <title>{props.title}</title>
-      <line class="axis" x1={PAD.left} x2={W - PAD.right} y1={y(0)} y2={y(0)} />
+    <DayChartFrame title={props.title} testId="spend-chart" axisY={y(0)}>
       {/* Above the tallest bar, from the axis's start: a dollar figure is wider than the margin. */}
       <text
         class="tick"
@@ -241,7 +240,7 @@ export function SpendChart(props: { versions: readonly VersionSpend[]; title: st
           </g>
         );
       })}
-    </svg>
+    </DayChartFrame>
   );
 }
 

@@ -116,6 +116,17 @@ function Field(props: {
     field.kind === 'NUMERIC' && (field.min !== null || field.max !== null)
       ? ` (${field.min ?? '…'} to ${field.max ?? '…'})`
       : '';
+  // What a text and a number field's control share: the draft's text and the field's problem.
+  const control = {
+    id,
+    value: text,
+    'aria-invalid': error ? ('true' as const) : undefined,
+    'aria-describedby': error ? errorId : undefined,
+    onInput: (event: { currentTarget: { value: string } }) => {
+      const typed = event.currentTarget.value;
+      props.onDraft((latest) => ({ ...latest, [field.name]: typed }));
+    },
+  };
   return (
     <div class={`field${error ? ' invalid' : ''}`} data-field={field.name}>
       <label for={id}>
@@ -123,31 +134,9 @@ function Field(props: {
         {bounds}
       </label>
       {field.kind === 'TEXT' ? (
-        <textarea
-          id={id}
-          rows={3}
-          value={text}
-          aria-invalid={error ? 'true' : undefined}
-          aria-describedby={error ? errorId : undefined}
-          onInput={(event) => {
-            const text = event.currentTarget.value;
-            props.onDraft((latest) => ({ ...latest, [field.name]: text }));
-          }}
-        />
+        <textarea rows={3} {...control} />
       ) : (
-        <input
-          id={id}
-          type="text"
-          inputMode="decimal"
-          autoComplete="off"
-          value={text}
-          aria-invalid={error ? 'true' : undefined}
-          aria-describedby={error ? errorId : undefined}
-          onInput={(event) => {
-            const text = event.currentTarget.value;
-            props.onDraft((latest) => ({ ...latest, [field.name]: text }));
-          }}
-        />
+        <input type="text" inputMode="decimal" autoComplete="off" {...control} />
       )}
       {problem}
     </div>
