@@ -1,27 +1,7 @@
 import { createRequire } from 'node:module';
-import { context, propagation, type SpanContext, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  CompositePropagator,
-  W3CBaggagePropagator,
-  W3CTraceContextPropagator,
-} from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { defaultResource, type Resource, resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  type ReadableSpan,
-  type SpanExporter,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import type { Resource } from '@opentelemetry/resources';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { ClientInterceptors } from '@temporalio/client';
-import {
-  makeWorkflowExporter,
-  OpenTelemetryActivityInboundInterceptor,
-  OpenTelemetryActivityOutboundInterceptor,
-  OpenTelemetryWorkflowClientInterceptor,
-} from '@temporalio/interceptors-opentelemetry';
 import type { WorkerOptions as SdkWorkerOptions } from '@temporalio/worker';
 import type { TracingSettings } from '../config/index.js';
 
@@ -30,7 +10,8 @@ import type { TracingSettings } from '../config/index.js';
 // its Temporal clients and workers take Temporal's OpenTelemetry interceptors, so one trace runs
 // from a workflow's start (`StartWorkflow:…`) through its run (`RunWorkflow:…`) and activities
 // (`StartActivity:…`, `RunActivity:…`) to the judge's `chat` spans. Without an endpoint none of
-// this is loaded into a worker or registered: the API's no-op tracer is all that runs.
+// this is loaded (the SDK is imported by `startTracing`, from tracing-sdk.ts) or registered: the
+// API's no-op tracer is all that runs.
 
 /**
  * The workflow interceptors' module, bundled into the workflow code when tracing: they run in the
@@ -67,104 +48,14 @@ export interface TracingOptions {
 
 /**
  * Registers the process's tracer provider (global: the judge's spans and Temporal's interceptors
- * take it), the W3C trace context propagator and an async-hooks context manager.
+ * take it), the W3C trace context propagator and an async-hooks context manager. The SDK is
+ * loaded here, so a process without tracing never loads it (a worker's restart is the quicker).
  * @throws Error when a tracer provider is already registered in the process.
  */
-export function startTracing(settings: TracingSettings, options: TracingOptions = {}): Tracing {
-  const resource = defaultResource().merge(
-    resourceFromAttributes({ 'service.name': settings.serviceName }),
-  );
-  const exporter =
-    options.exporter ??
-    new OTLPTraceExporter({ url: settings.endpoint, headers: settings.headers });
-  const processor = new BatchSpanProcessor(exporter);
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [processor] });
-  if (!trace.setGlobalTracerProvider(provider)) {
-    throw new Error(
-      'a tracer provider is already registered in this process; evalflow registers its own only where it is the only one',
-    );
-  }
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(
-    new CompositePropagator({
-      propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
-    }),
-  );
-  const workflowSpans = fromWorkflows(processor, resource);
-  let stopped: Promise<void> | null = null;
-  return {
-    settings,
-    resource,
-    clientInterceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
-    workerOptions(runsWorkflows) {
-      return {
-        interceptors: {
-          activity: [
-            (ctx) => ({
-              inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
-              outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
-            }),
-          ],
-        },
-        ...(runsWorkflows
-          ? {
-              sinks: {
-                // The SDK's types are of the OTel SDK 1.x it depends on; the processor is 2.x's,
-                // given the spans as 2.x reads them (`fromWorkflows`).
-                exporter: makeWorkflowExporter(
-                  workflowSpans as unknown as Parameters<typeof makeWorkflowExporter>[0],
-                  resource as unknown as Parameters<typeof makeWorkflowExporter>[1],
-                ),
-              },
-            }
-          : {}),
-      };
-    },
-    forceFlush: () => provider.forceFlush(),
-    shutdown() {
-      stopped ??= provider.shutdown().finally(() => {
-        trace.disable();
-        propagation.disable();
-        context.disable();
-      });
-      return stopped;
-    },
-  };
-}
-
-/**
- * The workflow sandbox's spans, made by the OTel SDK 1.x the interceptors bundle, as the 2.x SDK
- * reads them: a parent span context for the parent's id, an instrumentation scope for the library.
- */
-function fromWorkflows(processor: SpanProcessor, resource: Resource): SpanProcessor {
-  return {
-    onStart() {},
-    onEnd(span) {
-      processor.onEnd(fromWorkflow(span as unknown as WorkflowSpan, resource));
-    },
-    forceFlush: () => processor.forceFlush(),
-    // The provider shuts its processor down.
-    shutdown: async () => {},
-  };
-}
-
-/** A span as the 1.x SDK in the sandbox shapes it. */
-type WorkflowSpan = Omit<ReadableSpan, 'parentSpanContext' | 'instrumentationScope'> & {
-  parentSpanId?: string;
-  instrumentationLibrary?: ReadableSpan['instrumentationScope'];
-};
-
-function fromWorkflow(span: WorkflowSpan, resource: Resource): ReadableSpan {
-  const { parentSpanId, instrumentationLibrary, ...rest } = span;
-  const own = span.spanContext();
-  const parent: SpanContext | undefined = parentSpanId
-    ? { traceId: own.traceId, spanId: parentSpanId, traceFlags: own.traceFlags }
-    : undefined;
-  return {
-    ...rest,
-    spanContext: () => own,
-    resource,
-    parentSpanContext: parent,
-    instrumentationScope: instrumentationLibrary ?? { name: '@temporalio/interceptor-workflow' },
-  };
+export async function startTracing(
+  settings: TracingSettings,
+  options: TracingOptions = {},
+): Promise<Tracing> {
+  const { registerTracing } = await import('./tracing-sdk.js');
+  return registerTracing(settings, options);
 }

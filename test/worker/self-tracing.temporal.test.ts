@@ -85,7 +85,7 @@ function configWith(extra: Record<string, string>): Config {
  * last, which sends its last spans). Returns the agent span's ids.
  */
 async function judgeOneRun(config: Config, bundle: WorkflowBundleOption) {
-  const tracing: Tracing | null = config.tracing && startTracing(config.tracing);
+  const tracing: Tracing | null = config.tracing && (await startTracing(config.tracing));
   const definition = app();
   const engine = await startEngine({
     config,

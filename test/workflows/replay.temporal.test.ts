@@ -45,7 +45,7 @@ describe('replaying recorded histories with the workflows traced', () => {
     it(`replays ${file} without a determinism violation`, async () => {
       const settings = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1' }).tracing;
       if (settings === null) throw new Error('an endpoint is set');
-      const tracing = startTracing(settings);
+      const tracing = await startTracing(settings);
       try {
         const history = JSON.parse(readFileSync(`${dir}${file}`, 'utf8'));
         await Worker.runReplayHistory(

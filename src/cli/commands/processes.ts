@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { type Config, loadApp, temporalConnection, withSeparatePorts } from '../../config/index.js';
-import { startApi } from '../../processes/index.js';
 import { startEngine, startTracing, type Tracing } from '../../worker/index.js';
 import { CONFIG_OPTION, portNumber } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
@@ -126,6 +125,8 @@ export function registerEngine(program: Command, terminal: Terminal): void {
     const { app, source } = await loadApp(config, { file: options.config, cwd: terminal.cwd });
     print(`evalflow: app from ${source}`);
     await traced(config, print, async (tracing) => {
+      // The API is loaded only by the commands that serve it: a worker alone starts without it.
+      const { startApi } = await import('../../processes/index.js');
       const api = await startApi({
         config,
         app,
@@ -149,7 +150,7 @@ async function traced(
   print: (line: string) => void,
   run: (tracing: Tracing | null) => Promise<void>,
 ): Promise<void> {
-  const tracing = config.tracing && startTracing(config.tracing);
+  const tracing = config.tracing && (await startTracing(config.tracing));
   if (tracing) print(`evalflow: tracing its own work to ${tracing.settings.endpoint}`);
   try {
     await run(tracing);

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { type AppDefinition, loadConfig } from '../../config/index.js';
 import { operationsLog } from '../../metrics/index.js';
-import { startEngineWithApi } from '../../processes/index.js';
 import { issueCredential } from '../../wire/credentials.js';
 import { parsePrincipal } from '../../wire/principals.js';
 import { CLI_INVOCATION } from '../presentation/invocation.js';
@@ -63,6 +62,8 @@ export async function startDemoEngine(options: {
       EVALFLOW_API_PORT: String(apiPort),
     });
     const temporal = { address: server.address };
+    // Loaded here, as `evalflow api` loads it: a worker alone starts without the API's modules.
+    const { startEngineWithApi } = await import('../../processes/index.js');
     const { engine, api } = await startEngineWithApi(
       {
         config,

@@ -5,7 +5,6 @@ import {
   temporalConnection,
   withSeparatePorts,
 } from '../../config/index.js';
-import { startEngineWithApi } from '../../processes/index.js';
 import { startTracing, type Tracing } from '../../worker/index.js';
 import { pageLine } from '../presentation/page-line.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';
@@ -75,8 +74,10 @@ export async function start(terminal: Terminal, options: StartOptions): Promise<
   let forget = () => {};
   let tracing: Tracing | null = null;
   try {
-    tracing = settings.tracing && startTracing(settings.tracing);
+    tracing = settings.tracing && (await startTracing(settings.tracing));
     if (tracing) print(`evalflow: tracing its own work to ${tracing.settings.endpoint}`);
+    // Loaded here, as `evalflow api` loads it: a worker alone starts without the API's modules.
+    const { startEngineWithApi } = await import('../../processes/index.js');
     const { engine, api } = await startEngineWithApi({
       config: settings,
       app,
