@@ -173,11 +173,11 @@ async function settledBefore(
   input: EvaluateInput,
   turn: TurnToJudge | null,
 ): Promise<EvaluationEntry | null> {
-  const { participant } = ledgerKey(input);
+  const key = ledgerKey(input);
   if (turn !== null && Context.current().info.attempt === 1) {
-    return turn.settled.find((entry) => entry.participant === participant) ?? null;
+    return turn.settled.find((entry) => entry.participant === key.participant) ?? null;
   }
-  return deps.store.ledger.evaluation(input.workspaceId, ledgerKey(input));
+  return deps.store.ledger.evaluation(input.workspaceId, key);
 }
 
 /** An evaluation its budget refuses: deferred to the budget's next period, or skipped. */
