@@ -11,18 +11,44 @@ import {
   BasicTracerProvider,
   BatchSpanProcessor,
   type ReadableSpan,
+  type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import type { ClientInterceptors } from '@temporalio/client';
 import {
   makeWorkflowExporter,
   OpenTelemetryActivityInboundInterceptor,
   OpenTelemetryActivityOutboundInterceptor,
   OpenTelemetryWorkflowClientInterceptor,
 } from '@temporalio/interceptors-opentelemetry';
+import type { WorkerOptions as SdkWorkerOptions } from '@temporalio/worker';
 import type { TracingSettings } from '../config/index.js';
-import type { Tracing, TracingOptions } from './tracing.js';
 
-// The OpenTelemetry SDK's side of `startTracing` (tracing.ts), imported only when tracing starts.
+// The OpenTelemetry SDK's side of `startTracing` (tracing.ts), imported only when tracing starts;
+// tracing.ts takes its types from here (types only: they load nothing).
+
+/** The process's tracing, from `startTracing`. */
+export interface Tracing {
+  readonly settings: TracingSettings;
+  readonly resource: Resource;
+  /** Interceptors for a Temporal client: each workflow it starts or signals gets a span. */
+  readonly clientInterceptors: ClientInterceptors;
+  /**
+   * What a worker adds to its options: the activity interceptors, and for a worker that runs
+   * workflows the workflow interceptors' module and the sink their spans leave the sandbox by.
+   * The worker's workflow bundle must hold the module (`bundleWorkflows({ tracing: true })`).
+   */
+  workerOptions(runsWorkflows: boolean): Pick<SdkWorkerOptions, 'interceptors' | 'sinks'>;
+  /** Exports every span ended so far. */
+  forceFlush(): Promise<void>;
+  /** Exports what is left and unregisters the provider, the propagator and the context manager. */
+  shutdown(): Promise<void>;
+}
+
+export interface TracingOptions {
+  /** Where spans go instead of OTLP (tests); the batch processor still sends them. */
+  exporter?: SpanExporter;
+}
 
 /** `startTracing`'s work, with the SDK loaded. */
 export function registerTracing(settings: TracingSettings, options: TracingOptions): Tracing {

@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module';
-import type { Resource } from '@opentelemetry/resources';
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { ClientInterceptors } from '@temporalio/client';
-import type { WorkerOptions as SdkWorkerOptions } from '@temporalio/worker';
 import type { TracingSettings } from '../config/index.js';
+import type { Tracing, TracingOptions } from './tracing-sdk.js';
+
+export type { Tracing, TracingOptions };
 
 // evalflow's own spans (docs/traces.md#evalflows-own-spans): with an OTLP endpoint set, the
 // process registers a tracer provider exporting OTLP/HTTP protobuf through a batch processor, and
@@ -22,29 +21,6 @@ export const TRACING_WORKFLOW_MODULES: readonly string[] = [
     '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
   ),
 ];
-
-/** The process's tracing, from `startTracing`. */
-export interface Tracing {
-  readonly settings: TracingSettings;
-  readonly resource: Resource;
-  /** Interceptors for a Temporal client: each workflow it starts or signals gets a span. */
-  readonly clientInterceptors: ClientInterceptors;
-  /**
-   * What a worker adds to its options: the activity interceptors, and for a worker that runs
-   * workflows the workflow interceptors' module and the sink their spans leave the sandbox by.
-   * The worker's workflow bundle must hold the module (`bundleWorkflows({ tracing: true })`).
-   */
-  workerOptions(runsWorkflows: boolean): Pick<SdkWorkerOptions, 'interceptors' | 'sinks'>;
-  /** Exports every span ended so far. */
-  forceFlush(): Promise<void>;
-  /** Exports what is left and unregisters the provider, the propagator and the context manager. */
-  shutdown(): Promise<void>;
-}
-
-export interface TracingOptions {
-  /** Where spans go instead of OTLP (tests); the batch processor still sends them. */
-  exporter?: SpanExporter;
-}
 
 /**
  * Registers the process's tracer provider (global: the judge's spans and Temporal's interceptors
