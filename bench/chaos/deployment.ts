@@ -1,15 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Connection } from '@temporalio/client';
 import Database from 'better-sqlite3';
 import { issueCredential, parsePrincipal } from '../../src/api/index.js';
-import { type DevServer, startDevServer } from '../../src/cli/supervision/dev-server.js';
+import {
+  type DevServer,
+  type DevServerOptions,
+  startDevServer,
+} from '../../src/cli/supervision/dev-server.js';
 import { freePort } from '../../src/cli/supervision/free-port.js';
 import { ENVIRONMENT } from '../../src/config/index.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
+import { whenReady } from '../../src/workflow-clients/temporal-ready.js';
 import app from './chaos.config.js';
 
 // evalflow deployed as a user deploys it, for the chaos scenarios: a Temporal dev server, and
@@ -54,22 +60,28 @@ export interface DeploymentOptions {
   worker?: boolean;
   /** Extra environment for both processes. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Where its ports come from (default: the OS picks). A port the OS picks can be taken by
+   * another process's outgoing connection before the server binds it; tests pass their own.
+   */
+  freePort?: () => Promise<number>;
 }
 
 export async function startDeployment(options: DeploymentOptions): Promise<Deployment> {
   const dir = mkdtempSync(join(tmpdir(), 'evalflow-chaos-'));
   const sqlitePath = join(dir, 'evalflow.db');
   const scoresFile = join(dir, 'scores.jsonl');
+  const pickPort = options.freePort ?? freePort;
   const devServerOptions = {
     cliPath: options.temporalCli,
     namespace: 'default',
-    port: await freePort(),
-    uiPort: await freePort(),
+    port: await pickPort(),
+    uiPort: await pickPort(),
     home: dir,
     log: () => {},
   };
-  let server: DevServer = await startDevServer(devServerOptions);
-  const apiPort = await freePort();
+  let server: DevServer = await startAnswering(devServerOptions);
+  const apiPort = await pickPort();
   // The parent's evalflow settings (a CI's DATABASE_URL, say) must not leak in.
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !(name in ENVIRONMENT)),
@@ -159,7 +171,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       const exited = once(server.child, 'exit');
       server.child.kill('SIGKILL');
       await exited;
-      server = await startDevServer(devServerOptions);
+      server = await startAnswering(devServerOptions);
     },
     async close() {
       await kill('worker');
@@ -170,6 +182,28 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The dev server, once it answers: a server that exits first (a port taken, say) fails here with
+ * its log, rather than as the API's wait for Temporal a minute later.
+ */
+async function startAnswering(options: DevServerOptions): Promise<DevServer> {
+  const server = await startDevServer(options);
+  try {
+    const connection = await whenReady(
+      { address: server.address },
+      (connect) => Connection.connect(connect),
+      { timeoutMs: 120_000, server: server.child },
+    );
+    await connection.close();
+    return server;
+  } catch (error) {
+    await server.stop();
+    throw new Error(`the dev server did not answer:\n${readFileSync(server.logFile, 'utf8')}`, {
+      cause: error,
+    });
+  }
 }
 
 /** Resolves once the process prints `pattern`; rejects, with what it printed, if it exits first. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tryEveryBoundary } from '../../bench/chaos/boundaries.js';
 import { principalKeys } from '../../bench/chaos/credentials.js';
-import { type Deployment, startDeployment } from '../../bench/chaos/deployment.js';
+import type { Deployment } from '../../bench/chaos/deployment.js';
 import { fuzzApi } from '../../bench/chaos/fuzz.js';
-import { temporalBinaries } from '../support/processes.js';
+import { startTestDeployment } from '../support/deployment.js';
 
 // The short versions of chaos scenarios 7 and 8 (npm run bench:chaos runs the long ones) against
 // a real `evalflow api` process on a Temporal dev server: schemathesis fuzzes every route in the
@@ -11,7 +11,7 @@ import { temporalBinaries } from '../support/processes.js';
 
 let deployment: Deployment;
 beforeAll(async () => {
-  deployment = await startDeployment({ temporalCli: temporalBinaries().TEMPORAL_CLI_PATH ?? '' });
+  deployment = await startTestDeployment();
 }, 300_000);
 afterAll(async () => {
   await deployment?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { killApiWhileWriting } from '../../bench/chaos/api-kills.js';
-import { type Deployment, startDeployment } from '../../bench/chaos/deployment.js';
-import { temporalBinaries } from '../support/processes.js';
+import type { Deployment } from '../../bench/chaos/deployment.js';
+import { startTestDeployment } from '../support/deployment.js';
 
 // The short version of chaos scenario 2 (npm run bench:chaos kills 10 times): the `evalflow api`
 // process SIGKILLed while clients write with Idempotency-Key and retry; every acknowledged write
@@ -9,7 +9,7 @@ import { temporalBinaries } from '../support/processes.js';
 
 let deployment: Deployment;
 beforeAll(async () => {
-  deployment = await startDeployment({ temporalCli: temporalBinaries().TEMPORAL_CLI_PATH ?? '' });
+  deployment = await startTestDeployment();
 }, 300_000);
 afterAll(async () => {
   await deployment?.close();

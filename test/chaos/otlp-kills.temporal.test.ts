@@ -8,9 +8,10 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Deployment, startDeployment } from '../../bench/chaos/deployment.js';
+import type { Deployment } from '../../bench/chaos/deployment.js';
 import type { Envelope } from '../../src/core/index.js';
-import { eventually, temporalBinaries } from '../support/processes.js';
+import { startTestDeployment } from '../support/deployment.js';
+import { eventually } from '../support/processes.js';
 
 // Chaos for the OTLP receiver: agents' spans exported by the OpenTelemetry SDK (protobuf, the
 // batch processor, its own retries) into `evalflow api` and `evalflow worker` as processes, the
@@ -25,8 +26,7 @@ const VERDICTS_PER_ANSWER = 3;
 
 let deployment: Deployment;
 beforeAll(async () => {
-  deployment = await startDeployment({
-    temporalCli: temporalBinaries().TEMPORAL_CLI_PATH ?? '',
+  deployment = await startTestDeployment({
     worker: true,
     env: { EVALFLOW_OTLP_SETTLE_MS: '200' },
   });

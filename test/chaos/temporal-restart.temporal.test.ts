@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Deployment, startDeployment } from '../../bench/chaos/deployment.js';
+import type { Deployment } from '../../bench/chaos/deployment.js';
 import { restartTemporalDuringReevaluation } from '../../bench/chaos/temporal-restart.js';
-import { temporalBinaries } from '../support/processes.js';
+import { startTestDeployment } from '../support/deployment.js';
 
 // The short version of chaos scenario 3 (npm run bench:chaos re-evaluates 2,000 versions): the
 // Temporal dev server SIGKILLed and restarted on its state file during a re-evaluation started
@@ -9,8 +9,7 @@ import { temporalBinaries } from '../support/processes.js';
 
 let deployment: Deployment;
 beforeAll(async () => {
-  deployment = await startDeployment({
-    temporalCli: temporalBinaries().TEMPORAL_CLI_PATH ?? '',
+  deployment = await startTestDeployment({
     worker: true,
   });
 }, 300_000);

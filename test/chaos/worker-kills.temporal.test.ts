@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Deployment, startDeployment } from '../../bench/chaos/deployment.js';
+import type { Deployment } from '../../bench/chaos/deployment.js';
 import { killWorkerWhileEvaluating } from '../../bench/chaos/worker-kills.js';
+import { startTestDeployment } from '../support/deployment.js';
 import { LangfuseTestServer } from '../support/langfuse-server/index.js';
-import { temporalBinaries } from '../support/processes.js';
 
 // The short version of chaos scenario 1 (npm run bench:chaos: 1,000 runs, 20 kills): runs
 // reported through the API while the `evalflow worker` process is SIGKILLed and restarted; every
@@ -12,8 +12,7 @@ let langfuse: LangfuseTestServer;
 let deployment: Deployment;
 beforeAll(async () => {
   langfuse = await LangfuseTestServer.start();
-  deployment = await startDeployment({
-    temporalCli: temporalBinaries().TEMPORAL_CLI_PATH ?? '',
+  deployment = await startTestDeployment({
     worker: true,
     env: {
       LANGFUSE_BASE_URL: langfuse.url,
