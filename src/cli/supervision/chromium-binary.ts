@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { findOrInstall } from './debian-package.js';
 
 // The browser tests' Chromium: Debian's `chromium` package, driven by playwright-core through
 // its executable path (a browser tool's own download cannot run everywhere the tests do).
@@ -16,22 +16,7 @@ export function findChromium(): string | undefined {
 
 /** Says where the browser tests' Chromium comes from, installing Debian's package when it has to. */
 export function ensureChromium(env: NodeJS.ProcessEnv = process.env): string {
-  let path = findChromium();
-  let installed = false;
-  if (path === undefined && process.getuid?.() === 0) {
-    try {
-      const quiet = {
-        stdio: 'ignore' as const,
-        env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
-      };
-      execFileSync('apt-get', ['update', '-qq'], quiet);
-      execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], quiet);
-      installed = true;
-    } catch {
-      // No apt-get, or no package: reported below.
-    }
-    path = findChromium();
-  }
+  const { found: path, installed } = findOrInstall(findChromium, 'chromium', env);
   if (path === undefined) throw new Error(CHROMIUM_MISSING);
   return `chromium: ${path} (${installed ? "installed from Debian's chromium" : "Debian's chromium"}; for the browser tests)`;
 }

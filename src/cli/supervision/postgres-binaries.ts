@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { findOrInstall } from './debian-package.js';
 
 // The tests' Postgres: DATABASE_URL, else a throwaway cluster from Debian's `postgresql` package,
 // which `npm run setup` installs when it is missing and apt-get can (as root).
@@ -23,22 +23,7 @@ export function findPostgresBin(): string | undefined {
 /** Says where the tests' Postgres comes from, installing Debian's package when it has to. */
 export function ensurePostgres(env: NodeJS.ProcessEnv = process.env): string {
   if (env.DATABASE_URL) return 'postgres: DATABASE_URL';
-  let bin = findPostgresBin();
-  let installed = false;
-  if (bin === undefined && process.getuid?.() === 0) {
-    try {
-      const quiet = {
-        stdio: 'ignore' as const,
-        env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
-      };
-      execFileSync('apt-get', ['update', '-qq'], quiet);
-      execFileSync('apt-get', ['install', '-y', '-qq', 'postgresql'], quiet);
-      installed = true;
-    } catch {
-      // No apt-get, or no package: reported below.
-    }
-    bin = findPostgresBin();
-  }
+  const { found: bin, installed } = findOrInstall(findPostgresBin, 'postgresql', env);
   if (bin === undefined) throw new Error(POSTGRES_MISSING);
   return `postgres: ${bin} (${installed ? "installed from Debian's postgresql" : "Debian's postgresql"}; a throwaway cluster per test run)`;
 }
