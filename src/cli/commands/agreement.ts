@@ -1,17 +1,17 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { counted, EvaluatedKindSchema, evaluatedKinds, type TargetKind } from '../../core/index.js';
+import { EvaluatedKindSchema, evaluatedKinds, type TargetKind } from '../../core/index.js';
 import {
   AgreementQueryError,
   compareSides,
   mappingOf,
   queueDisagreements,
 } from '../../evidence/index.js';
-import type { EventLog } from '../../store/index.js';
 import { wireAgreement } from '../../wire/agreement.js';
-import { APP_OPTION, appOf, CLI_ACTOR, identifier, instant, usage, withStore } from '../context.js';
+import { APP_OPTION, CLI_ACTOR, identifier, instant, usage } from '../context.js';
 import { printAgreement } from '../presentation/agreement-report.js';
 import { withExamples } from '../presentation/examples.js';
 import { printTo, type Terminal } from '../terminal.js';
+import { inOneWorkspace, ONE_WORKSPACE_OPTION } from './one-workspace.js';
 
 // `evalflow agreement A B`: how two populations of stored verdicts agree, read from the store as
 // GET /v1/agreement reads them, printed as tables (or, with --json, the API's answer).
@@ -31,21 +31,6 @@ export function evaluatedKind(value: string): TargetKind {
     );
   }
   return parsed.data;
-}
-
-/** The workspace named, else the store's only one. */
-export async function oneWorkspace(
-  store: Pick<EventLog, 'workspaces'>,
-  named: string | undefined,
-): Promise<string> {
-  if (named !== undefined) return named;
-  const all = await store.workspaces();
-  if (all.length === 1) return all[0] as string;
-  return usage(
-    all.length === 0
-      ? 'the store has no workspaces yet: name one with --workspace'
-      : `the store has ${counted(all.length, 'workspace')} (${all.join(', ')}): name one with --workspace`,
-  );
 }
 
 /** An evidence refusal as the CLI's one-line usage error. */
@@ -109,7 +94,7 @@ export function registerAgreement(program: Command, terminal: Terminal): void {
           '<b>',
           'side B, written the same way; a population without a field takes side A’s',
         )
-        .option('--workspace <id>', 'the workspace (default: the store’s only one)', identifier),
+        .option(...ONE_WORKSPACE_OPTION),
     )
       .option(
         '--limit <n>',
@@ -131,11 +116,10 @@ export function registerAgreement(program: Command, terminal: Terminal): void {
     'evalflow agreement politeness@1:polite politeness@2:polite --json',
     'evalflow agreement politeness@2:polite reviewers --target-kind message --queue second-look',
   ).action(async (a: string, b: string, options: AgreementOptions) => {
-    const { config, app } = await appOf(options, terminal);
-    const { workspace, report, queued } = await withStore(
-      config,
-      async (store) => {
-        const workspace = await oneWorkspace(store, options.workspace);
+    const { workspace, report, queued } = await inOneWorkspace(
+      terminal,
+      options,
+      async (store, app, workspace) => {
         const query = {
           workspaceId: workspace,
           a,
@@ -163,7 +147,6 @@ export function registerAgreement(program: Command, terminal: Terminal): void {
               );
         return { workspace, report, queued };
       },
-      app,
     );
     if (options.json) {
       return print(JSON.stringify({ workspace, ...report, ...(queued ? { queued } : {}) }));

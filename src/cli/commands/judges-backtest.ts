@@ -1,9 +1,10 @@
 import { EvaluatorId } from '../../core/index.js';
 import { readBacktest } from '../../evidence/index.js';
 import { type WireBacktest, wireBacktest } from '../../wire/backtest.js';
-import { appOf, type Print, usage, withStore } from '../context.js';
+import { type Print, usage } from '../context.js';
 import { printTo, type Terminal } from '../terminal.js';
-import { asUsage, oneWorkspace } from './agreement.js';
+import { asUsage } from './agreement.js';
+import { inOneWorkspace } from './one-workspace.js';
 
 // `evalflow judges backtest`: a recorded version against its base on the version's held-out
 // targets, from the verdicts stored on them: κ of each against the reviewers, the paired
@@ -25,25 +26,19 @@ export async function backtestJudge(
   if (!EvaluatorId.safeParse(candidate).success) {
     usage(`a judge version is written name@version, not ${candidate}`);
   }
-  const { config, app } = await appOf(options, terminal);
-  const result = await withStore(
-    config,
-    async (store) => {
-      const workspace = await oneWorkspace(store, options.workspace);
-      const version = await store.judgeVersions.get(workspace, candidate);
-      if (version === null) usage(`${candidate} is not recorded in ${workspace}`);
-      const statistics = await asUsage(() =>
-        readBacktest(store, app, {
-          workspaceId: workspace,
-          version,
-          against: options.against,
-          ...(options.field ? { field: options.field } : {}),
-        }),
-      );
-      return wireBacktest(workspace, version, statistics);
-    },
-    app,
-  );
+  const result = await inOneWorkspace(terminal, options, async (store, app, workspace) => {
+    const version = await store.judgeVersions.get(workspace, candidate);
+    if (version === null) usage(`${candidate} is not recorded in ${workspace}`);
+    const statistics = await asUsage(() =>
+      readBacktest(store, app, {
+        workspaceId: workspace,
+        version,
+        against: options.against,
+        ...(options.field ? { field: options.field } : {}),
+      }),
+    );
+    return wireBacktest(workspace, version, statistics);
+  });
   const print = printTo(terminal);
   if (options.json) return print(JSON.stringify(result));
   printBacktest(result, print);

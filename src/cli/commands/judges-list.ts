@@ -1,7 +1,7 @@
 import { type WireJudgeVersion, wireJudgeVersions } from '../../wire/judge-versions.js';
-import { appOf, type Print, withStore } from '../context.js';
+import type { Print } from '../context.js';
 import { printTo, type Terminal } from '../terminal.js';
-import { oneWorkspace } from './agreement.js';
+import { inOneWorkspace } from './one-workspace.js';
 
 // `evalflow judges list`: the LLM judges' versions, those the app declares in code beside those
 // recorded as data in the workspace, each with what it answers with and, for a recorded one,
@@ -14,16 +14,14 @@ export interface ListOptions {
 }
 
 export async function listJudges(terminal: Terminal, options: ListOptions): Promise<void> {
-  const { config, app } = await appOf(options, terminal);
-  const { workspace, versions } = await withStore(
-    config,
-    async (store) => {
-      const workspace = await oneWorkspace(store, options.workspace);
-      return { workspace, versions: await store.judgeVersions.list(workspace) };
-    },
-    app,
+  const { workspace, listed } = await inOneWorkspace(
+    terminal,
+    options,
+    async (store, app, workspace) => ({
+      workspace,
+      listed: wireJudgeVersions(app.evaluators.list(), await store.judgeVersions.list(workspace)),
+    }),
   );
-  const listed = wireJudgeVersions(app.evaluators.list(), versions);
   const print = printTo(terminal);
   if (options.json) return print(JSON.stringify({ workspace, versions: listed }));
   printList(workspace, listed, print);

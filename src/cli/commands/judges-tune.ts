@@ -1,9 +1,10 @@
 import { EvaluatorId } from '../../core/index.js';
 import { prepareTuning } from '../../evidence/index.js';
 import { type WireTuned, wireTuned } from '../../wire/judge-versions.js';
-import { appOf, CLI_ACTOR, type Print, usage, withStore } from '../context.js';
+import { CLI_ACTOR, type Print, usage } from '../context.js';
 import { printTo, type Terminal } from '../terminal.js';
-import { asUsage, oneWorkspace } from './agreement.js';
+import { asUsage } from './agreement.js';
+import { inOneWorkspace } from './one-workspace.js';
 
 // `evalflow judges tune`: a candidate version of an LLM judge from the targets both it and the
 // reviewers gave verdicts on — split (seeded, stratified by the reviewers' label), examples chosen
@@ -26,36 +27,30 @@ export async function tuneJudge(terminal: Terminal, base: string, options: TuneO
   if (!EvaluatorId.safeParse(base).success) {
     usage(`a judge version is written name@version, not ${base}`);
   }
-  const { config, app } = await appOf(options, terminal);
-  const tuned = await withStore(
-    config,
-    async (store) => {
-      const workspace = await oneWorkspace(store, options.workspace);
-      const prepared = await asUsage(() =>
-        prepareTuning(store, app, {
-          workspaceId: workspace,
-          base,
-          against: options.against,
-          by: CLI_ACTOR,
-          now: new Date(),
-          ...(options.field ? { field: options.field } : {}),
-          ...(options.as ? { as: options.as } : {}),
-          ...(options.heldOutShare === undefined ? {} : { heldOutShare: options.heldOutShare }),
-          ...(options.seed === undefined ? {} : { seed: options.seed }),
-          ...(options.maxExamples === undefined ? {} : { maxExamples: options.maxExamples }),
-        }),
-      );
-      const outcome = await store.execute({
-        workspace_id: workspace,
-        actor: CLI_ACTOR,
-        command: prepared.command,
-      });
-      if (outcome.type !== 'recorded') usage(`${workspace}: ${outcome.message}`);
-      const seq = outcome.events[0]?.seq ?? 0;
-      return wireTuned(workspace, seq, prepared.command.judge_version, prepared);
-    },
-    app,
-  );
+  const tuned = await inOneWorkspace(terminal, options, async (store, app, workspace) => {
+    const prepared = await asUsage(() =>
+      prepareTuning(store, app, {
+        workspaceId: workspace,
+        base,
+        against: options.against,
+        by: CLI_ACTOR,
+        now: new Date(),
+        ...(options.field ? { field: options.field } : {}),
+        ...(options.as ? { as: options.as } : {}),
+        ...(options.heldOutShare === undefined ? {} : { heldOutShare: options.heldOutShare }),
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        ...(options.maxExamples === undefined ? {} : { maxExamples: options.maxExamples }),
+      }),
+    );
+    const outcome = await store.execute({
+      workspace_id: workspace,
+      actor: CLI_ACTOR,
+      command: prepared.command,
+    });
+    if (outcome.type !== 'recorded') usage(`${workspace}: ${outcome.message}`);
+    const seq = outcome.events[0]?.seq ?? 0;
+    return wireTuned(workspace, seq, prepared.command.judge_version, prepared);
+  });
   const print = printTo(terminal);
   if (options.json) return print(JSON.stringify(tuned));
   printTuned(tuned, print);

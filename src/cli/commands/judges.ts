@@ -5,6 +5,7 @@ import type { Terminal } from '../terminal.js';
 import { backtestJudge } from './judges-backtest.js';
 import { listJudges } from './judges-list.js';
 import { tuneJudge } from './judges-tune.js';
+import { ONE_WORKSPACE_OPTION } from './one-workspace.js';
 
 // `evalflow judges list|tune|backtest`: LLM judges' versions as data. Each command's action is a function in a
 // file named after it.
@@ -29,7 +30,7 @@ export function registerJudges(program: Command, terminal: Terminal): void {
       .description(
         'the LLM judges’ versions: those the app declares in code, and those recorded as data in the workspace',
       )
-      .option('--workspace <id>', 'the workspace (default: the store’s only one)', identifier)
+      .option(...ONE_WORKSPACE_OPTION)
       .option(...APP_OPTION)
       .option('--json', 'print one JSON object {workspace, versions}'),
     'evalflow judges list --workspace acme',
@@ -63,7 +64,7 @@ export function registerJudges(program: Command, terminal: Terminal): void {
         'the most examples the candidate takes (default 8)',
         wholeNumber,
       )
-      .option('--workspace <id>', 'the workspace (default: the store’s only one)', identifier)
+      .option(...ONE_WORKSPACE_OPTION)
       .option(...APP_OPTION)
       .option('--json', 'print one JSON object: the candidate, the split sizes, the examples'),
     'evalflow judges tune llm_judge@1 --against reviewers:review.passed --workspace acme',
@@ -78,7 +79,7 @@ export function registerJudges(program: Command, terminal: Terminal): void {
       .argument('<judge>', 'the recorded version, name@version')
       .requiredOption('--against <side>', 'the reviewers’ verdicts: reviewers:<type>.<field>')
       .option('--field <field>', "the judge's field (default: the reviewers' field's name)")
-      .option('--workspace <id>', 'the workspace (default: the store’s only one)', identifier)
+      .option(...ONE_WORKSPACE_OPTION)
       .option(...APP_OPTION)
       .option('--json', 'print one JSON object {workspace, candidate, base, statistics}'),
     'evalflow judges backtest llm_judge@tuned-1 --against reviewers:review.passed --workspace acme',

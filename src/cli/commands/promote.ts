@@ -9,18 +9,11 @@ import {
   type TargetKind,
 } from '../../core/index.js';
 import { mappingOf, preparePromotion } from '../../evidence/index.js';
-import {
-  APP_OPTION,
-  appOf,
-  CLI_ACTOR,
-  identifier,
-  type Print,
-  usage,
-  withStore,
-} from '../context.js';
+import { APP_OPTION, CLI_ACTOR, type Print, usage } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { printTo, type Terminal } from '../terminal.js';
-import { asUsage, oneWorkspace, SIDES_HELP, withSlices } from './agreement.js';
+import { asUsage, SIDES_HELP, withSlices } from './agreement.js';
+import { inOneWorkspace, ONE_WORKSPACE_OPTION } from './one-workspace.js';
 
 // `evalflow rules promote`: measures a version's agreement now and promotes it on that evidence,
 // as POST /v1/evaluation-rules/{evaluator}/promote does, recorded as system:cli: one
@@ -97,7 +90,7 @@ export function registerPromote(rules: Command, terminal: Terminal): void {
         'take the evidence from a tuned version’s backtest: its held-out targets alone, beside the version it was tuned from, which it replaces; the held-out set must give κ an interval and κ must gain over that version’s',
       )
       .option('--force', 'promote even on short evidence; the event records it as forced')
-      .option('--workspace <id>', 'the workspace (default: the store’s only one)', identifier)
+      .option(...ONE_WORKSPACE_OPTION)
       .option(...APP_OPTION)
       .option('--json', 'print the recorded event as one JSON object, with `workspace` and `seq`'),
     'evalflow rules promote politeness@2 --replacing politeness@1 --against reviewers --min-kappa 0.6 --min-matched 50',
@@ -105,36 +98,30 @@ export function registerPromote(rules: Command, terminal: Terminal): void {
     'evalflow rules promote llm_judge@tuned-1 --backtest --against reviewers:review.passed --min-kappa 0.6 --min-matched 30',
   ).action(async (evaluator: string, options: PromoteOptions) => {
     evaluatorId(evaluator);
-    const { config, app } = await appOf(options, terminal);
-    const result = await withStore(
-      config,
-      async (store) => {
-        const workspace = await oneWorkspace(store, options.workspace);
-        const { command } = await asUsage(async () =>
-          preparePromotion(store, app, {
-            workspaceId: workspace,
-            evaluator,
-            replacing: options.replacing ?? null,
-            against: options.against,
-            mapping: mappingOf(options.map ?? []),
-            minKappa: options.minKappa,
-            minMatched: options.minMatched,
-            force: options.force === true,
-            backtest: options.backtest === true,
-            ...(options.field ? { field: options.field } : {}),
-            ...(options.from ? { from: options.from } : {}),
-            ...(options.to ? { to: options.to } : {}),
-            ...(options.targetKind ? { targetKind: options.targetKind } : {}),
-          }),
-        );
-        const outcome = await store.execute({ workspace_id: workspace, actor: CLI_ACTOR, command });
-        if (outcome.type !== 'recorded') usage(`${workspace}: ${outcome.message}`);
-        const envelope = outcome.events[0];
-        if (envelope?.event.type !== 'evaluator_promoted') throw new Error('no promotion recorded');
-        return { workspace, seq: envelope.seq, event: envelope.event };
-      },
-      app,
-    );
+    const result = await inOneWorkspace(terminal, options, async (store, app, workspace) => {
+      const { command } = await asUsage(async () =>
+        preparePromotion(store, app, {
+          workspaceId: workspace,
+          evaluator,
+          replacing: options.replacing ?? null,
+          against: options.against,
+          mapping: mappingOf(options.map ?? []),
+          minKappa: options.minKappa,
+          minMatched: options.minMatched,
+          force: options.force === true,
+          backtest: options.backtest === true,
+          ...(options.field ? { field: options.field } : {}),
+          ...(options.from ? { from: options.from } : {}),
+          ...(options.to ? { to: options.to } : {}),
+          ...(options.targetKind ? { targetKind: options.targetKind } : {}),
+        }),
+      );
+      const outcome = await store.execute({ workspace_id: workspace, actor: CLI_ACTOR, command });
+      if (outcome.type !== 'recorded') usage(`${workspace}: ${outcome.message}`);
+      const envelope = outcome.events[0];
+      if (envelope?.event.type !== 'evaluator_promoted') throw new Error('no promotion recorded');
+      return { workspace, seq: envelope.seq, event: envelope.event };
+    });
     if (options.json) return print(JSON.stringify(result));
     printPromotion(result, print);
   });
