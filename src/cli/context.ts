@@ -99,6 +99,13 @@ export async function withStore<T>(
   }
 }
 
+/** The `--workspace` option of the commands that cover every workspace unless one is named. */
+export const EVERY_WORKSPACE_OPTION = [
+  '--workspace <id>',
+  'one workspace (default: every workspace)',
+  identifier,
+] as const;
+
 /** The workspaces a command covers: the one named, else every workspace the store holds. */
 export async function workspacesOf(
   store: Pick<EventLog, 'workspaces'>,

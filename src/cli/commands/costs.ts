@@ -9,7 +9,7 @@ import {
   readCosts,
   UtcDay,
 } from '../../wire/costs.js';
-import { identifier, usage, withStore } from '../context.js';
+import { EVERY_WORKSPACE_OPTION, usage, withStore } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';
@@ -78,7 +78,7 @@ export function registerCosts(program: Command, terminal: Terminal): void {
       .option('--from <day>', 'first UTC day included (2026-05-01)', utcDay)
       .option('--to <day>', 'last UTC day included', utcDay)
       .option('--evaluator <name>', 'one evaluator (name) or one version (name@version)', evaluator)
-      .option('--workspace <id>', 'one workspace (default: every workspace)', identifier)
+      .option(...EVERY_WORKSPACE_OPTION)
       .option('--json', 'print the API’s answer (GET /v1/costs) as one JSON object'),
     'evalflow costs',
     'evalflow costs --by evaluator,workspace --from 2026-05-01 --to 2026-05-31',

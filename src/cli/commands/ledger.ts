@@ -20,7 +20,14 @@ import {
   runOfTarget,
 } from '../../wire/ledger-entries.js';
 import { labelOf } from '../../wire/run-verdicts.js';
-import { APP_OPTION, appOf, identifier, withStore, workspacesOf } from '../context.js';
+import {
+  APP_OPTION,
+  appOf,
+  EVERY_WORKSPACE_OPTION,
+  identifier,
+  withStore,
+  workspacesOf,
+} from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
 import { valueText } from '../presentation/verdict-text.js';
@@ -42,7 +49,7 @@ export function registerLedger(program: Command, terminal: Terminal): void {
       .description(
         'the evaluation ledger: each (target, evaluator version, generation) with its state and reason',
       )
-      .option('--workspace <id>', 'one workspace (default: every workspace)', identifier)
+      .option(...EVERY_WORKSPACE_OPTION)
       .option(
         '--run <id>',
         "only a run's own evaluation: its turn, its messages, the artifact versions it produced",

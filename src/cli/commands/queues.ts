@@ -10,6 +10,9 @@ import { showQueue } from './queues-show.js';
 // API reads it, and targets put in a queue by hand (recorded as system:cli), each once per queue.
 // Each command's action is a function in a file named after it.
 
+/** Each queue command's `--workspace`: queues are defined per workspace. */
+const WORKSPACE = ['--workspace <id>', 'the workspace', identifier] as const;
+
 export function registerQueues(program: Command, terminal: Terminal): void {
   const queues = program
     .command('queues')
@@ -19,7 +22,7 @@ export function registerQueues(program: Command, terminal: Terminal): void {
     queues
       .command('list')
       .description('the review queues in force in a workspace, each with its progress')
-      .requiredOption('--workspace <id>', 'the workspace', identifier)
+      .requiredOption(...WORKSPACE)
       .option('--archived', 'archived queues too')
       .option(...CONFIG_OPTION)
       .option('--json', 'print one JSON array of queues (the API’s shape, with `progress`)'),
@@ -31,7 +34,7 @@ export function registerQueues(program: Command, terminal: Terminal): void {
       .command('show')
       .description("a review queue's settings, its progress and each reviewer's")
       .argument('<queue>', 'the queue id', identifier)
-      .requiredOption('--workspace <id>', 'the workspace', identifier)
+      .requiredOption(...WORKSPACE)
       .option(...CONFIG_OPTION)
       .option('--json', 'print one JSON object {queue, progress, reviewers} (the API’s shape)'),
     'evalflow queues show triage --workspace acme',
@@ -44,7 +47,7 @@ export function registerQueues(program: Command, terminal: Terminal): void {
         'put targets in a review queue (recorded as system:cli): those named, or every target of a kind matching the filter flags; each is queued once',
       )
       .argument('<queue>', 'the queue id', identifier)
-      .requiredOption('--workspace <id>', 'the workspace', identifier)
+      .requiredOption(...WORKSPACE)
       .option('--runs <ids>', 'runs (turn targets), comma-separated', commaList)
       .option(
         '--messages <thread/message>',

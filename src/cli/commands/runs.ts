@@ -4,7 +4,14 @@ import type { RunListOptions } from '../../store/index.js';
 import { stepsOfRun } from '../../traces/index.js';
 import { wireRun, wireSteps } from '../../wire/entities.js';
 import { evaluationSummary, evaluationsOfRuns } from '../../wire/run-evaluations.js';
-import { identifier, instant, wholeNumber, withStore, workspacesOf } from '../context.js';
+import {
+  EVERY_WORKSPACE_OPTION,
+  identifier,
+  instant,
+  wholeNumber,
+  withStore,
+  workspacesOf,
+} from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
 import { configOf, printTo, type Terminal } from '../terminal.js';
@@ -33,7 +40,7 @@ export function registerRuns(program: Command, terminal: Terminal): void {
     runs
       .command('list')
       .description('runs newest first, each with its evaluation summary (filters combine)')
-      .option('--workspace <id>', 'one workspace (default: every workspace)', identifier)
+      .option(...EVERY_WORKSPACE_OPTION)
       .option('--thread <id>', "only this thread's runs", identifier)
       .option('--trace <id>', "only this trace's runs (an OpenTelemetry trace id)", identifier)
       .addOption(
@@ -106,7 +113,7 @@ export function registerRuns(program: Command, terminal: Terminal): void {
     threads
       .command('list')
       .description('threads by id')
-      .option('--workspace <id>', 'one workspace (default: every workspace)', identifier)
+      .option(...EVERY_WORKSPACE_OPTION)
       .option(
         '--limit <n>',
         'at most this many threads per workspace (default 100)',

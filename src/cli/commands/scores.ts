@@ -3,7 +3,14 @@ import { scoreBackend } from '../../config/score-backend.js';
 import { ScoreSource } from '../../core/index.js';
 import { syncScoreConfigs } from '../../scores/index.js';
 import { type ScoreSummaryGroup, summarizeScores } from '../../wire/score-summary.js';
-import { APP_OPTION, appOf, identifier, instant, withStore, workspacesOf } from '../context.js';
+import {
+  APP_OPTION,
+  appOf,
+  EVERY_WORKSPACE_OPTION,
+  instant,
+  withStore,
+  workspacesOf,
+} from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { renderTable } from '../presentation/table.js';
 import { printTo, type Terminal } from '../terminal.js';
@@ -34,7 +41,7 @@ export function registerScores(program: Command, terminal: Terminal): void {
       .description(
         'counts, means and distributions of the stored feedback’s scores, by source (and evaluator version)',
       )
-      .option('--workspace <id>', 'one workspace (default: every workspace)', identifier)
+      .option(...EVERY_WORKSPACE_OPTION)
       .option(
         '--source <source>',
         `only one source: ${ScoreSource.options.join(', ')}`,
