@@ -58,6 +58,33 @@ export function compareCodePoints(x: string, y: string): number {
   return x.length - y.length;
 }
 
+/** Integer codes for labels, numbered in the order they are first coded. */
+export interface LabelCoder {
+  /** The label of each code, by code. */
+  readonly labels: readonly string[];
+  /** A label's code after the mapping; `index` is the target named if it is not a label. */
+  code(value: Label, index?: number | null): number;
+}
+
+/** A coder numbering labels from 0, renaming each by `mapping` first. */
+export function labelCoder(mapping?: LabelMapping): LabelCoder {
+  const labels: string[] = [];
+  const codes = new Map<string, number>();
+  return {
+    labels,
+    code(value, index = null) {
+      const text = labelText(value, mapping, index);
+      let code = codes.get(text);
+      if (code === undefined) {
+        code = labels.length;
+        codes.set(text, code);
+        labels.push(text);
+      }
+      return code;
+    },
+  };
+}
+
 /**
  * Codes both sides' labels in one pass, numbering labels in the order they first appear.
  *
@@ -73,24 +100,14 @@ export function encodeLabels(
       `the two sides are aligned by target, so they have the same length; they have ${a.length} and ${b.length}`,
     );
   }
-  const labels: string[] = [];
-  const codes = new Map<string, number>();
-  const codeOf = (value: MaybeLabel, index: number): number => {
-    if (value === null || value === undefined) return -1;
-    const text = labelText(value, mapping, index);
-    let code = codes.get(text);
-    if (code === undefined) {
-      code = labels.length;
-      codes.set(text, code);
-      labels.push(text);
-    }
-    return code;
-  };
+  const coder = labelCoder(mapping);
+  const codeOf = (value: MaybeLabel, index: number): number =>
+    value === null || value === undefined ? -1 : coder.code(value, index);
   const codesA = new Int32Array(a.length);
   const codesB = new Int32Array(b.length);
   for (let i = 0; i < a.length; i += 1) {
     codesA[i] = codeOf(a[i], i);
     codesB[i] = codeOf(b[i], i);
   }
-  return { labels, a: codesA, b: codesB };
+  return { labels: coder.labels, a: codesA, b: codesB };
 }

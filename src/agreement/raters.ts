@@ -5,7 +5,7 @@
 // input. Sums are integer counts, with one division at the end.
 
 import { defined, type Figure, undefinedFigure } from './figures.js';
-import { compareCodePoints, type LabelMapping, labelText, type MaybeLabel } from './labels.js';
+import { compareCodePoints, type LabelMapping, labelCoder, type MaybeLabel } from './labels.js';
 
 /** How the raters' labels are read. */
 export interface RaterOptions {
@@ -49,22 +49,15 @@ export function raterAgreement(
   targets: readonly (readonly MaybeLabel[])[],
   options: RaterOptions = {},
 ): RaterAgreement {
-  const codes = new Map<string, number>();
+  const coder = labelCoder(options.mapping);
   const coded = targets.map((ratings) => {
     const own: number[] = [];
     for (const rating of ratings) {
-      if (rating === null || rating === undefined) continue;
-      const text = labelText(rating, options.mapping);
-      let code = codes.get(text);
-      if (code === undefined) {
-        code = codes.size;
-        codes.set(text, code);
-      }
-      own.push(code);
+      if (rating !== null && rating !== undefined) own.push(coder.code(rating));
     }
     return own;
   });
-  const size = codes.size;
+  const size = coder.labels.length;
   const totals = new Float64Array(size);
   const counts = new Float64Array(size);
   let pairable = 0;
@@ -93,7 +86,7 @@ export function raterAgreement(
     pairable += 1;
     ratings += m;
   }
-  const labels = [...codes.keys()].sort(compareCodePoints);
+  const labels = [...coder.labels].sort(compareCodePoints);
   const base = {
     targets: targets.length,
     pairableTargets: pairable,
