@@ -48,37 +48,36 @@ export async function resolveTargets(
   workspace_id: string,
   targets: readonly Target[],
 ): Promise<Target[] | Rejection> {
-  const keysOf = (kind: Target['kind'], key: (target: Target) => string) =>
-    targets.filter((target) => target.kind === kind).map(key);
+  const keysOf = <K extends Target['kind']>(
+    kind: K,
+    key: (target: Extract<Target, { kind: K }>) => string,
+  ) =>
+    targets
+      .filter((target): target is Extract<Target, { kind: K }> => target.kind === kind)
+      .map(key);
   const runs = await bodiesOf<Run>(
     sql,
     'runs',
     workspace_id,
-    keysOf('turn', (t) => (t as Extract<Target, { kind: 'turn' }>).run_id),
+    keysOf('turn', (t) => t.run_id),
   );
   const threads = await bodiesOf<Thread>(
     sql,
     'threads',
     workspace_id,
-    keysOf('thread', (t) => (t as Extract<Target, { kind: 'thread' }>).thread_id),
+    keysOf('thread', (t) => t.thread_id),
   );
   const messages = await bodiesOf<Message>(
     sql,
     'messages',
     workspace_id,
-    keysOf('message', (t) => {
-      const m = t as Extract<Target, { kind: 'message' }>;
-      return messageKey(m.thread_id, m.message_id);
-    }),
+    keysOf('message', (m) => messageKey(m.thread_id, m.message_id)),
   );
   const versions = await bodiesOf<ArtifactVersion>(
     sql,
     'artifact_versions',
     workspace_id,
-    keysOf('artifact', (t) => {
-      const a = t as Extract<Target, { kind: 'artifact' }>;
-      return artifactVersionKey(a.artifact_id, a.version);
-    }),
+    keysOf('artifact', (a) => artifactVersionKey(a.artifact_id, a.version)),
   );
   const resolved: Target[] = [];
   for (const target of targets) {

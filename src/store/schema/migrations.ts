@@ -33,6 +33,15 @@ const keyedTable = (definition: string): DialectStatement => ({
   postgres: definition,
 });
 
+/** A text column added to `table`, filled from the same-named field of each row's JSON body. */
+const columnFromBody = (table: string, column: string): MigrationStatement[] => [
+  `ALTER TABLE ${table} ADD COLUMN ${column} TEXT`,
+  {
+    sqlite: `UPDATE ${table} SET ${column} = json_extract(body, '$.${column}')`,
+    postgres: `UPDATE ${table} SET ${column} = body::jsonb ->> '${column}'`,
+  },
+];
+
 const viewTable = (name: string, columns: string) => `CREATE TABLE ${name} (
   workspace_id TEXT NOT NULL,
   key TEXT NOT NULL,
@@ -245,11 +254,7 @@ const verdictReadMigration: Migration = {
   version: 9,
   name: 'feedback last-given column and population index',
   statements: [
-    'ALTER TABLE feedback ADD COLUMN updated_at TEXT',
-    {
-      sqlite: `UPDATE feedback SET updated_at = json_extract(body, '$.updated_at')`,
-      postgres: `UPDATE feedback SET updated_at = body::jsonb ->> 'updated_at'`,
-    },
+    ...columnFromBody('feedback', 'updated_at'),
     'CREATE INDEX feedback_by_type_source ON feedback (workspace_id, feedback_type, source, seq)',
   ],
 };
@@ -399,11 +404,7 @@ const backfillMigration: Migration = {
   name: 'backfill selections: runs by end, messages by run, verdicts by target',
   statements: [
     'CREATE INDEX runs_by_update ON runs (workspace_id, updated_at, key)',
-    'ALTER TABLE messages ADD COLUMN run_id TEXT',
-    {
-      sqlite: `UPDATE messages SET run_id = json_extract(body, '$.run_id')`,
-      postgres: `UPDATE messages SET run_id = body::jsonb ->> 'run_id'`,
-    },
+    ...columnFromBody('messages', 'run_id'),
     'CREATE INDEX evaluation_ledger_by_target ON evaluation_ledger (workspace_id, participant, target_key)',
   ],
 };
