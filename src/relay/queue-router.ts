@@ -6,8 +6,8 @@ import {
   type Target,
   targetKey,
 } from '../core/index.js';
-import type { EntityReads, EvaluationRecords, EventLog, Subscription } from '../store/index.js';
-import { drainPages, followPages, type LogPosition } from './log-pages.js';
+import type { EntityReads, EvaluationRecords, EventLog } from '../store/index.js';
+import { LogFollower } from './log-follower.js';
 import { lookupKey, type Routed, route, routingNeeds, settlementOf } from './queue-routing.js';
 
 export interface QueueRouterOptions {
@@ -30,25 +30,16 @@ export interface QueueRouterOptions {
  * queue and target) and settles nothing twice. The queues in force are those at each event's
  * seq, kept current by the queue events it passes.
  */
-export class QueueRouter {
-  private readonly cursor: string;
-  private readonly warn: (line: string) => void;
+export class QueueRouter extends LogFollower {
   /** The workspace's own queues as of the last event routed (loaded at the first page). */
   private own: Map<string, StoredReviewQueue> | null = null;
 
   constructor(private readonly options: QueueRouterOptions) {
-    this.cursor = options.cursor ?? 'queue-router';
-    this.warn = options.onWarning ?? ((line) => console.warn(line));
+    super(options, 'queue-router');
   }
 
-  /** Routes every event after the cursor up to the log's head; returns how many. */
-  drain(): Promise<number> {
-    return drainPages(this.position, (page) => this.routePage(page));
-  }
-
-  /** Routes from the cursor, then follows new events until closed. */
-  follow(): Promise<Subscription> {
-    return followPages(this.position, (page) => this.routePage(page));
+  protected handlePage(page: readonly Envelope[]): Promise<void> {
+    return this.routePage(page);
   }
 
   /** Routes and settles a page of consecutive events, then saves the cursor past it. */
@@ -91,11 +82,6 @@ export class QueueRouter {
     }
     await this.enqueue(routed);
     await store.saveCursor(workspaceId, this.cursor, last.seq);
-  }
-
-  private get position(): LogPosition {
-    const { store, workspaceId, pageSize = 500 } = this.options;
-    return { store, workspaceId, cursor: this.cursor, pageSize };
   }
 
   /** The verdicts a disagreement compares with: the other version's, recorded before the event. */

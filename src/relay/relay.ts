@@ -21,7 +21,6 @@ import type {
   EventLog,
   RuleReads,
   StoreIdentity,
-  Subscription,
   UndeliveredEntry,
 } from '../store/index.js';
 import type { evaluateRun } from '../workflows/evaluate-run.js';
@@ -39,7 +38,7 @@ import {
 } from '../workflows/evaluate-thread-messages.js';
 import { feedbackAppendedSignal, mirrorWorkflowId } from '../workflows/mirror-messages.js';
 import { mapConcurrently } from './concurrently.js';
-import { drainPages, followPages, type LogPosition } from './log-pages.js';
+import { LogFollower } from './log-follower.js';
 
 export interface RelayOptions {
   store: StoreIdentity & Pick<EvaluationRecords, 'ledger'> & EventLog & RuleReads;
@@ -105,9 +104,7 @@ type Undelivered = Omit<UndeliveredEntry, 'recorded_at'>;
  * recorded in the store's undelivered ledger with the reason, a warning says so, and the cursor
  * moves on.
  */
-export class TriggerRelay {
-  private readonly cursor: string;
-  private readonly warn: (line: string) => void;
+export class TriggerRelay extends LogFollower {
   /**
    * The workspace's own rules as of the last event relayed, loaded at the first run event and
    * kept current by the rule events that follow, so each run's plan is the one at its seq.
@@ -119,18 +116,11 @@ export class TriggerRelay {
   private threadRules: boolean | null = null;
 
   constructor(private readonly options: RelayOptions) {
-    this.cursor = options.cursor ?? RELAY_CURSOR;
-    this.warn = options.onWarning ?? ((line) => console.warn(line));
+    super(options, RELAY_CURSOR);
   }
 
-  /** Relays every event after the cursor up to the log's head; returns how many. */
-  drain(): Promise<number> {
-    return drainPages(this.position, (page) => this.relayPage(page));
-  }
-
-  /** Relays from the cursor, then follows new events until closed. */
-  follow(): Promise<Subscription> {
-    return followPages(this.position, (page) => this.relayPage(page));
+  protected handlePage(page: readonly Envelope[]): Promise<void> {
+    return this.relayPage(page);
   }
 
   /**
@@ -158,11 +148,6 @@ export class TriggerRelay {
     }
     await store.saveCursor(workspaceId, this.cursor, last.seq);
     observer?.relayed(page.length, (page[0] as Envelope).ts);
-  }
-
-  private get position(): LogPosition {
-    const { store, workspaceId, pageSize = 500 } = this.options;
-    return { store, workspaceId, cursor: this.cursor, pageSize };
   }
 
   /**
