@@ -2,6 +2,7 @@ import type { EvaluationState } from '../core/index.js';
 import { type Backend, parseJson, type Row, type Sql } from './backend.js';
 import { type EvaluationEntry, SETTLE_EVALUATION, settlementRow } from './evaluation-rows.js';
 import type { EvaluationFilter } from './ledger.js';
+import { Conditions } from './reads/conditions.js';
 
 // The evaluations' part of the ledger: every (target, evaluator@version, generation) ends in
 // exactly one state with its reason; the first state written stays.
@@ -53,13 +54,11 @@ export async function readEvaluationEntries(
   workspace_id: string,
   filter: EvaluationFilter,
 ): Promise<EvaluationEntry[]> {
-  const where = ['workspace_id = ?'];
-  const params: unknown[] = [workspace_id];
+  const conditions = new Conditions().add('workspace_id = ?', workspace_id);
   for (const column of ['generation', 'participant', 'state', 'target_key'] as const) {
-    if (filter[column] === undefined) continue;
-    where.push(`${column} = ?`);
-    params.push(filter[column]);
+    conditions.equal(column, filter[column]);
   }
+  const { where, params } = conditions;
   const rows = await sql.all(
     `SELECT * FROM evaluation_ledger WHERE ${where.join(' AND ')}
        ORDER BY generation, participant, target_key`,

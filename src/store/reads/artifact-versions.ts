@@ -1,4 +1,5 @@
 import { asNumber, type Backend } from '../backend.js';
+import { Conditions } from './conditions.js';
 
 // Keyset pages of artifact versions for batch re-evaluation: ordered by (artifact id, version),
 // each page starting after the last one's final row, so a page costs the same at any depth.
@@ -18,35 +19,21 @@ export interface ArtifactVersionKey {
   version: number;
 }
 
-function whereOf(workspace_id: string, selector: ArtifactVersionSelector) {
-  const where = ['workspace_id = ?'];
-  const params: unknown[] = [workspace_id];
-  if (selector.artifactIds !== undefined) {
-    if (selector.artifactIds.length === 0) where.push('1 = 0');
-    else {
-      where.push(`artifact_id IN (${selector.artifactIds.map(() => '?').join(', ')})`);
-      params.push(...selector.artifactIds);
-    }
+function whereOf(workspace_id: string, selector: ArtifactVersionSelector): Conditions {
+  const conditions = new Conditions().add('workspace_id = ?', workspace_id);
+  const ids = selector.artifactIds;
+  if (ids !== undefined) {
+    if (ids.length === 0) conditions.add('1 = 0');
+    else conditions.add(`artifact_id IN (${ids.map(() => '?').join(', ')})`, ...ids);
   }
-  if (selector.kind !== undefined) {
-    where.push('kind = ?');
-    params.push(selector.kind);
-  }
-  // Stored times are `toISOString()` strings, which order as the instants they name.
-  if (selector.createdFrom !== undefined) {
-    where.push('created_at >= ?');
-    params.push(new Date(selector.createdFrom).toISOString());
-  }
-  if (selector.createdTo !== undefined) {
-    where.push('created_at < ?');
-    params.push(new Date(selector.createdTo).toISOString());
-  }
+  conditions.equal('kind', selector.kind);
+  conditions.between('created_at', selector.createdFrom, selector.createdTo);
   if (selector.latestOnly) {
-    where.push(`version = (SELECT MAX(latest.version) FROM artifact_versions latest
+    conditions.add(`version = (SELECT MAX(latest.version) FROM artifact_versions latest
       WHERE latest.workspace_id = artifact_versions.workspace_id
         AND latest.artifact_id = artifact_versions.artifact_id)`);
   }
-  return { where, params };
+  return conditions;
 }
 
 export async function countArtifactVersions(

@@ -3,6 +3,7 @@ import { targetKey } from '../../core/keys.js';
 import { messageKey } from '../../core/state.js';
 import type { EvaluationTarget } from '../../core/targets.js';
 import { asNumber, type Backend, parseJson } from '../backend.js';
+import { Conditions } from './conditions.js';
 
 // Keyset pages of the runs (turns), messages and threads a backfill judges. Each kind reads in
 // the order of an index that also serves its filters, so a page costs the same at any depth:
@@ -47,27 +48,19 @@ export interface BackfillRow {
 const endedStatuses = ['completed', 'stopped', 'failed'];
 
 /** The run filters, on a `runs` row aliased `r`. */
-function runFilters(selector: BackfillSelector) {
-  const where: string[] = [];
-  const params: unknown[] = [];
+function runFilters(selector: BackfillSelector): Conditions {
+  const conditions = new Conditions();
   const statuses =
     selector.endedFrom !== undefined || selector.endedTo !== undefined
       ? (selector.statuses ?? endedStatuses).filter((status) => endedStatuses.includes(status))
       : selector.statuses;
   if (statuses !== undefined) {
-    where.push(statuses.length === 0 ? '1 = 0' : `r.status IN (${statuses.map(() => '?')})`);
-    params.push(...statuses);
+    conditions.add(
+      statuses.length === 0 ? '1 = 0' : `r.status IN (${statuses.map(() => '?')})`,
+      ...statuses,
+    );
   }
-  // Stored times are `toISOString()` strings, which order as the instants they name.
-  if (selector.endedFrom !== undefined) {
-    where.push('r.updated_at >= ?');
-    params.push(new Date(selector.endedFrom).toISOString());
-  }
-  if (selector.endedTo !== undefined) {
-    where.push('r.updated_at < ?');
-    params.push(new Date(selector.endedTo).toISOString());
-  }
-  return { where, params };
+  return conditions.between('r.updated_at', selector.endedFrom, selector.endedTo);
 }
 
 function threadFilter(column: string, selector: BackfillSelector) {

@@ -1,5 +1,6 @@
 import type { Run, RunStatus, Thread } from '../../core/index.js';
 import { parseJson, type Sql } from '../backend.js';
+import { Conditions } from './conditions.js';
 
 // Paged lists of threads and runs, each page one indexed range read: threads by id, runs newest
 // first by (start, id).
@@ -51,27 +52,23 @@ export async function readRunList(
   workspace_id: string,
   options: RunListOptions,
 ): Promise<Run[]> {
-  const where = ['workspace_id = ?'];
-  const params: unknown[] = [workspace_id];
-  const add = (clause: string, ...values: unknown[]) => {
-    where.push(clause);
-    params.push(...values);
-  };
-  if (options.thread_id !== undefined) add('thread_id = ?', options.thread_id);
-  if (options.status !== undefined) add('status = ?', options.status);
+  const conditions = new Conditions().add('workspace_id = ?', workspace_id);
+  conditions.equal('thread_id', options.thread_id).equal('status', options.status);
   // The body holds the run's trace ids as a JSON array: its text is matched here, and each run
   // checked below (an id could appear in another field).
-  if (options.trace_id !== undefined) add("body LIKE ? ESCAPE '\\'", likeOf(options.trace_id));
-  if (options.started_from !== undefined) add('started_at >= ?', options.started_from);
-  if (options.started_before !== undefined) add('started_at < ?', options.started_before);
+  if (options.trace_id !== undefined)
+    conditions.add("body LIKE ? ESCAPE '\\'", likeOf(options.trace_id));
+  if (options.started_from !== undefined) conditions.add('started_at >= ?', options.started_from);
+  if (options.started_before !== undefined)
+    conditions.add('started_at < ?', options.started_before);
   if (options.ended_from !== undefined || options.ended_before !== undefined) {
     // An ended run changes no more, so its last change is its end.
-    add(`status IN (${ENDED.map(() => '?').join(', ')})`, ...ENDED);
-    if (options.ended_from !== undefined) add('updated_at >= ?', options.ended_from);
-    if (options.ended_before !== undefined) add('updated_at < ?', options.ended_before);
+    conditions.add(`status IN (${ENDED.map(() => '?').join(', ')})`, ...ENDED);
+    if (options.ended_from !== undefined) conditions.add('updated_at >= ?', options.ended_from);
+    if (options.ended_before !== undefined) conditions.add('updated_at < ?', options.ended_before);
   }
   if (options.after !== undefined) {
-    add(
+    conditions.add(
       '(started_at < ? OR (started_at = ? AND key < ?))',
       options.after.started_at,
       options.after.started_at,
@@ -79,9 +76,9 @@ export async function readRunList(
     );
   }
   const rows = await sql.all(
-    `SELECT body FROM runs WHERE ${where.join(' AND ')}
+    `SELECT body FROM runs WHERE ${conditions.where.join(' AND ')}
      ORDER BY started_at DESC, key DESC LIMIT ?`,
-    [...params, options.limit],
+    [...conditions.params, options.limit],
   );
   const runs = rows.map((row) => parseJson<Run>(row.body));
   const traceId = options.trace_id;

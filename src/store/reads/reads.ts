@@ -30,6 +30,7 @@ import type {
   ThreadPageRange,
 } from '../port.js';
 import { viewTables } from '../schema/view-tables.js';
+import { Conditions } from './conditions.js';
 
 // The store's read side: the log, the views, the cursors. Every function takes one connection.
 
@@ -113,31 +114,21 @@ export async function readFeedback(
   workspace_id: string,
   filter: FeedbackFilter = {},
 ): Promise<FeedbackRecord[]> {
-  const where = ['workspace_id = ?'];
-  const params: unknown[] = [workspace_id];
-  const add = (column: string, value: string | undefined, operator = '=') => {
-    if (value === undefined) return;
-    where.push(`${column} ${operator} ?`);
-    params.push(value);
-  };
-  add('target_key', filter.target === undefined ? undefined : targetKey(filter.target));
-  add('source', filter.source);
-  add('participant', filter.participant);
-  add('thread_id', filter.thread_id);
-  add('feedback_type', filter.feedback_type);
-  add('target_kind', filter.target_kind);
-  // Instants compare as text only in one form: the store's own (toISOString, UTC).
-  add('updated_at', instantOf(filter.updated_from), '>=');
-  add('updated_at', instantOf(filter.updated_before), '<');
+  const { where, params } = new Conditions()
+    .add('workspace_id = ?', workspace_id)
+    .equal('target_key', filter.target === undefined ? undefined : targetKey(filter.target))
+    .equal('source', filter.source)
+    .equal('participant', filter.participant)
+    .equal('thread_id', filter.thread_id)
+    .equal('feedback_type', filter.feedback_type)
+    .equal('target_kind', filter.target_kind)
+    .between('updated_at', filter.updated_from, filter.updated_before);
   const rows = await sql.all(
     `SELECT body FROM feedback WHERE ${where.join(' AND ')} ORDER BY seq`,
     params,
   );
   return rows.map((row) => parseJson<FeedbackRecord>(row.body));
 }
-
-const instantOf = (value: string | undefined) =>
-  value === undefined ? undefined : new Date(value).toISOString();
 
 export async function readConversation(
   sql: Sql,
