@@ -107,42 +107,39 @@ interface Query {
 
 function queryOf(workspace_id: string, selector: BackfillSelector): Query {
   const runs = runFilters(selector);
+  // The rows aliased `alias` in the workspace, among the threads and targets named, that meet the
+  // run filters: on the row itself (a run's), or through the runs `join` finds.
+  const selected = (alias: string, threadColumn: string, join?: string) => {
+    const threads = threadFilter(threadColumn, selector);
+    const own = targetsFilter(`${alias}.key`, selector);
+    const byRuns = join === undefined ? runs.where : throughRuns(runs, join);
+    return {
+      where: [`${alias}.workspace_id = ?`, ...threads.where, ...own.where, ...byRuns],
+      params: [workspace_id, ...threads.params, ...own.params, ...runs.params],
+    };
+  };
   switch (selector.kind) {
-    case 'turn': {
-      const threads = threadFilter('r.thread_id', selector);
-      const own = targetsFilter('r.key', selector);
+    case 'turn':
       return {
         from: 'runs r',
-        where: ['r.workspace_id = ?', ...threads.where, ...own.where, ...runs.where],
-        params: [workspace_id, ...threads.params, ...own.params, ...runs.params],
+        ...selected('r', 'r.thread_id'),
         columns: 'r.key AS id, r.thread_id, r.updated_at',
         order: ['r.updated_at', 'r.key'],
       };
-    }
-    case 'message': {
-      const threads = threadFilter('m.thread_id', selector);
-      const own = targetsFilter('m.key', selector);
-      const through = throughRuns(runs, 'r.workspace_id = m.workspace_id AND r.key = m.run_id');
+    case 'message':
       return {
         from: 'messages m',
-        where: ['m.workspace_id = ?', ...threads.where, ...own.where, ...through],
-        params: [workspace_id, ...threads.params, ...own.params, ...runs.params],
+        ...selected('m', 'm.thread_id', 'r.workspace_id = m.workspace_id AND r.key = m.run_id'),
         columns: 'm.body, m.thread_id, m.seq',
         order: ['m.thread_id', 'm.seq'],
       };
-    }
-    case 'thread': {
-      const threads = threadFilter('t.key', selector);
-      const own = targetsFilter('t.key', selector);
-      const through = throughRuns(runs, 'r.workspace_id = t.workspace_id AND r.thread_id = t.key');
+    case 'thread':
       return {
         from: 'threads t',
-        where: ['t.workspace_id = ?', ...threads.where, ...own.where, ...through],
-        params: [workspace_id, ...threads.params, ...own.params, ...runs.params],
+        ...selected('t', 't.key', 'r.workspace_id = t.workspace_id AND r.thread_id = t.key'),
         columns: 't.key AS id',
         order: ['t.key', 't.key'],
       };
-    }
   }
 }
 
