@@ -1,3 +1,4 @@
+import type { TargetKind } from '../../core/index.js';
 import {
   compareSides,
   mappingOf,
@@ -16,9 +17,24 @@ import { answering } from './evidence-answers.js';
 // Trust in judges over HTTP (contracts/agreement.ts): how two populations of stored verdicts
 // agree, their disagreements sent to a review queue, and promoting a version on that evidence.
 
+interface Slices {
+  from?: string | undefined;
+  to?: string | undefined;
+  targetKind?: TargetKind | undefined;
+}
+
+/** The slices a comparison, a queueing and a promotion share: only those given. */
+function slicesOf({ from, to, targetKind }: Slices) {
+  return {
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    ...(targetKind ? { targetKind } : {}),
+  };
+}
+
 export const registerAgreement = bindRoutes(agreementRoutes, {
   agreement: async ({ query, request, deps }) => {
-    const { a, b, map, from, to, targetKind, limit } = query;
+    const { a, b, map, limit } = query;
     return answering(async () =>
       wireAgreement(
         await compareSides(deps.store, deps.app, {
@@ -27,9 +43,7 @@ export const registerAgreement = bindRoutes(agreementRoutes, {
           b,
           mapping: mappingOf(map),
           limit,
-          ...(from ? { from } : {}),
-          ...(to ? { to } : {}),
-          ...(targetKind ? { targetKind } : {}),
+          ...slicesOf(query),
         }),
       ),
     );
@@ -37,7 +51,7 @@ export const registerAgreement = bindRoutes(agreementRoutes, {
 
   queueDisagreements: async ({ params, body, request, deps }) => {
     const { workspaceId, principal } = callerOf(request);
-    const { a, b, mapping, from, to, targetKind } = body;
+    const { a, b, mapping } = body;
     return answering(() =>
       queueDisagreements(deps.store, deps.app, {
         workspaceId,
@@ -47,9 +61,7 @@ export const registerAgreement = bindRoutes(agreementRoutes, {
         mapping,
         by: actorOf(principal),
         now: deps.now(),
-        ...(from ? { from } : {}),
-        ...(to ? { to } : {}),
-        ...(targetKind ? { targetKind } : {}),
+        ...slicesOf(body),
       }),
     );
   },
@@ -68,9 +80,7 @@ export const registerAgreement = bindRoutes(agreementRoutes, {
         force: body.force,
         backtest: body.backtest,
         ...(body.field ? { field: body.field } : {}),
-        ...(body.from ? { from: body.from } : {}),
-        ...(body.to ? { to: body.to } : {}),
-        ...(body.targetKind ? { targetKind: body.targetKind } : {}),
+        ...slicesOf(body),
       }),
     );
     try {

@@ -1,4 +1,5 @@
-import { notFound, participantOf, usdOf } from '../../core/index.js';
+import type { FastifyRequest } from 'fastify';
+import { type BudgetSettings, notFound, participantOf, usdOf } from '../../core/index.js';
 import { actorOf } from '../../wire/principals.js';
 import { budgetsNow } from '../budgets-now.js';
 import { budgetRoutes, SetBudgetBody } from '../contracts/budgets.js';
@@ -20,39 +21,37 @@ async function wireBudgets(deps: RouteDeps, workspaceId: string) {
   }));
 }
 
+/** Sets the caller's workspace's own budget (null removes it), as the caller; the budgets after. */
+async function setOwnBudget(
+  deps: RouteDeps,
+  request: FastifyRequest,
+  budgetId: string,
+  settings: BudgetSettings | null,
+) {
+  const { workspaceId, principal } = callerOf(request);
+  await deps.store.budgets.set(workspaceId, budgetId, settings, participantOf(actorOf(principal)));
+  return { budgets: await wireBudgets(deps, workspaceId) };
+}
+
 export const registerBudgets = bindRoutes(budgetRoutes, {
   budgets: async ({ request, deps }) => ({
     budgets: await wireBudgets(deps, callerOf(request).workspaceId),
   }),
 
   setBudget: async ({ params, body, request, deps }) => {
-    const { workspaceId, principal } = callerOf(request);
     const known = deps.app.evaluators
       .list()
       .some((e) => e.name === body.evaluator || e.id === body.evaluator);
     if (!known) throw refuse(notFound('evaluator', body.evaluator));
-    await deps.store.budgets.set(
-      workspaceId,
-      params.budgetId,
-      body,
-      participantOf(actorOf(principal)),
-    );
-    return { budgets: await wireBudgets(deps, workspaceId) };
+    return setOwnBudget(deps, request, params.budgetId, body);
   },
 
   removeBudget: async ({ params, request, deps }) => {
-    const { workspaceId, principal } = callerOf(request);
-    const own = await deps.store.budgets.list(workspaceId);
+    const own = await deps.store.budgets.list(callerOf(request).workspaceId);
     if (!own.some((b) => b.budget_id === params.budgetId)) {
       throw refuse(notFound('budget', params.budgetId));
     }
-    await deps.store.budgets.set(
-      workspaceId,
-      params.budgetId,
-      null,
-      participantOf(actorOf(principal)),
-    );
-    return { budgets: await wireBudgets(deps, workspaceId) };
+    return setOwnBudget(deps, request, params.budgetId, null);
   },
 
   budgetChanges: async ({ params, request, deps }) => {

@@ -8,6 +8,14 @@ import { callerOf, execute } from './context.js';
 
 // give_feedback, message ratings and conversation state (contracts/feedback.ts).
 
+/** The rating a rating command is about: the caller's, of one feedback type, on one message. */
+function ratingOf(
+  { threadId, messageId }: { threadId: string; messageId: string },
+  feedbackType: string,
+) {
+  return { thread_id: threadId, message_id: messageId, feedback_type: feedbackType };
+}
+
 export const registerFeedback = bindRoutes(feedbackRoutes, {
   giveFeedback: async ({ body, request, deps }) => {
     const { feedbackType, target, value, source, sourceLabel } = body;
@@ -39,12 +47,10 @@ export const registerFeedback = bindRoutes(feedbackRoutes, {
     return written(outcome.events);
   },
 
-  rateMessage: async ({ params: { threadId, messageId }, body, request, deps }) => {
+  rateMessage: async ({ params, body, request, deps }) => {
     const outcome = await execute(deps, request, actorOf(callerOf(request).principal), {
       type: 'rate_message',
-      thread_id: threadId,
-      message_id: messageId,
-      feedback_type: body.feedbackType,
+      ...ratingOf(params, body.feedbackType),
       value: body.value,
     });
     return {
@@ -53,12 +59,10 @@ export const registerFeedback = bindRoutes(feedbackRoutes, {
     };
   },
 
-  deleteRating: async ({ params: { threadId, messageId }, query, request, deps }) => {
+  deleteRating: async ({ params, query, request, deps }) => {
     const outcome = await execute(deps, request, actorOf(callerOf(request).principal), {
       type: 'delete_rating',
-      thread_id: threadId,
-      message_id: messageId,
-      feedback_type: query.feedbackType,
+      ...ratingOf(params, query.feedbackType),
     });
     return {
       ...(outcome.removed ? { removed: true as const } : {}),
