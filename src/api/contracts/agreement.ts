@@ -3,6 +3,7 @@ import { EvaluatedKindSchema, EvaluatorId, Id } from '../../core/index.js';
 import { AgreementReply, WireEvidence } from '../../wire/agreement.js';
 import { Written } from '../../wire/entities.js';
 import { RejectionBody } from '../errors.js';
+import { OPERATORS, READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
 
 // Trust in judges over HTTP: how two populations of stored verdicts agree (GET /v1/agreement),
@@ -10,7 +11,6 @@ import { defineRoutes } from './contract.js';
 // are written as the CLI writes them: `politeness@2:polite`, `reviewers`, `reviewer:grace`,
 // `users:helpfulness.helpful` (docs/api.md#agreement).
 
-const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
 const instant = z.iso.datetime({ offset: true });
 const side = z.string().min(1).max(600);
 /** `pass=true`, once or repeated (`map=pass=true&map=fail=false`). */
@@ -93,7 +93,7 @@ export const agreementRoutes = defineRoutes({
   agreement: {
     method: 'GET',
     path: '/v1/agreement',
-    allow: readers,
+    allow: READERS,
     tags: ['agreement'],
     summary: 'How two populations of stored verdicts agree on the same targets',
     description:
@@ -109,7 +109,7 @@ export const agreementRoutes = defineRoutes({
   queueDisagreements: {
     method: 'POST',
     path: '/v1/review-queues/:queueId/disagreements',
-    allow: ['system', 'admin'],
+    allow: OPERATORS,
     tags: ['agreement'],
     summary: 'Send every target two populations of verdicts disagree on to a review queue',
     description:

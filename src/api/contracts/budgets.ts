@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BudgetSettings, Id } from '../../core/index.js';
+import { OPERATORS, READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
 
 // Budgets (docs/api.md#budgets): the ones in force in this workspace (the config's global and
@@ -7,8 +8,6 @@ import { defineRoutes } from './contract.js';
 // workspace's own set and removed by its admins and the system, every change kept with who made
 // it.
 
-const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
-const owners = ['system', 'admin'] as const;
 const tags = ['budgets'];
 
 export const BudgetParams = z.object({ budgetId: Id });
@@ -39,7 +38,7 @@ export const budgetRoutes = defineRoutes({
   budgets: {
     method: 'GET',
     path: '/v1/budgets',
-    allow: readers,
+    allow: READERS,
     tags,
     summary: "The budgets in force in this workspace, with their current period's spend",
     answers: { 200: BudgetsReply },
@@ -47,7 +46,7 @@ export const budgetRoutes = defineRoutes({
   setBudget: {
     method: 'PUT',
     path: '/v1/budgets/:budgetId',
-    allow: owners,
+    allow: OPERATORS,
     tags,
     summary: "Set one of this workspace's own budgets; every change is kept with who made it",
     params: BudgetParams,
@@ -57,7 +56,7 @@ export const budgetRoutes = defineRoutes({
   removeBudget: {
     method: 'DELETE',
     path: '/v1/budgets/:budgetId',
-    allow: owners,
+    allow: OPERATORS,
     tags,
     summary: "Remove one of this workspace's own budgets (the config's stay in force)",
     params: BudgetParams,
@@ -66,7 +65,7 @@ export const budgetRoutes = defineRoutes({
   budgetChanges: {
     method: 'GET',
     path: '/v1/budgets/:budgetId/changes',
-    allow: owners,
+    allow: OPERATORS,
     tags,
     summary:
       "Every change of one of this workspace's own budgets, oldest first (404 for one it never set)",

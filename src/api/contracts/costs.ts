@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CostDimensions, CostsReply, EvaluatorFilter, UtcDay } from '../../wire/costs.js';
+import { READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
 
 // What judging cost (GET /v1/costs): the usage ledger's spend summed per evaluator version (or
@@ -23,7 +24,7 @@ export const costRoutes = defineRoutes({
   costs: {
     method: 'GET',
     path: '/v1/costs',
-    allow: ['system', 'admin', 'agent', 'reviewer'],
+    allow: READERS,
     tags: ['reading'],
     summary: 'What judging cost: spend per evaluator version, workspace, day and model',
     description:

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
 
 // The log as server-sent events: each event's `id` is its seq, so a client that reconnects with
 // Last-Event-ID resumes after the last one it saw. Each `data` is the envelope as stored.
 
-const allow = ['system', 'admin', 'agent', 'reviewer'] as const;
 const tags = ['events'];
 const Resume = z.object({
   /** Resume after this seq (Last-Event-ID, when both are given, wins). */
@@ -27,7 +27,7 @@ export const eventRoutes = defineRoutes({
   events: {
     method: 'GET',
     path: '/v1/events',
-    allow,
+    allow: READERS,
     tags,
     summary: "The workspace's events as server-sent events, resumable with Last-Event-ID",
     query: Resume,
@@ -36,7 +36,7 @@ export const eventRoutes = defineRoutes({
   threadEvents: {
     method: 'GET',
     path: '/v1/threads/:threadId/events',
-    allow,
+    allow: READERS,
     tags,
     summary: "One thread's events (its feedback included) as server-sent events",
     params: z.object({ threadId: z.string().min(1) }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVALUATOR_ID_PART, EvaluatorId } from '../../core/index.js';
 import { WireBacktest } from '../../wire/backtest.js';
 import { WireJudgeVersion, WireRecordedJudge, WireTuned } from '../../wire/judge-versions.js';
+import { OPERATORS, READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
 
 // LLM judges' versions: those the app declares in code and those recorded as data in the
@@ -39,7 +40,7 @@ export const judgeRoutes = defineRoutes({
   judgeVersions: {
     method: 'GET',
     path: '/v1/judge-versions',
-    allow: ['system', 'admin', 'agent', 'reviewer'],
+    allow: READERS,
     tags: ['rules'],
     summary: "The LLM judges' versions: declared in code, and recorded as data in this workspace",
     description:
@@ -49,7 +50,7 @@ export const judgeRoutes = defineRoutes({
   tuneJudge: {
     method: 'POST',
     path: '/v1/judge-versions/:version/tune',
-    allow: ['system', 'admin'],
+    allow: OPERATORS,
     tags: ['rules'],
     summary: 'Record a candidate version of an LLM judge tuned from its reviewers’ verdicts',
     description:
@@ -66,7 +67,7 @@ export const judgeRoutes = defineRoutes({
   judgeVersion: {
     method: 'GET',
     path: '/v1/judge-versions/:version',
-    allow: ['system', 'admin', 'agent', 'reviewer'],
+    allow: READERS,
     tags: ['rules'],
     summary: 'A judge version recorded in this workspace, with its examples and held-out targets',
     description:
@@ -80,7 +81,7 @@ export const judgeRoutes = defineRoutes({
   judgeBacktest: {
     method: 'GET',
     path: '/v1/judge-versions/:version/backtest',
-    allow: ['system', 'admin', 'agent', 'reviewer'],
+    allow: READERS,
     tags: ['rules'],
     summary: 'A recorded judge version against its base on its held-out targets',
     description:

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { evaluationStates } from '../../core/index.js';
 import { WireRun, WireSteps, WireThread } from '../../wire/entities.js';
+import { READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
 
 // Lists of what the host reported: threads by id, runs newest first with each one's evaluation
 // summary, a page at a time.
 
-const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
 const tags = ['reading'];
 const instant = z.iso.datetime({ offset: true });
 const limit = z.coerce.number().int().min(1).max(1000).default(100);
@@ -56,7 +56,7 @@ export const listRoutes = defineRoutes({
   threads: {
     method: 'GET',
     path: '/v1/threads',
-    allow: readers,
+    allow: READERS,
     tags: tags,
     summary: 'The threads, by id, a page at a time',
     query: ThreadsQuery,
@@ -65,7 +65,7 @@ export const listRoutes = defineRoutes({
   runs: {
     method: 'GET',
     path: '/v1/runs',
-    allow: readers,
+    allow: READERS,
     tags: tags,
     summary: 'The runs, newest first, with how their evaluation stands, a page at a time',
     description:

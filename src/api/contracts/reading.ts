@@ -4,12 +4,11 @@ import { SourceName, WireRun, WireSteps, WireThread } from '../../wire/entities.
 import { LedgerEntry } from '../../wire/ledger-entries.js';
 import { RunVerdict } from '../../wire/run-verdicts.js';
 import { ScoreSummaryGroup } from '../../wire/score-summary.js';
+import { READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
 
 // Reading back: a run with its evaluation ledger, the ledger in pages, and a summary of scores
 // grouped so that no two populations are ever merged (docs/specification.md#score-sources).
-
-const readers = ['system', 'admin', 'agent', 'reviewer'] as const;
 
 export { LedgerEntry };
 /**
@@ -51,7 +50,7 @@ export const readingRoutes = defineRoutes({
   run: {
     method: 'GET',
     path: '/v1/runs/:runId',
-    allow: readers,
+    allow: READERS,
     tags: ['reading'],
     summary: "A run, each (target, evaluator version)'s ledger state, and the verdicts given",
     description:
@@ -65,7 +64,7 @@ export const readingRoutes = defineRoutes({
   thread: {
     method: 'GET',
     path: '/v1/threads/:threadId',
-    allow: readers,
+    allow: READERS,
     tags: ['reading'],
     summary: "A thread and its evaluation: each generation's ledger state, oldest first",
     description:
@@ -77,7 +76,7 @@ export const readingRoutes = defineRoutes({
   ledger: {
     method: 'GET',
     path: '/v1/ledger',
-    allow: readers,
+    allow: READERS,
     tags: ['reading'],
     summary: 'The evaluation ledger in pages, oldest key first',
     query: LedgerQuery,
@@ -86,7 +85,7 @@ export const readingRoutes = defineRoutes({
   scoresSummary: {
     method: 'GET',
     path: '/v1/scores/summary',
-    allow: readers,
+    allow: READERS,
     tags: ['reading'],
     summary: 'Counts, means and distributions of the stored feedback’s scores, by population',
     description:

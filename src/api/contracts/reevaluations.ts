@@ -3,6 +3,7 @@ import { EvaluatorId, RunStatus } from '../../core/index.js';
 import { backfillKinds } from '../../store/index.js';
 import { WireTarget } from '../../wire/entities.js';
 import { batchPauseReasons } from '../../workflow-clients/index.js';
+import { OPERATORS } from './callers.js';
 import { defineRoutes } from './contract.js';
 
 // Batch re-evaluation with pinned evaluator versions: of artifact versions, or a backfill of
@@ -99,7 +100,6 @@ export const ReevaluationProgress = z.object({
   finished: z.boolean(),
 });
 
-const allow = ['system', 'admin'] as const;
 const tags = ['reevaluations'];
 const BatchParams = z.object({ id: z.string().min(1) });
 
@@ -107,7 +107,7 @@ const BatchParams = z.object({ id: z.string().min(1) });
 const signal = <const Action extends 'pause' | 'resume' | 'cancel'>(action: Action) => ({
   method: 'POST' as const,
   path: `/v1/reevaluations/:id/${action}` as const,
-  allow,
+  allow: OPERATORS,
   tags,
   summary: `${action[0]?.toUpperCase()}${action.slice(1)} a re-evaluation`,
   params: BatchParams,
@@ -118,7 +118,7 @@ export const reevaluationRoutes = defineRoutes({
   previewReevaluation: {
     method: 'POST',
     path: '/v1/reevaluations/preview',
-    allow,
+    allow: OPERATORS,
     tags,
     summary: 'What a re-evaluation would judge, cost and take, without starting it',
     body: PreviewReevaluationBody,
@@ -127,7 +127,7 @@ export const reevaluationRoutes = defineRoutes({
   startReevaluation: {
     method: 'POST',
     path: '/v1/reevaluations',
-    allow,
+    allow: OPERATORS,
     tags,
     summary:
       'Judge a selection of artifact versions, runs, messages or threads again, as a new generation of verdicts',
@@ -137,7 +137,7 @@ export const reevaluationRoutes = defineRoutes({
   reevaluation: {
     method: 'GET',
     path: '/v1/reevaluations/:id',
-    allow,
+    allow: OPERATORS,
     tags,
     summary: "A re-evaluation's progress",
     params: BatchParams,
@@ -146,7 +146,7 @@ export const reevaluationRoutes = defineRoutes({
   setReevaluationBudget: {
     method: 'POST',
     path: '/v1/reevaluations/:id/budget',
-    allow,
+    allow: OPERATORS,
     tags,
     summary:
       "Set a re-evaluation's budget; one paused by its budget resumes when it is above the spend",

@@ -3,6 +3,7 @@ import { ReviewQueueSettingsInput } from '../../config/index.js';
 import { Id } from '../../core/index.js';
 import { RoleName, WireRun, WireTarget, Written } from '../../wire/entities.js';
 import { QueueProgress, ReviewerProgress, WireReviewQueue } from '../../wire/review-queues.js';
+import { OPERATORS } from './callers.js';
 import { defineRoutes } from './contract.js';
 
 // Review queues (docs/api.md#review-queues): listed with their progress, read with each
@@ -10,7 +11,6 @@ import { defineRoutes } from './contract.js';
 // `set_review_queue`), and filled by hand, with targets or a filter applied here, on the server.
 
 const readers = ['system', 'admin', 'reviewer'] as const;
-const owners = ['system', 'admin'] as const;
 
 export const QueueParams = z.object({ queueId: Id });
 export const ListQueuesQuery = z.object({ includeArchived: z.stringbool().default(false) });
@@ -87,7 +87,7 @@ export const reviewQueueRoutes = defineRoutes({
   setReviewQueue: {
     method: 'PUT',
     path: '/v1/review-queues/:queueId',
-    allow: owners,
+    allow: OPERATORS,
     tags: ['review queues'],
     summary:
       "Set this workspace's review queue whole (a new one, or one in force; an archived one is restored)",
@@ -98,7 +98,7 @@ export const reviewQueueRoutes = defineRoutes({
   archiveReviewQueue: {
     method: 'DELETE',
     path: '/v1/review-queues/:queueId',
-    allow: owners,
+    allow: OPERATORS,
     tags: ['review queues'],
     summary:
       'Archive a review queue: it keeps its items and settings, takes no new ones and hands out none',
@@ -108,7 +108,7 @@ export const reviewQueueRoutes = defineRoutes({
   enqueue: {
     method: 'POST',
     path: '/v1/review-queues/:queueId/items',
-    allow: owners,
+    allow: OPERATORS,
     tags: ['review queues'],
     summary: 'Put targets in a review queue: a list, or every target a filter selects',
     description:

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id } from '../../core/index.js';
 import { SIGN_IN_SECONDS } from '../../wire/page.js';
+import { OPERATORS } from './callers.js';
 import { defineRoutes } from './contract.js';
 
 // A reviewer's sign-in link: a short-lived token acting as reviewer:{id}, for the reviewers'
@@ -29,7 +30,7 @@ export const reviewerSignInRoutes = defineRoutes({
   reviewerSignIn: {
     method: 'POST',
     path: '/v1/reviewers/:reviewerId/sign-in',
-    allow: ['system', 'admin'],
+    allow: OPERATORS,
     tags: ['auth'],
     summary: 'A short-lived sign-in token for reviewer:{reviewerId}, and the page’s path with it',
     params: SignInParams,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RuleSettingsInput } from '../../config/index.js';
 import { EvaluatorId } from '../../core/index.js';
 import { WireRule, Written } from '../../wire/entities.js';
+import { READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
 
 // Evaluation rules: the app's defaults, overridden per evaluator version by the workspace's own.
@@ -13,7 +14,7 @@ export const ruleRoutes = defineRoutes({
   rules: {
     method: 'GET',
     path: '/v1/evaluation-rules',
-    allow: ['system', 'admin', 'agent', 'reviewer'],
+    allow: READERS,
     tags: ['rules'],
     summary: 'The rules in force in this workspace, each with where it comes from',
     answers: { 200: RulesReply },
