@@ -34,6 +34,8 @@ export const TuneBody = z.strictObject({
   maxExamples: z.int().min(1).optional(),
 });
 
+/** The judge version a route is about: `name@version`. */
+const VersionParams = z.strictObject({ version: EvaluatorId });
 export const BacktestQuery = z.strictObject(AgainstReviewers);
 
 export const judgeRoutes = defineRoutes({
@@ -60,7 +62,7 @@ export const judgeRoutes = defineRoutes({
       'its examples’ provenance and its held-out targets, as `evalflow judges tune` does. A ' +
       'recorded version may be tuned again: the candidate keeps its rubric, model and examples ' +
       '(first, counted in `kept`), and no target it was taught is split.',
-    params: z.strictObject({ version: EvaluatorId }),
+    params: VersionParams,
     body: TuneBody,
     answers: { 201: WireTuned },
   },
@@ -75,7 +77,7 @@ export const judgeRoutes = defineRoutes({
       'judge reads of it, the reviewers’ and the base judge’s labels, each reviewer’s label and ' +
       'note), and the held-out targets its backtest judges. A version declared in code is not ' +
       'recorded: 404.',
-    params: z.strictObject({ version: EvaluatorId }),
+    params: VersionParams,
     answers: { 200: WireRecordedJudge },
   },
   judgeBacktest: {
@@ -89,7 +91,7 @@ export const judgeRoutes = defineRoutes({
       'κ of each version against the reviewers with its 95 % interval, the paired difference ' +
       '(a bootstrap over the targets), McNemar’s test, the confusion matrices and the verdicts ' +
       'that changed. A target lacking a verdict is listed as incomplete.',
-    params: z.strictObject({ version: EvaluatorId }),
+    params: VersionParams,
     query: BacktestQuery,
     answers: { 200: WireBacktest },
   },

@@ -14,6 +14,11 @@ const reportedTime = ReportedTime.optional().describe(
   "when it happened, by the reporter's clock; at most 5 minutes ahead of the server's; default: now",
 );
 
+// The thread, run or artifact a route is about.
+const ThreadParams = z.object({ threadId: id });
+const RunParams = z.object({ runId: id });
+const ArtifactParams = z.object({ artifactId: id });
+
 export const CreateThreadBody = z.strictObject({
   threadId: id,
   title: z.string().nullable().optional(),
@@ -65,7 +70,7 @@ export const lifecycleRoutes = defineRoutes({
     tags,
     summary: 'End a thread: its thread evaluators judge it now, not once it has gone quiet',
     description: 'A later run or message reopens it; it is judged again as a new generation.',
-    params: z.object({ threadId: id }),
+    params: ThreadParams,
     answers: { 200: Written },
   },
   startRun: {
@@ -74,7 +79,7 @@ export const lifecycleRoutes = defineRoutes({
     allow,
     tags,
     summary: 'Start a run, or resume a paused one (appending its trace id)',
-    params: z.object({ threadId: id }),
+    params: ThreadParams,
     body: StartRunBody,
     answers: { 201: StartRunReply },
   },
@@ -84,7 +89,7 @@ export const lifecycleRoutes = defineRoutes({
     allow,
     tags,
     summary: 'Pause a running run',
-    params: z.object({ runId: id }),
+    params: RunParams,
     body: PauseRunBody,
     answers: { 200: Written },
   },
@@ -94,7 +99,7 @@ export const lifecycleRoutes = defineRoutes({
     allow,
     tags,
     summary: 'End a run; its evaluation starts',
-    params: z.object({ runId: id }),
+    params: RunParams,
     body: EndRunBody,
     answers: { 200: Written },
   },
@@ -104,7 +109,7 @@ export const lifecycleRoutes = defineRoutes({
     allow,
     tags,
     summary: 'Post a message (feedback sent along is ignored: sending is not a feedback path)',
-    params: z.object({ threadId: id }),
+    params: ThreadParams,
     body: PostMessageBody,
     answers: { 201: PostMessageReply },
   },
@@ -114,7 +119,7 @@ export const lifecycleRoutes = defineRoutes({
     allow,
     tags,
     summary: 'Put a new version of an artifact',
-    params: z.object({ artifactId: id }),
+    params: ArtifactParams,
     body: PutArtifactBody,
     answers: { 200: PutArtifactReply },
   },
@@ -124,7 +129,7 @@ export const lifecycleRoutes = defineRoutes({
     allow,
     tags,
     summary: 'Archive an artifact: no new versions',
-    params: z.object({ artifactId: id }),
+    params: ArtifactParams,
     answers: { 200: Written },
   },
 });
