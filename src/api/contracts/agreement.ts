@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { EvaluatedKindSchema, EvaluatorId, Id } from '../../core/index.js';
+import { EvaluatedKindSchema, EvaluatorId } from '../../core/index.js';
 import { AgreementReply, WireEvidence } from '../../wire/agreement.js';
 import { Written } from '../../wire/entities.js';
 import { RejectionBody } from '../errors.js';
 import { OPERATORS, READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
+import { EvaluatorParams, QueueParams } from './params.js';
 
 // Trust in judges over HTTP: how two populations of stored verdicts agree (GET /v1/agreement),
 // and promoting a version on that evidence (POST /v1/evaluation-rules/{evaluator}/promote). Sides
@@ -116,7 +117,7 @@ export const agreementRoutes = defineRoutes({
       'Compares the sides as GET /v1/agreement does, then puts every disagreeing target in ' +
       'the queue, each once (a target queued already is counted in `alreadyQueued`). A queue ' +
       'that does not take a disagreeing target’s kind refuses them all: compare one kind.',
-    params: z.object({ queueId: Id }),
+    params: QueueParams,
     body: QueueDisagreementsBody,
     answers: { 200: QueueDisagreementsReply },
   },
@@ -135,7 +136,7 @@ export const agreementRoutes = defineRoutes({
       '`backtest`, a tuned version is measured on its held-out targets alone, paired with the ' +
       'version it was tuned from: the held-out set must give κ an interval, and κ must gain ' +
       'over that version’s.',
-    params: z.object({ evaluator: EvaluatorId }),
+    params: EvaluatorParams,
     body: PromoteBody,
     answers: { 200: PromoteReply },
     refusals: { 409: PromotionRefusal },

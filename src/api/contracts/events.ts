@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
+import { ThreadParams } from './params.js';
 
 // The log as server-sent events: each event's `id` is its seq, so a client that reconnects with
 // Last-Event-ID resumes after the last one it saw. Each `data` is the envelope as stored.
@@ -39,7 +40,7 @@ export const eventRoutes = defineRoutes({
     allow: READERS,
     tags,
     summary: "One thread's events (its feedback included) as server-sent events",
-    params: z.object({ threadId: z.string().min(1) }),
+    params: ThreadParams,
     query: Resume,
     answers: { 200: eventStream },
   },

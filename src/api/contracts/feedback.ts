@@ -7,6 +7,7 @@ import {
   Written,
 } from '../../wire/entities.js';
 import { defineRoutes } from './contract.js';
+import { ThreadParams } from './params.js';
 
 // give_feedback (docs/specification.md#giving-feedback), and message ratings and conversation
 // state (docs/specification.md#message-ratings).
@@ -73,7 +74,7 @@ export const feedbackRoutes = defineRoutes({
     allow: ['system', 'admin', 'agent', 'reviewer', 'user'],
     tags: ['ratings'],
     summary: "The thread's messages, each assistant message with its feedback",
-    params: z.object({ threadId: id }),
+    params: ThreadParams,
     answers: { 200: ConversationReply },
   },
 });

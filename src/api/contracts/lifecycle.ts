@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ReportedTime, RunEndStatus } from '../../core/index.js';
 import { RoleName, Written } from '../../wire/entities.js';
 import { defineRoutes } from './contract.js';
+import { RunParams, ThreadParams } from './params.js';
 
 // What the host reports: threads, runs (start, resume, pause, end), messages, artifact versions.
 // An agent key acts as the agent of the thread the command is about.
@@ -14,9 +15,7 @@ const reportedTime = ReportedTime.optional().describe(
   "when it happened, by the reporter's clock; at most 5 minutes ahead of the server's; default: now",
 );
 
-// The thread, run or artifact a route is about.
-const ThreadParams = z.object({ threadId: id });
-const RunParams = z.object({ runId: id });
+// The artifact a route is about (a thread's and a run's params are shared: params.ts).
 const ArtifactParams = z.object({ artifactId: id });
 
 export const CreateThreadBody = z.strictObject({

@@ -6,6 +6,7 @@ import { RunVerdict } from '../../wire/run-verdicts.js';
 import { ScoreSummaryGroup } from '../../wire/score-summary.js';
 import { READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
+import { RunParams, ThreadParams } from './params.js';
 
 // Reading back: a run with its evaluation ledger, the ledger in pages, and a summary of scores
 // grouped so that no two populations are ever merged (docs/specification.md#score-sources).
@@ -58,7 +59,7 @@ export const readingRoutes = defineRoutes({
       '`verdicts` is what was judged: the current feedback on its turn, its messages and the ' +
       'artifact versions it produced, from evaluators, reviewers and users alike, each with ' +
       'its value, label, source and evaluator version, oldest first.',
-    params: z.object({ runId: z.string().min(1) }),
+    params: RunParams,
     answers: { 200: RunReply },
   },
   thread: {
@@ -70,7 +71,7 @@ export const readingRoutes = defineRoutes({
     description:
       'A thread is judged each time it goes quiet (or its host ends it); every generation ' +
       "is kept, and each evaluator's last one is the thread's current verdict.",
-    params: z.object({ threadId: z.string().min(1) }),
+    params: ThreadParams,
     answers: { 200: ThreadReply },
   },
   ledger: {

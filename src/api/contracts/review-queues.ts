@@ -5,6 +5,7 @@ import { RoleName, WireRun, WireTarget, Written } from '../../wire/entities.js';
 import { QueueProgress, ReviewerProgress, WireReviewQueue } from '../../wire/review-queues.js';
 import { OPERATORS } from './callers.js';
 import { defineRoutes } from './contract.js';
+import { QueueParams } from './params.js';
 
 // Review queues (docs/api.md#review-queues): listed with their progress, read with each
 // reviewer's, set and archived (the system's and the admin's, recorded in the workspace's log as
@@ -12,7 +13,7 @@ import { defineRoutes } from './contract.js';
 
 const readers = ['system', 'admin', 'reviewer'] as const;
 
-export const QueueParams = z.object({ queueId: Id });
+export { QueueParams };
 export const ListQueuesQuery = z.object({ includeArchived: z.stringbool().default(false) });
 export const QueueWithProgress = WireReviewQueue.extend({ progress: QueueProgress });
 export const QueuesReply = z.object({ queues: z.array(QueueWithProgress) });

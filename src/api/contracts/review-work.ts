@@ -4,6 +4,7 @@ import { WireFeedback, WireTarget } from '../../wire/entities.js';
 import { WireClaimedItem } from '../../wire/review-queues.js';
 import { ItemView } from '../item-view.js';
 import { defineRoutes } from './contract.js';
+import { QueueParams } from './params.js';
 import { ReviewActionReply } from './reviews.js';
 
 // A reviewer's work in a queue (docs/api.md#working-through-a-queue): claim the next item (a
@@ -11,7 +12,6 @@ import { ReviewActionReply } from './reviews.js';
 // at its place; skip: to the end), or submit a verdict through the review path.
 
 const ItemParams = z.object({ queueId: Id, itemId: Id });
-const QueueParams = z.object({ queueId: Id });
 
 export const ClaimReply = z.object({ item: WireClaimedItem.nullable() });
 export const LeaseReply = z.object({ itemId: z.string(), leaseExpiresAt: z.string() });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { RuleSettingsInput } from '../../config/index.js';
-import { EvaluatorId } from '../../core/index.js';
 import { WireRule, Written } from '../../wire/entities.js';
 import { READERS } from './callers.js';
 import { defineRoutes } from './contract.js';
+import { EvaluatorParams } from './params.js';
 
 // Evaluation rules: the app's defaults, overridden per evaluator version by the workspace's own.
 
@@ -25,7 +25,7 @@ export const ruleRoutes = defineRoutes({
     allow: ['admin'],
     tags: ['rules'],
     summary: "Set this workspace's rule for one evaluator version; later runs follow it",
-    params: z.object({ evaluator: EvaluatorId }),
+    params: EvaluatorParams,
     body: SetRuleBody,
     answers: { 200: Written },
   },
