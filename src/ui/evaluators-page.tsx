@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Agreement } from '../client/index.js';
 import { ConfusionHeatmap, labelColour, SpendChart, VolumeChart } from './charts.js';
+import { ColumnHeads } from './column-heads.js';
 import {
   CHOSEN_KEY,
   type Comparison,
@@ -33,8 +34,10 @@ import { describeTarget } from './item-view.js';
 import type { JudgeActionsApi, JudgeVersionsApi } from './judge-versions-data.js';
 import { JudgeVersionsPanel } from './judge-versions-panel.js';
 import { type KeyAction, steppedRow } from './keyboard.js';
+import { RefusalAlert } from './refusal-alert.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 import { useStateNow } from './state-now.js';
+import { submitHandler } from './submit-handler.js';
 import { type Disagreement, TargetView } from './target-view.js';
 
 // The evaluators page: per feedback type, its versions with their rules (live or shadow), each
@@ -178,13 +181,7 @@ function useEvaluatorsView(
 function WindowForm(props: { asked: Asked; onAsk(asked: Asked): void }) {
   const [draft, setDraft] = useState<Asked>(props.asked);
   return (
-    <form
-      class="window"
-      onSubmit={(event) => {
-        event.preventDefault();
-        props.onAsk(draft);
-      }}
-    >
+    <form class="window" onSubmit={submitHandler(() => props.onAsk(draft))}>
       <DayInput
         label="First day"
         name="first"
@@ -221,16 +218,9 @@ function DayInput(props: { label: string; name: string; value: string; onDay(day
 
 function ReadProblem({ problem }: { problem: Refusal }) {
   return (
-    <div role="alert" class="refusal">
-      <p>The evaluators could not be read: {problem.message}</p>
-      {problem.details.length > 0 && (
-        <ul>
-          {problem.details.map((detail) => (
-            <li key={detail}>{detail}</li>
-          ))}
-        </ul>
-      )}
-    </div>
+    <RefusalAlert details={problem.details}>
+      The evaluators could not be read: {problem.message}
+    </RefusalAlert>
   );
 }
 
@@ -327,9 +317,7 @@ function Spend({ spend }: { spend: SpendView | { refused: string } }) {
     return (
       <section class="spend" aria-labelledby="spend-title">
         <h2 id="spend-title">What judging cost</h2>
-        <div role="alert" class="refusal">
-          <p>The costs could not be read: {spend.refused}</p>
-        </div>
+        <RefusalAlert>The costs could not be read: {spend.refused}</RefusalAlert>
       </section>
     );
   }
@@ -355,14 +343,7 @@ function Spend({ spend }: { spend: SpendView | { refused: string } }) {
           )}
           <table class="spend-table" data-testid="spend-table">
             <caption class="sr-only">Each version's spend over these days</caption>
-            <thead>
-              <tr>
-                <th scope="col">Version</th>
-                <th scope="col">Evaluations</th>
-                <th scope="col">Cost</th>
-                <th scope="col">Without a price</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Version', 'Evaluations', 'Cost', 'Without a price']} />
             <tbody>
               {versions.map((v, i) => (
                 <tr key={v.version} data-version={v.version}>
@@ -391,15 +372,7 @@ function RulesTable({ versions }: { versions: readonly VersionView[] }) {
   return (
     <table class="rules" data-testid="rules">
       <caption class="sr-only">Each version and its rule</caption>
-      <thead>
-        <tr>
-          <th scope="col">Version</th>
-          <th scope="col">Mode</th>
-          <th scope="col">Targets</th>
-          <th scope="col">Sample rate</th>
-          <th scope="col">Rule from</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Version', 'Mode', 'Targets', 'Sample rate', 'Rule from']} />
       <tbody>
         {versions.map(({ version, rule, shadow }) => (
           <tr key={version} data-version={version}>
@@ -469,9 +442,7 @@ function VersionField(props: {
               {noQueueText(version)}
             </p>
           ) : 'refused' in agreement ? (
-            <div role="alert" class="refusal">
-              <p>The agreement could not be read: {agreement.refused}</p>
-            </div>
+            <RefusalAlert>The agreement could not be read: {agreement.refused}</RefusalAlert>
           ) : agreement.categorical?.matched === 0 ? (
             <p class="quiet" data-testid="no-match">
               {noMatchText(
@@ -513,10 +484,9 @@ function ComparisonForm(props: { id: string; view: FieldView; onChoose(c: Compar
     <form
       class="comparison"
       data-testid="comparison"
-      onSubmit={(event) => {
-        event.preventDefault();
-        props.onChoose({ against: draft.against.trim(), mapping: draft.mapping });
-      }}
+      onSubmit={submitHandler(() =>
+        props.onChoose({ against: draft.against.trim(), mapping: draft.mapping }),
+      )}
     >
       <label>
         Compare with{' '}
@@ -622,14 +592,7 @@ function AgreementFigures(props: {
       )}
       <table class="base-rates" data-testid="base-rates">
         <caption>Base rates</caption>
-        <thead>
-          <tr>
-            <th scope="col">Label</th>
-            <th scope="col">{a}</th>
-            <th scope="col">{b}</th>
-            <th scope="col">F1</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Label', a, b, 'F1']} />
         <tbody>
           {c.perLabel.map((label) => (
             <tr key={label.label} data-label={label.label}>

@@ -1,7 +1,10 @@
+import type { ComponentChildren } from 'preact';
+import { ColumnHeads } from './column-heads.js';
 import { dataDiff } from './data-diff.js';
 import { MarkdownView } from './markdown-view.js';
 import type { ItemView, WireTarget } from './queue-types.js';
 import { formatDuration, runDuration, timelineRows } from './timeline.js';
+import { TitledSection } from './titled-section.js';
 
 // What a reviewer reads about an item: the instructions, the thread's conversation with the
 // target message marked, the run's timeline, an artifact version against the one before, the
@@ -11,14 +14,13 @@ import { formatDuration, runDuration, timelineRows } from './timeline.js';
 export function ItemDetails({ view }: { view: ItemView }) {
   return (
     <div class="item-details">
-      <section aria-labelledby="instructions-title">
-        <h2 id="instructions-title">Instructions</h2>
-        {view.queue.instructions.trim() === '' ? (
-          <p class="quiet">This queue has no instructions.</p>
-        ) : (
-          <MarkdownView source={view.queue.instructions} />
-        )}
-      </section>
+      <TitledSection
+        name="instructions"
+        title="Instructions"
+        none={view.queue.instructions.trim() === '' && 'This queue has no instructions.'}
+      >
+        <MarkdownView source={view.queue.instructions} />
+      </TitledSection>
       <p class="target" data-testid="target">
         Reviewing {describeTarget(view.item.target)}
       </p>
@@ -77,63 +79,61 @@ export function Conversation({
 }) {
   const wholeRun = target.kind === 'turn';
   return (
-    <section aria-labelledby="conversation-title">
-      <h2 id="conversation-title">
-        Conversation{thread.title ? `: ${thread.title}` : ''}{' '}
-        <span class="quiet">(thread {thread.threadId})</span>
-      </h2>
-      {thread.messages.length === 0 ? (
-        <p class="quiet">No messages.</p>
-      ) : (
-        <ol class="messages">
-          {thread.messages.map((message, i) => (
-            <li
-              key={message.messageId}
-              class={`message role-${roleName(message.role)}${message.isTarget ? ' is-target' : ''}`}
-              data-message-id={message.messageId}
-              aria-current={message.isTarget ? 'true' : undefined}
-            >
-              {wholeRun && message.isTarget && !thread.messages[i - 1]?.isTarget && (
-                <p class="run-under-review" data-testid="under-review">
-                  <strong class="badge">Under review: the whole turn</strong> (run {target.runId},
-                  every message marked)
-                </p>
-              )}
-              <p class="message-meta">
-                <span class="role">{roleName(message.role)}</span>
-                {message.isTarget && !wholeRun && (
-                  <strong class="badge" data-testid="under-review">
-                    under review
-                  </strong>
-                )}
-                <time dateTime={message.postedAt}>{time(message.postedAt)}</time>
+    <TitledSection
+      name="conversation"
+      title={
+        <>
+          Conversation{thread.title ? `: ${thread.title}` : ''}{' '}
+          <span class="quiet">(thread {thread.threadId})</span>
+        </>
+      }
+      none={thread.messages.length === 0 && 'No messages.'}
+    >
+      <ol class="messages">
+        {thread.messages.map((message, i) => (
+          <li
+            key={message.messageId}
+            class={`message role-${roleName(message.role)}${message.isTarget ? ' is-target' : ''}`}
+            data-message-id={message.messageId}
+            aria-current={message.isTarget ? 'true' : undefined}
+          >
+            {wholeRun && message.isTarget && !thread.messages[i - 1]?.isTarget && (
+              <p class="run-under-review" data-testid="under-review">
+                <strong class="badge">Under review: the whole turn</strong> (run {target.runId},
+                every message marked)
               </p>
-              <p class="content">{message.content}</p>
-            </li>
-          ))}
-        </ol>
-      )}
-    </section>
+            )}
+            <p class="message-meta">
+              <span class="role">{roleName(message.role)}</span>
+              {message.isTarget && !wholeRun && (
+                <strong class="badge" data-testid="under-review">
+                  under review
+                </strong>
+              )}
+              <time dateTime={message.postedAt}>{time(message.postedAt)}</time>
+            </p>
+            <p class="content">{message.content}</p>
+          </li>
+        ))}
+      </ol>
+    </TitledSection>
   );
 }
 
 function Timeline({ run }: { run: NonNullable<ItemView['run']> }) {
   const total = runDuration(run.timeline);
   return (
-    <section aria-labelledby="run-title">
-      <h2 id="run-title">
-        Run {run.runId}: {run.status}
-        {total !== null ? `, ${formatDuration(total)}` : ''}
-      </h2>
+    <TitledSection
+      name="run"
+      title={
+        <>
+          Run {run.runId}: {run.status}
+          {total !== null ? `, ${formatDuration(total)}` : ''}
+        </>
+      }
+    >
       <table class="timeline">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">At</th>
-            <th scope="col">After</th>
-            <th scope="col">Detail</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Event', 'At', 'After', 'Detail']} />
         <tbody>
           {timelineRows(run.timeline).map((row, i) => (
             <tr key={`${row.event}-${i}`}>
@@ -147,7 +147,7 @@ function Timeline({ run }: { run: NonNullable<ItemView['run']> }) {
           ))}
         </tbody>
       </table>
-    </section>
+    </TitledSection>
   );
 }
 
@@ -167,18 +167,9 @@ type Step = NonNullable<ItemView['run']>['steps'][number];
 
 function Steps({ run }: { run: NonNullable<ItemView['run']> }) {
   return (
-    <section aria-labelledby="steps-title">
-      <h2 id="steps-title">Steps: {run.steps.length + run.stepsOmitted}</h2>
+    <TitledSection name="steps" title={`Steps: ${run.steps.length + run.stepsOmitted}`}>
       <table class="steps" data-testid="steps">
-        <thead>
-          <tr>
-            <th scope="col">Call</th>
-            <th scope="col">Name</th>
-            <th scope="col">Took</th>
-            <th scope="col">Detail</th>
-            <th scope="col">Outcome</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Call', 'Name', 'Took', 'Detail', 'Outcome']} />
         <tbody>
           {run.steps.map((step) => (
             <tr key={step.spanId} class={step.status === 'error' ? 'failed' : undefined}>
@@ -192,7 +183,7 @@ function Steps({ run }: { run: NonNullable<ItemView['run']> }) {
         </tbody>
       </table>
       {run.stepsOmitted > 0 && <p class="quiet">{run.stepsOmitted} more steps not listed.</p>}
-    </section>
+    </TitledSection>
   );
 }
 
@@ -200,11 +191,15 @@ function Artifact({ artifact }: { artifact: NonNullable<ItemView['artifact']> })
   const lines = dataDiff(artifact.previous?.data, artifact.data, artifact.previous !== null);
   const sign = { added: '+', removed: '−', same: ' ' } as const;
   return (
-    <section aria-labelledby="artifact-title">
-      <h2 id="artifact-title">
-        Artifact {artifact.artifactId} ({artifact.kind}), version {artifact.version}
-        {artifact.previous ? ` against version ${artifact.previous.version}` : ''}
-      </h2>
+    <TitledSection
+      name="artifact"
+      title={
+        <>
+          Artifact {artifact.artifactId} ({artifact.kind}), version {artifact.version}
+          {artifact.previous ? ` against version ${artifact.previous.version}` : ''}
+        </>
+      }
+    >
       <pre class="diff" data-testid="artifact-diff">
         {lines.map((line, i) => (
           <span key={i} class={`line ${line.kind}`}>
@@ -217,84 +212,96 @@ function Artifact({ artifact }: { artifact: NonNullable<ItemView['artifact']> })
           </span>
         ))}
       </pre>
-    </section>
+    </TitledSection>
   );
 }
 
 function Ratings({ ratings }: { ratings: ItemView['ratings'] }) {
   return (
-    <section aria-labelledby="ratings-title">
-      <h2 id="ratings-title">Users' ratings</h2>
-      {ratings.length === 0 ? (
-        <p class="quiet">No ratings.</p>
-      ) : (
-        <ul class="feedback">
-          {ratings.map((rating, i) => (
-            <li key={i}>
-              <span class="who">{rating.rater}</span>{' '}
-              <span class="type">{rating.feedbackType}</span>{' '}
-              <span class="value">{formatValue(rating.value)}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <TitledSection
+      name="ratings"
+      title="Users' ratings"
+      none={ratings.length === 0 && 'No ratings.'}
+    >
+      <ul class="feedback">
+        {ratings.map((rating, i) => (
+          <GivenFeedback
+            key={i}
+            rater={rating.rater}
+            type={rating.feedbackType}
+            value={rating.value}
+          />
+        ))}
+      </ul>
+    </TitledSection>
   );
 }
 
 function Verdicts({ verdicts }: { verdicts: ItemView['automatedVerdicts'] }) {
   return (
-    <section aria-labelledby="verdicts-title">
-      <h2 id="verdicts-title">Evaluators' verdicts</h2>
-      {verdicts.length === 0 ? (
-        <p class="quiet">No verdicts.</p>
-      ) : (
-        <table class="verdicts">
-          <thead>
-            <tr>
-              <th scope="col">Evaluator version</th>
-              <th scope="col">Verdict</th>
-              <th scope="col">Confidence</th>
+    <TitledSection
+      name="verdicts"
+      title="Evaluators' verdicts"
+      none={verdicts.length === 0 && 'No verdicts.'}
+    >
+      <table class="verdicts">
+        <ColumnHeads names={['Evaluator version', 'Verdict', 'Confidence']} />
+        <tbody>
+          {verdicts.map((verdict, i) => (
+            <tr key={i}>
+              <td>{verdict.evaluator}</td>
+              <td>{formatValue(verdict.value)}</td>
+              <td>
+                {typeof verdict.confidence === 'number'
+                  ? `${Math.round(verdict.confidence * 100)} %`
+                  : '–'}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {verdicts.map((verdict, i) => (
-              <tr key={i}>
-                <td>{verdict.evaluator}</td>
-                <td>{formatValue(verdict.value)}</td>
-                <td>
-                  {typeof verdict.confidence === 'number'
-                    ? `${Math.round(verdict.confidence * 100)} %`
-                    : '–'}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
+          ))}
+        </tbody>
+      </table>
+    </TitledSection>
   );
 }
 
 function OtherReviews({ view }: { view: ItemView }) {
   if (view.queue.reviewersPerItem < 2) return null;
   return (
-    <section aria-labelledby="others-title">
-      <h2 id="others-title">Other reviewers</h2>
-      {view.queue.blind && view.myReview === null ? (
-        <p class="quiet">Blind review: other reviewers' verdicts show once you have given yours.</p>
-      ) : view.otherReviews.length === 0 ? (
-        <p class="quiet">No other verdicts yet.</p>
-      ) : (
-        <ul class="feedback">
-          {view.otherReviews.map((review, i) => (
-            <li key={i}>
-              <span class="who">{review.rater}</span>{' '}
-              <span class="value">{formatValue(review.value)}</span>
-            </li>
-          ))}
-        </ul>
+    <TitledSection
+      name="others"
+      title="Other reviewers"
+      none={
+        view.queue.blind && view.myReview === null
+          ? "Blind review: other reviewers' verdicts show once you have given yours."
+          : view.otherReviews.length === 0 && 'No other verdicts yet.'
+      }
+    >
+      <ul class="feedback">
+        {view.otherReviews.map((review, i) => (
+          <GivenFeedback key={i} rater={review.rater} value={review.value} />
+        ))}
+      </ul>
+    </TitledSection>
+  );
+}
+
+/** One feedback given on a target, as a line: who gave it, its type (where told), its value. */
+export function GivenFeedback(props: {
+  rater: string;
+  type?: string;
+  value: Record<string, unknown>;
+  children?: ComponentChildren;
+}) {
+  return (
+    <li>
+      <span class="who">{props.rater}</span>{' '}
+      {props.type !== undefined && (
+        <>
+          <span class="type">{props.type}</span>{' '}
+        </>
       )}
-    </section>
+      <span class="value">{formatValue(props.value)}</span>
+      {props.children}
+    </li>
   );
 }

@@ -8,6 +8,8 @@ import {
   promoteCommand,
   shadowCommand,
 } from './judge-versions-data.js';
+import { RefusalAlert } from './refusal-alert.js';
+import { submitHandler } from './submit-handler.js';
 
 // What can be done with a tuned candidate once its backtest is read: shadow it on live traffic,
 // or promote it on this backtest through the evidence gate. Signed in from an admin's link, the
@@ -32,7 +34,8 @@ export interface JudgeActionsProps {
 }
 
 export function JudgeActions(props: JudgeActionsProps) {
-  const { id, comparison, shadowTargets, workspace, admin } = props;
+  const { admin, ...candidate } = props;
+  const { id, comparison, workspace } = candidate;
   if (admin === null) {
     return (
       <>
@@ -47,15 +50,7 @@ export function JudgeActions(props: JudgeActionsProps) {
       </>
     );
   }
-  return (
-    <AdminActions
-      id={id}
-      comparison={comparison}
-      shadowTargets={shadowTargets}
-      workspace={workspace}
-      {...admin}
-    />
-  );
+  return <AdminActions {...candidate} {...admin} />;
 }
 
 /**
@@ -85,13 +80,12 @@ function AdminActions(props: Omit<JudgeActionsProps, 'admin'> & JudgeAdmin) {
     <form
       class="judge-actions"
       data-testid="judge-actions"
-      onSubmit={(event) => {
-        event.preventDefault();
+      onSubmit={submitHandler(() =>
         act(
           () => api.promoteOnBacktest(id, comparison, gate),
           `${id} is promoted on its backtest.`,
-        );
-      }}
+        ),
+      )}
     >
       <label>
         Least κ{' '}
@@ -136,9 +130,7 @@ function AdminActions(props: Omit<JudgeActionsProps, 'admin'> & JudgeAdmin) {
         </button>
       )}
       {typeof outcome === 'object' && outcome !== null && (
-        <div role="alert" class="refusal" data-testid="judge-action-refused">
-          <p>Refused: {outcome.refused}</p>
-        </div>
+        <RefusalAlert testId="judge-action-refused">Refused: {outcome.refused}</RefusalAlert>
       )}
     </form>
   );

@@ -2,16 +2,17 @@ import { useEffect, useState } from 'preact/hooks';
 import type { JudgeBacktest, RecordedJudgeVersion } from '../client/index.js';
 import { counted } from '../core/plurals.js';
 import { KappaChart } from './charts.js';
+import { ColumnHeads } from './column-heads.js';
 import { type EvaluatorsView, figure, intervalText } from './evaluators-data.js';
-import { JudgeActions, type JudgeAdmin } from './judge-actions.js';
+import { JudgeActions, type JudgeActionsProps, type JudgeAdmin } from './judge-actions.js';
 import {
   backtestReading,
-  type JudgeComparison,
   type JudgeVersionsApi,
   type JudgeVersionView,
   loadJudgeVersions,
   type Refused,
 } from './judge-versions-data.js';
+import { RefusalAlert } from './refusal-alert.js';
 
 // The evaluators page's LLM judges: every version declared in code or tuned from the reviewers'
 // verdicts, its rule, its κ against the reviewers as of each day (a line), and for a tuned one
@@ -40,11 +41,7 @@ export function JudgeVersionsPanel(props: {
   }, [api, view]);
   if (shown === null) return <p role="status">Reading the judges’ versions…</p>;
   if ('refused' in shown) {
-    return (
-      <div role="alert" class="refusal">
-        <p>The judges’ versions could not be read: {shown.refused}</p>
-      </div>
-    );
+    return <RefusalAlert>The judges’ versions could not be read: {shown.refused}</RefusalAlert>;
   }
   if (shown.length === 0) return null;
   return (
@@ -62,16 +59,7 @@ function JudgeTable({ versions }: { versions: readonly JudgeVersionView[] }) {
   return (
     <table class="rules" data-testid="judge-table">
       <caption class="sr-only">Each judge version, where it comes from and its rule</caption>
-      <thead>
-        <tr>
-          <th scope="col">Version</th>
-          <th scope="col">From</th>
-          <th scope="col">Model</th>
-          <th scope="col">Rule</th>
-          <th scope="col">Examples</th>
-          <th scope="col">Held out</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Version', 'From', 'Model', 'Rule', 'Examples', 'Held out']} />
       <tbody>
         {versions.map(({ version, mode }) => (
           <tr key={version.id} data-version={version.id}>
@@ -116,9 +104,7 @@ function JudgeVersionCard({ judge, admin }: { judge: JudgeVersionView; admin: Ju
       )}
       {recorded !== null &&
         ('refused' in recorded ? (
-          <div role="alert" class="refusal">
-            <p>The version could not be read: {recorded.refused}</p>
-          </div>
+          <RefusalAlert>The version could not be read: {recorded.refused}</RefusalAlert>
         ) : (
           <>
             <Examples detail={recorded.detail} />
@@ -145,14 +131,7 @@ function Examples({ detail }: { detail: RecordedJudgeVersion }) {
       </summary>
       <table class="examples">
         <caption class="sr-only">Each example, what it teaches and who taught it</caption>
-        <thead>
-          <tr>
-            <th scope="col">Target</th>
-            <th scope="col">Reviewers</th>
-            <th scope="col">Judge said</th>
-            <th scope="col">Who, and their notes</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Target', 'Reviewers', 'Judge said', 'Who, and their notes']} />
         <tbody>
           {detail.examples.map((example) => (
             <tr key={example.target} data-target={example.target}>
@@ -172,20 +151,14 @@ function Examples({ detail }: { detail: RecordedJudgeVersion }) {
   );
 }
 
-function Backtest(props: {
-  id: string;
-  comparison: JudgeComparison;
-  shadowTargets: JudgeVersionView['shadowTargets'];
-  backtest: JudgeBacktest | Refused;
-  admin: JudgeAdmin | null;
-}) {
-  const { id, comparison, shadowTargets, backtest, admin } = props;
+/** A candidate's backtest, and what can be done with the candidate (its `JudgeActions`). */
+function Backtest(
+  props: Omit<JudgeActionsProps, 'workspace'> & { backtest: JudgeBacktest | Refused },
+) {
+  const { backtest, ...forActions } = props;
+  const { id } = forActions;
   if ('refused' in backtest) {
-    return (
-      <div role="alert" class="refusal">
-        <p>The backtest could not be read: {backtest.refused}</p>
-      </div>
-    );
+    return <RefusalAlert>The backtest could not be read: {backtest.refused}</RefusalAlert>;
   }
   const { statistics, base, workspace } = backtest;
   const { old, new: candidate, kappaDifference, mcnemar } = statistics;
@@ -216,13 +189,7 @@ function Backtest(props: {
         <dd data-testid="backtest-changed">{statistics.changed.length}</dd>
       </dl>
       <p data-testid="backtest-reading">{backtestReading(backtest)}</p>
-      <JudgeActions
-        id={id}
-        comparison={comparison}
-        shadowTargets={shadowTargets}
-        workspace={workspace}
-        admin={admin}
-      />
+      <JudgeActions {...forActions} workspace={workspace} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import type { ApiScoreConfig } from '../client/index.js';
 import { describeTarget, formatValue } from './item-view.js';
 import type { KeyAction } from './keyboard.js';
 import type { MyQueueReviews, MyReview, MyReviewsApi } from './queue-types.js';
+import { RefusalAlert } from './refusal-alert.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 import { comparedFields, OthersVerdicts } from './reveal-panel.js';
 import { checkDraft, draftOf, formFields } from './review-form.js';
@@ -86,11 +87,7 @@ export function MyReviews(props: MyReviewsProps) {
           Back to the queues <kbd>Esc</kbd>
         </button>
       </header>
-      {refusal && (
-        <div role="alert" class="refusal">
-          <p>The API refused: {refusal.message}</p>
-        </div>
-      )}
+      {refusal && <RefusalAlert>The API refused: {refusal.message}</RefusalAlert>}
       {mine === null && !refusal && <p role="status">Reading your reviews…</p>}
       {mine?.reviews.length === 0 && <p>You have no verdicts in this queue yet.</p>}
       {mine && mine.reviews.length > 0 && (
@@ -197,11 +194,7 @@ function Review(props: {
           onWithdraw={() => void act(props.onWithdraw)}
         />
       )}
-      {!editing && refusal && (
-        <div role="alert" class="refusal">
-          <p>The API refused: {refusal.message}</p>
-        </div>
-      )}
+      {!editing && refusal && <RefusalAlert>The API refused: {refusal.message}</RefusalAlert>}
       {editing && (
         <VerdictForm
           formRef={form}

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ColumnHeads } from './column-heads.js';
 import { type KeyAction, steppedRow } from './keyboard.js';
 import type { QueueSummary } from './queue-types.js';
+import { RefusalAlert } from './refusal-alert.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 
 // The queues this reviewer may work on, each with its progress. ↑ and ↓ move between rows;
@@ -46,29 +48,23 @@ export function QueueList(props: QueueListProps) {
   return (
     <main aria-labelledby="queues-title">
       <h1 id="queues-title">Review queues</h1>
-      {refusal && (
-        <div role="alert" class="refusal">
-          <p>The queues could not be read: {refusal.message}</p>
-        </div>
-      )}
+      {refusal && <RefusalAlert>The queues could not be read: {refusal.message}</RefusalAlert>}
       {queues === null && !refusal && <p role="status">Reading the queues…</p>}
       {queues?.length === 0 && <p>There are no review queues in this workspace yet.</p>}
       {queues && queues.length > 0 && (
         <table ref={table} class="queues" data-testid="queues">
           <caption class="sr-only">Each queue with its progress, in verdicts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Queue</th>
-              <th scope="col">Feedback</th>
-              <th scope="col">Pending</th>
-              <th scope="col">Leased</th>
-              <th scope="col">Done</th>
-              <th scope="col">Skipped</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            names={[
+              'Queue',
+              'Feedback',
+              'Pending',
+              'Leased',
+              'Done',
+              'Skipped',
+              <span class="sr-only">Actions</span>,
+            ]}
+          />
           <tbody>
             {queues.map((queue) => (
               <tr key={queue.queueId} data-queue-id={queue.queueId}>

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ItemDetails } from './item-view.js';
 import type { KeyAction } from './keyboard.js';
 import type { ItemView } from './queue-types.js';
+import { RefusalAlert } from './refusal-alert.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 import { type Reveal, RevealPanel } from './reveal-panel.js';
 import { type ReviewScreenState, useReviewActions } from './review-actions.js';
@@ -124,9 +125,7 @@ export function ReviewScreen(props: ReviewScreenProps) {
       {reveal && <RevealPanel reveal={reveal} onDismiss={() => setReveal(null)} />}
       {state.phase === 'loading' && <p role="status">Taking the next item…</p>}
       {state.phase === 'failed' && (
-        <div role="alert" class="refusal">
-          <p>The queue could not be opened: {state.refusal.message}</p>
-        </div>
+        <RefusalAlert>The queue could not be opened: {state.refusal.message}</RefusalAlert>
       )}
       {state.phase === 'empty' && <EmptyQueue onBack={onBack} />}
       {view && (
@@ -248,12 +247,10 @@ function ItemUnderReview(
   return (
     <div class="item" data-item-id={view.item.itemId} data-testid="item">
       {lost && (
-        <div role="alert" class="refusal">
-          <p>
-            Your lease on this item ended (it ran out, or the server no longer has it for you): a
-            verdict may still be refused. Skip to take the next item.
-          </p>
-        </div>
+        <RefusalAlert>
+          Your lease on this item ended (it ran out, or the server no longer has it for you): a
+          verdict may still be refused. Skip to take the next item.
+        </RefusalAlert>
       )}
       <ItemDetails view={view} />
       <aside class="verdict" aria-label="Verdict">

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { ColumnHeads } from './column-heads.js';
 import { SHORTCUTS } from './keyboard.js';
 
 // `?`: every shortcut, in a modal dialog (the browser keeps the focus in it; Esc closes it).
@@ -15,12 +16,7 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
     <dialog ref={dialog} aria-labelledby="shortcuts-title" onClose={onClose} class="shortcuts">
       <h2 id="shortcuts-title">Keyboard shortcuts</h2>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Keys</th>
-            <th scope="col">What they do</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Keys', 'What they do']} />
         <tbody>
           {SHORTCUTS.map((shortcut) => (
             <tr key={shortcut.keys}>

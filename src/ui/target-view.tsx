@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Agreement, Conversation as ConversationReply } from '../client/index.js';
+import { ColumnHeads } from './column-heads.js';
 import type { EvaluatorsApi } from './evaluators-data.js';
-import { Conversation, describeTarget, formatValue } from './item-view.js';
+import { Conversation, describeTarget, GivenFeedback } from './item-view.js';
 import type { ItemView, WireTarget } from './queue-types.js';
+import { RefusalAlert } from './refusal-alert.js';
 import { type Refusal, refusalOf } from './refusals.js';
+import { TitledSection } from './titled-section.js';
 
 // A disagreement opened: the target as a reviewer's item view shows it (its thread's
 // conversation with the target marked), each side's votes that made its verdict, and every
@@ -71,13 +74,7 @@ export function TargetView(props: {
         </button>
       </header>
       <table class="votes">
-        <thead>
-          <tr>
-            <th scope="col">Side</th>
-            <th scope="col">Verdict</th>
-            <th scope="col">Votes</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Side', 'Verdict', 'Votes']} />
         <tbody>
           <tr>
             <td>{props.sides.a}</td>
@@ -91,27 +88,24 @@ export function TargetView(props: {
           </tr>
         </tbody>
       </table>
-      {refusal && (
-        <div role="alert" class="refusal">
-          <p>The target could not be read: {refusal.message}</p>
-        </div>
-      )}
+      {refusal && <RefusalAlert>The target could not be read: {refusal.message}</RefusalAlert>}
       {read === null && refusal === null && <p role="status">Reading the target…</p>}
       {read?.thread && <Conversation thread={read.thread} target={disagreement.target} />}
       {read && read.feedback.length > 0 && (
-        <section aria-labelledby="on-target-title">
-          <h2 id="on-target-title">Every current verdict and rating on it</h2>
+        <TitledSection name="on-target" title="Every current verdict and rating on it">
           <ul class="feedback">
             {read.feedback.map((given) => (
-              <li key={given.id}>
-                <span class="who">{given.rater}</span>{' '}
-                <span class="type">{given.feedbackType}</span>{' '}
-                <span class="value">{formatValue(given.value)}</span>
+              <GivenFeedback
+                key={given.id}
+                rater={given.rater}
+                type={given.feedbackType}
+                value={given.value}
+              >
                 {given.shadow && <span class="badge"> shadow</span>}
-              </li>
+              </GivenFeedback>
             ))}
           </ul>
-        </section>
+        </TitledSection>
       )}
     </section>
   );

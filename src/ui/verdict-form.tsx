@@ -1,5 +1,7 @@
 import type { Ref } from 'preact';
+import { RefusalAlert } from './refusal-alert.js';
 import { type Draft, type FormField, pick, pickedIndex } from './review-form.js';
+import { submitHandler } from './submit-handler.js';
 
 // The form generated from the HUMAN type's score configs: a group of options for a CATEGORICAL
 // or BOOLEAN field (keys 1–9 pick them), a one-line field for a NUMERIC one with its bounds, a
@@ -28,10 +30,7 @@ export function VerdictForm(props: VerdictFormProps) {
       class="verdict-form"
       aria-labelledby="verdict-title"
       noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        props.onSubmit();
-      }}
+      onSubmit={submitHandler(() => props.onSubmit())}
     >
       <h2 id="verdict-title">Your verdict</h2>
       {fields.map((field, index) => (
@@ -45,16 +44,9 @@ export function VerdictForm(props: VerdictFormProps) {
         />
       ))}
       {refusal && (
-        <div role="alert" class="refusal" data-testid="refusal">
-          <p>The API refused this verdict: {refusal.message}</p>
-          {refusal.details.length > 0 && (
-            <ul>
-              {refusal.details.map((detail) => (
-                <li key={detail}>{detail}</li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <RefusalAlert testId="refusal" details={refusal.details}>
+          The API refused this verdict: {refusal.message}
+        </RefusalAlert>
       )}
       <div class="actions">
         <button type="submit" class="primary" disabled={busy} aria-keyshortcuts="Control+Enter">
