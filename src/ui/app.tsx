@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { EvaluatorsPage } from './evaluators-page.js';
-import { type KeyAction, keyAction } from './keyboard.js';
+import { keyAction } from './keyboard.js';
 import { MyReviews } from './my-reviews.js';
 import { QueueList } from './queue-list.js';
 import { ReviewScreen } from './review-screen.js';
+import type { KeyHandler, ScreenProps } from './screen-props.js';
 import { ShortcutsDialog } from './shortcuts.js';
 import { forgetToken, type SignedIn, takeToken } from './sign-in.js';
 import { SignedOut } from './signed-out.js';
@@ -26,7 +27,7 @@ export function App() {
   const [screen, setScreen] = useState<Screen>({ name: 'queues' });
   const [help, setHelp, helpOpen] = useStateNow(false);
   const [announcement, setAnnouncement] = useState('');
-  const keys = useRef<((action: KeyAction) => boolean) | null>(null);
+  const keys = useRef<KeyHandler | null>(null);
   const token = signedIn?.token;
   const api = useMemo(() => (token ? workbenchApi(location.origin, token) : null), [token]);
   // A sign-in link opened in this tab while the page is open is a new fragment, not a new page.
@@ -45,7 +46,7 @@ export function App() {
   // live region stays, so a screen reader has read it once and reads nothing again).
   useEffect(() => setAnnouncement(''), [screen]);
 
-  const setKeys = useCallback((handler: ((action: KeyAction) => boolean) | null) => {
+  const setKeys = useCallback((handler: KeyHandler | null) => {
     keys.current = handler;
   }, []);
   const onSignInRefused = useCallback((message: string) => {
@@ -60,7 +61,13 @@ export function App() {
 
   if (!api) return <SignedOut refused={refused} />;
   // What every screen but the queues' list is given.
-  const screenProps = { api, onBack: toQueues, onSignInRefused, setKeys };
+  const screenProps: ScreenProps<WorkbenchApi> = {
+    api,
+    onBack: toQueues,
+    onSignInRefused,
+    onAnnounce: setAnnouncement,
+    setKeys,
+  };
 
   return (
     <div class="page">
@@ -86,15 +93,10 @@ export function App() {
         />
       )}
       {screen.name === 'evaluators' && (
-        <EvaluatorsPage
-          {...screenProps}
-          storage={localStorage}
-          admin={signedIn?.admin ?? false}
-          onAnnounce={setAnnouncement}
-        />
+        <EvaluatorsPage {...screenProps} storage={localStorage} admin={signedIn?.admin ?? false} />
       )}
       {(screen.name === 'review' || screen.name === 'mine') && (
-        <QueueScreen {...screenProps} screen={screen} onAnnounce={setAnnouncement} />
+        <QueueScreen {...screenProps} screen={screen} />
       )}
       <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
     </div>
@@ -108,7 +110,7 @@ export function App() {
 function useShortcutKeys(
   helpOpen: { readonly current: boolean },
   setHelp: (open: boolean) => void,
-  keys: { readonly current: ((action: KeyAction) => boolean) | null },
+  keys: { readonly current: KeyHandler | null },
 ) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -185,14 +187,9 @@ function TopBar(props: {
 }
 
 /** One queue's screen: its review, or the reviewer's own verdicts in it. */
-function QueueScreen(props: {
-  screen: Extract<Screen, { name: 'review' | 'mine' }>;
-  api: WorkbenchApi;
-  onBack(): void;
-  onSignInRefused(message: string): void;
-  onAnnounce(message: string): void;
-  setKeys(handler: ((action: KeyAction) => boolean) | null): void;
-}) {
+function QueueScreen(
+  props: ScreenProps<WorkbenchApi> & { screen: Extract<Screen, { name: 'review' | 'mine' }> },
+) {
   const { screen, ...rest } = props;
   const Chosen = screen.name === 'review' ? ReviewScreen : MyReviews;
   return <Chosen key={screen.queueId} queueId={screen.queueId} {...rest} />;

@@ -33,9 +33,10 @@ import {
 import { describeTarget } from './item-view.js';
 import type { JudgeActionsApi, JudgeVersionsApi } from './judge-versions-data.js';
 import { JudgeVersionsPanel } from './judge-versions-panel.js';
-import { type KeyAction, steppedRow } from './keyboard.js';
+import { steppedRow } from './keyboard.js';
 import { RefusalAlert } from './refusal-alert.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+import type { ScreenProps } from './screen-props.js';
 import { useStateNow } from './state-now.js';
 import { submitHandler } from './submit-handler.js';
 import { type Disagreement, TargetView } from './target-view.js';
@@ -52,17 +53,12 @@ import { type Disagreement, TargetView } from './target-view.js';
 
 const DEFAULT_DAYS = 14;
 
-export interface EvaluatorsPageProps {
-  api: EvaluatorsApi & JudgeVersionsApi & JudgeActionsApi;
+export interface EvaluatorsPageProps
+  extends ScreenProps<EvaluatorsApi & JudgeVersionsApi & JudgeActionsApi> {
   /** Signed in from an admin's link: the judges' actions are offered, not only their commands. */
   admin: boolean;
-  /** Says a change in the page's live region. */
-  onAnnounce(text: string): void;
   /** Where the comparisons the author chose are kept: the browser's local storage. */
   storage: Pick<Storage, 'getItem' | 'setItem'>;
-  onBack(): void;
-  onSignInRefused(message: string): void;
-  setKeys(handler: ((action: KeyAction) => boolean) | null): void;
 }
 
 interface Asked {

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ApiScoreConfig } from '../client/index.js';
 import { describeTarget, formatValue } from './item-view.js';
-import type { KeyAction } from './keyboard.js';
 import type { MyQueueReviews, MyReview, MyReviewsApi } from './queue-types.js';
 import { RefusalAlert } from './refusal-alert.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
 import { comparedFields, OthersVerdicts } from './reveal-panel.js';
 import { checkDraft, draftOf, formFields } from './review-form.js';
+import type { ScreenProps } from './screen-props.js';
 import { useStateNow } from './state-now.js';
 import { useDraft } from './use-draft.js';
 import { focusField, VerdictForm } from './verdict-form.js';
@@ -14,13 +14,8 @@ import { focusField, VerdictForm } from './verdict-form.js';
 // The reviewer's own verdicts in a queue, latest first: each may be revised (the form again,
 // filled with what was sent) or withdrawn, through the review path (`POST /v1/reviews`).
 
-export interface MyReviewsProps {
-  api: MyReviewsApi;
+export interface MyReviewsProps extends ScreenProps<MyReviewsApi> {
   queueId: string;
-  onBack(): void;
-  onSignInRefused(message: string): void;
-  onAnnounce(message: string): void;
-  setKeys(handler: ((action: KeyAction) => boolean) | null): void;
 }
 
 export function MyReviews(props: MyReviewsProps) {

@@ -1,19 +1,18 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ColumnHeads } from './column-heads.js';
-import { type KeyAction, steppedRow } from './keyboard.js';
+import { steppedRow } from './keyboard.js';
 import type { QueueSummary } from './queue-types.js';
 import { RefusalAlert } from './refusal-alert.js';
 import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+import type { ScreenProps } from './screen-props.js';
 
 // The queues this reviewer may work on, each with its progress. ↑ and ↓ move between rows;
 // Enter opens the row's queue.
 
-export interface QueueListProps {
+export interface QueueListProps extends Pick<ScreenProps<unknown>, 'onSignInRefused' | 'setKeys'> {
   load(): Promise<QueueSummary[]>;
   onOpen(queueId: string): void;
   onMyReviews(queueId: string): void;
-  onSignInRefused(message: string): void;
-  setKeys(handler: ((action: KeyAction) => boolean) | null): void;
 }
 
 export function QueueList(props: QueueListProps) {

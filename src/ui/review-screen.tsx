@@ -9,6 +9,7 @@ import { type Reveal, RevealPanel } from './reveal-panel.js';
 import { type ReviewScreenState, useReviewActions } from './review-actions.js';
 import { type FormField, formFields, pick } from './review-form.js';
 import { type QueueApi, ReviewSession } from './review-session.js';
+import type { ScreenProps } from './screen-props.js';
 import { type DraftState, useDraft } from './use-draft.js';
 import { focusedField, focusField, VerdictForm, type VerdictFormProps } from './verdict-form.js';
 
@@ -18,14 +19,8 @@ import { focusedField, focusField, VerdictForm, type VerdictFormProps } from './
 // server reveals them only then) show above the next item until dismissed. Marks `evalflow:next-item` (a performance measure) from each submit to
 // the next item on screen.
 
-export interface ReviewScreenProps {
-  api: QueueApi;
+export interface ReviewScreenProps extends ScreenProps<QueueApi> {
   queueId: string;
-  onBack(): void;
-  onSignInRefused(message: string): void;
-  onAnnounce(message: string): void;
-  /** Registers what this screen does with a key, while it is on screen. */
-  setKeys(handler: ((action: KeyAction) => boolean) | null): void;
 }
 
 export function ReviewScreen(props: ReviewScreenProps) {
