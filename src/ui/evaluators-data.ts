@@ -13,6 +13,7 @@ import type {
 import { nanosOf, usdExactText, usdOf } from '../core/money.js';
 import { counted } from '../core/plurals.js';
 import type { QueueSummary } from './queue-types.js';
+import { refusedBy } from './refused.js';
 
 // What the evaluators page reads and how it arranges it: the rules in force, the score summary
 // over the window split per day (which versions gave which labelled fields, and how many of each
@@ -529,9 +530,6 @@ export async function loadEvaluators(
   window: Window,
   chosen: ChosenComparisons,
 ): Promise<EvaluatorsView> {
-  const refusedBy = (error: unknown) => ({
-    refused: error instanceof Error ? error.message : String(error),
-  });
   const [rules, daily, spend, queues, configs] = await Promise.all([
     api.rules(),
     api.summary(summaryRequest(window)),

@@ -9,6 +9,7 @@ import {
   shadowCommand,
 } from './judge-versions-data.js';
 import { RefusalAlert } from './refusal-alert.js';
+import { refusedBy } from './refused.js';
 import { submitHandler } from './submit-handler.js';
 
 // What can be done with a tuned candidate once its backtest is read: shadow it on live traffic,
@@ -70,8 +71,7 @@ function AdminActions(props: Omit<JudgeActionsProps, 'admin'> & JudgeAdmin) {
         setOutcome(null);
         onChanged(done);
       },
-      (error: unknown) =>
-        setOutcome({ refused: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => setOutcome(refusedBy(error)),
     );
   };
   const number = (key: keyof PromotionGate) => (event: Event) =>

@@ -8,6 +8,7 @@ import type {
 } from '../client/index.js';
 import { shortfallsOf } from '../core/promotion-gate.js';
 import { type EvaluatorsView, modeText, type Rule, type Window } from './evaluators-data.js';
+import { type Refused, refusedBy } from './refused.js';
 
 // What the evaluators page shows of LLM judges' versions (GET /v1/judge-versions): those declared
 // in code and those tuned from the reviewers' verdicts, each with its κ against the reviewers as
@@ -43,8 +44,6 @@ export interface KappaDay {
   matched: number;
 }
 
-export type Refused = { refused: string };
-
 export interface RecordedView {
   detail: RecordedJudgeVersion;
   /** Null when there is no reviewers' field to backtest against. */
@@ -62,10 +61,6 @@ export interface JudgeVersionView {
   /** A tuned version's examples and backtest; null for one declared in code. */
   recorded: RecordedView | Refused | null;
 }
-
-const refusedBy = (error: unknown): Refused => ({
-  refused: error instanceof Error ? error.message : String(error),
-});
 
 /** The page's row of a version, by its id, among every feedback type's. */
 const rowOf = (view: EvaluatorsView, id: string | null) =>

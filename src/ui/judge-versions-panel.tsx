@@ -10,9 +10,9 @@ import {
   type JudgeVersionsApi,
   type JudgeVersionView,
   loadJudgeVersions,
-  type Refused,
 } from './judge-versions-data.js';
 import { RefusalAlert } from './refusal-alert.js';
+import { type Refused, refusedBy } from './refused.js';
 
 // The evaluators page's LLM judges: every version declared in code or tuned from the reviewers'
 // verdicts, its rule, its κ against the reviewers as of each day (a line), and for a tuned one
@@ -32,8 +32,7 @@ export function JudgeVersionsPanel(props: {
     setShown(null);
     loadJudgeVersions(api, view).then(
       (versions) => current && setShown(versions),
-      (error: unknown) =>
-        current && setShown({ refused: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => current && setShown(refusedBy(error)),
     );
     return () => {
       current = false;
