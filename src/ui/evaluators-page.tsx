@@ -35,7 +35,7 @@ import type { JudgeActionsApi, JudgeVersionsApi } from './judge-versions-data.js
 import { JudgeVersionsPanel } from './judge-versions-panel.js';
 import { steppedRow } from './keyboard.js';
 import { RefusalAlert } from './refusal-alert.js';
-import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+import { type Refusal, routeRefusal } from './refusals.js';
 import type { ScreenProps } from './screen-props.js';
 import { useStateNow } from './state-now.js';
 import { submitHandler } from './submit-handler.js';
@@ -162,8 +162,7 @@ function useEvaluatorsView(
       (loaded) => current && setShown({ days: `${asked.first}/${asked.last}`, view: loaded }),
       (error: unknown) => {
         if (!current) return;
-        if (isSignInRefused(error)) onSignInRefused(refusalOf(error).message);
-        else setProblem(refusalOf(error));
+        routeRefusal(error, onSignInRefused, setProblem);
       },
     );
     return () => {

@@ -3,7 +3,7 @@ import type { ApiScoreConfig } from '../client/index.js';
 import { describeTarget, formatValue } from './item-view.js';
 import type { MyQueueReviews, MyReview, MyReviewsApi } from './queue-types.js';
 import { RefusalAlert } from './refusal-alert.js';
-import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+import { type Refusal, routeRefusal } from './refusals.js';
 import { comparedFields, OthersVerdicts } from './reveal-panel.js';
 import { checkDraft, draftOf, formFields } from './review-form.js';
 import type { ScreenProps } from './screen-props.js';
@@ -27,8 +27,7 @@ export function MyReviews(props: MyReviewsProps) {
 
   const failed = useCallback(
     (error: unknown) => {
-      if (isSignInRefused(error)) onSignInRefused(refusalOf(error).message);
-      else setRefusal(refusalOf(error));
+      routeRefusal(error, onSignInRefused, setRefusal);
     },
     [onSignInRefused],
   );
@@ -155,8 +154,7 @@ function Review(props: {
     try {
       await work();
     } catch (error) {
-      if (isSignInRefused(error)) props.onSignInRefused(refusalOf(error).message);
-      else setRefusal(refusalOf(error));
+      routeRefusal(error, props.onSignInRefused, setRefusal);
     } finally {
       setBusy(false);
     }

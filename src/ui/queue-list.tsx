@@ -3,7 +3,7 @@ import { ColumnHeads } from './column-heads.js';
 import { steppedRow } from './keyboard.js';
 import type { QueueSummary } from './queue-types.js';
 import { RefusalAlert } from './refusal-alert.js';
-import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+import { type Refusal, routeRefusal } from './refusals.js';
 import type { ScreenProps } from './screen-props.js';
 
 // The queues this reviewer may work on, each with its progress. ↑ and ↓ move between rows;
@@ -23,8 +23,7 @@ export function QueueList(props: QueueListProps) {
 
   useEffect(() => {
     load().then(setQueues, (error: unknown) => {
-      if (isSignInRefused(error)) onSignInRefused(refusalOf(error).message);
-      else setRefusal(refusalOf(error));
+      routeRefusal(error, onSignInRefused, setRefusal);
     });
   }, [load, onSignInRefused]);
 

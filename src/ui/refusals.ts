@@ -27,6 +27,17 @@ export function refusalOf(error: unknown): Refusal {
 export const isSignInRefused = (error: unknown): boolean =>
   error instanceof EvalflowApiError && error.status === 401;
 
+/** Sends an error where the page says it: a refused sign-in signs the tab out, else `show`. */
+export function routeRefusal(
+  error: unknown,
+  onSignInRefused: (message: string) => void,
+  show: (refusal: Refusal) => void,
+): void {
+  const refusal = refusalOf(error);
+  if (isSignInRefused(error)) onSignInRefused(refusal.message);
+  else show(refusal);
+}
+
 function issueText(issue: unknown): string {
   if (typeof issue === 'string') return issue;
   if (issue !== null && typeof issue === 'object') {

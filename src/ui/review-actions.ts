@@ -2,7 +2,7 @@ import type { RefObject } from 'preact';
 import { useCallback, useRef } from 'preact/hooks';
 import { describeTarget } from './item-view.js';
 import type { ItemView } from './queue-types.js';
-import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+import { isSignInRefused, type Refusal, refusalOf, routeRefusal } from './refusals.js';
 import { comparedFields, type Reveal } from './reveal-panel.js';
 import { checkDraft, type Draft, type FormField } from './review-form.js';
 import type { ReviewSession } from './review-session.js';
@@ -90,8 +90,7 @@ export function useReviewActions(ctx: ReviewActionsContext) {
       );
     } catch (error) {
       performance.clearMarks('evalflow:submit');
-      if (isSignInRefused(error)) onSignInRefused(refusalOf(error).message);
-      else setRefusal(refusalOf(error));
+      routeRefusal(error, onSignInRefused, setRefusal);
     } finally {
       setBusy(false);
     }
@@ -107,8 +106,7 @@ export function useReviewActions(ctx: ReviewActionsContext) {
       );
       show(next);
     } catch (error) {
-      if (isSignInRefused(error)) onSignInRefused(refusalOf(error).message);
-      else setRefusal(refusalOf(error));
+      routeRefusal(error, onSignInRefused, setRefusal);
     } finally {
       setBusy(false);
     }

@@ -4,7 +4,7 @@ import { ItemDetails } from './item-view.js';
 import type { KeyAction } from './keyboard.js';
 import type { ItemView } from './queue-types.js';
 import { RefusalAlert } from './refusal-alert.js';
-import { isSignInRefused, type Refusal, refusalOf } from './refusals.js';
+import { isSignInRefused, type Refusal, refusalOf, routeRefusal } from './refusals.js';
 import { type Reveal, RevealPanel } from './reveal-panel.js';
 import { type ReviewScreenState, useReviewActions } from './review-actions.js';
 import { type FormField, formFields, pick } from './review-form.js';
@@ -48,8 +48,7 @@ export function ReviewScreen(props: ReviewScreenProps) {
 
   const fail = useCallback(
     (error: unknown) => {
-      if (isSignInRefused(error)) onSignInRefused(refusalOf(error).message);
-      else setState({ phase: 'failed', refusal: refusalOf(error) });
+      routeRefusal(error, onSignInRefused, (refusal) => setState({ phase: 'failed', refusal }));
     },
     [onSignInRefused],
   );
