@@ -7,7 +7,7 @@ import {
   sleep,
 } from '@temporalio/workflow';
 import type { EvalflowActivities, EvaluateInput, EvaluationState } from '../activities/types.js';
-import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
+import { HEARTBEAT_TIMEOUT, RETRY_SOON_THEN_BACK_OFF } from './activity-timing.js';
 
 // Judging one target with one evaluator version: the shared step of evaluateRun and reevaluate.
 
@@ -16,12 +16,7 @@ const judgingOptions = {
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   // Transient failures back off and retry; a terminal one (a verdict its feedback type refuses,
   // an evaluator not deployed on this worker) is non-retryable and ends here.
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '1 minute',
-    maximumAttempts: 6,
-  },
+  retry: { ...RETRY_SOON_THEN_BACK_OFF, maximumInterval: '1 minute', maximumAttempts: 6 },
 } satisfies ActivityOptions;
 type Judging = Pick<EvalflowActivities, 'evaluate'>;
 const judging = proxyActivities<Judging>(judgingOptions);
@@ -33,12 +28,7 @@ const judgingOn = (taskQueue: string | undefined): Judging =>
 const recording = proxyActivities<Pick<EvalflowActivities, 'giveFeedback' | 'settleEvaluation'>>({
   startToCloseTimeout: '30 seconds',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '30 seconds',
-    maximumAttempts: 10,
-  },
+  retry: { ...RETRY_SOON_THEN_BACK_OFF, maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
 
 /** The shortest wait between two tries of a deferred evaluation. */

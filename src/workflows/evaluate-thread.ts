@@ -8,6 +8,7 @@ import {
 } from '@temporalio/workflow';
 import type { EvalflowActivities } from '../activities/types.js';
 import { evaluatorId, threadGeneration } from '../core/keys.js';
+import { HEARTBEAT_TIMEOUT, RETRY_SOON_THEN_BACK_OFF } from './activity-timing.js';
 import { forEachBounded } from './bounded.js';
 import { DEFAULT_ABANDON_AFTER_MS } from './evaluate-run-messages.js';
 import { evaluateTarget } from './evaluate-target.js';
@@ -20,7 +21,6 @@ import {
   threadEventSignal,
   threadStateQuery,
 } from './evaluate-thread-messages.js';
-import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
 import { applyThreadEvent, deadlineOf, initialThreadState } from './thread-state.js';
 
 const progress = proxyActivities<
@@ -28,7 +28,7 @@ const progress = proxyActivities<
 >({
   startToCloseTimeout: '30 seconds',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  retry: { ...RETRY_SOON_THEN_BACK_OFF, maximumInterval: '30 seconds' },
 });
 
 /**

@@ -7,7 +7,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { EvalflowActivities } from '../activities/types.js';
-import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
+import { HEARTBEAT_TIMEOUT, RETRY_SOON_THEN_BACK_OFF } from './activity-timing.js';
 import {
   feedbackAppendedSignal,
   type MirrorInput,
@@ -23,7 +23,7 @@ const { mirrorScores, reconcileScores, reconcileDeletes } = proxyActivities<
 >({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  retry: { ...RETRY_SOON_THEN_BACK_OFF, maximumInterval: '5 minutes' },
 });
 
 /**

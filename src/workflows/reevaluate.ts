@@ -15,9 +15,9 @@ import type {
   EvaluationTarget,
 } from '../activities/types.js';
 import type { EvaluatorRef } from '../evaluators/registry.js';
+import { HEARTBEAT_TIMEOUT, RETRY_SOON_THEN_BACK_OFF } from './activity-timing.js';
 import { forEachBounded } from './bounded.js';
 import { evaluateTarget } from './evaluate-target.js';
-import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
 import {
   batchProgressQuery,
   cancelBatchSignal,
@@ -40,7 +40,7 @@ const paging = proxyActivities<
 >({
   startToCloseTimeout: '1 minute',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { maximumInterval: '1 minute' },
+  retry: { ...RETRY_SOON_THEN_BACK_OFF, maximumInterval: '1 minute' },
 });
 
 interface Pair {

@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { EvalflowActivities, ReviewAction } from '../activities/types.js';
-import { HEARTBEAT_TIMEOUT } from './heartbeat-timeout.js';
+import { HEARTBEAT_TIMEOUT, RETRY_SOON_THEN_BACK_OFF } from './activity-timing.js';
 import {
   DEFAULT_REVIEW_IDLE_MS,
   type ReviewInput,
@@ -24,7 +24,7 @@ import {
 const { applyReview } = proxyActivities<Pick<EvalflowActivities, 'applyReview'>>({
   startToCloseTimeout: '30 seconds',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
+  retry: { ...RETRY_SOON_THEN_BACK_OFF, maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
 
 /**
