@@ -1,14 +1,8 @@
-import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  patched,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { EvaluationTarget } from '../activities/types.js';
 import type { EvaluatorRef } from '../evaluators/registry.js';
 import { forEachBounded } from './bounded.js';
+import { carryOver, suggested } from './carry-over.js';
 import {
   DEFAULT_ABANDON_AFTER_MS,
   DEFAULT_HISTORY_BUDGET,
@@ -64,10 +58,7 @@ export async function evaluateRun(input: EvaluateRunInput): Promise<EvaluateRunS
   const budget = input.historyBudget ?? DEFAULT_HISTORY_BUDGET;
   const mustRollOver = () =>
     suggested() || (workflowInfo().historyLength > budget && patched(HISTORY_BUDGET_PATCH));
-  const rollOver = async () => {
-    await condition(allHandlersFinished);
-    await continueAsNew<typeof evaluateRun>({ ...input, carried: state });
-  };
+  const rollOver = () => carryOver<typeof evaluateRun>({ ...input, carried: state });
 
   while (state.endedAt === null && !state.abandoned) {
     if (state.status === 'paused') {
@@ -112,7 +103,6 @@ export async function evaluateRun(input: EvaluateRunInput): Promise<EvaluateRunS
 }
 
 const HISTORY_BUDGET_PATCH = 'evaluate-run-history-budget';
-const suggested = () => workflowInfo().continueAsNewSuggested;
 
 type Pair = [EvaluatorRef, EvaluationTarget];
 const pairs = (evaluators: EvaluatorRef[], targets: EvaluationTarget[]): Pair[] =>

@@ -1,15 +1,9 @@
-import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { EvalflowActivities } from '../activities/types.js';
 import { evaluatorId, threadGeneration } from '../core/keys.js';
 import { HEARTBEAT_TIMEOUT, RETRY_SOON_THEN_BACK_OFF } from './activity-timing.js';
 import { forEachBounded } from './bounded.js';
+import { carryOver, historyIsLong, suggested } from './carry-over.js';
 import { DEFAULT_ABANDON_AFTER_MS } from './evaluate-run-messages.js';
 import { evaluateTarget } from './evaluate-target.js';
 import {
@@ -84,7 +78,6 @@ export async function evaluateThread(input: EvaluateThreadInput): Promise<Evalua
   };
 
   const budget = input.historyBudget ?? DEFAULT_THREAD_HISTORY_BUDGET;
-  const suggested = () => workflowInfo().continueAsNewSuggested;
 
   if (state.appliedThrough === null) {
     const { appliedThrough, openRuns } = await progress.loadThreadProgress(thread);
@@ -113,10 +106,7 @@ export async function evaluateThread(input: EvaluateThreadInput): Promise<Evalua
       if (state.inbox.length === 0 && openCount() === 0) return state;
       continue;
     }
-    if (workflowInfo().historyLength > budget || suggested()) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof evaluateThread>({ ...input, carried: state });
-    }
+    if (historyIsLong(budget)) await carryOver<typeof evaluateThread>({ ...input, carried: state });
     // One timer until the earliest generation could be due. Activity only pushes deadlines
     // later, so it does not wake the workflow; it wakes on an end, on a deadline brought
     // nearer (a run ending, a generation with a shorter idleFor), or when the timer fires.

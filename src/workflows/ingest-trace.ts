@@ -1,11 +1,6 @@
-import {
-  condition,
-  continueAsNew,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { EvalflowActivities } from '../activities/types.js';
+import { carryOver, historyIsLong } from './carry-over.js';
 import {
   type IngestTraceInput,
   type IngestTraceState,
@@ -78,9 +73,7 @@ export async function ingestTrace(input: IngestTraceInput): Promise<IngestTraceS
         if (state.batches === seen) return state;
       }
     }
-    const info = workflowInfo();
-    if (info.continueAsNewSuggested || info.historyLength > HISTORY_BUDGET) {
-      await continueAsNew<typeof ingestTrace>({ ...input, carried: state });
-    }
+    if (historyIsLong(HISTORY_BUDGET))
+      await carryOver<typeof ingestTrace>({ ...input, carried: state });
   }
 }

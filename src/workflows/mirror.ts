@@ -1,13 +1,7 @@
-import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { EvalflowActivities } from '../activities/types.js';
 import { HEARTBEAT_TIMEOUT, RETRY_SOON_THEN_BACK_OFF } from './activity-timing.js';
+import { carryOver, historyIsLong } from './carry-over.js';
 import {
   feedbackAppendedSignal,
   type MirrorInput,
@@ -87,10 +81,7 @@ export async function mirror(input: MirrorInput): Promise<never> {
     }
     state.checks = state.checks.filter((c) => c.ids.length > 0);
 
-    if (workflowInfo().continueAsNewSuggested) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof mirror>({ ...input, carried: state });
-    }
+    if (historyIsLong()) await carryOver<typeof mirror>({ ...input, carried: state });
     const next = Math.min(...state.checks.map((c) => c.dueAt));
     const work = () => state.seenSeq > state.mirroredSeq;
     if (Number.isFinite(next)) await condition(work, Math.max(next - Date.now(), 1));

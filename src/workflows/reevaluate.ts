@@ -1,7 +1,5 @@
 import {
-  allHandlersFinished,
   condition,
-  continueAsNew,
   log,
   patched,
   proxyActivities,
@@ -17,6 +15,7 @@ import type {
 import type { EvaluatorRef } from '../evaluators/registry.js';
 import { HEARTBEAT_TIMEOUT, RETRY_SOON_THEN_BACK_OFF } from './activity-timing.js';
 import { forEachBounded } from './bounded.js';
+import { carryOver } from './carry-over.js';
 import { evaluateTarget } from './evaluate-target.js';
 import {
   batchProgressQuery,
@@ -155,8 +154,7 @@ export async function reevaluate(input: ReevaluateInput): Promise<ReevaluateProg
     });
     return progress;
   }
-  await condition(allHandlersFinished);
-  return continueAsNew<typeof reevaluate>({
+  return carryOver<typeof reevaluate>({
     ...input,
     carried: {
       after: page.after,
