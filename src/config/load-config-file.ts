@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 import { builtinApp } from './builtin-app.js';
 import { type AppDefinition, defineConfig, isAppDefinition } from './define-config.js';
 import { type Config, DEFAULTS } from './environment.js';
@@ -34,8 +33,7 @@ export async function loadApp(
 export async function loadConfigFile(path: string, shownAs = path): Promise<AppDefinition> {
   let loaded: { default?: unknown };
   try {
-    // tsx loads TypeScript on any Node, so the compiled CLI reads a .ts config as well.
-    loaded = (await tsImport(pathToFileURL(path).href, import.meta.url)) as { default?: unknown };
+    loaded = (await importWithTypeScript(path)) as { default?: unknown };
   } catch (error) {
     throw new ConfigFileError(shownAs, transformProblem(error, path) ?? firstLine(error), {
       cause: error,
@@ -51,6 +49,21 @@ export async function loadConfigFile(path: string, shownAs = path): Promise<AppD
   } catch (error) {
     throw new ConfigFileError(shownAs, firstLine(error), { cause: error });
   }
+}
+
+/**
+ * Imports a config file, TypeScript or not, on any Node. tsx's hooks are registered for the
+ * process (importing `tsx` again is free where they already are, as `npm start` runs), and the
+ * file is imported as itself, so `evalflow` and whatever else it imports that the process has
+ * loaded is not loaded a second time (tsx's `tsImport` namespaces every module under it, which
+ * doubled the start of a worker). The file's modification time in its URL reads it anew when
+ * it changed since the process last loaded it.
+ */
+async function importWithTypeScript(path: string): Promise<unknown> {
+  await import('tsx');
+  const url = pathToFileURL(path);
+  url.searchParams.set('mtime', String(Math.trunc(statSync(path).mtimeMs)));
+  return import(url.href);
 }
 
 /**
@@ -83,7 +96,9 @@ function transformProblem(error: unknown, path: string): string | undefined {
   const [file, line, column, text] = first;
   const where = `line ${line}, column ${Number(column) + 1}`;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-  return `${file === path ? where : `${file} ${where}`}: ${text}${more}`;
+  // The file as imported carries its modification time as a query (importWithTypeScript).
+  const named = file.split('?')[0];
+  return `${named === path ? where : `${named} ${where}`}: ${text}${more}`;
 }
 
 function firstLine(error: unknown): string {
