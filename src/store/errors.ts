@@ -7,14 +7,10 @@ export abstract class StoreError extends Error {
 }
 
 /**
- * Thrown when an operation could not reach the database or lost its connection mid-way (the
- * server restarted or crashed, the network dropped). Retryable: the next operation gets a fresh
- * connection. A write in flight may or may not have committed, so retry it with its
- * `command_id`, which makes the second attempt return the first one's outcome.
+ * A store error that names the database server it was talking to: what the failures to reach
+ * or to open it have in common.
  */
-export class StoreUnavailableError extends StoreError {
-  override readonly name = 'StoreUnavailableError';
-  readonly retryable = true;
+export abstract class DatabaseServerError extends StoreError {
   constructor(
     message: string,
     /** The server as `host:port`, never with credentials. */
@@ -26,24 +22,34 @@ export class StoreUnavailableError extends StoreError {
 }
 
 /**
+ * Thrown when an operation could not reach the database or lost its connection mid-way (the
+ * server restarted or crashed, the network dropped). Retryable: the next operation gets a fresh
+ * connection. A write in flight may or may not have committed, so retry it with its
+ * `command_id`, which makes the second attempt return the first one's outcome.
+ */
+export class StoreUnavailableError extends DatabaseServerError {
+  override readonly name = 'StoreUnavailableError';
+  readonly retryable = true;
+}
+
+/**
  * Thrown by `openStore` when the database is not usable: it did not answer before the open's
  * deadline, or it refused for a reason waiting cannot fix (a wrong password, a missing
  * database). Not retryable: the waiting already happened.
  */
-export class StoreOpenError extends StoreError {
+export class StoreOpenError extends DatabaseServerError {
   override readonly name = 'StoreOpenError';
   readonly retryable = false;
   constructor(
     message: string,
-    /** The server as `host:port`, never with credentials. */
-    readonly database: string,
+    database: string,
     /** How long opening waited for the server, in milliseconds. */
     readonly waitedMs: number,
     /** How many times it tried to connect. */
     readonly attempts: number,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(message, database, options);
   }
 }
 

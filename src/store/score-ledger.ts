@@ -6,13 +6,21 @@ import type { ScoreEntry, ScoreRecord } from './ledger.js';
 
 type Clock = () => Date;
 
+interface ScoreUpsert {
+  seq: number;
+  /** The score, or for a deletion its id and the mark. */
+  score: ScoreRecord | { id: string; [DELETION]: true };
+  state: ScoreState;
+  reason: string | null;
+}
+
 // One entry per score id; an event replays onto its own entry without changing it, and only a
 // later event's write replaces it.
 async function upsertScores(
   backend: Backend,
   now: Clock,
   workspace_id: string,
-  entries: { seq: number; score: ScoreRecord; state: ScoreState; reason: string | null }[],
+  entries: ScoreUpsert[],
 ) {
   if (entries.length === 0) return;
   const at = now().toISOString();
@@ -31,57 +39,44 @@ async function upsertScores(
   });
 }
 
+/**
+ * A write of the ledger's entries for `items`, each as `entryOf` makes it: how every score
+ * expected or failed before anything is sent reaches `upsertScores`.
+ */
+const upsertingEach =
+  <T>(entryOf: (item: T) => ScoreUpsert) =>
+  (backend: Backend, now: Clock, workspace_id: string, items: T[]) =>
+    upsertScores(backend, now, workspace_id, items.map(entryOf));
+
 /** Scores about to be sent: pending again, unless an entry from a later event holds the id. */
-export const expectScores = (
-  backend: Backend,
-  now: Clock,
-  workspace_id: string,
-  scores: { seq: number; score: ScoreRecord }[],
-) =>
-  upsertScores(
-    backend,
-    now,
-    workspace_id,
-    scores.map(({ seq, score }) => ({ seq, score, state: 'pending', reason: null })),
-  );
+export const expectScores = upsertingEach(
+  ({ seq, score }: { seq: number; score: ScoreRecord }): ScoreUpsert => ({
+    seq,
+    score,
+    state: 'pending',
+    reason: null,
+  }),
+);
 
 /** Scores whose delete is about to be sent: pending again as deletions. */
-export const expectDeletes = (
-  backend: Backend,
-  now: Clock,
-  workspace_id: string,
-  deletes: { seq: number; score_id: string }[],
-) =>
-  upsertScores(
-    backend,
-    now,
-    workspace_id,
-    deletes.map(({ seq, score_id }) => ({
-      seq,
-      score: { id: score_id, [DELETION]: true },
-      state: 'pending',
-      reason: null,
-    })),
-  );
+export const expectDeletes = upsertingEach(
+  ({ seq, score_id }: { seq: number; score_id: string }): ScoreUpsert => ({
+    seq,
+    score: { id: score_id, [DELETION]: true },
+    state: 'pending',
+    reason: null,
+  }),
+);
 
 /** Feedback that could not become scores at all: failed with the reason before anything is sent. */
-export const recordFailures = (
-  backend: Backend,
-  now: Clock,
-  workspace_id: string,
-  failures: { seq: number; score_id: string; reason: string }[],
-) =>
-  upsertScores(
-    backend,
-    now,
-    workspace_id,
-    failures.map(({ seq, score_id, reason }) => ({
-      seq,
-      score: { id: score_id },
-      state: 'failed',
-      reason,
-    })),
-  );
+export const recordFailures = upsertingEach(
+  ({ seq, score_id, reason }: { seq: number; score_id: string; reason: string }): ScoreUpsert => ({
+    seq,
+    score: { id: score_id },
+    state: 'failed',
+    reason,
+  }),
+);
 
 /** Sets the scores' states, as read back or refused. */
 export async function settleScores(

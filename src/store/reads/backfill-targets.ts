@@ -105,42 +105,57 @@ interface Query {
   order: [string, string];
 }
 
+/**
+ * Where a kind of target is read: its view, aliased `alias`; the column naming its thread; how
+ * a run of it is joined (a run is its own, so none); the columns a page reads, and its order.
+ */
+interface TargetSource extends Pick<Query, 'from' | 'columns' | 'order'> {
+  alias: string;
+  threadColumn: string;
+  join?: string;
+}
+
+const sources: Record<BackfillKind, TargetSource> = {
+  turn: {
+    from: 'runs r',
+    alias: 'r',
+    threadColumn: 'r.thread_id',
+    columns: 'r.key AS id, r.thread_id, r.updated_at',
+    order: ['r.updated_at', 'r.key'],
+  },
+  message: {
+    from: 'messages m',
+    alias: 'm',
+    threadColumn: 'm.thread_id',
+    join: 'r.workspace_id = m.workspace_id AND r.key = m.run_id',
+    columns: 'm.body, m.thread_id, m.seq',
+    order: ['m.thread_id', 'm.seq'],
+  },
+  thread: {
+    from: 'threads t',
+    alias: 't',
+    threadColumn: 't.key',
+    join: 'r.workspace_id = t.workspace_id AND r.thread_id = t.key',
+    columns: 't.key AS id',
+    order: ['t.key', 't.key'],
+  },
+};
+
+// The rows of the selector's kind in the workspace, among the threads and targets named, that
+// meet the run filters: on the row itself (a run's), or through the runs its `join` finds.
 function queryOf(workspace_id: string, selector: BackfillSelector): Query {
+  const { from, alias, threadColumn, join, columns, order } = sources[selector.kind];
   const runs = runFilters(selector);
-  // The rows aliased `alias` in the workspace, among the threads and targets named, that meet the
-  // run filters: on the row itself (a run's), or through the runs `join` finds.
-  const selected = (alias: string, threadColumn: string, join?: string) => {
-    const threads = threadFilter(threadColumn, selector);
-    const own = targetsFilter(`${alias}.key`, selector);
-    const byRuns = join === undefined ? runs.where : throughRuns(runs, join);
-    return {
-      where: [`${alias}.workspace_id = ?`, ...threads.where, ...own.where, ...byRuns],
-      params: [workspace_id, ...threads.params, ...own.params, ...runs.params],
-    };
+  const threads = threadFilter(threadColumn, selector);
+  const own = targetsFilter(`${alias}.key`, selector);
+  const byRuns = join === undefined ? runs.where : throughRuns(runs, join);
+  return {
+    from,
+    where: [`${alias}.workspace_id = ?`, ...threads.where, ...own.where, ...byRuns],
+    params: [workspace_id, ...threads.params, ...own.params, ...runs.params],
+    columns,
+    order,
   };
-  switch (selector.kind) {
-    case 'turn':
-      return {
-        from: 'runs r',
-        ...selected('r', 'r.thread_id'),
-        columns: 'r.key AS id, r.thread_id, r.updated_at',
-        order: ['r.updated_at', 'r.key'],
-      };
-    case 'message':
-      return {
-        from: 'messages m',
-        ...selected('m', 'm.thread_id', 'r.workspace_id = m.workspace_id AND r.key = m.run_id'),
-        columns: 'm.body, m.thread_id, m.seq',
-        order: ['m.thread_id', 'm.seq'],
-      };
-    case 'thread':
-      return {
-        from: 'threads t',
-        ...selected('t', 't.key', 'r.workspace_id = t.workspace_id AND r.thread_id = t.key'),
-        columns: 't.key AS id',
-        order: ['t.key', 't.key'],
-      };
-  }
 }
 
 export async function countBackfillTargets(
