@@ -54,11 +54,9 @@ export async function readEvaluationEntries(
   workspace_id: string,
   filter: EvaluationFilter,
 ): Promise<EvaluationEntry[]> {
-  const conditions = new Conditions().add('workspace_id = ?', workspace_id);
-  for (const column of ['generation', 'participant', 'state', 'target_key'] as const) {
-    conditions.equal(column, filter[column]);
-  }
-  const { where, params } = conditions;
+  const { where, params } = new Conditions()
+    .add('workspace_id = ?', workspace_id)
+    .equalEach(filter, ['generation', 'participant', 'state', 'target_key']);
   const rows = await sql.all(
     `SELECT * FROM evaluation_ledger WHERE ${where.join(' AND ')}
        ORDER BY generation, participant, target_key`,

@@ -18,6 +18,12 @@ export class Conditions {
     return value === undefined ? this : this.add(`${column} = ?`, value);
   }
 
+  /** `column = value` for each column named whose value `values` holds under its name. */
+  equalEach<T>(values: T, columns: readonly (keyof T & string)[]): this {
+    for (const column of columns) this.equal(column, values[column]);
+    return this;
+  }
+
   /**
    * `column` at or after `from` and before `to`, for each bound given. Stored times are
    * `toISOString()` strings, which order as the instants they name, so the bounds are written so.

@@ -52,8 +52,9 @@ export async function readRunList(
   workspace_id: string,
   options: RunListOptions,
 ): Promise<Run[]> {
-  const conditions = new Conditions().add('workspace_id = ?', workspace_id);
-  conditions.equal('thread_id', options.thread_id).equal('status', options.status);
+  const conditions = new Conditions()
+    .add('workspace_id = ?', workspace_id)
+    .equalEach(options, ['thread_id', 'status']);
   // The body holds the run's trace ids as a JSON array: its text is matched here, and each run
   // checked below (an id could appear in another field).
   if (options.trace_id !== undefined)

@@ -117,11 +117,7 @@ export async function readFeedback(
   const { where, params } = new Conditions()
     .add('workspace_id = ?', workspace_id)
     .equal('target_key', filter.target === undefined ? undefined : targetKey(filter.target))
-    .equal('source', filter.source)
-    .equal('participant', filter.participant)
-    .equal('thread_id', filter.thread_id)
-    .equal('feedback_type', filter.feedback_type)
-    .equal('target_kind', filter.target_kind)
+    .equalEach(filter, ['source', 'participant', 'thread_id', 'feedback_type', 'target_kind'])
     .between('updated_at', filter.updated_from, filter.updated_before);
   const rows = await sql.all(
     `SELECT body FROM feedback WHERE ${where.join(' AND ')} ORDER BY seq`,

@@ -5,6 +5,17 @@ import type { ViewName, ViewValue } from '../../core/index.js';
 
 type Columns = Record<string, string | number | null>;
 
+/** The names of `T`'s fields that can stand in a column as they are. */
+type ColumnField<T> = {
+  [K in keyof T & string]: T[K] extends string | number | null ? K : never;
+}[keyof T & string];
+
+/** Columns that copy the value's fields of the same names, in the order named. */
+const copied =
+  <T>(...fields: ColumnField<T>[]) =>
+  (value: T): Columns =>
+    Object.fromEntries(fields.map((field) => [field, value[field] as string | number | null]));
+
 interface ViewTable<V extends ViewName> {
   table: string;
   columns(value: ViewValue<V>): Columns;
@@ -14,32 +25,16 @@ export const viewTables: { [V in ViewName]: ViewTable<V> } = {
   threads: { table: 'threads', columns: () => ({}) },
   runs: {
     table: 'runs',
-    columns: (run) => ({
-      thread_id: run.thread_id,
-      status: run.status,
-      started_at: run.started_at,
-      updated_at: run.updated_at,
-    }),
+    columns: copied('thread_id', 'status', 'started_at', 'updated_at'),
   },
   artifacts: { table: 'artifacts', columns: () => ({}) },
   artifactVersions: {
     table: 'artifact_versions',
-    columns: (version) => ({
-      artifact_id: version.artifact_id,
-      version: version.version,
-      kind: version.kind,
-      created_at: version.created_at,
-      thread_id: version.thread_id,
-      seq: version.seq,
-    }),
+    columns: copied('artifact_id', 'version', 'kind', 'created_at', 'thread_id', 'seq'),
   },
   messages: {
     table: 'messages',
-    columns: (message) => ({
-      thread_id: message.thread_id,
-      seq: message.seq,
-      run_id: message.run_id,
-    }),
+    columns: copied('thread_id', 'seq', 'run_id'),
   },
   feedback: {
     table: 'feedback',
@@ -56,9 +51,9 @@ export const viewTables: { [V in ViewName]: ViewTable<V> } = {
       updated_at: record.updated_at,
     }),
   },
-  rules: { table: 'rules', columns: (rule) => ({ seq: rule.seq }) },
-  reviewQueues: { table: 'review_queues', columns: (queue) => ({ seq: queue.seq }) },
-  judgeVersions: { table: 'judge_versions', columns: (version) => ({ seq: version.seq }) },
+  rules: { table: 'rules', columns: copied('seq') },
+  reviewQueues: { table: 'review_queues', columns: copied('seq') },
+  judgeVersions: { table: 'judge_versions', columns: copied('seq') },
 };
 
 // A view's columns are the same for every value, so its statement is made once.
