@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import {
   type AppDefinition,
   builtinApp,
@@ -230,6 +230,20 @@ export function instant(value: string): string {
     );
   }
   return value;
+}
+
+/**
+ * The two flags of a half-open window of instants, at or after the first and before the second,
+ * worded alike on every command that reads by time; `what` names what they bound ("runs started").
+ */
+export function withInstantWindow(
+  command: Command,
+  [from, to]: readonly [string, string],
+  what: string,
+): Command {
+  return command
+    .option(`${from} <instant>`, `only ${what} at or after this instant`, instant)
+    .option(`${to} <instant>`, `only ${what} before this instant`, instant);
 }
 
 /** An id as every evalflow id is (1-128 characters, no control characters). */

@@ -7,7 +7,7 @@ import {
   queueDisagreements,
 } from '../../evidence/index.js';
 import { wireAgreement } from '../../wire/agreement.js';
-import { APP_OPTION, CLI_ACTOR, identifier, instant, usage } from '../context.js';
+import { APP_OPTION, CLI_ACTOR, identifier, usage, withInstantWindow } from '../context.js';
 import { printAgreement } from '../presentation/agreement-report.js';
 import { withExamples } from '../presentation/examples.js';
 import { printTo, type Terminal } from '../terminal.js';
@@ -65,19 +65,19 @@ function count(value: string): number {
 
 /** The options agreement and promotion both slice the verdicts by, in this order. */
 export function withSlices(command: Command): Command {
-  return command
-    .option(
+  return withInstantWindow(
+    command.option(
       '--map <from=to>',
       'rename a label on both sides (repeatable): --map pass=true',
       mapEntry,
-    )
-    .option('--from <instant>', 'only verdicts last given at or after this instant', instant)
-    .option('--to <instant>', 'only verdicts last given before this instant', instant)
-    .option(
-      '--target-kind <kind>',
-      `only targets of one kind: ${evaluatedKinds.join(', ')}`,
-      evaluatedKind,
-    );
+    ),
+    ['--from', '--to'],
+    'verdicts last given',
+  ).option(
+    '--target-kind <kind>',
+    `only targets of one kind: ${evaluatedKinds.join(', ')}`,
+    evaluatedKind,
+  );
 }
 
 export function registerAgreement(program: Command, terminal: Terminal): void {

@@ -40,6 +40,7 @@ import {
   usage,
   usdAmount,
   wholeNumber,
+  withInstantWindow,
   withStore,
 } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -107,63 +108,7 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
       'judge artifact versions, runs, messages or threads again with pinned evaluator versions, as a new generation of verdicts',
     );
 
-  withExamples(
-    reevaluate
-      .command('start')
-      .description(
-        'start a batch and print its id; --watch follows it until it completes or its budget pauses it, --dry-run previews it',
-      )
-      .requiredOption(...WORKSPACE, identifier)
-      .requiredOption(
-        '--evaluator <name@version...>',
-        'the evaluator versions to judge with (one or more)',
-      )
-      .option('--kind <kind>', 'only artifact versions of this kind', identifier)
-      .option('--artifact <id...>', 'only these artifacts', identifiers)
-      .option('--latest-only', "only each artifact's latest version")
-      .option('--created-from <instant>', 'only versions put at or after this instant', instant)
-      .option('--created-to <instant>', 'only versions put before this instant', instant)
-      .option(
-        '--all',
-        'every target of its kind in the workspace (when no other selector is given)',
-      )
-      .option(
-        '--target <kind>',
-        `what to judge: ${targetKinds.join(', ')} (default artifact; turn is a run)`,
-        targetKind,
-        'artifact',
-      )
-      .option('--thread <id...>', 'runs, messages or threads of these threads only', identifiers)
-      .option('--ended-from <instant>', 'only targets whose run ended at or after this', instant)
-      .option('--ended-to <instant>', 'only targets whose run ended before this', instant)
-      .option('--status <status...>', `only runs in these states (${RunStatus.options.join(', ')})`)
-      .option('--sample <fraction>', 'judge this share of the selection (deterministic)', fraction)
-      .option('--limit <n>', 'at most this many targets', wholeNumber)
-      .option('--unjudged', 'leave out what each version has recorded a verdict on already')
-      .option(
-        '--held-out-of <name@version>',
-        'only the held-out targets of a judge version recorded in the workspace (its backtest’s)',
-      )
-      .option('--max-cost-usd <usd>', 'pause the batch when its spend reaches this', usdAmount)
-      .option('--dry-run', 'print the targets, estimated cost and duration; start nothing')
-      .option(
-        '--batch <id>',
-        'the batch id (default: a new UUIDv7); the same id skips what it settled',
-        identifier,
-      )
-      .option('--concurrency <n>', 'evaluations in flight at once (default 8)', wholeNumber)
-      .option('--watch', WATCH_HELP)
-      .option(...APP_OPTION)
-      .option(
-        '--json',
-        'print one JSON object {batchId} (with --watch, {batchId, progress} once it completes or its budget pauses it)',
-      ),
-    'evalflow reevaluate start --workspace acme --evaluator artifact_schema@2 --kind invoice --watch',
-    'evalflow reevaluate start --workspace acme --evaluator json_validity@1 --artifact report-1 report-2',
-    'evalflow reevaluate start --workspace acme --evaluator helpful@3 --target turn --ended-from 2026-11-01T00:00:00Z --unjudged --dry-run',
-    'evalflow reevaluate start --workspace acme --evaluator helpful@3 --target message --sample 0.1 --max-cost-usd 20 --watch',
-    'evalflow reevaluate start --workspace acme --evaluator llm_judge@1 llm_judge@tuned-1 --target message --held-out-of llm_judge@tuned-1 --unjudged --watch',
-  ).action((options: StartOptions) => startBatch(terminal, options));
+  registerStart(reevaluate, terminal);
 
   withExamples(
     reevaluate
@@ -218,6 +163,69 @@ export function registerReevaluate(program: Command, terminal: Terminal): void {
       signalBatch(terminal, action, batchId, options),
     );
   }
+}
+
+/** `reevaluate start`, the one command with a selection's flags. */
+function registerStart(reevaluate: Command, terminal: Terminal): void {
+  withExamples(
+    withInstantWindow(
+      reevaluate
+        .command('start')
+        .description(
+          'start a batch and print its id; --watch follows it until it completes or its budget pauses it, --dry-run previews it',
+        )
+        .requiredOption(...WORKSPACE, identifier)
+        .requiredOption(
+          '--evaluator <name@version...>',
+          'the evaluator versions to judge with (one or more)',
+        )
+        .option('--kind <kind>', 'only artifact versions of this kind', identifier)
+        .option('--artifact <id...>', 'only these artifacts', identifiers)
+        .option('--latest-only', "only each artifact's latest version"),
+      ['--created-from', '--created-to'],
+      'versions put',
+    )
+      .option(
+        '--all',
+        'every target of its kind in the workspace (when no other selector is given)',
+      )
+      .option(
+        '--target <kind>',
+        `what to judge: ${targetKinds.join(', ')} (default artifact; turn is a run)`,
+        targetKind,
+        'artifact',
+      )
+      .option('--thread <id...>', 'runs, messages or threads of these threads only', identifiers)
+      .option('--ended-from <instant>', 'only targets whose run ended at or after this', instant)
+      .option('--ended-to <instant>', 'only targets whose run ended before this', instant)
+      .option('--status <status...>', `only runs in these states (${RunStatus.options.join(', ')})`)
+      .option('--sample <fraction>', 'judge this share of the selection (deterministic)', fraction)
+      .option('--limit <n>', 'at most this many targets', wholeNumber)
+      .option('--unjudged', 'leave out what each version has recorded a verdict on already')
+      .option(
+        '--held-out-of <name@version>',
+        'only the held-out targets of a judge version recorded in the workspace (its backtest’s)',
+      )
+      .option('--max-cost-usd <usd>', 'pause the batch when its spend reaches this', usdAmount)
+      .option('--dry-run', 'print the targets, estimated cost and duration; start nothing')
+      .option(
+        '--batch <id>',
+        'the batch id (default: a new UUIDv7); the same id skips what it settled',
+        identifier,
+      )
+      .option('--concurrency <n>', 'evaluations in flight at once (default 8)', wholeNumber)
+      .option('--watch', WATCH_HELP)
+      .option(...APP_OPTION)
+      .option(
+        '--json',
+        'print one JSON object {batchId} (with --watch, {batchId, progress} once it completes or its budget pauses it)',
+      ),
+    'evalflow reevaluate start --workspace acme --evaluator artifact_schema@2 --kind invoice --watch',
+    'evalflow reevaluate start --workspace acme --evaluator json_validity@1 --artifact report-1 report-2',
+    'evalflow reevaluate start --workspace acme --evaluator helpful@3 --target turn --ended-from 2026-11-01T00:00:00Z --unjudged --dry-run',
+    'evalflow reevaluate start --workspace acme --evaluator helpful@3 --target message --sample 0.1 --max-cost-usd 20 --watch',
+    'evalflow reevaluate start --workspace acme --evaluator llm_judge@1 llm_judge@tuned-1 --target message --held-out-of llm_judge@tuned-1 --unjudged --watch',
+  ).action((options: StartOptions) => startBatch(terminal, options));
 }
 
 /** `reevaluate start`: previews a batch (`--dry-run`), or starts it and follows it (`--watch`). */

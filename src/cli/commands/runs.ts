@@ -7,8 +7,8 @@ import { evaluationSummary, evaluationsOfRuns } from '../../wire/run-evaluations
 import {
   EVERY_WORKSPACE_OPTION,
   identifier,
-  instant,
   wholeNumber,
+  withInstantWindow,
   withStore,
   workspacesOf,
 } from '../context.js';
@@ -37,19 +37,23 @@ export function registerRuns(program: Command, terminal: Terminal): void {
   const print = printTo(terminal);
   const runs = program.command('runs').description('the runs the host reported');
   withExamples(
-    runs
-      .command('list')
-      .description('runs newest first, each with its evaluation summary (filters combine)')
-      .option(...EVERY_WORKSPACE_OPTION)
-      .option('--thread <id>', "only this thread's runs", identifier)
-      .option('--trace <id>', "only this trace's runs (an OpenTelemetry trace id)", identifier)
-      .addOption(
-        new Option('--status <status>', 'only runs in this status').choices(RunStatus.options),
-      )
-      .option('--started-from <instant>', 'only runs started at or after this instant', instant)
-      .option('--started-before <instant>', 'only runs started before this instant', instant)
-      .option('--ended-from <instant>', 'only runs that ended at or after this instant', instant)
-      .option('--ended-before <instant>', 'only runs that ended before this instant', instant)
+    withInstantWindow(
+      withInstantWindow(
+        runs
+          .command('list')
+          .description('runs newest first, each with its evaluation summary (filters combine)')
+          .option(...EVERY_WORKSPACE_OPTION)
+          .option('--thread <id>', "only this thread's runs", identifier)
+          .option('--trace <id>', "only this trace's runs (an OpenTelemetry trace id)", identifier)
+          .addOption(
+            new Option('--status <status>', 'only runs in this status').choices(RunStatus.options),
+          ),
+        ['--started-from', '--started-before'],
+        'runs started',
+      ),
+      ['--ended-from', '--ended-before'],
+      'runs that ended',
+    )
       .option('--limit <n>', 'at most this many runs per workspace (default 100)', wholeNumber, 100)
       .option(
         '--json',

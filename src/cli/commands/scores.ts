@@ -7,7 +7,7 @@ import {
   APP_OPTION,
   appOf,
   EVERY_WORKSPACE_OPTION,
-  instant,
+  withInstantWindow,
   withStore,
   workspacesOf,
 } from '../context.js';
@@ -36,20 +36,22 @@ export function registerScores(program: Command, terminal: Terminal): void {
   const scores = program.command('scores').description("the feedback's scores and their configs");
 
   withExamples(
-    scores
-      .command('summary')
-      .description(
-        'counts, means and distributions of the stored feedback’s scores, by source (and evaluator version)',
-      )
-      .option(...EVERY_WORKSPACE_OPTION)
-      .option(
-        '--source <source>',
-        `only one source: ${ScoreSource.options.join(', ')}`,
-        scoreSource,
-      )
-      .option('--name <name>', 'only scores of this config name')
-      .option('--from <instant>', 'only feedback last changed at or after this instant', instant)
-      .option('--to <instant>', 'only feedback last changed before this instant', instant)
+    withInstantWindow(
+      scores
+        .command('summary')
+        .description(
+          'counts, means and distributions of the stored feedback’s scores, by source (and evaluator version)',
+        )
+        .option(...EVERY_WORKSPACE_OPTION)
+        .option(
+          '--source <source>',
+          `only one source: ${ScoreSource.options.join(', ')}`,
+          scoreSource,
+        )
+        .option('--name <name>', 'only scores of this config name'),
+      ['--from', '--to'],
+      'feedback last changed',
+    )
       .option(
         '--include-shadow',
         'shadow versions’ verdicts too, in groups of their own (left out by default)',
