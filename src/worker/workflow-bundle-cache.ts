@@ -1,17 +1,10 @@
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { WorkflowBundle } from '@temporalio/worker';
 import { bundleWorkflows, WORKFLOWS_PATH } from './create-worker.js';
+import { readWholeFile, writeWholeFile } from './whole-file.js';
 
 // The workflow bundle a start reuses: compiling the workflows is most of a start's time (seconds),
 // and it only changes with the workflow sources, the packages they and the bundler come from, and
@@ -166,23 +159,17 @@ function packageVersion(name: string): string {
 const SEAL = '// evalflow workflow bundle sha256=';
 
 function readSealed(file: string): string | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
+  const text = readWholeFile(file);
+  if (text === null) return null;
   const newline = text.indexOf('\n');
   if (!text.startsWith(SEAL) || newline < 0) return null;
   const code = text.slice(newline + 1);
   return text.slice(SEAL.length, newline) === sha256(code) ? code : null;
 }
 
-/** Writes to a temporary file and renames it: a crash mid-write leaves no half bundle in place. */
+/** Written whole (aside, then renamed): a crash mid-write leaves no half bundle in place. */
 function writeSealed(file: string, code: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${SEAL}${sha256(code)}\n${code}`);
-  renameSync(temporary, file);
+  writeWholeFile(file, `${SEAL}${sha256(code)}\n${code}`);
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

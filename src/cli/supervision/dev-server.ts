@@ -1,18 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { readWholeFile, writeWholeFile } from '../../worker/whole-file.js';
 import { DevServerInUseError, DevServerPortInUseError } from '../errors.js';
 import { commandLineOf, isAlive, portIsFree, portsReleased, terminate } from './processes.js';
 
@@ -236,12 +228,8 @@ export async function stopLeftoverDevServer(options: {
 }
 
 function readRecord(pidFile: string): DevServerRecord | null {
-  let text: string;
-  try {
-    text = readFileSync(pidFile, 'utf8');
-  } catch {
-    return null;
-  }
+  const text = readWholeFile(pidFile);
+  if (text === null) return null;
   try {
     return devServerRecord.parse(JSON.parse(text));
   } catch {
@@ -252,7 +240,5 @@ function readRecord(pidFile: string): DevServerRecord | null {
 
 function writeRecord(pidFile: string, record: DevServerRecord): void {
   // Written aside, then renamed: a crash never leaves half a record.
-  const partial = `${pidFile}.${process.pid}.tmp`;
-  writeFileSync(partial, `${JSON.stringify(record, null, 2)}\n`);
-  renameSync(partial, pidFile);
+  writeWholeFile(pidFile, `${JSON.stringify(record, null, 2)}\n`);
 }
