@@ -1,7 +1,8 @@
+import type { Command } from 'commander';
 import type { AppDefinition } from '../../config/index.js';
 import { counted } from '../../core/index.js';
 import type { EventLog, Store } from '../../store/index.js';
-import { appOf, identifier, usage, withStore } from '../context.js';
+import { APP_OPTION, appOf, identifier, usage, withStore } from '../context.js';
 import type { Terminal } from '../terminal.js';
 
 // The commands that work in one workspace (agreement, judges, rules promote): `--workspace` names
@@ -13,6 +14,11 @@ export const ONE_WORKSPACE_OPTION = [
   'the workspace (default: the store’s only one)',
   identifier,
 ] as const;
+
+/** The two options `inOneWorkspace` reads, `--workspace` then `--config`, on a command. */
+export function withOneWorkspace(command: Command): Command {
+  return command.option(...ONE_WORKSPACE_OPTION).option(...APP_OPTION);
+}
 
 /** The workspace named, else the store's only one. */
 export async function oneWorkspace(

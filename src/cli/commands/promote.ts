@@ -9,11 +9,11 @@ import {
   type TargetKind,
 } from '../../core/index.js';
 import { mappingOf, preparePromotion } from '../../evidence/index.js';
-import { APP_OPTION, CLI_ACTOR, type Print, usage } from '../context.js';
+import { CLI_ACTOR, type Print, usage } from '../context.js';
 import { withExamples } from '../presentation/examples.js';
 import { printTo, type Terminal } from '../terminal.js';
 import { asUsage, SIDES_HELP, withSlices } from './agreement.js';
-import { inOneWorkspace, ONE_WORKSPACE_OPTION } from './one-workspace.js';
+import { inOneWorkspace, withOneWorkspace } from './one-workspace.js';
 
 // `evalflow rules promote`: measures a version's agreement now and promotes it on that evidence,
 // as POST /v1/evaluation-rules/{evaluator}/promote does, recorded as system:cli: one
@@ -61,38 +61,44 @@ function matched(value: string): number {
 export function registerPromote(rules: Command, terminal: Terminal): void {
   const print = printTo(terminal);
   withExamples(
-    withSlices(
-      rules
-        .command('promote')
-        .description(
-          'promote an evaluator version on its agreement measured now: it goes live with the replaced version’s settings and that one is disabled, in one event that keeps the evidence (recorded as system:cli); refused with the figures when they are short of the thresholds',
-        )
-        .argument('<evaluator>', 'the version to promote, name@version')
-        .option(
-          '--replacing <evaluator>',
-          'the version it replaces, of the same feedback type',
-          evaluatorId,
-        )
-        .requiredOption('--against <side>', `what its verdicts are checked against: ${SIDES_HELP}`)
-        .option(
-          '--field <field>',
-          'the promoted version’s field (default: its type’s only comparable one)',
-        )
-        .requiredOption('--min-kappa <kappa>', 'the least Cohen’s κ the evidence must show', kappa)
-        .requiredOption(
-          '--min-matched <n>',
-          'the fewest matched targets the evidence must count',
-          matched,
-        ),
-    )
-      .option(
-        '--backtest',
-        'take the evidence from a tuned version’s backtest: its held-out targets alone, beside the version it was tuned from, which it replaces; the held-out set must give κ an interval and κ must gain over that version’s',
+    withOneWorkspace(
+      withSlices(
+        rules
+          .command('promote')
+          .description(
+            'promote an evaluator version on its agreement measured now: it goes live with the replaced version’s settings and that one is disabled, in one event that keeps the evidence (recorded as system:cli); refused with the figures when they are short of the thresholds',
+          )
+          .argument('<evaluator>', 'the version to promote, name@version')
+          .option(
+            '--replacing <evaluator>',
+            'the version it replaces, of the same feedback type',
+            evaluatorId,
+          )
+          .requiredOption(
+            '--against <side>',
+            `what its verdicts are checked against: ${SIDES_HELP}`,
+          )
+          .option(
+            '--field <field>',
+            'the promoted version’s field (default: its type’s only comparable one)',
+          )
+          .requiredOption(
+            '--min-kappa <kappa>',
+            'the least Cohen’s κ the evidence must show',
+            kappa,
+          )
+          .requiredOption(
+            '--min-matched <n>',
+            'the fewest matched targets the evidence must count',
+            matched,
+          ),
       )
-      .option('--force', 'promote even on short evidence; the event records it as forced')
-      .option(...ONE_WORKSPACE_OPTION)
-      .option(...APP_OPTION)
-      .option('--json', 'print the recorded event as one JSON object, with `workspace` and `seq`'),
+        .option(
+          '--backtest',
+          'take the evidence from a tuned version’s backtest: its held-out targets alone, beside the version it was tuned from, which it replaces; the held-out set must give κ an interval and κ must gain over that version’s',
+        )
+        .option('--force', 'promote even on short evidence; the event records it as forced'),
+    ).option('--json', 'print the recorded event as one JSON object, with `workspace` and `seq`'),
     'evalflow rules promote politeness@2 --replacing politeness@1 --against reviewers --min-kappa 0.6 --min-matched 50',
     'evalflow rules promote politeness@2 --against reviewer:grace:review_verdict.verdict --map pass=true --map fail=false --min-kappa 0.7 --min-matched 30 --workspace acme',
     'evalflow rules promote llm_judge@tuned-1 --backtest --against reviewers:review.passed --min-kappa 0.6 --min-matched 30',
