@@ -51,6 +51,9 @@ export async function loadConfigFile(path: string, shownAs = path): Promise<AppD
   }
 }
 
+/** tsx's main entry, which registers its hooks when imported; it declares no types to check. */
+const TSX: string = 'tsx';
+
 /**
  * Imports a config file, TypeScript or not, on any Node. tsx's hooks are registered for the
  * process (importing `tsx` again is free where they already are, as `npm start` runs), and the
@@ -60,7 +63,7 @@ export async function loadConfigFile(path: string, shownAs = path): Promise<AppD
  * it changed since the process last loaded it.
  */
 async function importWithTypeScript(path: string): Promise<unknown> {
-  await import('tsx');
+  await import(TSX);
   const url = pathToFileURL(path);
   url.searchParams.set('mtime', String(Math.trunc(statSync(path).mtimeMs)));
   return import(url.href);
