@@ -1,8 +1,8 @@
-import { type RouteContract, routeContracts } from '../../src/api/contracts/index.js';
+import { type RouteContract, routeContracts } from '../../src/api/routes/table.js';
 
-// What the route table (src/api/contracts) is written into: the HTTP client's table of methods
-// and paths (src/client/route-table.ts, as the client loads nothing of the server at run time)
-// and docs/api.md's list of routes. test/docs/route-table.test.ts checks both are current;
+// What the route table (src/api/routes/table.ts) is written into: the HTTP client's table of
+// methods and paths (src/client/route-table.ts, as the client loads nothing of the server at run
+// time) and docs/api.md's list of routes. test/docs/route-table.test.ts checks both are current;
 // `npm run docs:routes` writes them.
 
 export const CLIENT_TABLE_FILE = 'src/client/route-table.ts';
@@ -25,10 +25,10 @@ export function clientRouteTable(): string {
     const answers = otherAnswers(contract).length > 0 ? `, answers: [${all}]` : '';
     return `  ${name}: { method: '${contract.method}', path: '${contract.path}'${answers} },`;
   });
-  return `import type { RouteContracts } from '../api/contracts/index.js';
+  return `import type { RouteContracts } from '../api/routes/table.js';
 
-// Written by \`npm run docs:routes\` from the route table (src/api/contracts); do not edit. The
-// client loads nothing of the server, so it reads each route's method and path from here; the
+// Written by \`npm run docs:routes\` from the route table (src/api/routes/table.ts); do not edit.
+// The client loads nothing of the server, so it reads each route's method and path from here; the
 // type below makes the compiler check them against the contracts too.
 
 type RouteTable = {

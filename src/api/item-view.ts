@@ -22,8 +22,7 @@ import {
   wireSteps,
   wireTarget,
 } from '../wire/entities.js';
-import { WireConfig } from './contracts/score-configs.js';
-import { wireConfig } from './routes/score-configs.js';
+import { WireConfig, wireConfig } from '../wire/score-configs.js';
 
 // What a reviewer's page shows of an item (docs/api.md#the-item-view): the queue's instructions
 // and form (the HUMAN type's score configs), the target's conversation, run timeline or artifact

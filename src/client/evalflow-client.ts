@@ -1,4 +1,4 @@
-import type { RouteName } from '../api/contracts/index.js';
+import type { RouteName } from '../api/routes/table.js';
 import { EventStream, type EventStreamOptions } from './event-stream.js';
 import { DEFAULT_RETRY, type RetryPolicy, sleep } from './retry.js';
 import { ROUTE_TABLE } from './route-table.js';

@@ -1,7 +1,7 @@
-import type { RouteContracts } from '../api/contracts/index.js';
+import type { RouteContracts } from '../api/routes/table.js';
 
-// Written by `npm run docs:routes` from the route table (src/api/contracts); do not edit. The
-// client loads nothing of the server, so it reads each route's method and path from here; the
+// Written by `npm run docs:routes` from the route table (src/api/routes/table.ts); do not edit.
+// The client loads nothing of the server, so it reads each route's method and path from here; the
 // type below makes the compiler check them against the contracts too.
 
 type RouteTable = {

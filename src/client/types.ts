@@ -1,15 +1,15 @@
 import type { z } from 'zod';
-import type * as agreement from '../api/contracts/agreement.js';
 import type { AnswerOutput, RouteInput, RouteInputPart } from '../api/contracts/contract.js';
-import type * as costs from '../api/contracts/costs.js';
-import type { RouteContracts, RouteName } from '../api/contracts/index.js';
-import type * as lists from '../api/contracts/lists.js';
-import type * as reading from '../api/contracts/reading.js';
-import type * as reviewQueues from '../api/contracts/review-queues.js';
-import type * as scoreConfigs from '../api/contracts/score-configs.js';
 import type { HttpOnlyType, RejectionBody } from '../api/errors.js';
+import type * as agreement from '../api/routes/agreement.js';
+import type * as costs from '../api/routes/costs.js';
+import type * as lists from '../api/routes/lists.js';
+import type * as reading from '../api/routes/reading.js';
+import type * as reviewQueues from '../api/routes/review-queues.js';
+import type { RouteContracts, RouteName } from '../api/routes/table.js';
 import type { RejectionType as CoreRejectionType } from '../core/index.js';
 import type * as wire from '../wire/entities.js';
+import type { WireConfig } from '../wire/score-configs.js';
 
 // What the HTTP client sends and reads, derived from the API's own route schemas: a request is
 // a body's input (defaults may be left out), an answer a response's output. Types only, so the
@@ -57,7 +57,7 @@ export type ReviewActionResult = RouteResult<'review'>;
 
 export type RecordScoreRequest = BodyOf<'recordScore'>;
 export type RecordScoreResult = RouteResult<'recordScore'>;
-export type ApiScoreConfig = z.output<typeof scoreConfigs.WireConfig>;
+export type ApiScoreConfig = z.output<typeof WireConfig>;
 export type CreateScoreConfigRequest = BodyOf<'createScoreConfig'>;
 export type ScoreConfigs = RouteResult<'scoreConfigs'>;
 export type ScoresSummaryQuery = z.input<typeof reading.ScoresSummaryQuery>;

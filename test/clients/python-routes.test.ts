@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type RouteContract, routeContracts } from '../../src/api/contracts/index.js';
+import { type RouteContract, routeContracts } from '../../src/api/routes/table.js';
 
 // The Python client (clients/python) against the route table, read as text: every route of the
 // table is one of its `Route`s, by method and path, and each of its calls of that route sends the

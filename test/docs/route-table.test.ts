@@ -9,7 +9,7 @@ import {
 } from '../../scripts/route-table/index.js';
 
 // The HTTP client's table of methods and paths and docs/api.md's list of routes are written from
-// the route table (src/api/contracts). `npm run docs:routes` (EVALFLOW_WRITE_DOCS=1) writes
+// the route table (src/api/routes/table.ts). `npm run docs:routes` (EVALFLOW_WRITE_DOCS=1) writes
 // them; otherwise this checks they are current.
 
 const writing = process.env.EVALFLOW_WRITE_DOCS === '1';

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { PrincipalKind } from '../../wire/principals.js';
 
 // A route as data: what the server registers, the OpenAPI document describes, the HTTP client
-// calls and docs/api.md lists. Pure (zod schemas and words, no handler), so the client can take
-// it as types; src/api/routes binds each contract to its handler.
+// calls and docs/api.md lists. Its zod schemas and words; each group of src/api/routes declares
+// its routes with their handlers in one file, and the client takes them as types only.
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -1,13 +1,86 @@
 import type { FastifyRequest } from 'fastify';
-import { type BudgetSettings, notFound, participantOf, usdOf } from '../../core/index.js';
+import { z } from 'zod';
+import { BudgetSettings, Id, notFound, participantOf, usdOf } from '../../core/index.js';
 import { actorOf } from '../../wire/principals.js';
 import { budgetsNow } from '../budgets-now.js';
-import { budgetRoutes, SetBudgetBody } from '../contracts/budgets.js';
+import { OPERATORS, READERS } from '../contracts/callers.js';
+import { defineRoutes } from '../contracts/contract.js';
 import { refuse } from '../errors.js';
 import { bindRoutes } from './bind-routes.js';
 import { callerOf, type RouteDeps } from './context.js';
 
-// Budgets (contracts/budgets.ts). A workspace's own budget overrides the config's budget of the
+// Budgets (docs/api.md#budgets): the ones in force in this workspace (the config's global and
+// workspace budgets, and the workspace's own), each with its current period's spend, and the
+// workspace's own set and removed by its admins and the system, every change kept with who made
+// it.
+
+const tags = ['budgets'];
+
+export const BudgetParams = z.object({ budgetId: Id });
+/** A workspace's own budget: its settings, the workspace being the caller's. */
+export const SetBudgetBody = BudgetSettings.omit({ workspace: true });
+export const WireBudget = BudgetSettings.extend({
+  budgetId: Id,
+  source: z.enum(['config', 'workspace']),
+  /** When the current period started (UTC), what it spent and what calls in flight hold. */
+  periodStart: z.iso.datetime(),
+  spentUsd: z.number(),
+  reservedUsd: z.number(),
+});
+export const BudgetsReply = z.object({ budgets: z.array(WireBudget) });
+export const BudgetChangesReply = z.object({
+  changes: z.array(
+    z.object({
+      change: z.int(),
+      /** Null: removed. */
+      settings: SetBudgetBody.nullable(),
+      changedBy: z.string(),
+      changedAt: z.string(),
+    }),
+  ),
+});
+
+export const budgetRoutes = defineRoutes({
+  budgets: {
+    method: 'GET',
+    path: '/v1/budgets',
+    allow: READERS,
+    tags,
+    summary: "The budgets in force in this workspace, with their current period's spend",
+    answers: { 200: BudgetsReply },
+  },
+  setBudget: {
+    method: 'PUT',
+    path: '/v1/budgets/:budgetId',
+    allow: OPERATORS,
+    tags,
+    summary: "Set one of this workspace's own budgets; every change is kept with who made it",
+    params: BudgetParams,
+    body: SetBudgetBody,
+    answers: { 200: BudgetsReply },
+  },
+  removeBudget: {
+    method: 'DELETE',
+    path: '/v1/budgets/:budgetId',
+    allow: OPERATORS,
+    tags,
+    summary: "Remove one of this workspace's own budgets (the config's stay in force)",
+    params: BudgetParams,
+    answers: { 200: BudgetsReply },
+  },
+  budgetChanges: {
+    method: 'GET',
+    path: '/v1/budgets/:budgetId/changes',
+    allow: OPERATORS,
+    tags,
+    summary:
+      "Every change of one of this workspace's own budgets, oldest first (404 for one it never set)",
+    params: BudgetParams,
+    answers: { 200: BudgetChangesReply },
+  },
+});
+
+// Budgets. A workspace's own budget overrides the config's budget of the
 // same id for that workspace; a global budget is the config's alone, so no workspace can lift it.
 
 async function wireBudgets(deps: RouteDeps, workspaceId: string) {

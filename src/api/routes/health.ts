@@ -1,8 +1,37 @@
-import { healthRoutes } from '../contracts/health.js';
+import { z } from 'zod';
+import { defineRoutes } from '../contracts/contract.js';
 import { bindRoutes } from './bind-routes.js';
 import type { Register } from './context.js';
 
-// Liveness, readiness (the store and Temporal answer; contracts/health.ts) and the OpenAPI
+// Liveness and readiness (the store and Temporal answer): no key needed.
+
+export const Health = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  checks: z.record(z.string(), z.string()),
+});
+
+const tags = ['health'];
+
+export const healthRoutes = defineRoutes({
+  health: {
+    method: 'GET',
+    path: '/healthz',
+    allow: 'public',
+    tags,
+    summary: 'The process is up',
+    answers: { 200: Health },
+  },
+  ready: {
+    method: 'GET',
+    path: '/readyz',
+    allow: 'public',
+    tags,
+    summary: 'The store and Temporal answer',
+    answers: { 200: Health, 503: Health },
+  },
+});
+
+// Liveness, readiness (the store and Temporal answer) and the OpenAPI
 // document, which describes the routes rather than being one of the table.
 
 const registerProbes = bindRoutes(healthRoutes, {

@@ -1,17 +1,126 @@
-import type { EvaluationTarget } from '../../core/index.js';
-import { notFound, targetKey } from '../../core/index.js';
+import { z } from 'zod';
+import { type EvaluationTarget, evaluationStates, notFound, targetKey } from '../../core/index.js';
 import { stepsOfRun } from '../../traces/index.js';
-import { sourceOf, wireRun, wireSteps, wireThread } from '../../wire/entities.js';
-import { byGeneration, ledgerEntries, runOfTarget } from '../../wire/ledger-entries.js';
+import {
+  SourceName,
+  sourceOf,
+  WireRun,
+  WireSteps,
+  WireThread,
+  wireRun,
+  wireSteps,
+  wireThread,
+} from '../../wire/entities.js';
+import {
+  byGeneration,
+  LedgerEntry,
+  ledgerEntries,
+  runOfTarget,
+} from '../../wire/ledger-entries.js';
 import { evaluationsOfRuns } from '../../wire/run-evaluations.js';
-import { runVerdicts } from '../../wire/run-verdicts.js';
-import { summarizeScores } from '../../wire/score-summary.js';
-import { readingRoutes } from '../contracts/reading.js';
+import { RunVerdict, runVerdicts } from '../../wire/run-verdicts.js';
+import { ScoreSummaryGroup, summarizeScores } from '../../wire/score-summary.js';
+import { READERS } from '../contracts/callers.js';
+import { defineRoutes } from '../contracts/contract.js';
+import { RunParams, ThreadParams } from '../contracts/params.js';
 import { refuse } from '../errors.js';
 import { bindRoutes } from './bind-routes.js';
 import { callerOf } from './context.js';
 
-// Reading back (contracts/reading.ts): a run with its evaluation ledger, the ledger in pages, and
+// Reading back: a run with its evaluation ledger, the ledger in pages, and a summary of scores
+// grouped so that no two populations are ever merged (docs/specification.md#score-sources).
+
+export { LedgerEntry };
+/**
+ * A run, its ledger, the verdicts given on it (its turn, messages and artifact versions), and its
+ * model and tool calls when it came from an agent's spans.
+ */
+export const RunReply = z.object({
+  run: WireRun,
+  evaluations: z.array(LedgerEntry),
+  verdicts: z.array(RunVerdict),
+  ...WireSteps,
+});
+export const ThreadReply = z.object({ thread: WireThread, evaluations: z.array(LedgerEntry) });
+export const LedgerQuery = z.object({
+  runId: z.string().min(1).optional(),
+  /** Only the thread's own evaluations: its generations, each evaluator's verdict on the whole. */
+  threadId: z.string().min(1).optional(),
+  state: z.enum(evaluationStates).optional(),
+  cursor: z.string().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export const LedgerReply = z.object({
+  entries: z.array(LedgerEntry),
+  nextCursor: z.string().nullable(),
+});
+export const ScoresSummaryQuery = z.object({
+  source: SourceName.optional(),
+  name: z.string().min(1).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  /** `true`: shadow versions' verdicts too, in groups of their own (`shadow: true`). */
+  includeShadow: z.stringbool().default(false),
+  /** `day`: each group split by the UTC day its feedback was last given on. */
+  per: z.enum(['day']).optional(),
+});
+export const ScoresSummaryReply = z.object({ groups: z.array(ScoreSummaryGroup) });
+
+export const readingRoutes = defineRoutes({
+  run: {
+    method: 'GET',
+    path: '/v1/runs/:runId',
+    allow: READERS,
+    tags: ['reading'],
+    summary: "A run, each (target, evaluator version)'s ledger state, and the verdicts given",
+    description:
+      '`evaluations` is the ledger: each evaluation of the run, its state and reason. ' +
+      '`verdicts` is what was judged: the current feedback on its turn, its messages and the ' +
+      'artifact versions it produced, from evaluators, reviewers and users alike, each with ' +
+      'its value, label, source and evaluator version, oldest first.',
+    params: RunParams,
+    answers: { 200: RunReply },
+  },
+  thread: {
+    method: 'GET',
+    path: '/v1/threads/:threadId',
+    allow: READERS,
+    tags: ['reading'],
+    summary: "A thread and its evaluation: each generation's ledger state, oldest first",
+    description:
+      'A thread is judged each time it goes quiet (or its host ends it); every generation ' +
+      "is kept, and each evaluator's last one is the thread's current verdict.",
+    params: ThreadParams,
+    answers: { 200: ThreadReply },
+  },
+  ledger: {
+    method: 'GET',
+    path: '/v1/ledger',
+    allow: READERS,
+    tags: ['reading'],
+    summary: 'The evaluation ledger in pages, oldest key first',
+    query: LedgerQuery,
+    answers: { 200: LedgerReply },
+  },
+  scoresSummary: {
+    method: 'GET',
+    path: '/v1/scores/summary',
+    allow: READERS,
+    tags: ['reading'],
+    summary: 'Counts, means and distributions of the stored feedback’s scores, by population',
+    description:
+      'Grouped by source, so end-user sentiment, reviewer assessment and automated ' +
+      'measurements never merge; JUDGE and HARNESS groups are per evaluator version, and ' +
+      '`sourceLabel` stays a group of its own. Shadow versions’ verdicts are not their ' +
+      'feedback type’s current verdict: they are left out unless `includeShadow=true`, and ' +
+      'then grouped apart (`shadow: true`). With `per=day` each group is split by the UTC ' +
+      'day its feedback was last given on (`day`).',
+    query: ScoresSummaryQuery,
+    answers: { 200: ScoresSummaryReply },
+  },
+});
+
+// Reading back: a run with its evaluation ledger, the ledger in pages, and
 // a summary of scores grouped so that no two populations are ever merged.
 
 export const registerReading = bindRoutes(readingRoutes, {

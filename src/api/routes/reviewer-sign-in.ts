@@ -1,9 +1,47 @@
-import { signInPath } from '../../wire/page.js';
-import { reviewerSignInRoutes } from '../contracts/reviewer-sign-in.js';
+import { z } from 'zod';
+import { Id } from '../../core/index.js';
+import { SIGN_IN_SECONDS, signInPath } from '../../wire/page.js';
+import { OPERATORS } from '../contracts/callers.js';
+import { defineRoutes } from '../contracts/contract.js';
 import { bindRoutes } from './bind-routes.js';
 import { issueExpiring } from './context.js';
 
-// A reviewer's sign-in link (contracts/reviewer-sign-in.ts). The page's path carries the token
+// A reviewer's sign-in link: a short-lived token acting as reviewer:{id}, for the reviewers'
+// page, which carries it in the URL's fragment.
+
+export const SignInParams = z.object({ reviewerId: Id });
+export const SignInBody = z
+  .strictObject({
+    expiresInSeconds: z
+      .int()
+      .min(SIGN_IN_SECONDS.min)
+      .max(SIGN_IN_SECONDS.max)
+      .default(SIGN_IN_SECONDS.default),
+  })
+  .default({ expiresInSeconds: SIGN_IN_SECONDS.default });
+export const SignInReply = z.object({
+  id: z.string(),
+  token: z.string(),
+  principal: z.string(),
+  expiresAt: z.string(),
+  /** The reviewers' page with the token in its fragment: append it to the API's address. */
+  path: z.string(),
+});
+
+export const reviewerSignInRoutes = defineRoutes({
+  reviewerSignIn: {
+    method: 'POST',
+    path: '/v1/reviewers/:reviewerId/sign-in',
+    allow: OPERATORS,
+    tags: ['auth'],
+    summary: 'A short-lived sign-in token for reviewer:{reviewerId}, and the page’s path with it',
+    params: SignInParams,
+    body: SignInBody,
+    answers: { 201: SignInReply },
+  },
+});
+
+// A reviewer's sign-in link. The page's path carries the token
 // in the URL's fragment (`/ui/#token=…`), which a browser never sends to a server, so it reaches
 // no server's log; the page keeps it in memory or session storage and sends it as a Bearer
 // header (no cookie, so no CSRF).

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   type FeedbackType,
   notFound,
@@ -5,16 +6,51 @@ import {
   type Target,
   targetKey,
 } from '../../core/index.js';
-import { targetOf } from '../../wire/entities.js';
+import { targetOf, WireTarget } from '../../wire/entities.js';
 import { actorOf } from '../../wire/principals.js';
 import { ReviewClient } from '../../workflow-clients/index.js';
-import { reviewRoutes } from '../contracts/reviews.js';
+import { defineRoutes } from '../contracts/contract.js';
 import { HTTP_STATUS, HttpRefusal, httpOnly, refuse } from '../errors.js';
 import { queuesOf } from '../queues-in-force.js';
 import { bindRoutes } from './bind-routes.js';
 import { callerOf, type RouteDeps } from './context.js';
 
-// Reviewers' actions (contracts/reviews.ts), serialized per target by the target's review
+// Reviewers' actions (docs/specification.md#reviews): serialized per target by the target's
+// review workflow, each answered with the stored outcome and its place in the target's order.
+
+export const ReviewActionBody = z.strictObject({
+  action: z.enum(['submit', 'revise', 'withdraw']),
+  target: WireTarget,
+  feedbackType: z.string().min(1),
+  value: z.record(z.string(), z.unknown()).optional(),
+  configId: z.string().min(1).optional(),
+});
+export const ReviewActionReply = z.object({
+  type: z.literal('recorded'),
+  seq: z.int(),
+  envelopeId: z.string().nullable(),
+  isUpdate: z.boolean(),
+  removed: z.boolean().optional(),
+  position: z.int(),
+});
+
+export const reviewRoutes = defineRoutes({
+  review: {
+    method: 'POST',
+    path: '/v1/reviews',
+    allow: ['reviewer'],
+    tags: ['reviews'],
+    summary: 'Submit, revise or withdraw the caller’s review of a target',
+    description:
+      'Reviewers give SCORE_SOURCE_HUMAN feedback, so a submit or revise names the score ' +
+      'config it is validated against (`configId`, the feedback type’s config); without it the ' +
+      'answer is 400.',
+    body: ReviewActionBody,
+    answers: { 200: ReviewActionReply },
+  },
+});
+
+// Reviewers' actions, serialized per target by the target's review
 // workflow. A recorded verdict counts toward its target's item in the queues of its type, as a
 // claim's submit does (docs/specification.md#review-queues).
 

@@ -1,12 +1,41 @@
-import { ruleSettingsOf } from '../../config/index.js';
+import { z } from 'zod';
+import { RuleSettingsInput, ruleSettingsOf } from '../../config/index.js';
 import { rulesInForce } from '../../core/index.js';
-import { wireRule, written } from '../../wire/entities.js';
+import { WireRule, Written, wireRule, written } from '../../wire/entities.js';
 import { actorOf } from '../../wire/principals.js';
-import { ruleRoutes } from '../contracts/rules.js';
+import { READERS } from '../contracts/callers.js';
+import { defineRoutes } from '../contracts/contract.js';
+import { EvaluatorParams } from '../contracts/params.js';
 import { bindRoutes } from './bind-routes.js';
 import { callerOf, execute } from './context.js';
 
-// Evaluation rules (contracts/rules.ts): the app's defaults, overridden per evaluator version by
+// Evaluation rules: the app's defaults, overridden per evaluator version by the workspace's own.
+
+export const RulesReply = z.object({ rules: z.array(WireRule) });
+export const SetRuleBody = RuleSettingsInput;
+
+export const ruleRoutes = defineRoutes({
+  rules: {
+    method: 'GET',
+    path: '/v1/evaluation-rules',
+    allow: READERS,
+    tags: ['rules'],
+    summary: 'The rules in force in this workspace, each with where it comes from',
+    answers: { 200: RulesReply },
+  },
+  setRule: {
+    method: 'PUT',
+    path: '/v1/evaluation-rules/:evaluator',
+    allow: ['admin'],
+    tags: ['rules'],
+    summary: "Set this workspace's rule for one evaluator version; later runs follow it",
+    params: EvaluatorParams,
+    body: SetRuleBody,
+    answers: { 200: Written },
+  },
+});
+
+// Evaluation rules: the app's defaults, overridden per evaluator version by
 // the workspace's own.
 
 export const registerRules = bindRoutes(ruleRoutes, {

@@ -18,9 +18,10 @@ import { scoreConfigRoutes } from './score-configs.js';
 import { scoreRoutes } from './scores.js';
 import { userTokenRoutes } from './user-tokens.js';
 
-// The route table: every route declared as data, once. The server binds each to its handler
-// (src/api/routes), the HTTP client derives its calls and types from it (src/client), and
-// `npm run docs:routes` writes the client's table of paths and docs/api.md's list from it.
+// The route table: every route of every group, each declared once, in its group's file. The
+// server registers each group's (./index.ts), the HTTP client derives its calls and types from
+// this table (src/client, as types only), and `npm run docs:routes` writes the client's table of
+// paths and docs/api.md's list from it.
 
 export const routeContracts = {
   ...healthRoutes,
@@ -45,4 +46,4 @@ export const routeContracts = {
 };
 export type RouteContracts = typeof routeContracts;
 export type RouteName = keyof RouteContracts;
-export type { HttpMethod, RouteContract } from './contract.js';
+export type { HttpMethod, RouteContract } from '../contracts/contract.js';
