@@ -18,6 +18,7 @@ import { callerOf, execute } from './context.js';
 import { answering } from './evidence-answers.js';
 
 // Trust in judges over HTTP: how two populations of stored verdicts agree (GET /v1/agreement),
+// their disagreements sent to a review queue,
 // and promoting a version on that evidence (POST /v1/evaluation-rules/{evaluator}/promote). Sides
 // are written as the CLI writes them: `politeness@2:polite`, `reviewers`, `reviewer:grace`,
 // `users:helpfulness.helpful` (docs/api.md#agreement).
@@ -152,9 +153,6 @@ export const agreementRoutes = defineRoutes({
     refusals: { 409: PromotionRefusal },
   },
 });
-
-// Trust in judges over HTTP: how two populations of stored verdicts
-// agree, their disagreements sent to a review queue, and promoting a version on that evidence.
 
 interface Slices {
   from?: string | undefined;

@@ -12,7 +12,8 @@ import { callerOf, type RouteDeps } from './context.js';
 // Budgets (docs/api.md#budgets): the ones in force in this workspace (the config's global and
 // workspace budgets, and the workspace's own), each with its current period's spend, and the
 // workspace's own set and removed by its admins and the system, every change kept with who made
-// it.
+// it. A workspace's own budget overrides the config's budget of the same id for that workspace; a
+// global budget is the config's alone, so no workspace can lift it.
 
 const tags = ['budgets'];
 
@@ -79,9 +80,6 @@ export const budgetRoutes = defineRoutes({
     answers: { 200: BudgetChangesReply },
   },
 });
-
-// Budgets. A workspace's own budget overrides the config's budget of the
-// same id for that workspace; a global budget is the config's alone, so no workspace can lift it.
 
 async function wireBudgets(deps: RouteDeps, workspaceId: string) {
   const budgets = await budgetsNow(deps.store, deps.app.budgets, workspaceId, Date.now());

@@ -8,6 +8,7 @@ import {
   readCosts,
   UtcDay,
 } from '../../wire/costs.js';
+import type { VerifiedCaller } from '../../wire/credentials.js';
 import { READERS } from '../contracts/callers.js';
 import { defineRoutes } from '../contracts/contract.js';
 import { refuse } from '../errors.js';
@@ -15,7 +16,8 @@ import { bindRoutes } from './bind-routes.js';
 import { callerOf } from './context.js';
 
 // What judging cost (GET /v1/costs): the usage ledger's spend summed per evaluator version (or
-// evaluator), workspace, UTC day and model.
+// evaluator), workspace, UTC day and model. A workspace's key reads its workspace; the system's
+// key reads every workspace, or the one it names.
 
 export const CostsQuery = z.object({
   /** Comma list of version, evaluator, workspace, day, model (default `version,day`). */
@@ -49,24 +51,27 @@ export const costRoutes = defineRoutes({
   },
 });
 
-// What judging cost. A workspace's key reads its workspace; the system's
-// key reads every workspace, or the one it names.
+/**
+ * The workspace a caller's costs cover, null for every one: a workspace's key reads its own; the
+ * system's key reads every workspace, or the one it names.
+ */
+function costsWorkspace(caller: VerifiedCaller, workspace: string | undefined): string | null {
+  if (caller.principal.kind === 'system') return workspace ?? null;
+  if (workspace !== undefined && workspace !== caller.workspaceId) {
+    throw refuse(forbidden(`a ${caller.principal.kind} key reads its own workspace's costs only`));
+  }
+  return caller.workspaceId;
+}
 
 export const registerCosts = bindRoutes(costRoutes, {
   costs: async ({ query: { by, from, to, evaluator, workspace }, request, deps }) => {
-    const caller = callerOf(request);
-    const system = caller.principal.kind === 'system';
-    if (workspace !== undefined && !system && workspace !== caller.workspaceId) {
-      throw refuse(
-        forbidden(`a ${caller.principal.kind} key reads its own workspace's costs only`),
-      );
-    }
+    const covered = costsWorkspace(callerOf(request), workspace);
     if (from !== undefined && to !== undefined && from > to) {
       throw refuse(validationFailed(`from ${from} is after to ${to}`));
     }
     return readCosts(deps.store, {
       by: by ?? DEFAULT_COST_DIMENSIONS,
-      workspace: system ? (workspace ?? null) : caller.workspaceId,
+      workspace: covered,
       from,
       to,
       evaluator,

@@ -49,8 +49,6 @@ export const eventRoutes = defineRoutes({
   },
 });
 
-// The log as server-sent events, each resumable with Last-Event-ID.
-
 export const registerEvents = bindRoutes(eventRoutes, (deps, api) => {
   // Open streams end when the server closes: a hijacked response would otherwise hold the
   // server (and a Ctrl-C of `evalflow start`) open for as long as its client stays connected.

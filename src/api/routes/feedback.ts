@@ -89,8 +89,6 @@ export const feedbackRoutes = defineRoutes({
   },
 });
 
-// give_feedback, message ratings and conversation state.
-
 /** The rating a rating command is about: the caller's, of one feedback type, on one message. */
 function ratingOf(
   { threadId, messageId }: { threadId: string; messageId: string },

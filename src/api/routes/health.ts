@@ -31,9 +31,6 @@ export const healthRoutes = defineRoutes({
   },
 });
 
-// Liveness, readiness (the store and Temporal answer) and the OpenAPI
-// document, which describes the routes rather than being one of the table.
-
 const registerProbes = bindRoutes(healthRoutes, {
   health: async () => ({ status: 'ok' as const, checks: {} }),
   ready: async ({ reply, deps }) => {
@@ -54,6 +51,8 @@ const registerProbes = bindRoutes(healthRoutes, {
   },
 });
 
+// The OpenAPI document is served beside the probes: it describes the routes rather than being
+// one of the table.
 export const registerHealth: Register = (api, deps) => {
   registerProbes(api, deps);
   api.get('/openapi.json', {

@@ -145,9 +145,6 @@ export const lifecycleRoutes = defineRoutes({
   },
 });
 
-// The lifecycle routes' handlers (their contracts above). An agent key acts as
-// the agent of the thread the command is about.
-
 /** The actor for a command about a thread; an agent key speaks for that thread's agent. */
 const actorFor = (request: FastifyRequest, threadId: string): Actor =>
   actorOf(callerOf(request).principal, threadId);

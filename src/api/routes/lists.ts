@@ -1,21 +1,14 @@
 import { z } from 'zod';
 import { evaluationStates } from '../../core/index.js';
 import type { RunListKey } from '../../store/index.js';
-import { stepsOfRun } from '../../traces/index.js';
-import {
-  WireRun,
-  WireSteps,
-  WireThread,
-  wireRun,
-  wireSteps,
-  wireThread,
-} from '../../wire/entities.js';
+import { WireRun, WireSteps, WireThread, wireRun, wireThread } from '../../wire/entities.js';
 import { evaluationSummary, evaluationsOfRuns } from '../../wire/run-evaluations.js';
 import { READERS } from '../contracts/callers.js';
 import { defineRoutes } from '../contracts/contract.js';
 import { httpOnly } from '../errors.js';
 import { bindRoutes } from './bind-routes.js';
 import { callerOf } from './context.js';
+import { runStepsOf } from './run-steps.js';
 
 // Lists of what the host reported: threads by id, runs newest first with each one's evaluation
 // summary, a page at a time.
@@ -91,8 +84,7 @@ export const listRoutes = defineRoutes({
   },
 });
 
-// Lists of what the host reported, a page at a time. A cursor is opaque:
-// the last item of the page, encoded.
+// A cursor is opaque: the last item of the page, encoded.
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -161,9 +153,7 @@ export const registerLists = bindRoutes(listRoutes, {
           run: wireRun(run),
           evaluations: evaluationSummary(evaluations.get(run.run_id) ?? []),
           // A trace's runs are few, and a reader of one wants what they did.
-          ...(q.traceId === undefined
-            ? {}
-            : wireSteps(await stepsOfRun(deps.store.traceSpans, workspaceId, run))),
+          ...(q.traceId === undefined ? {} : await runStepsOf(deps, workspaceId, run)),
         })),
       ),
       nextCursor:

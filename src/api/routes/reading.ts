@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { type EvaluationTarget, evaluationStates, notFound, targetKey } from '../../core/index.js';
-import { stepsOfRun } from '../../traces/index.js';
 import {
   SourceName,
   sourceOf,
@@ -8,7 +7,6 @@ import {
   WireSteps,
   WireThread,
   wireRun,
-  wireSteps,
   wireThread,
 } from '../../wire/entities.js';
 import {
@@ -26,6 +24,7 @@ import { RunParams, ThreadParams } from '../contracts/params.js';
 import { refuse } from '../errors.js';
 import { bindRoutes } from './bind-routes.js';
 import { callerOf } from './context.js';
+import { runStepsOf } from './run-steps.js';
 
 // Reading back: a run with its evaluation ledger, the ledger in pages, and a summary of scores
 // grouped so that no two populations are ever merged (docs/specification.md#score-sources).
@@ -120,9 +119,6 @@ export const readingRoutes = defineRoutes({
   },
 });
 
-// Reading back: a run with its evaluation ledger, the ledger in pages, and
-// a summary of scores grouped so that no two populations are ever merged.
-
 export const registerReading = bindRoutes(readingRoutes, {
   run: async ({ params, request, deps }) => {
     const { workspaceId } = callerOf(request);
@@ -137,7 +133,7 @@ export const registerReading = bindRoutes(readingRoutes, {
       run: wireRun(run),
       evaluations: await ledgerEntries(deps.store, workspaceId, entries ?? []),
       verdicts: await runVerdicts(deps.store, deps.app.feedbackTypes, workspaceId, run),
-      ...wireSteps(await stepsOfRun(deps.store.traceSpans, workspaceId, run)),
+      ...(await runStepsOf(deps, workspaceId, run)),
     };
   },
 

@@ -171,8 +171,7 @@ export const reevaluationRoutes = defineRoutes({
   cancelReevaluation: signal('cancel'),
 });
 
-// Batch re-evaluation: started, previewed, read, budgeted, paused,
-// resumed and cancelled through the batch's workflow.
+// Started, previewed, read, budgeted, paused, resumed and cancelled through the batch's workflow.
 
 /** What a signal's handler reads of its call. */
 type SignalCall = Pick<RouteCall<BatchContract>, 'params' | 'request'>;

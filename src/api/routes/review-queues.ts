@@ -153,10 +153,6 @@ export const reviewQueueRoutes = defineRoutes({
   },
 });
 
-// Review queues: listed with their progress, read with each
-// reviewer's, set and archived (the system's and the admin's, recorded in the workspace's log as
-// `set_review_queue`), and filled by hand, with targets or a filter applied here, on the server.
-
 const utc = (at: string | undefined) => (at === undefined ? undefined : new Date(at).toISOString());
 
 /** A filter in the store's words; times as UTC ISO-8601, as the views keep them. */

@@ -144,10 +144,10 @@ export const reviewWorkRoutes = defineRoutes({
   },
 });
 
-// A reviewer's work in a queue. A verdict goes through the review
-// path (the target's review workflow, HUMAN against its score config) with a request id derived
-// from (queue, item, reviewer), so a retried submit records once; only once it is recorded is the
-// slot marked done. Each operation's handler is a function in a file named after it.
+// A verdict goes through the review path (the target's review workflow, HUMAN against its score
+// config) with a request id derived from (queue, item, reviewer), so a retried submit records
+// once; only once it is recorded is the slot marked done. Each operation's handler is a function
+// in a file named after it.
 
 export { requestIdOf } from './submit-verdict.js';
 

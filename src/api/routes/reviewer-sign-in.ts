@@ -7,7 +7,9 @@ import { bindRoutes } from './bind-routes.js';
 import { issueExpiring } from './context.js';
 
 // A reviewer's sign-in link: a short-lived token acting as reviewer:{id}, for the reviewers'
-// page, which carries it in the URL's fragment.
+// page, which carries it in the URL's fragment (`/ui/#token=…`): a browser never sends that to a
+// server, so it reaches no server's log; the page keeps it in memory or session storage and sends
+// it as a Bearer header (no cookie, so no CSRF).
 
 export const SignInParams = z.object({ reviewerId: Id });
 export const SignInBody = z
@@ -40,11 +42,6 @@ export const reviewerSignInRoutes = defineRoutes({
     answers: { 201: SignInReply },
   },
 });
-
-// A reviewer's sign-in link. The page's path carries the token
-// in the URL's fragment (`/ui/#token=…`), which a browser never sends to a server, so it reaches
-// no server's log; the page keeps it in memory or session storage and sends it as a Bearer
-// header (no cookie, so no CSRF).
 
 export const registerReviewerSignIn = bindRoutes(reviewerSignInRoutes, {
   reviewerSignIn: async ({ params, body: { expiresInSeconds }, request, deps }) => {

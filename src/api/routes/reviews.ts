@@ -16,7 +16,9 @@ import { bindRoutes } from './bind-routes.js';
 import { callerOf, type RouteDeps } from './context.js';
 
 // Reviewers' actions (docs/specification.md#reviews): serialized per target by the target's
-// review workflow, each answered with the stored outcome and its place in the target's order.
+// review workflow, each answered with the stored outcome and its place in the target's order. A
+// recorded verdict counts toward its target's item in the queues of its type, as a claim's submit
+// does (docs/specification.md#review-queues).
 
 export const ReviewActionBody = z.strictObject({
   action: z.enum(['submit', 'revise', 'withdraw']),
@@ -49,10 +51,6 @@ export const reviewRoutes = defineRoutes({
     answers: { 200: ReviewActionReply },
   },
 });
-
-// Reviewers' actions, serialized per target by the target's review
-// workflow. A recorded verdict counts toward its target's item in the queues of its type, as a
-// claim's submit does (docs/specification.md#review-queues).
 
 export const registerReviews = bindRoutes(reviewRoutes, (deps) => {
   const reviews = new ReviewClient(deps.temporal.client, deps.store, deps.temporal.taskQueue);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RuleSettingsInput, ruleSettingsOf } from '../../config/index.js';
-import { rulesInForce } from '../../core/index.js';
+import { type EvaluationRule, rulesInForce } from '../../core/index.js';
 import { WireRule, Written, wireRule, written } from '../../wire/entities.js';
 import { actorOf } from '../../wire/principals.js';
 import { READERS } from '../contracts/callers.js';
@@ -35,19 +35,22 @@ export const ruleRoutes = defineRoutes({
   },
 });
 
-// Evaluation rules: the app's defaults, overridden per evaluator version by
-// the workspace's own.
+/** The rules in force, each with where it comes from: the workspace's own, else the config's. */
+function wireRulesInForce(
+  defaults: readonly EvaluationRule[],
+  own: readonly (EvaluationRule & { set_by?: string; set_at?: string })[],
+) {
+  const mine = new Map(own.map((rule) => [rule.evaluator, rule]));
+  return rulesInForce(defaults, own).map((rule) => {
+    const stored = mine.get(rule.evaluator);
+    return stored ? wireRule(stored, 'workspace') : wireRule(rule, 'config');
+  });
+}
 
 export const registerRules = bindRoutes(ruleRoutes, {
   rules: async ({ request, deps }) => {
     const own = await deps.store.rules(callerOf(request).workspaceId);
-    const mine = new Map(own.map((rule) => [rule.evaluator, rule]));
-    return {
-      rules: rulesInForce(deps.app.rules, own).map((rule) => {
-        const stored = mine.get(rule.evaluator);
-        return stored ? wireRule(stored, 'workspace') : wireRule(rule, 'config');
-      }),
-    };
+    return { rules: wireRulesInForce(deps.app.rules, own) };
   },
   setRule: async ({ params, body, request, deps }) => {
     const outcome = await execute(deps, request, actorOf(callerOf(request).principal), {

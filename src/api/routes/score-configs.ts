@@ -59,8 +59,6 @@ export const scoreConfigRoutes = defineRoutes({
   },
 });
 
-// The sink's score configs: created, listed and retired.
-
 const known = (deps: RouteDeps) =>
   new Map(deps.app.scoreConfigSync.configs.map((c) => [c.name, c]));
 

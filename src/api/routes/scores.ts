@@ -42,8 +42,8 @@ export const scoreRoutes = defineRoutes({
   },
 });
 
-// Scores on traces. The vocabulary names more (categories, text, sessions,
-// observations, dataset runs, other sources); on this path those are a 400, not supported.
+// The vocabulary names more (categories, text, sessions, observations, dataset runs, other
+// sources); on this path those are a 400, not supported.
 
 const SUPPORTED: readonly string[] = [sourceName('HARNESS'), sourceName('HUMAN')];
 

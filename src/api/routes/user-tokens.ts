@@ -32,8 +32,6 @@ export const userTokenRoutes = defineRoutes({
   },
 });
 
-// Short-lived tokens acting as one end user.
-
 export const registerUserTokens = bindRoutes(userTokenRoutes, {
   createUserToken: ({ body: { userId, name, ttlSeconds }, request, deps }) =>
     issueExpiring(deps, request, {
