@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -81,6 +81,24 @@ describe('loading the app', () => {
     expect(from).toBe('evalflow.config.ts');
     expect(app.feedbackTypes.get('stars')?.targets).toEqual(['message']);
     rmSync(join(dir, 'evalflow.config.ts'));
+  });
+
+  it('reads a config file anew when it changed since the process last loaded it', async () => {
+    const typeNamed = (name: string) =>
+      `import { defineConfig, defineFeedbackType } from ${JSON.stringify(source)};
+       import { z } from 'zod';
+       export default defineConfig({ feedbackTypes: [defineFeedbackType({ name: '${name}',
+         targets: ['message'], schema: z.object({ ok: z.boolean() }) })] });`;
+    const file = write('changing.config.ts', typeNamed('before'));
+    utimesSync(join(dir, file), 1_000, 1_000);
+    const first = await loadApp(config, { cwd: dir, file });
+    const again = await loadApp(config, { cwd: dir, file });
+    write(file, typeNamed('after'));
+    utimesSync(join(dir, file), 2_000, 2_000);
+    const changed = await loadApp(config, { cwd: dir, file });
+    const named = ({ app }: typeof first) =>
+      ['before', 'after'].filter((name) => app.feedbackTypes.get(name) !== undefined);
+    expect([first, again, changed].map(named)).toEqual([['before'], ['before'], ['after']]);
   });
 
   it('takes a plain object as the definition, checked as defineConfig checks it', async () => {
