@@ -36,24 +36,19 @@ interface RunsOptions {
 export function registerRuns(program: Command, terminal: Terminal): void {
   const print = printTo(terminal);
   const runs = program.command('runs').description('the runs the host reported');
+  const list = runs
+    .command('list')
+    .description('runs newest first, each with its evaluation summary (filters combine)')
+    .option(...EVERY_WORKSPACE_OPTION)
+    .option('--thread <id>', "only this thread's runs", identifier)
+    .option('--trace <id>', "only this trace's runs (an OpenTelemetry trace id)", identifier)
+    .addOption(
+      new Option('--status <status>', 'only runs in this status').choices(RunStatus.options),
+    );
+  withInstantWindow(list, ['--started-from', '--started-before'], 'runs started');
+  withInstantWindow(list, ['--ended-from', '--ended-before'], 'runs that ended');
   withExamples(
-    withInstantWindow(
-      withInstantWindow(
-        runs
-          .command('list')
-          .description('runs newest first, each with its evaluation summary (filters combine)')
-          .option(...EVERY_WORKSPACE_OPTION)
-          .option('--thread <id>', "only this thread's runs", identifier)
-          .option('--trace <id>', "only this trace's runs (an OpenTelemetry trace id)", identifier)
-          .addOption(
-            new Option('--status <status>', 'only runs in this status').choices(RunStatus.options),
-          ),
-        ['--started-from', '--started-before'],
-        'runs started',
-      ),
-      ['--ended-from', '--ended-before'],
-      'runs that ended',
-    )
+    list
       .option('--limit <n>', 'at most this many runs per workspace (default 100)', wholeNumber, 100)
       .option(
         '--json',
