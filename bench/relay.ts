@@ -13,7 +13,10 @@
 // Then the catch-up after a restart, on SQLite: a backlog of BENCH_BACKLOG_RUNS runs (default
 // 300, six events each) is appended while no relay runs, as fast as the host can; then a relay
 // starts from its cursor and drains it while the worker judges the runs. `relay_catch_up_vs_append`
-// is events/s drained over events/s appended (goal ≥ 1).
+// is events/s drained over events/s appended (goal ≥ 1). Before it, the bench starts as many runs'
+// workflows itself, the relay's way but without reading the log: `direct_start_runs_per_s` is
+// the server's own pace for that work, the ceiling of any relay here; `relay_vs_direct_starts` is
+// the drain's runs/s over it, and `catch_up_ceiling_vs_append` the catch-up that ceiling allows.
 // Not part of `npm test`; sized for 2 cores (about a minute). The last line is one JSON object.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +36,7 @@ import {
   defineEvaluator,
   everyTargetRules,
 } from '../src/evaluators/index.js';
+import { mapConcurrently } from '../src/relay/concurrently.js';
 import { TriggerRelay } from '../src/relay/index.js';
 import {
   openPostgresStore,
@@ -42,6 +46,11 @@ import {
 } from '../src/store/index.js';
 import { InMemoryScoreSink } from '../src/testing/index.js';
 import { bundleWorkflows, createWorker } from '../src/worker/create-worker.js';
+import {
+  evaluateRunWorkflowId,
+  type RunEvent,
+  runEventSignal,
+} from '../src/workflows/evaluate-run-messages.js';
 import { startThrowawayCluster } from '../test/support/postgres-cluster.js';
 import { percentile, runCommands, steadyLoad } from '../test/support/relay-load.js';
 
@@ -171,6 +180,9 @@ interface CatchUp {
   events: number;
   appendPerSecond: number;
   drainPerSecond: number;
+  drainRunsPerSecond: number;
+  /** Runs a second the server starts when the bench starts their workflows itself. */
+  directRunsPerSecond: number;
 }
 
 /** A backlog appended with no relay running, then drained by a relay started from its cursor. */
@@ -199,6 +211,7 @@ async function catchUp(env: TestWorkflowEnvironment, store: Store): Promise<Catc
   const appendSeconds = (performance.now() - appendStarted) / 1000;
   const worker = await benchWorker(env, taskQueue, store);
   const running = worker.run();
+  const directRunsPerSecond = await directStarts(env, store, taskQueue);
   const relay = new TriggerRelay({ store, client: env.client, taskQueue, workspaceId: ws, rules });
   const drainStarted = performance.now();
   const drained = await relay.drain();
@@ -209,13 +222,75 @@ async function catchUp(env: TestWorkflowEnvironment, store: Store): Promise<Catc
     events: drained,
     appendPerSecond: events / appendSeconds,
     drainPerSecond: drained / drainSeconds,
+    drainRunsPerSecond: BACKLOG_RUNS / drainSeconds,
+    directRunsPerSecond,
   };
   console.log(
     `catch-up (sqlite): ${events} events appended at ${measured.appendPerSecond.toFixed(0)}/s with ` +
       `no relay; a relay from its cursor drained ${drained} at ${measured.drainPerSecond.toFixed(0)}/s ` +
-      `(${(measured.drainPerSecond / measured.appendPerSecond).toFixed(2)}×)`,
+      `(${(measured.drainPerSecond / measured.appendPerSecond).toFixed(2)}×): ` +
+      `${measured.drainRunsPerSecond.toFixed(0)} runs/s, against ${directRunsPerSecond.toFixed(0)} ` +
+      'runs/s when the bench starts the same workflows itself',
   );
   return measured;
+}
+
+/**
+ * The server's own pace for what a drain asks of it: BACKLOG_RUNS runs' workflows started by the
+ * bench itself, with the events the relay would send, as many at once as the relay starts (64),
+ * while the worker judges them; runs started per second. The log is not read, so this is the
+ * ceiling of any relay on this server. It waits for those runs' verdicts before returning, so
+ * the drain after it has the worker to itself.
+ */
+async function directStarts(
+  env: TestWorkflowEnvironment,
+  store: Store,
+  taskQueue: string,
+): Promise<number> {
+  const ws = 'bench-relay-direct';
+  const system = { kind: 'system', name: 'system' };
+  const runs = Array.from({ length: BACKLOG_RUNS }, (_, i) => `${ws}-${i}`);
+  const eventsOf = new Map<string, RunEvent[]>();
+  for (const run of runs) {
+    const seqs: number[] = [];
+    for (const command of runCommands(run)) {
+      const outcome = await store.executeUnchecked({ workspace_id: ws, actor: system, command });
+      if (outcome.type !== 'recorded') throw new Error(JSON.stringify(outcome));
+      seqs.push(outcome.events[0]?.seq ?? 0);
+    }
+    // runCommands: create_thread, start_run, three answers, end_run.
+    const [, started = 0, a1 = 0, a2 = 0, a3 = 0, ended = 0] = seqs;
+    eventsOf.set(run, [
+      { seq: started, type: 'started' },
+      ...[a1, a2, a3].map(
+        (seq, i): RunEvent => ({
+          seq,
+          type: 'message',
+          message_id: `a${i + 1}`,
+          role: 'assistant',
+        }),
+      ),
+      { seq: ended, type: 'ended', status: 'completed' },
+    ]);
+  }
+  const plan = {
+    turn: [{ name: turnLength.name, version: turnLength.version }],
+    message: [],
+    artifact: [],
+  };
+  const started = performance.now();
+  const handles = await mapConcurrently(runs, 64, (run) =>
+    env.client.workflow.signalWithStart('evaluateRun', {
+      workflowId: evaluateRunWorkflowId(store.id, ws, run),
+      taskQueue,
+      args: [{ workspaceId: ws, runId: run, threadId: run, plan }],
+      signal: runEventSignal,
+      signalArgs: eventsOf.get(run) ?? [],
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(handles.map((handle) => handle.result()));
+  return BACKLOG_RUNS / seconds;
 }
 
 const bundle = { code: (await bundleWorkflows()).code };
@@ -260,6 +335,18 @@ try {
       relay_drain_events_per_s: Math.round(backlog.drainPerSecond),
       relay_catch_up_vs_append: Number(
         (backlog.drainPerSecond / backlog.appendPerSecond).toFixed(2),
+      ),
+      relay_drain_runs_per_s: Math.round(backlog.drainRunsPerSecond),
+      direct_start_runs_per_s: Math.round(backlog.directRunsPerSecond),
+      relay_vs_direct_starts: Number(
+        (backlog.drainRunsPerSecond / backlog.directRunsPerSecond).toFixed(2),
+      ),
+      // The catch-up a relay that cost nothing would reach: the direct starts' runs/s, in events.
+      catch_up_ceiling_vs_append: Number(
+        (
+          (backlog.directRunsPerSecond * (backlog.events / BACKLOG_RUNS)) /
+          backlog.appendPerSecond
+        ).toFixed(2),
       ),
     }),
   );
