@@ -13,7 +13,9 @@
 // - `engine_start_s`: of those, the engine's own start (its `engine.start` line at `polling`),
 //   p50 cached and cold: the rest is Node loading the CLI, the sources and the app.
 // - `kill_to_verdict_p99_s`: for the runs ended but not yet judged at a kill, their end until
-//   their last verdict (goal ≤ 5); `cold_kill_to_verdict_p99_s` beside it.
+//   their last verdict (goal ≤ 5); `cold_kill_to_verdict_p99_s` beside it. `retry_started_p99_s`:
+//   of that, their end until their cut-short evaluations started again, from the runs' histories
+//   (the heartbeat timeout, the retry's wait, the dispatch); the rest is the judging.
 // - `compiled_*`: the same over BENCH_COMPILED_RESTARTS (4) restarts of the compiled CLI
 //   (dist/, as an installed package or the image runs it, its prebuilt bundle included), the
 //   app importing `evalflow` from dist/ too; the bench runs `npm run build` first for them.
@@ -28,6 +30,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { ensureTemporalBinaries } from '../src/cli/supervision/setup.js';
 import { executableOption } from '../src/cli/supervision/temporal-binaries.js';
 import { openSqliteStore } from '../src/store/index.js';
+import { evaluateRunWorkflowId } from '../src/workflows/evaluate-run-messages.js';
 import { percentile } from '../test/support/relay-load.js';
 import { endRun, SLOW_JUDGES_CONFIG, startRun } from '../test/support/scale-load.js';
 import slowJudges from '../test/support/slow-judges.config.js';
@@ -124,13 +127,15 @@ let worker = (await spawnWorker()).worker;
 /** One cycle: a batch ended, a kill mid-evaluation, a restart; figures for the runs in flight. */
 async function cycle(
   kind: 'cold' | 'cached' | 'compiled',
-): Promise<{ restart: number; engine: number; verdicts: number[] }> {
+): Promise<{ restart: number; engine: number; verdicts: number[]; retries: number[] }> {
   const runs = Array.from({ length: BATCH }, () => `r${next++}`);
   for (const run of runs) await startRun(store, WORKSPACE, run);
   const endedAt = new Map<string, number>();
+  const endedAtWall = new Map<string, number>();
   for (const run of runs) {
     await endRun(store, WORKSPACE, run);
     endedAt.set(run, performance.now());
+    endedAtWall.set(run, Date.now());
   }
   await sleep(200 + Math.random() * 1300);
   worker.child.kill('SIGKILL');
@@ -144,12 +149,36 @@ async function cycle(
   const verdicts = inFlight.map(
     (run) => ((judgedAt.get(run) ?? Number.POSITIVE_INFINITY) - (endedAt.get(run) ?? 0)) / 1000,
   );
+  const retries = await retriedAfterEnd(inFlight, endedAtWall);
   console.log(
     `${kind} restart: polling after ${restarted.seconds.toFixed(2)} s ` +
       `(the engine's start ${restarted.engine.toFixed(2)} s); ` +
-      `${inFlight.length} runs in flight, last verdict ${Math.max(0, ...verdicts).toFixed(2)} s after its end`,
+      `${inFlight.length} runs in flight, last verdict ${Math.max(0, ...verdicts).toFixed(2)} s after its end, ` +
+      `last retried evaluation started ${Math.max(0, ...retries).toFixed(2)} s after its end`,
   );
-  return { restart: restarted.seconds, engine: restarted.engine, verdicts };
+  return { restart: restarted.seconds, engine: restarted.engine, verdicts, retries };
+}
+
+/**
+ * For each run whose evaluations the kill cut short, its end until the last of them started
+ * again (an attempt after the first, from the run's history): the heartbeat timeout, the retry's
+ * wait and the dispatch to the new worker. The rest of its verdict's time is the judging itself.
+ */
+async function retriedAfterEnd(runs: string[], endedAtWall: Map<string, number>) {
+  const seconds: number[] = [];
+  for (const run of runs) {
+    const workflowId = evaluateRunWorkflowId(store.id, WORKSPACE, run);
+    const { events } = await temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    const retried = (events ?? [])
+      .filter((event) => (event.activityTaskStartedEventAttributes?.attempt ?? 1) > 1)
+      .map(
+        (event) => Number(event.eventTime?.seconds) * 1000 + (event.eventTime?.nanos ?? 0) / 1e6,
+      );
+    if (retried.length > 0) {
+      seconds.push((Math.max(...retried) - (endedAtWall.get(run) ?? 0)) / 1000);
+    }
+  }
+  return seconds;
 }
 
 type Cycle = Awaited<ReturnType<typeof cycle>>;
@@ -179,6 +208,13 @@ const verdictP99 = (cycles: Cycle[]) =>
       99,
     ),
   );
+const retryP99 = (cycles: Cycle[]) =>
+  round(
+    percentile(
+      cycles.flatMap((c) => c.retries),
+      99,
+    ),
+  );
 const coldP50 = percentile(restarts(cold), 50);
 const cachedP50 = percentile(restarts(cached), 50);
 console.log(
@@ -202,6 +238,7 @@ console.log(
       ),
     },
     kill_to_verdict_p99_s: verdictP99(cached),
+    retry_started_p99_s: retryP99(cached),
     cold_kill_to_verdict_p99_s: verdictP99(cold),
     compiled_restart_to_polling_s: {
       p50: round(percentile(restarts(compiled), 50)),
@@ -214,6 +251,7 @@ console.log(
       ),
     ),
     compiled_kill_to_verdict_p99_s: verdictP99(compiled),
+    compiled_retry_started_p99_s: retryP99(compiled),
     compiled_vs_cached: round(percentile(restarts(compiled), 50) / cachedP50),
     runs_in_flight_at_kills: cached.flatMap((c) => c.verdicts).length,
     restarts: RESTARTS,
