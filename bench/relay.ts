@@ -216,6 +216,12 @@ async function catchUp(env: TestWorkflowEnvironment, store: Store): Promise<Catc
   const drainStarted = performance.now();
   const drained = await relay.drain();
   const drainSeconds = (performance.now() - drainStarted) / 1000;
+  // The worker stops once the drained runs are judged, not while the server still dispatches them.
+  await Promise.all(
+    Array.from({ length: BACKLOG_RUNS }, (_, run) =>
+      env.client.workflow.getHandle(evaluateRunWorkflowId(store.id, ws, `${ws}-${run}`)).result(),
+    ),
+  );
   worker.shutdown();
   await running;
   const measured = {
