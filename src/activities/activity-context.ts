@@ -16,10 +16,18 @@ export function heartbeating<I, O>(activity: (input: I) => Promise<O>): (input: 
     const context = asyncLocalStorage.getStore();
     const timeoutMs = context?.info.heartbeatTimeoutMs;
     if (context === undefined || !timeoutMs) return activity(input);
-    // Five beats per timeout, so one delayed by a busy event loop still lands in time; the SDK
-    // sends the server at most one per throttle interval whatever the rate here. No beat at the
-    // start: the timeout runs from the start anyway, and most activities end before the first.
-    const timer = setInterval(() => context.heartbeat(), Math.max(timeoutMs / 5, 100));
+    // No beat until past half the timeout: until the first beat the timeout runs from the start,
+    // so a worker that dies before it has its work retried a timeout after the start. A sooner
+    // beat would only push that back by its own age, and cost a beat for every activity of a
+    // second or two. From then on five ticks per timeout, so one delayed by a busy event loop
+    // still lands in time; the SDK sends the server at most one beat per 0.8 × the timeout
+    // whatever the rate here.
+    const tickMs = Math.max(timeoutMs / 5, 100);
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+      if (ticks * tickMs > timeoutMs / 2) context.heartbeat();
+    }, tickMs);
     try {
       return await activity(input);
     } finally {

@@ -99,13 +99,20 @@ it('heartbeats on a timer while the evaluator runs, and stops when it returns', 
   const { result, during, after, timersLeft } = await evaluateCountingBeats(
     { heartbeatTimeoutMs: 1000 },
     'g1',
-    500,
+    1000,
   );
   expect(result).toMatchObject({ outcome: 'verdict' });
-  // One per 200 ms (a fifth of the timeout) while the judge takes 500, none at the start.
-  expect(during).toBe(2);
+  // One per 200 ms (a fifth of the timeout) from past half the timeout: at 600, 800 and 1000.
+  expect(during).toBe(3);
   expect(after).toBe(0);
   expect(timersLeft).toBe(0);
+});
+
+it('sends no beat in the first half of the timeout, which runs from the start until one', async () => {
+  // A beat at 200 ms would move a dead worker's retry from 1000 ms after the start to 1200.
+  const { result, during } = await evaluateCountingBeats({ heartbeatTimeoutMs: 1000 }, 'g3', 500);
+  expect(result).toMatchObject({ outcome: 'verdict' });
+  expect(during).toBe(0);
 });
 
 it('does not heartbeat an activity scheduled without a heartbeat timeout', async () => {
