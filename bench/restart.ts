@@ -31,6 +31,7 @@ import { ensureTemporalBinaries } from '../src/cli/supervision/setup.js';
 import { executableOption } from '../src/cli/supervision/temporal-binaries.js';
 import { openSqliteStore } from '../src/store/index.js';
 import { evaluateRunWorkflowId } from '../src/workflows/evaluate-run-messages.js';
+import { eventTimeMs } from '../test/support/history-chain.js';
 import { percentile } from '../test/support/relay-load.js';
 import { endRun, SLOW_JUDGES_CONFIG, startRun } from '../test/support/scale-load.js';
 import slowJudges from '../test/support/slow-judges.config.js';
@@ -171,9 +172,7 @@ async function retriedAfterEnd(runs: string[], endedAtWall: Map<string, number>)
     const { events } = await temporal.client.workflow.getHandle(workflowId).fetchHistory();
     const retried = (events ?? [])
       .filter((event) => (event.activityTaskStartedEventAttributes?.attempt ?? 1) > 1)
-      .map(
-        (event) => Number(event.eventTime?.seconds) * 1000 + (event.eventTime?.nanos ?? 0) / 1e6,
-      );
+      .map(eventTimeMs);
     if (retried.length > 0) {
       seconds.push((Math.max(...retried) - (endedAtWall.get(run) ?? 0)) / 1000);
     }
@@ -201,17 +200,11 @@ try {
 
 const round = (seconds: number) => Number(seconds.toFixed(2));
 const restarts = (cycles: Cycle[]) => cycles.map((c) => c.restart);
-const verdictP99 = (cycles: Cycle[]) =>
+/** The p99 of one of the cycles' per-run figures, over all their runs in flight. */
+const p99 = (cycles: Cycle[], figure: 'verdicts' | 'retries') =>
   round(
     percentile(
-      cycles.flatMap((c) => c.verdicts),
-      99,
-    ),
-  );
-const retryP99 = (cycles: Cycle[]) =>
-  round(
-    percentile(
-      cycles.flatMap((c) => c.retries),
+      cycles.flatMap((c) => c[figure]),
       99,
     ),
   );
@@ -237,9 +230,9 @@ console.log(
         ),
       ),
     },
-    kill_to_verdict_p99_s: verdictP99(cached),
-    retry_started_p99_s: retryP99(cached),
-    cold_kill_to_verdict_p99_s: verdictP99(cold),
+    kill_to_verdict_p99_s: p99(cached, 'verdicts'),
+    retry_started_p99_s: p99(cached, 'retries'),
+    cold_kill_to_verdict_p99_s: p99(cold, 'verdicts'),
     compiled_restart_to_polling_s: {
       p50: round(percentile(restarts(compiled), 50)),
       max: round(Math.max(...restarts(compiled))),
@@ -250,8 +243,8 @@ console.log(
         50,
       ),
     ),
-    compiled_kill_to_verdict_p99_s: verdictP99(compiled),
-    compiled_retry_started_p99_s: retryP99(compiled),
+    compiled_kill_to_verdict_p99_s: p99(compiled, 'verdicts'),
+    compiled_retry_started_p99_s: p99(compiled, 'retries'),
     compiled_vs_cached: round(percentile(restarts(compiled), 50) / cachedP50),
     runs_in_flight_at_kills: cached.flatMap((c) => c.verdicts).length,
     restarts: RESTARTS,

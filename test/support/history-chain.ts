@@ -22,3 +22,11 @@ export async function historyChain(
   }
   return lengths;
 }
+
+type HistoryEvent = NonNullable<
+  Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']
+>[number];
+
+/** When the server recorded a history event, in ms since the epoch. */
+export const eventTimeMs = ({ eventTime }: HistoryEvent): number =>
+  Number(eventTime?.seconds ?? 0) * 1000 + Math.floor((eventTime?.nanos ?? 0) / 1e6);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { RunEvent } from '../../src/workflows/evaluate-run-messages.js';
+import { eventTimeMs } from './history-chain.js';
 
 // `evalflow worker` processes from the sources, as a deployment runs several on one store, for
 // tests and `npm run bench:scale` (so nothing here needs vitest).
@@ -78,8 +79,7 @@ export async function runSignals(client: Client, workflowId: string): Promise<De
   return (history.events ?? []).flatMap((event) => {
     const signaled = event.workflowExecutionSignaledEventAttributes;
     if (signaled?.signalName !== 'runEvent') return [];
-    const { seconds, nanos } = event.eventTime ?? {};
-    const at = Number(seconds ?? 0) * 1000 + Math.floor((nanos ?? 0) / 1e6);
+    const at = eventTimeMs(event);
     // One signal carries a page's events of the run.
     return (signaled.input?.payloads ?? []).map((payload) => {
       const runEvent = defaultPayloadConverter.fromPayload<RunEvent>(payload);

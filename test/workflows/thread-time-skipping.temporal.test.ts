@@ -29,6 +29,7 @@ import {
   threadStateQuery,
 } from '../../src/workflows/evaluate-thread-messages.js';
 import { mirrorWorkflowId } from '../../src/workflows/mirror-messages.js';
+import { eventTimeMs } from '../support/history-chain.js';
 import { dropSchema, freshSchemaName } from '../support/postgres.js';
 import { startThrowawayCluster, type ThrowawayCluster } from '../support/postgres-cluster.js';
 import {
@@ -197,8 +198,6 @@ describe.each(backends)('judging threads when they go quiet, on %s', (_backend, 
    */
   const quietBeforeJudged = async (handle: WorkflowHandle) => {
     const events = (await handle.fetchHistory()).events ?? [];
-    const at = (e: (typeof events)[number]) =>
-      Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
     const judging = events.findIndex(
       (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'evaluate',
     );
@@ -206,7 +205,7 @@ describe.each(backends)('judging threads when they go quiet, on %s', (_backend, 
       .slice(0, judging)
       .findLast((e) => e.workflowExecutionSignaledEventAttributes);
     if (judging < 0 || signal === undefined) throw new Error('not judged after a signal');
-    return at(events[judging] as (typeof events)[number]) - at(signal);
+    return eventTimeMs(events[judging] as (typeof events)[number]) - eventTimeMs(signal);
   };
   const timersFired = async (handle: WorkflowHandle) =>
     ((await handle.fetchHistory()).events ?? []).filter((e) => e.timerFiredEventAttributes).length;
